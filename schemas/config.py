@@ -1,0 +1,163 @@
+"""Typed configuration of `paranmt build`: one dataclass per section, loaded from YAML, overridable by flags,
+validated before any work, written (resolved, with its hash) next to the outputs.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+STAGE_ORDER = ("read", "clean", "translate", "score", "parse")
+FORMATS = ("czeng16", "czeng20", "moses", "tsv", "shards")
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+class ConfigError(ValueError):
+    """A configuration problem found before any work starts (one clear message)."""
+
+
+def asset_path(path: str) -> str:
+    """Resolve a model path: absolute or URL paths as given; `assets/...` relative to the project if it exists
+    there (so configs work from any working directory), else relative to the working directory."""
+    if "://" in path or os.path.isabs(path):
+        return path
+    project = PROJECT_ROOT / path
+    return str(project) if project.exists() else path
+
+
+@dataclass
+class ReadConfig:
+    """How bitext is read. `columns` maps field -> 0-based column for `tsv` (default: source TAB reference)."""
+    suffixes: list[str] = field(default_factory=lambda: ["cs", "en"])
+    columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
+    corpus: str | None = None            # corpus name; default: derived from each file name
+    max_line_bytes: int = 1 << 20        # lines longer than this are rejected at read (`line_too_long`)
+    shard_rows: int = 50_000             # input records per output shard (a shard = a block of one input file)
+
+
+@dataclass
+class CleanConfig:
+    normalize_punctuation: bool = True   # sacremoses MosesPunctNormalizer (per language)
+    min_tokens: int = 1
+    max_tokens: int = 200
+    max_length_ratio: float = 5.0        # max(len_cs, len_ref) / min(...), in tokens (0 disables)
+    max_chars: int = 2000
+
+
+@dataclass
+class TranslateConfig:
+    backend: str = "ctranslate2"         # ctranslate2 | fairseq
+    model: str = "assets/nmt-cs-en"
+    beam: int = 12
+    nbest: int = 0                       # > 0 also writes bt_nbest with this many hypotheses
+    batch_tokens: int = 4096
+    max_source_tokens: int = 250
+    device: str = "auto"                 # auto | cpu | cuda
+    threads: int = 0                     # CPU threads (0 = backend default)
+
+
+@dataclass
+class ScoreConfig:
+    encoder: str = "assets/encoder-sp"
+    batch_size: int = 512
+
+
+@dataclass
+class ParseConfig:
+    model_dir: str = "assets/parser-en"
+    max_tokens: int = 100                # longer sentences get null parses (reason counted)
+    batch_size: int = 64
+    device: str = "auto"
+
+
+@dataclass
+class BuildConfig:
+    input: str = ""
+    format: str = "tsv"
+    output: str = ""
+    stages: list[str] = field(default_factory=lambda: ["read", "clean"])
+    resume: bool = False
+    read: ReadConfig = field(default_factory=ReadConfig)
+    clean: CleanConfig = field(default_factory=CleanConfig)
+    translate: TranslateConfig = field(default_factory=TranslateConfig)
+    score: ScoreConfig = field(default_factory=ScoreConfig)
+    parse: ParseConfig = field(default_factory=ParseConfig)
+
+    def validate(self) -> "BuildConfig":
+        if not self.input:
+            raise ConfigError("no input: give --input GLOB (or `input:` in the config)")
+        if not self.output:
+            raise ConfigError("no output: give --output DIR (or `output:` in the config)")
+        if self.format not in FORMATS:
+            raise ConfigError(f"unknown format {self.format!r}; choose one of {', '.join(FORMATS)}")
+        unknown = [s for s in self.stages if s not in STAGE_ORDER]
+        if unknown:
+            raise ConfigError(f"unknown stage(s) {unknown}; stages are {', '.join(STAGE_ORDER)}")
+        if self.format != "shards" and "read" not in self.stages:
+            raise ConfigError("a bitext input needs the `read` stage; to run stages over shards use --format shards")
+        order = [s for s in STAGE_ORDER if s in self.stages]
+        if order != list(self.stages):
+            raise ConfigError(f"stages must be in pipeline order {', '.join(STAGE_ORDER)}; got {self.stages}")
+        if self.read.shard_rows < 1:
+            raise ConfigError("read.shard_rows must be >= 1")
+        if self.format == "moses" and len(self.read.suffixes) != 2:
+            raise ConfigError("--suffixes needs exactly two suffixes: SOURCE,REFERENCE (e.g. cs,en)")
+        if self.format == "tsv" and set(self.read.columns) != {"cs", "ref"}:
+            raise ConfigError("read.columns must map exactly `cs` and `ref` to column numbers")
+        if self.clean.min_tokens < 0 or self.clean.max_tokens < self.clean.min_tokens:
+            raise ConfigError("clean.min_tokens / clean.max_tokens: need 0 <= min_tokens <= max_tokens")
+        if self.clean.max_length_ratio and self.clean.max_length_ratio < 1:
+            raise ConfigError("clean.max_length_ratio must be >= 1 (or 0 to disable)")
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def hash(self) -> str:
+        """sha256 of the resolved config minus the run-location fields (input/output/resume), 16 hex digits."""
+        data = {k: v for k, v in self.to_dict().items() if k not in ("input", "output", "resume")}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _merge(target, data: dict, where: str):
+    names = {f.name: f for f in dataclasses.fields(target)}
+    for key, value in data.items():
+        if key not in names:
+            raise ConfigError(f"unknown config key {where}{key!r}; known: {', '.join(names)}")
+        current = getattr(target, key)
+        if dataclasses.is_dataclass(current):
+            if not isinstance(value, dict):
+                raise ConfigError(f"config key {where}{key!r} must be a mapping")
+            _merge(current, value, f"{where}{key}.")
+        else:
+            setattr(target, key, value)
+
+
+def load_build_config(path: str | None = None, overrides: dict | None = None) -> BuildConfig:
+    """Defaults <- YAML file (yaml.safe_load) <- overrides (flags; None values ignored; dotted keys allowed)."""
+    config = BuildConfig()
+    if path:
+        try:
+            data = yaml.safe_load(Path(path).read_text()) or {}
+        except (OSError, yaml.YAMLError) as error:
+            raise ConfigError(f"cannot read config {path}: {error}") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"config {path} must be a YAML mapping")
+        _merge(config, data, "")
+    nested: dict = {}
+    for key, value in (overrides or {}).items():
+        if value is None:
+            continue
+        *parents, leaf = key.split(".")
+        node = nested
+        for parent in parents:
+            node = node.setdefault(parent, {})
+        node[leaf] = value
+    _merge(config, nested, "")
+    return config
