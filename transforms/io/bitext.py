@@ -1,0 +1,309 @@
+"""Streaming bitext readers (no Beam inside; `readers.py` adapts them to Beam).
+
+Every input record ends as exactly one pair row or one reject row (stage `read`), tagged with its shard:
+a shard is a block of `shard_rows` consecutive records of ONE input file, named
+`<file stem>[-<path hash>].<block:05d>` (the path hash only when two input files share a base name).
+
+Formats
+- `tsv`      generic TSV; `columns` maps `cs`/`ref` to 0-based columns (default source TAB reference). Extra
+             columns are allowed; too few is a reject (`wrong_column_count`).
+- `czeng16`  CzEng 1.6 plain-text export: `id TAB filter_score TAB cs TAB en`. The corpus/section is the id's
+             leading letters without a trailing capital (`subtitlesM-b1-00train-f000001-s1` -> `subtitles`).
+             `filter_score` goes to `source_scores`.
+- `czeng20`  CzEng 2.0: `id TAB adq_score TAB cs_lang_score TAB en_lang_score TAB cs TAB en`; empty lines separate
+             documents and are structure (counted as `separators`, not records). Corpus = the id's first
+             `-`/`_`/`.`-separated segment.
+- `moses`    two line-aligned files `PREFIX.<src>` + `PREFIX.<ref>`; when one file is longer, each surplus line is
+             a reject (`line_count_mismatch`).
+Ids: the corpus's own id for CzEng; `<corpus>:<file>:<line>` (1-based) otherwise.
+
+Files: plain, .gz, .bz2, .xz/.lzma, .zst (detected by name and by magic bytes), opened through Beam's
+FileSystems so any filesystem Beam supports (local, gs://) works. Lines are read as bytes with a length cap,
+decoded as strict UTF-8. A file that cannot be decompressed to its end (truncated or corrupt) yields one reject
+(`corrupt_file`) holding the unfinished line, after the records that were read intact.
+"""
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import io
+import lzma
+import re
+import zlib
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Iterator
+
+from paranmt.schemas.records import empty_row, reject_row
+
+STAGE = "read"
+_MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zst"}
+_SUFFIX = {".gz": "gz", ".gzip": "gz", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz", ".zst": "zst", ".zstd": "zst"}
+_DECOMPRESS_ERRORS = (EOFError, OSError, zlib.error, lzma.LZMAError, ValueError)
+
+
+class CorruptFile(Exception):
+    """The compressed stream broke before its end; `partial` holds the bytes of the unfinished line."""
+
+    def __init__(self, message: str, partial: bytes):
+        super().__init__(message)
+        self.partial = partial
+
+
+@dataclass
+class ReadOptions:
+    format: str = "tsv"
+    suffixes: tuple[str, str] = ("cs", "en")
+    columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
+    corpus: str | None = None
+    max_line_bytes: int = 1 << 20
+    shard_rows: int = 50_000
+
+
+@dataclass
+class InputFile:
+    """One unit of reading: a file (or a two-file Moses pair) with its shard-name stem."""
+    paths: tuple[str, ...]
+    stem: str
+
+    @property
+    def name(self) -> str:
+        return PurePosixPath(self.paths[0]).name
+
+
+def shard_name(stem: str, block: int) -> str:
+    return f"{stem}.{block:05d}"
+
+
+def plan_inputs(paths: list[str], fmt: str, suffixes=("cs", "en")) -> list[InputFile]:
+    """Group matched paths into InputFiles with unique shard stems (sorted, deterministic).
+
+    For `moses`, `paths` are the matches of the source side (`PREFIX.<src>`); the reference file is derived.
+    """
+    paths = sorted(set(paths))
+    if fmt == "moses":
+        units = [((p, p[: -len(suffixes[0])] + suffixes[1]), PurePosixPath(p[: -len(suffixes[0]) - 1]).name)
+                 for p in paths]
+    else:
+        units = [((p,), _strip_compression(PurePosixPath(p).name)) for p in paths]
+    units = [(pair, re.sub(r"[^A-Za-z0-9._-]", "_", stem) or "input") for pair, stem in units]
+    stems = [stem for _, stem in units]
+    return [InputFile(pair, stem if stems.count(stem) == 1
+                      else f"{stem}-{hashlib.sha1(pair[0].encode()).hexdigest()[:8]}")
+            for pair, stem in units]
+
+
+def _strip_compression(name: str) -> str:
+    for suffix in _SUFFIX:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def open_binary(path: str, opener=None) -> io.BufferedIOBase:
+    """Open `path` for reading decompressed bytes. `opener(path)` returns a raw binary stream
+    (default: Beam FileSystems, uncompressed, so gs:// works); compression is detected by suffix, then magic."""
+    if opener is None:
+        from apache_beam.io.filesystem import CompressionTypes
+        from apache_beam.io.filesystems import FileSystems
+
+        def opener(p):
+            return FileSystems.open(p, compression_type=CompressionTypes.UNCOMPRESSED)
+    raw = opener(path)
+    if not hasattr(raw, "peek"):
+        raw = io.BufferedReader(raw, buffer_size=1 << 20)
+    kind = next((k for s, k in _SUFFIX.items() if path.endswith(s)), None)
+    if kind is None:
+        head = raw.peek(6)[:6]
+        kind = next((k for magic, k in _MAGIC.items() if head.startswith(magic)), None)
+    if kind == "gz":
+        return io.BufferedReader(gzip.GzipFile(fileobj=raw), buffer_size=1 << 20)
+    if kind == "bz2":
+        return io.BufferedReader(bz2.BZ2File(raw), buffer_size=1 << 20)
+    if kind == "xz":
+        return io.BufferedReader(lzma.LZMAFile(raw), buffer_size=1 << 20)
+    if kind == "zst":
+        import zstandard
+        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw), buffer_size=1 << 20)
+    return raw
+
+
+def iter_lines(stream, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
+    """Yield (line without EOL, too_long) for each line; a line over `max_line_bytes` is yielded truncated to the
+    cap with too_long=True, its rest consumed in chunks (memory stays bounded). Raises CorruptFile when the
+    stream fails mid-file; the last line is only yielded once the next read succeeded (so a line cut by
+    truncation is never mistaken for a complete one)."""
+    pending: tuple[bytes, bool] | None = None
+    while True:
+        try:
+            line = stream.readline(max_line_bytes + 1)
+            too_long = False
+            if len(line) > max_line_bytes and not line.endswith(b"\n"):
+                too_long = True
+                while True:
+                    rest = stream.readline(1 << 20)
+                    if not rest or rest.endswith(b"\n"):
+                        break
+                line = line[:max_line_bytes]
+        except _DECOMPRESS_ERRORS as error:
+            partial = pending[0] if pending else b""
+            raise CorruptFile(f"{type(error).__name__}: {error}", partial) from None
+        if pending is not None:
+            yield pending
+        if not line:
+            return
+        pending = (line.rstrip(b"\r\n") if not too_long else line, too_long)
+
+
+def _decode(raw: bytes) -> tuple[str | None, str]:
+    try:
+        return raw.decode("utf-8"), ""
+    except UnicodeDecodeError as error:
+        return None, f"invalid UTF-8 at byte {error.start}: {raw[error.start:error.start + 4]!r}"
+
+
+def _czeng16_corpus(sentence_id: str) -> str:
+    head = re.match(r"[A-Za-z]+", sentence_id)
+    if not head:
+        return "czeng16"
+    word = head.group(0)
+    return word[:-1] if len(word) > 1 and word[-1].isupper() else word
+
+
+def _czeng20_corpus(sentence_id: str) -> str:
+    return re.split(r"[-_.]", sentence_id, maxsplit=1)[0] or "czeng20"
+
+
+def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallback_id: str) -> dict:
+    """One decoded line -> a pair row or a reject row (id = fallback_id unless the format carries one)."""
+    fields = text.split("\t")
+    if fmt == "tsv":
+        need = max(columns.values()) + 1
+        if len(fields) < need:
+            return reject_row(fallback_id, STAGE, "wrong_column_count",
+                              f"expected at least {need} tab-separated columns, got {len(fields)}", text)
+        return empty_row(fallback_id, corpus, fields[columns["cs"]], fields[columns["ref"]])
+    expected = 4 if fmt == "czeng16" else 6
+    if len(fields) != expected:
+        return reject_row(fields[0] if len(fields) > 1 and fields[0] else fallback_id, STAGE, "wrong_column_count",
+                          f"{fmt} lines have {expected} tab-separated columns, got {len(fields)}", text)
+    sentence_id = fields[0] or fallback_id
+    names = ["filter_score"] if fmt == "czeng16" else ["adq_score", "cs_lang_score", "en_lang_score"]
+    try:
+        scores = {name: float(value) for name, value in zip(names, fields[1:1 + len(names)])}
+    except ValueError as error:
+        return reject_row(sentence_id, STAGE, "bad_score", f"{fmt} score column is not a number: {error}", text)
+    row_corpus = corpus if corpus != "" else (_czeng16_corpus if fmt == "czeng16" else _czeng20_corpus)(sentence_id)
+    return empty_row(sentence_id, row_corpus, fields[-2], fields[-1], scores)
+
+
+def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = frozenset(),
+              opener=None) -> Iterator[tuple[str, dict]]:
+    """Yield (shard, row-or-reject) for every record of one InputFile; records of shards in `skip_shards` are
+    read past without being yielded (resume). Also yields (shard, {"_count": ...}) once per shard block with the
+    number of records read into it and the number of structural separators, for the accounting check."""
+    reader = _read_moses if options.format == "moses" else _read_single
+    counts: dict[str, dict] = {}
+    for shard, record in reader(unit, options, opener):
+        tally = counts.setdefault(shard, {"read": 0, "separators": 0})
+        if record is None:
+            tally["separators"] += 1
+            continue
+        tally["read"] += 1
+        if shard not in skip_shards:
+            yield shard, record
+    for shard, tally in counts.items():
+        if shard not in skip_shards:
+            yield shard, {"_count": tally}
+
+
+def _read_single(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple[str, dict | None]]:
+    path = unit.paths[0]
+    corpus = options.corpus if options.corpus is not None else (
+        "" if options.format in ("czeng16", "czeng20") else unit.stem)
+    record_no = 0
+    line_no = 0
+    stream = open_binary(path, opener)
+    try:
+        for raw, too_long in iter_lines(stream, options.max_line_bytes):
+            line_no += 1
+            if options.format == "czeng20" and not raw.strip() and not too_long:
+                yield shard_name(unit.stem, record_no // options.shard_rows), None
+                continue
+            shard = shard_name(unit.stem, record_no // options.shard_rows)
+            record_no += 1
+            fallback_id = f"{corpus or options.format}:{unit.name}:{line_no}"
+            yield shard, _record(raw, too_long, options, corpus, fallback_id)
+    except CorruptFile as error:
+        line_no += 1
+        shard = shard_name(unit.stem, record_no // options.shard_rows)
+        yield shard, reject_row(f"{corpus or options.format}:{unit.name}:{line_no}", STAGE, "corrupt_file",
+                                f"{path} could not be read past line {line_no - 1}: {error}",
+                                error.partial.decode("utf-8", "replace"))
+    finally:
+        stream.close()
+
+
+def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallback_id: str) -> dict:
+    if too_long:
+        return reject_row(fallback_id, STAGE, "line_too_long",
+                          f"line longer than max_line_bytes={options.max_line_bytes}",
+                          raw.decode("utf-8", "replace"))
+    text, problem = _decode(raw)
+    if text is None:
+        return reject_row(fallback_id, STAGE, "invalid_utf8", problem, raw.decode("utf-8", "replace"))
+    if not text.strip():
+        return reject_row(fallback_id, STAGE, "empty_line", "blank line", text)
+    return parse_line(text, options.format, options.columns, corpus, fallback_id)
+
+
+def _read_moses(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple[str, dict | None]]:
+    corpus = options.corpus if options.corpus is not None else unit.stem
+    source_name = unit.name
+    streams = [open_binary(p, opener) for p in unit.paths]
+    iterators = [iter_lines(s, options.max_line_bytes) for s in streams]
+    line_no = 0
+    try:
+        while True:
+            sides = []
+            for iterator in iterators:
+                try:
+                    sides.append(next(iterator))
+                except StopIteration:
+                    sides.append(None)
+            if sides[0] is None and sides[1] is None:
+                return
+            line_no += 1
+            shard = shard_name(unit.stem, (line_no - 1) // options.shard_rows)
+            record_id = f"{corpus}:{source_name}:{line_no}"
+            if sides[0] is None or sides[1] is None:
+                present = 1 if sides[0] is None else 0
+                yield shard, reject_row(record_id, STAGE, "line_count_mismatch",
+                                        f"{unit.paths[1 - present]} ended before line {line_no} of "
+                                        f"{unit.paths[present]}", sides[present][0].decode("utf-8", "replace"))
+                continue
+            yield shard, _moses_record(sides, options, corpus, record_id)
+    except CorruptFile as error:
+        line_no += 1
+        yield (shard_name(unit.stem, (line_no - 1) // options.shard_rows),
+               reject_row(f"{corpus}:{source_name}:{line_no}", STAGE, "corrupt_file",
+                          f"{unit.paths} could not be read past line {line_no - 1}: {error}",
+                          error.partial.decode("utf-8", "replace")))
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def _moses_record(sides, options: ReadOptions, corpus: str, record_id: str) -> dict:
+    raw = "\t".join(side[0].decode("utf-8", "replace") for side in sides)
+    if any(too_long for _, too_long in sides):
+        return reject_row(record_id, STAGE, "line_too_long",
+                          f"a side is longer than max_line_bytes={options.max_line_bytes}", raw)
+    texts = []
+    for (side, _), suffix in zip(sides, options.suffixes):
+        text, problem = _decode(side)
+        if text is None:
+            return reject_row(record_id, STAGE, "invalid_utf8", f".{suffix} side: {problem}", raw)
+        texts.append(text)
+    return empty_row(record_id, corpus, texts[0], texts[1])
