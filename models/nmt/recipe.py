@@ -1,0 +1,338 @@
+"""A reproducible fairseq NMT training recipe, driven by one YAML config (see configs/nmt/cs-en-small.yaml).
+
+Steps (each writes a `.done` marker in the work directory, so rerunning the recipe skips finished steps, and
+`fairseq-train` resumes from `checkpoints/checkpoint_last.pt`):
+
+1. `data`:        read the bitext (Moses two-file `<stem>.<src>` / `<stem>.<tgt>` pairs, or TSV `src TAB tgt`),
+                  hold out the `heldout` stems (never trained on), take the first `valid_lines` pairs of the
+                  `valid` stem as fairseq's validation set (the rest of that stem stays untouched as a test set),
+                  normalize punctuation (sacremoses, as the build pipeline's clean stage does), drop pairs with an
+                  empty side or more than `max_chars` characters on a side.
+2. `spm`:         one shared sentencepiece model over both sides of the training data (`vocab_size`, `model_type`).
+3. `preprocess`:  `fairseq-preprocess --joined-dictionary` over the sentencepiece-encoded files.
+4. `train`:       `fairseq-train` with the model / optimization arguments of the config; stops at `max_epoch` or
+                  after `stop_time_hours` of cumulative training time (kept in the checkpoint), whichever first.
+
+fairseq's tools load their own checkpoints with `torch.load`; torch >= 2.6 defaults to weights-only loading, which
+rejects the `argparse.Namespace` inside fairseq checkpoints, so the recipe sets TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1
+for the fairseq subprocesses it starts (they only ever load the checkpoints this recipe itself writes).
+"""
+from __future__ import annotations
+
+import dataclasses
+import glob
+import json
+import logging
+import os
+import random
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+
+from paranmt.schemas.config import PROJECT_ROOT, ConfigError
+
+log = logging.getLogger(__name__)
+
+STEPS = ("data", "spm", "preprocess", "train")
+
+
+@dataclass
+class RecipeData:
+    """Where the bitext comes from. `inputs` are directories (every `<stem>.<src>` with a `<stem>.<tgt>` beside it)
+    or files (TSV, or the source-side file of a Moses pair); relative paths resolve against the working directory,
+    then the project root."""
+    inputs: list[str] = field(default_factory=list)
+    format: str = "moses"                 # moses | tsv
+    suffixes: list[str] = field(default_factory=lambda: ["ces", "eng"])
+    heldout: list[str] = field(default_factory=list)    # stems never trained on (dev/test sets)
+    valid: str = ""                       # stem of the validation set (one of `heldout`)
+    valid_lines: int = 500                # first N pairs of `valid` go to fairseq's --valid set
+    normalize_punctuation: bool = True
+    max_chars: int = 1000
+
+
+@dataclass
+class RecipeSentencepiece:
+    vocab_size: int = 8000
+    model_type: str = "unigram"
+    character_coverage: float = 1.0
+    input_sentence_size: int = 2_000_000
+    seed: int = 1
+
+
+@dataclass
+class RecipeConfig:
+    """One NMT training run. `model` and `train` are passed to fairseq-train as `--key value` flags (keys with
+    underscores become dashes; `true` gives a bare flag; `false`/null leaves the flag out)."""
+    source_lang: str = "cs"
+    target_lang: str = "en"
+    work_dir: str = "work/nmt"
+    threads: int = 1                      # OMP/MKL threads of the fairseq subprocesses
+    nice: int = 10                        # niceness of the fairseq subprocesses (0 = as the caller)
+    data: RecipeData = field(default_factory=RecipeData)
+    sentencepiece: RecipeSentencepiece = field(default_factory=RecipeSentencepiece)
+    model: dict = field(default_factory=dict)
+    train: dict = field(default_factory=dict)
+
+    def validate(self) -> "RecipeConfig":
+        if not self.data.inputs:
+            raise ConfigError("nmt recipe: data.inputs is empty; list bitext directories or files")
+        if self.data.format not in ("moses", "tsv"):
+            raise ConfigError(f"nmt recipe: data.format must be moses or tsv, not {self.data.format!r}")
+        if self.data.format == "moses" and len(self.data.suffixes) != 2:
+            raise ConfigError("nmt recipe: data.suffixes needs exactly two suffixes: SOURCE, TARGET")
+        if not self.data.valid:
+            raise ConfigError("nmt recipe: data.valid must name the stem of the validation set")
+        if self.data.valid_lines < 1:
+            raise ConfigError("nmt recipe: data.valid_lines must be >= 1")
+        for path in self.data.inputs:
+            if not Path(resolve(path)).exists():
+                raise ConfigError(f"nmt recipe: input {path!r} does not exist")
+        return self
+
+
+def resolve(path: str) -> str:
+    """A relative path as given when it exists from the working directory, else relative to the project root."""
+    if os.path.isabs(path) or os.path.exists(path):
+        return path
+    return str(PROJECT_ROOT / path)
+
+
+def _merge(target, data: dict, where: str) -> None:
+    names = {f.name for f in dataclasses.fields(target)}
+    for key, value in data.items():
+        if key not in names:
+            raise ConfigError(f"nmt recipe: unknown config key {where}{key!r}; known: {', '.join(sorted(names))}")
+        current = getattr(target, key)
+        if dataclasses.is_dataclass(current):
+            if not isinstance(value, dict):
+                raise ConfigError(f"nmt recipe: config key {where}{key!r} must be a mapping")
+            _merge(current, value, f"{where}{key}.")
+        else:
+            setattr(target, key, value)
+
+
+def load_recipe_config(path: str, overrides: dict | None = None) -> RecipeConfig:
+    """Defaults <- YAML (yaml.safe_load) <- overrides (dotted keys, None ignored)."""
+    try:
+        data = yaml.safe_load(Path(path).read_text()) or {}
+    except (OSError, yaml.YAMLError) as error:
+        raise ConfigError(f"cannot read nmt recipe config {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"nmt recipe config {path} must be a YAML mapping")
+    config = RecipeConfig()
+    _merge(config, data, "")
+    for key, value in (overrides or {}).items():
+        if value is None:
+            continue
+        *parents, leaf = key.split(".")
+        node = config
+        for parent in parents:
+            node = getattr(node, parent)
+        if isinstance(node, dict):
+            node[leaf] = value
+        else:
+            _merge(node, {leaf: value}, ".".join(parents) + ".")
+    return config.validate()
+
+
+# ---------------------------------------------------------------------------------------------------- data
+
+def bitext_files(data: RecipeData) -> list[tuple[str, str, str | None]]:
+    """(stem, source_path, target_path or None for TSV) for every input, sorted by path for determinism."""
+    found = []
+    src_suffix, tgt_suffix = (data.suffixes + ["", ""])[:2]
+    for spec in data.inputs:
+        path = Path(resolve(spec))
+        if data.format == "tsv":
+            files = sorted(path.glob("*.tsv")) if path.is_dir() else [path]
+            found += [(f.stem, str(f), None) for f in files]
+            continue
+        sources = sorted(path.glob(f"*.{src_suffix}")) if path.is_dir() else [path]
+        for source in sources:
+            stem = source.name[: -len(src_suffix) - 1]
+            target = source.with_name(f"{stem}.{tgt_suffix}")
+            if not target.exists():
+                raise ConfigError(f"nmt recipe: {source} has no target-side file {target.name}")
+            found.append((stem, str(source), str(target)))
+    return found
+
+
+def read_pairs(source: str, target: str | None) -> Iterator[tuple[str, str]]:
+    """Pairs of one input: two line-aligned files (a line-count mismatch is an error), or TSV `src TAB tgt`."""
+    if target is None:
+        with open(source, encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                columns = line.rstrip("\n").split("\t")
+                yield (columns[0], columns[1]) if len(columns) >= 2 else (columns[0], "")
+        return
+    with open(source, encoding="utf-8", errors="replace") as src, \
+            open(target, encoding="utf-8", errors="replace") as tgt:
+        src_lines, tgt_lines = src.read().splitlines(), tgt.read().splitlines()
+    if len(src_lines) != len(tgt_lines):
+        raise ValueError(f"{source} has {len(src_lines)} lines but {target} has {len(tgt_lines)}")
+    yield from zip(src_lines, tgt_lines)
+
+
+def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
+    """Write raw (normalized) train / valid / test text files; return counts per split and per input stem."""
+    from sacremoses import MosesPunctNormalizer
+
+    data = config.data
+    normalizers = {lang: MosesPunctNormalizer(lang=lang) for lang in (config.source_lang, config.target_lang)}
+    splits = {name: ([], []) for name in ("train", "valid", "test")}
+    stats: dict = {"inputs": {}, "dropped_empty": 0, "dropped_too_long": 0}
+    for stem, source, target in bitext_files(data):
+        kept = 0
+        for line_number, (src, tgt) in enumerate(read_pairs(source, target)):
+            src, tgt = src.strip(), tgt.strip()
+            if not src or not tgt:
+                stats["dropped_empty"] += 1
+                continue
+            if len(src) > data.max_chars or len(tgt) > data.max_chars:
+                stats["dropped_too_long"] += 1
+                continue
+            if data.normalize_punctuation:
+                src = normalizers[config.source_lang].normalize(src)
+                tgt = normalizers[config.target_lang].normalize(tgt)
+            if stem == data.valid:
+                split = "valid" if line_number < data.valid_lines else "test"
+            elif stem in data.heldout:
+                continue
+            else:
+                split = "train"
+            splits[split][0].append(src)
+            splits[split][1].append(tgt)
+            kept += 1
+        stats["inputs"][stem] = {"pairs": kept, "role": "valid/test" if stem == data.valid
+                                 else "heldout" if stem in data.heldout else "train"}
+    if not splits["train"][0]:
+        raise ConfigError("nmt recipe: no training pairs were read (check data.inputs / data.suffixes)")
+    if not splits["valid"][0]:
+        raise ConfigError(f"nmt recipe: the validation stem {data.valid!r} was not found among the inputs")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for split, (src_lines, tgt_lines) in splits.items():
+        for lang, lines in ((config.source_lang, src_lines), (config.target_lang, tgt_lines)):
+            (out_dir / f"{split}.{lang}").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        stats[split] = len(src_lines)
+    return stats
+
+
+# ---------------------------------------------------------------------------------------------------- recipe
+
+def fairseq_flags(options: dict) -> list[str]:
+    """{'encoder_layers': 3, 'share_all_embeddings': True, 'fp16': False} -> ['--encoder-layers', '3',
+    '--share-all-embeddings'] (False / None drop the flag)."""
+    flags = []
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            flags.append(flag)
+        elif value is False or value is None:
+            continue
+        else:
+            flags += [flag, str(value)]
+    return flags
+
+
+class NMTRecipe:
+    """Runs the steps of one RecipeConfig in `config.work_dir` (see the module docstring)."""
+
+    def __init__(self, config: RecipeConfig):
+        self.config = config
+        self.work = Path(resolve(config.work_dir)) if not os.path.isabs(config.work_dir) else Path(config.work_dir)
+        self.raw = self.work / "raw"
+        self.sp = self.work / "sp"
+        self.bin = self.work / "bin"
+        self.checkpoints = self.work / "checkpoints"
+        self.spm_model = self.work / "spm.model"
+        self.log_path = self.work / "train.log"
+
+    # -- helpers
+    def _done(self, step: str) -> Path:
+        return self.work / f".{step}.done"
+
+    def _env(self) -> dict:
+        env = dict(os.environ)
+        threads = str(max(1, int(self.config.threads)))
+        env.update(TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1", OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
+                   PYTHONUNBUFFERED="1")
+        return env
+
+    def _run(self, module: str, args: list[str]) -> None:
+        command = [sys.executable, "-m", module, *args]
+        if self.config.nice:
+            command = ["nice", "-n", str(self.config.nice), *command]
+        log.info("running %s (log: %s)", " ".join(command), self.log_path)
+        with open(self.log_path, "a", encoding="utf-8") as log_file:
+            log_file.write(f"\n### {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {' '.join(command)}\n")
+            log_file.flush()
+            result = subprocess.run(command, stdout=log_file, stderr=subprocess.STDOUT, env=self._env())
+        if result.returncode:
+            raise RuntimeError(f"{module} failed with exit code {result.returncode}; see {self.log_path}")
+
+    # -- steps
+    def step_data(self) -> None:
+        stats = prepare_data(self.config, self.raw)
+        (self.work / "data_stats.json").write_text(json.dumps(stats, indent=2))
+        log.info("data: %d train, %d valid, %d test pairs", stats["train"], stats["valid"], stats["test"])
+
+    def step_spm(self) -> None:
+        import sentencepiece as spm
+
+        c, sp = self.config, self.config.sentencepiece
+        spm.set_random_generator_seed(sp.seed)
+        spm.SentencePieceTrainer.train(
+            input=[str(self.raw / f"train.{c.source_lang}"), str(self.raw / f"train.{c.target_lang}")],
+            model_prefix=str(self.work / "spm"), vocab_size=sp.vocab_size, model_type=sp.model_type,
+            character_coverage=sp.character_coverage, input_sentence_size=sp.input_sentence_size,
+            shuffle_input_sentence=True, seed_sentencepiece_size=1_000_000, num_threads=max(1, c.threads),
+            minloglevel=2)
+        processor = spm.SentencePieceProcessor(model_file=str(self.spm_model))
+        self.sp.mkdir(parents=True, exist_ok=True)
+        for split in ("train", "valid", "test"):
+            for lang in (c.source_lang, c.target_lang):
+                lines = (self.raw / f"{split}.{lang}").read_text(encoding="utf-8").splitlines()
+                pieces = processor.encode(lines, out_type=str)
+                (self.sp / f"{split}.{lang}").write_text("".join(" ".join(p) + "\n" for p in pieces),
+                                                          encoding="utf-8")
+
+    def step_preprocess(self) -> None:
+        c = self.config
+        self._run("fairseq_cli.preprocess", [
+            "--source-lang", c.source_lang, "--target-lang", c.target_lang,
+            "--trainpref", str(self.sp / "train"), "--validpref", str(self.sp / "valid"),
+            "--testpref", str(self.sp / "test"), "--destdir", str(self.bin),
+            "--joined-dictionary", "--workers", "1"])
+
+    def train_args(self) -> list[str]:
+        from paranmt.models.nmt.device import cuda_available
+
+        c = self.config
+        args = [str(self.bin), "--source-lang", c.source_lang, "--target-lang", c.target_lang,
+                "--save-dir", str(self.checkpoints), "--num-workers", "0", "--log-format", "simple"]
+        args += fairseq_flags(c.model) + fairseq_flags(c.train)
+        if not cuda_available():
+            args.append("--cpu")
+        return args
+
+    def step_train(self) -> None:
+        self._run("fairseq_cli.train", self.train_args())
+
+    def run(self, steps: tuple[str, ...] = STEPS, force: bool = False) -> None:
+        self.work.mkdir(parents=True, exist_ok=True)
+        (self.work / "recipe_config.json").write_text(json.dumps(dataclasses.asdict(self.config), indent=2))
+        for step in steps:
+            done = self._done(step)
+            if done.exists() and not force and step != "train":
+                log.info("step %s already done (%s)", step, done)
+                continue
+            start = time.time()
+            getattr(self, f"step_{step}")()
+            done.write_text(f"{time.time() - start:.1f} s\n")
+            log.info("step %s finished in %.1f s", step, time.time() - start)

@@ -1,0 +1,28 @@
+"""`paranmt train-nmt`: run the NMT training recipe (sentencepiece + fairseq-preprocess + fairseq-train) from a
+YAML config; rerunning resumes (finished steps are skipped, fairseq-train restarts from checkpoint_last.pt)."""
+from __future__ import annotations
+
+from paranmt.models.nmt.recipe import STEPS, NMTRecipe, load_recipe_config
+
+
+def run(args) -> int:
+    overrides = {"work_dir": args.work_dir, "threads": args.threads}
+    config = load_recipe_config(args.config, overrides)
+    steps = tuple(args.steps.split(",")) if args.steps else STEPS
+    unknown = [s for s in steps if s not in STEPS]
+    if unknown:
+        from paranmt.schemas.config import ConfigError
+        raise ConfigError(f"unknown recipe step(s) {unknown}; steps are {', '.join(STEPS)}")
+    NMTRecipe(config).run(steps, force=args.force)
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("train-nmt", help="train a fairseq NMT model with the project's recipe",
+                                   description=__doc__)
+    parser.add_argument("--config", required=True, help="recipe YAML, e.g. configs/nmt/cs-en-small.yaml")
+    parser.add_argument("--work-dir", help="override work_dir (data, sentencepiece, binarized data, checkpoints)")
+    parser.add_argument("--threads", type=int, help="override threads of the fairseq subprocesses")
+    parser.add_argument("--steps", help=f"comma-separated subset of {','.join(STEPS)} (default: all)")
+    parser.add_argument("--force", action="store_true", help="rerun steps even when marked done")
+    parser.set_defaults(func=run)
