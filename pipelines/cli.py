@@ -32,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     args, extra = parser.parse_known_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not args.verbose:
+        for noisy in ("apache_beam", "fairseq", "stanza", "root"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
     if extra and not getattr(args, "accepts_beam_options", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.beam_args = extra

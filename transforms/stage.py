@@ -76,11 +76,13 @@ class _ApplyStageFn(beam.DoFn):
 
 
 class ApplyStage(beam.PTransform):
-    """(shard, row) -> (rows, rejects): run a PairStage over batches of `min_batch..max_batch` rows."""
+    """(shard, row) -> (rows, rejects): run a PairStage over batches of `min_batch..max_batch` rows (Beam's
+    BatchElements picks the size in between from measured batch times; default min_batch = max_batch / 8)."""
 
-    def __init__(self, stage: PairStage, max_batch: int = 256, min_batch: int = 1):
+    def __init__(self, stage: PairStage, max_batch: int = 256, min_batch: int | None = None):
         super().__init__(label=stage.name.capitalize() or None)
-        self.stage, self.max_batch, self.min_batch = stage, max_batch, min_batch
+        self.stage, self.max_batch = stage, max_batch
+        self.min_batch = min_batch if min_batch is not None else max(1, max_batch // 8)
 
     def expand(self, pcoll):
         outputs = (pcoll

@@ -1,0 +1,58 @@
+"""Parquet key-value metadata carried by every shard, and model identities.
+
+Keys (all values UTF-8 strings):
+  paranmt.schema_version   record schema version (schemas/records.py SCHEMA_VERSION)
+  paranmt.package_version  version of the `paranmt` distribution that wrote the file
+  paranmt.config_hash      BuildConfig.hash() of the run
+  paranmt.tokenizer        the tokenizer behind ref_len / bt_len / trigram_overlap
+  paranmt.models           JSON {stage: {"path": ..., "sha256": ...}} of the models the run used
+  paranmt.counts           JSON accounting of the shard (added by the writer)
+No timestamps go into shard files, so the same input and config give byte-identical shards.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import metadata as importlib_metadata
+from pathlib import Path
+
+from paranmt.schemas.records import SCHEMA_VERSION, TOKENIZER
+
+
+def package_version() -> str:
+    try:
+        return importlib_metadata.version("paranmt")
+    except importlib_metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(chunk), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def model_identity(path: str) -> dict:
+    """{"path", "sha256"} of a model file or directory (a directory's digest covers each file's relative path and
+    sha256, sorted); remote paths (scheme://) are identified by path only."""
+    if "://" in path:
+        return {"path": path, "sha256": None}
+    root = Path(path)
+    if root.is_file():
+        return {"path": str(root), "sha256": file_sha256(root)}
+    digest = hashlib.sha256()
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(f"{file.relative_to(root)}\0{file_sha256(file)}\n".encode())
+    return {"path": str(root), "sha256": digest.hexdigest()}
+
+
+def shard_metadata(config_hash: str, models: dict) -> dict[str, str]:
+    return {
+        "paranmt.schema_version": SCHEMA_VERSION,
+        "paranmt.package_version": package_version(),
+        "paranmt.config_hash": config_hash,
+        "paranmt.tokenizer": TOKENIZER,
+        "paranmt.models": json.dumps(models, sort_keys=True),
+    }

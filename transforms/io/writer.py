@@ -1,0 +1,115 @@
+"""Writing shards: Parquet files (schema v1, zstd), written atomically, with per-shard accounting.
+
+Layout of an output directory DIR:
+  DIR/<shard>.parquet          pair rows (PAIR_SCHEMA), rows sorted by id in natural order
+  DIR/rejects/<shard>.parquet  reject rows (REJECT_SCHEMA) of the same input block
+  DIR/_manifest.json, DIR/metrics.json, DIR/config.yaml   written by the launcher at the end (pipelines/build.py)
+Each file is first written as `.<name>.tmp-<uuid>` and then renamed, the data file last, so a shard whose
+data file exists is complete (that is what `--resume` checks). Every data file carries the shard's counts in its
+key-value metadata (`paranmt.counts`), so metrics can be rebuilt from the files alone.
+"""
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections import Counter
+
+import apache_beam as beam
+import pyarrow as pa
+import pyarrow.parquet as pq
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics import Metrics
+
+from paranmt.schemas.records import pairs_to_table, rejects_to_table
+
+ROW_GROUP_ROWS = 16_384
+COUNTS_KEY = b"paranmt.counts"
+
+
+class AccountingError(RuntimeError):
+    """Records were lost or duplicated inside the pipeline (read != written + rejected for a shard)."""
+
+
+def natural_key(text: str) -> list:
+    """Sort key comparing digit runs as numbers: `a:f:9` < `a:f:10`."""
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
+def join_path(directory: str, *names: str) -> str:
+    return FileSystems.join(directory, *names)
+
+
+def write_table_atomically(table: pa.Table, path: str) -> None:
+    """Write `table` as Parquet (zstd) to a temporary name beside `path`, then rename it to `path`."""
+    directory, name = path.rsplit("/", 1)
+    temporary = join_path(directory, f".{name}.tmp-{uuid.uuid4().hex}")
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS, write_statistics=True)
+    with FileSystems.create(temporary) as handle:
+        handle.write(buffer.getvalue().to_pybytes())
+    if FileSystems.exists(path):
+        FileSystems.delete([path])
+    FileSystems.rename([temporary], [path])
+
+
+def shard_counts(read: dict | None, rows: list, rejects: list) -> dict:
+    """The accounting of one shard; raises AccountingError unless read == rows + rejects."""
+    read = read or {"read": 0, "separators": 0}
+    reasons = Counter(f"{r['stage']}/{r['reason']}" for r in rejects)
+    counts = {"read": read["read"], "separators": read["separators"], "written": len(rows),
+              "rejected": len(rejects), "rejects_by_reason": dict(sorted(reasons.items()))}
+    if counts["read"] != counts["written"] + counts["rejected"]:
+        raise AccountingError(f"read {counts['read']} != written {counts['written']} + rejected "
+                              f"{counts['rejected']}")
+    return counts
+
+
+class _WriteShardFn(beam.DoFn):
+    def __init__(self, output: str, metadata: dict[str, str]):
+        self.output, self.metadata = output, metadata
+        self.written = Metrics.counter("write", "rows")
+        self.rejected = Metrics.counter("write", "rejects")
+        self.shards = Metrics.counter("write", "shards")
+
+    def process(self, element):
+        shard, grouped = element
+        rows = sorted(grouped["rows"], key=lambda r: natural_key(r["id"]))
+        rejects = sorted(grouped["rejects"], key=lambda r: natural_key(r["id"]))
+        reads = list(grouped["counts"])
+        read = {"read": sum(c["read"] for c in reads), "separators": sum(c["separators"] for c in reads)}
+        try:
+            counts = shard_counts(read, rows, rejects)
+        except AccountingError as error:
+            raise AccountingError(f"shard {shard}: {error}") from None
+        write_table_atomically(rejects_to_table(rejects), join_path(self.output, "rejects", f"{shard}.parquet"))
+        table = pairs_to_table(rows)
+        metadata = {**self.metadata, COUNTS_KEY.decode(): json.dumps(counts, sort_keys=True)}
+        table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in metadata.items()})
+        write_table_atomically(table, join_path(self.output, f"{shard}.parquet"))
+        self.written.inc(len(rows))
+        self.rejected.inc(len(rejects))
+        self.shards.inc()
+        yield shard, counts
+
+
+class WriteShards(beam.PTransform):
+    """(rows, rejects, counts) keyed by shard -> one data file + one rejects file per shard; outputs
+    (shard, counts) per shard written."""
+
+    def __init__(self, output: str, metadata: dict[str, str]):
+        super().__init__()
+        self.output, self.metadata = output, metadata
+
+    def expand(self, pcolls):
+        rows, rejects, counts = pcolls
+        return ({"rows": rows, "rejects": rejects, "counts": counts}
+                | "GroupByShard" >> beam.CoGroupByKey()
+                | "WriteShard" >> beam.ParDo(_WriteShardFn(self.output, self.metadata)))
+
+
+def read_shard_counts(path: str) -> dict:
+    """The counts a data shard carries in its metadata (reads the footer only)."""
+    with FileSystems.open(path) as handle:
+        metadata = pq.read_schema(handle).metadata or {}
+    return json.loads(metadata.get(COUNTS_KEY, b"{}"))
