@@ -15,7 +15,8 @@ Formats
              `-`/`_`/`.`-separated segment.
 - `moses`    two line-aligned files `PREFIX.<src>` + `PREFIX.<ref>`; when one file is longer, each surplus line is
              a reject (`line_count_mismatch`).
-Ids: the corpus's own id for CzEng; `<corpus>:<file>:<line>` (1-based) otherwise.
+Ids: the corpus's own id for CzEng; `<corpus>:<file>:<line>` (1-based) otherwise, where the default corpus name
+is the file name up to its first dot (`news.2019.tsv.gz` -> `news`; for moses, the prefix's base name).
 
 Files: plain, .gz, .bz2, .xz/.lzma, .zst (detected by name and by magic bytes), opened through Beam's
 FileSystems so any filesystem Beam supports (local, gs://) works. Lines are read as bytes with a length cap,
@@ -117,15 +118,17 @@ def open_binary(path: str, opener=None) -> io.BufferedIOBase:
     if kind is None:
         head = raw.peek(6)[:6]
         kind = next((k for magic, k in _MAGIC.items() if head.startswith(magic)), None)
+    # The decompressors buffer small chunks themselves: a truncated stream loses at most one chunk of lines
+    # before the break (they end up in the `corrupt_file` reject's scope, "could not be read past line N").
     if kind == "gz":
-        return io.BufferedReader(gzip.GzipFile(fileobj=raw), buffer_size=1 << 20)
+        return gzip.GzipFile(fileobj=raw)
     if kind == "bz2":
-        return io.BufferedReader(bz2.BZ2File(raw), buffer_size=1 << 20)
+        return bz2.BZ2File(raw)
     if kind == "xz":
-        return io.BufferedReader(lzma.LZMAFile(raw), buffer_size=1 << 20)
+        return lzma.LZMAFile(raw)
     if kind == "zst":
         import zstandard
-        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw), buffer_size=1 << 20)
+        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw))
     return raw
 
 
@@ -221,7 +224,7 @@ def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = fr
 def _read_single(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple[str, dict | None]]:
     path = unit.paths[0]
     corpus = options.corpus if options.corpus is not None else (
-        "" if options.format in ("czeng16", "czeng20") else unit.stem)
+        "" if options.format in ("czeng16", "czeng20") else unit.stem.split(".")[0])
     record_no = 0
     line_no = 0
     stream = open_binary(path, opener)

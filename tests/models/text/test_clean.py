@@ -1,0 +1,47 @@
+"""The clean stage on real sentence pairs and on each kind of bad pair."""
+import pytest
+
+from paranmt.models.text.clean import CleanStage, normalize_text
+from paranmt.schemas.records import empty_row, is_reject
+
+
+def pair(cs, ref, id="t:f:1"):
+    return empty_row(id, "t", cs, ref)
+
+
+def test_real_pairs_pass_and_get_ref_len(bitext):
+    cs = (bitext / "newstest2014.ces").read_text(encoding="utf-8").splitlines()[:300]
+    en = (bitext / "newstest2014.eng").read_text(encoding="utf-8").splitlines()[:300]
+    out = CleanStage().process_batch([pair(c, e, f"n:f:{i}") for i, (c, e) in enumerate(zip(cs, en))])
+    kept = [r for r in out if not is_reject(r)]
+    assert len(out) == 300 and len(kept) >= 295
+    assert all(isinstance(r["ref_len"], int) and r["ref_len"] >= 1 for r in kept)
+    assert [r["id"] for r in out] == [f"n:f:{i}" for i in range(300)]
+
+
+def test_normalization_of_whitespace_invisibles_and_punctuation():
+    assert normalize_text("\ufeffHello\u200b  big\tworld!\u00a0 ", "en") == "Hello big world!"
+    assert normalize_text("„Konečně se mu začalo dařit.“", "cs") == '"Konečně se mu začalo dařit."'
+    assert normalize_text("a\u00adb", "en", punctuation=False) == "ab"
+
+
+@pytest.mark.parametrize("cs,ref,reason", [
+    ("Ahoj\x07 světe.", "Hello world.", "control_characters"),
+    ("   ", "Hello.", "empty_side"),
+    ("Ahoj.", "\u200b", "empty_side"),
+    ("slovo " * 250, "word " * 250, "too_many_tokens"),
+    ("Ano.", "Yes, I really do think that this is a rather long answer to give.", "length_ratio"),
+    ("x" * 2500, "y" * 2500, "too_many_chars"),
+])
+def test_bad_pairs_are_rejected_with_reason(cs, ref, reason):
+    [out] = CleanStage(max_length_ratio=3.0).process_batch([pair(cs, ref)])
+    assert is_reject(out) and out["reason"] == reason and out["stage"] == "clean"
+    assert out["raw"].startswith(cs[:20]) and out["detail"]
+
+
+def test_min_tokens_and_disabled_ratio():
+    stage = CleanStage(min_tokens=3, max_length_ratio=0)
+    [short] = stage.process_batch([pair("Ano.", "Yes.")])
+    assert short["reason"] == "too_few_tokens"
+    [kept] = stage.process_batch([pair("Ano , ano , ano .", "Yes , yes , yes , yes , yes , yes , yes .")])
+    assert not is_reject(kept)
