@@ -1,0 +1,99 @@
+"""Typed configuration of `paranmt filter` (one dataclass, loaded from YAML, overridable by flags, validated before
+any work, written resolved with its hash next to the output). Presets live in configs/filters/.
+
+YAML shape:
+    filters:                       # ordered; a row is dropped by the FIRST filter that rejects it
+      - {type: quantile, column: para_score, lower: 0.8, upper: 1.0}
+      - {type: tokens, max_tokens: 30}
+    dedup: [pair]                  # any of pair, ref, bt (applied after the filters)
+    dedup_normalization: normalized   # or exact
+    sample: 5000000                # keep this many rows (deterministic by id hash), null = all
+    seed: paranmt
+    write_tsv: false               # also write pairs.tsv (ref TAB bt)
+    write_dropped: false           # also write dropped/ with each dropped row and its reason
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from paranmt.models.filters.pair_filters import PairFilter, build_filter
+from paranmt.models.filters.plan import FilterPlan
+from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
+from paranmt.schemas.config import ConfigError
+
+
+@dataclass
+class FilterConfig:
+    input: str = ""
+    output: str = ""
+    filters: list[dict] = field(default_factory=list)
+    dedup: list[str] = field(default_factory=list)
+    dedup_normalization: str = "normalized"
+    sample: int | None = None
+    seed: str = "paranmt"
+    write_tsv: bool = False
+    write_dropped: bool = False
+
+    def build_filters(self) -> list[PairFilter]:
+        """The configured filters, validated (unknown type / bad parameter / duplicate name -> ConfigError)."""
+        if not isinstance(self.filters, list):
+            raise ConfigError("`filters` must be a list of filter mappings")
+        built = [build_filter(spec) for spec in self.filters]
+        names = [f.name for f in built]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ConfigError(f"filter names must be unique (they are the drop reasons); repeated: {duplicates}; "
+                              "give each a distinct `name:`")
+        return built
+
+    def plan(self) -> FilterPlan:
+        return FilterPlan(self.build_filters(), list(self.dedup), self.dedup_normalization, self.sample, self.seed)
+
+    def validate(self) -> "FilterConfig":
+        if not self.input:
+            raise ConfigError("no input: give --input SHARDS (a directory of shards or a glob)")
+        if not self.output:
+            raise ConfigError("no output: give --output DIR")
+        self.build_filters()
+        if not isinstance(self.dedup, list) or any(f not in DEDUP_FIELDS for f in self.dedup):
+            raise ConfigError(f"dedup must be a list drawn from {list(DEDUP_FIELDS)}, got {self.dedup!r}")
+        if self.dedup_normalization not in NORMALIZATIONS:
+            raise ConfigError(f"dedup_normalization must be one of {list(NORMALIZATIONS)}, "
+                              f"got {self.dedup_normalization!r}")
+        if self.sample is not None and (isinstance(self.sample, bool) or not isinstance(self.sample, int)
+                                        or self.sample < 1):
+            raise ConfigError(f"sample must be a positive integer (or null), got {self.sample!r}")
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def hash(self) -> str:
+        """sha256 of the resolved config minus input/output, 16 hex digits."""
+        data = {k: v for k, v in self.to_dict().items() if k not in ("input", "output")}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def load_filter_config(path: str | None = None, overrides: dict | None = None) -> FilterConfig:
+    """Defaults <- YAML file <- overrides (flags; None values ignored). Unknown keys are errors."""
+    data: dict = {}
+    if path:
+        try:
+            data = yaml.safe_load(Path(path).read_text()) or {}
+        except (OSError, yaml.YAMLError) as error:
+            raise ConfigError(f"cannot read filter config {path}: {error}") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"filter config {path} must be a YAML mapping")
+    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    known = {f.name for f in dataclasses.fields(FilterConfig)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"unknown filter config key(s) {unknown}; known: {', '.join(sorted(known))}")
+    return FilterConfig(**data)

@@ -1,0 +1,226 @@
+"""The row-level filters. Each is configured by a mapping `{type: <key of FILTER_TYPES>, ...parameters}` (see
+`build_filter`) and named by `name` (default: derived from type and column), which is the reason code of the rows
+it drops.
+
+Null handling: a null in a column a filter reads scores as None and is never accepted (reason = the filter's name,
+detail says `null`). Bounds are inclusive everywhere.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from paranmt.models.filters.base import PairFilter
+from paranmt.models.filters.english import looks_english
+from paranmt.schemas.config import ConfigError
+
+SIDES = ("ref", "bt")
+SCORE_COLUMNS = ("para_score", "trigram_overlap", "bt_score")
+
+
+def _number(value, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+        raise ConfigError(f"{what} must be a number, got {value!r}")
+    return float(value)
+
+
+def _sides(sides, what: str) -> tuple[str, ...]:
+    sides = tuple([sides] if isinstance(sides, str) else sides)
+    if not sides or any(side not in SIDES for side in sides):
+        raise ConfigError(f"{what}: sides must be a non-empty subset of {list(SIDES)}, got {list(sides)}")
+    return sides
+
+
+class RangeFilter(PairFilter):
+    """Keep rows with min <= row[column] <= max (either bound optional). score = row[column]."""
+
+    def __init__(self, column: str, min: float | None = None, max: float | None = None, name: str | None = None):
+        if column not in SCORE_COLUMNS:
+            raise ConfigError(f"range filter: column must be one of {list(SCORE_COLUMNS)}, got {column!r}")
+        self.column = column
+        self.min, self.max = _number(min, f"{column} min"), _number(max, f"{column} max")
+        if self.min is None and self.max is None:
+            raise ConfigError(f"range filter on {column}: give min, max or both")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ConfigError(f"range filter on {column}: min {self.min} > max {self.max}")
+        self.name = name or f"{column}_range"
+        self.requires = (column,)
+
+    def score(self, row):
+        return row.get(self.column)
+
+    def accept(self, score):
+        if score is None or math.isnan(score):
+            return False
+        return (self.min is None or score >= self.min) and (self.max is None or score <= self.max)
+
+    def describe(self):
+        low = "-inf" if self.min is None else f"{self.min:g}"
+        high = "inf" if self.max is None else f"{self.max:g}"
+        return f"{low} <= {self.column} <= {high}"
+
+
+class TokenCountFilter(PairFilter):
+    """Keep rows where every side in `sides` has min_tokens <= <side>_len <= max_tokens (token counts of the shard
+    columns ref_len / bt_len: sacremoses English tokens). score = tuple of the sides' lengths."""
+
+    def __init__(self, min_tokens: int = 1, max_tokens: int | None = None, sides=SIDES, name: str | None = None):
+        self.sides = _sides(sides, "tokens filter")
+        self.min_tokens = int(min_tokens)
+        self.max_tokens = None if max_tokens is None else int(max_tokens)
+        if self.min_tokens < 0 or (self.max_tokens is not None and self.max_tokens < self.min_tokens):
+            raise ConfigError(f"tokens filter: need 0 <= min_tokens <= max_tokens, got {min_tokens}, {max_tokens}")
+        self.name = name or "tokens"
+        self.requires = tuple(f"{side}_len" for side in self.sides)
+
+    def score(self, row):
+        return tuple(row.get(column) for column in self.requires)
+
+    def accept(self, score):
+        return all(n is not None and n >= self.min_tokens and (self.max_tokens is None or n <= self.max_tokens)
+                   for n in score)
+
+    def describe(self):
+        high = "inf" if self.max_tokens is None else self.max_tokens
+        return f"{self.min_tokens} <= tokens <= {high} on {', '.join(self.sides)}"
+
+
+class LengthRatioFilter(PairFilter):
+    """Keep rows with max(ref_len, bt_len) / max(1, min(ref_len, bt_len)) <= max_ratio."""
+
+    requires = ("ref_len", "bt_len")
+
+    def __init__(self, max_ratio: float, name: str | None = None):
+        self.max_ratio = _number(max_ratio, "length_ratio max_ratio")
+        if self.max_ratio is None or self.max_ratio < 1:
+            raise ConfigError(f"length_ratio filter: max_ratio must be >= 1, got {max_ratio!r}")
+        self.name = name or "length_ratio"
+
+    def score(self, row):
+        a, b = row.get("ref_len"), row.get("bt_len")
+        if a is None or b is None:
+            return None
+        return max(a, b) / max(1, min(a, b))
+
+    def accept(self, score):
+        return score is not None and score <= self.max_ratio
+
+    def describe(self):
+        return f"max(ref_len, bt_len) / min(...) <= {self.max_ratio:g}"
+
+
+class TemplateFilter(PairFilter):
+    """Keep rows whose ref and bt templates (level `template`: top two parse levels) or full de-leafed parses
+    (level `parse`) differ (`require: differ`, SCPN's training data) or are equal (`require: equal`).
+    score = (ref value, bt value)."""
+
+    def __init__(self, require: str = "differ", level: str = "template", name: str | None = None):
+        if require not in ("differ", "equal"):
+            raise ConfigError(f"template filter: require must be `differ` or `equal`, got {require!r}")
+        if level not in ("template", "parse"):
+            raise ConfigError(f"template filter: level must be `template` or `parse`, got {level!r}")
+        self.require, self.level = require, level
+        self.requires = (f"ref_{level}", f"bt_{level}")
+        self.name = name or f"{level}_{require}"
+
+    def score(self, row):
+        return tuple(row.get(column) for column in self.requires)
+
+    def accept(self, score):
+        ref, bt = score
+        if ref is None or bt is None:
+            return False
+        return (ref != bt) if self.require == "differ" else (ref == bt)
+
+    def describe(self):
+        return f"ref and bt {self.level}s {self.require}"
+
+
+class EnglishFilter(PairFilter):
+    """Keep rows whose `sides` all look English by the function-word heuristic of
+    `paranmt.models.filters.english` (not a trained language identifier). score = tuple of booleans."""
+
+    def __init__(self, sides=SIDES, min_function_word_ratio: float = 0.15, min_ascii_ratio: float = 0.97,
+                 min_words: int = 4, name: str | None = None):
+        self.sides = _sides(sides, "english filter")
+        self.min_function_word_ratio = _number(min_function_word_ratio, "english min_function_word_ratio")
+        self.min_ascii_ratio = _number(min_ascii_ratio, "english min_ascii_ratio")
+        self.min_words = int(min_words)
+        self.requires = self.sides
+        self.name = name or "english"
+
+    def score(self, row):
+        return tuple(row.get(side) is not None and looks_english(row[side], self.min_function_word_ratio,
+                                                                 self.min_ascii_ratio, self.min_words)
+                     for side in self.sides)
+
+    def accept(self, score):
+        return all(score)
+
+    def describe(self):
+        return f"{', '.join(self.sides)} look English (function-word ratio >= {self.min_function_word_ratio:g})"
+
+
+class QuantileFilter(PairFilter):
+    """Keep rows whose `column` lies between its `lower` and `upper` quantiles over the WHOLE input (e.g. lower 0.8,
+    upper 1.0 = the top two tenths). The quantiles are computed by the pipeline in a first pass and bound with
+    `with_bounds`; an unbound filter refuses to decide. Bounds are inclusive, so ties at a boundary are kept.
+    score = row[column]."""
+
+    def __init__(self, column: str, lower: float = 0.0, upper: float = 1.0, name: str | None = None):
+        if column not in SCORE_COLUMNS:
+            raise ConfigError(f"quantile filter: column must be one of {list(SCORE_COLUMNS)}, got {column!r}")
+        self.column = column
+        self.lower, self.upper = _number(lower, "quantile lower"), _number(upper, "quantile upper")
+        if not 0.0 <= self.lower < self.upper <= 1.0:
+            raise ConfigError(f"quantile filter on {column}: need 0 <= lower < upper <= 1, got {lower}, {upper}")
+        self.requires = (column,)
+        self.name = name or f"{column}_quantile"
+        self.bounds: tuple[float, float] | None = None
+
+    def with_bounds(self, low_value: float, high_value: float) -> "QuantileFilter":
+        bound = QuantileFilter(self.column, self.lower, self.upper, self.name)
+        bound.bounds = (low_value, high_value)
+        return bound
+
+    def score(self, row):
+        return row.get(self.column)
+
+    def accept(self, score):
+        if self.bounds is None:
+            raise RuntimeError(f"quantile filter {self.name} used before its bounds were computed")
+        if score is None or math.isnan(score):
+            return False
+        return self.bounds[0] <= score <= self.bounds[1]
+
+    def describe(self):
+        text = f"{self.column} between its {self.lower:g} and {self.upper:g} quantiles"
+        if self.bounds is not None:
+            text += f" ([{self.bounds[0]:.4f}, {self.bounds[1]:.4f}])"
+        return text
+
+
+FILTER_TYPES: dict[str, type[PairFilter]] = {
+    "range": RangeFilter,
+    "tokens": TokenCountFilter,
+    "length_ratio": LengthRatioFilter,
+    "template": TemplateFilter,
+    "english": EnglishFilter,
+    "quantile": QuantileFilter,
+}
+
+
+def build_filter(spec: Any) -> PairFilter:
+    """A filter from its config mapping, e.g. `{type: range, column: para_score, min: 0.5}`."""
+    if not isinstance(spec, dict) or "type" not in spec:
+        raise ConfigError(f"each filter must be a mapping with a `type` ({', '.join(FILTER_TYPES)}), got {spec!r}")
+    params = dict(spec)
+    kind = params.pop("type")
+    if kind not in FILTER_TYPES:
+        raise ConfigError(f"unknown filter type {kind!r}; known: {', '.join(FILTER_TYPES)}")
+    try:
+        return FILTER_TYPES[kind](**params)
+    except TypeError as error:
+        raise ConfigError(f"filter {kind!r}: {error}") from None

@@ -1,0 +1,148 @@
+"""`paranmt filter`: shards -> a training corpus (same shard layout and schema), with per-filter accounting.
+
+    paranmt filter --input SHARDS --output DIR [--config configs/filters/paranmt-5m.yaml] [--sample N] [--tsv]
+                   [--write-dropped] [beam options, e.g. --runner DataflowRunner ...]
+
+Outputs in DIR: one `<shard>.parquet` per input shard (kept rows, PAIR_SCHEMA, the input's metadata plus
+`paranmt.filter_config_hash` / `paranmt.filter_config`), `filter_report.json` (rows in / kept, per-filter
+seen / kept / dropped, the quantile bounds and sample threshold actually applied), `config.yaml` (resolved config),
+optionally `pairs.tsv` (ref TAB bt, shards in name order) and `dropped/<shard>.parquet` (dropped rows with
+`drop_reason`, `drop_detail`). See docs/filtering.md.
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+import apache_beam as beam
+import yaml
+from apache_beam.io.filesystems import FileSystems
+
+from paranmt.models.filters.config import FilterConfig, load_filter_config
+from paranmt.models.filters.plan import FilterPlan, filter_counts
+from paranmt.models.filters.quantiles import value_at
+from paranmt.models.filters.pair_filters import QuantileFilter
+from paranmt.pipelines.build import pipeline_options
+from paranmt.schemas.config import ConfigError
+from paranmt.transforms.filter import TSV_PARTS, FilterShards
+from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, unique_shard_names,
+                                       write_json, write_text_atomically)
+
+LOG = logging.getLogger(__name__)
+REPORT = "filter_report.json"
+
+
+def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None:
+    """Refuse to write into the input directory or over an earlier corpus (unless `overwrite`, which first
+    deletes the earlier corpus files); create the directories."""
+    output = output.rstrip("/")
+    if any(path.rsplit("/", 1)[0] == output for path in input_files):
+        raise ConfigError(f"output {output} is the input directory; choose another output directory")
+    if FileSystems.exists(output):
+        patterns = [FileSystems.join(output, "*.parquet"), FileSystems.join(output, "dropped", "*.parquet")]
+        old = [meta.path for result in FileSystems.match(patterns) for meta in result.metadata_list]
+        if old and not overwrite:
+            raise ConfigError(f"output {output} already holds a corpus ({len(old)} Parquet files); "
+                              "choose a new directory or pass --overwrite")
+        if old:
+            FileSystems.delete(old)
+    for directory in (output, FileSystems.join(output, "dropped"), FileSystems.join(output, TSV_PARTS)):
+        if not FileSystems.exists(directory):
+            FileSystems.mkdirs(directory)
+
+
+def build_report(shard_counts: list[dict], quantiles: dict, threshold, plan: FilterPlan, config: FilterConfig,
+                 input_files: list[str]) -> dict:
+    reasons = {}
+    for counts in shard_counts:
+        if counts["rows"] != counts["kept"] + sum(counts["dropped"].values()):
+            raise RuntimeError(f"accounting error in shard {counts['shard']}: {counts}")
+        for reason, count in counts["dropped"].items():
+            reasons[reason] = reasons.get(reason, 0) + count
+    rows_in = sum(c["rows"] for c in shard_counts)
+    bounds = {f.name: [value_at(quantiles[f.column], f.lower), value_at(quantiles[f.column], f.upper)]
+              for f in plan.filters if isinstance(f, QuantileFilter)}
+    return {
+        "config_hash": config.hash(),
+        "input_shards": len(input_files),
+        "rows_in": rows_in,
+        "rows_kept": sum(c["kept"] for c in shard_counts),
+        "filters": filter_counts(reasons, rows_in, plan.reasons()),
+        "keeps": {f.name: f.describe() for f in plan.filters},
+        "quantile_bounds": bounds,
+        "sample_hash_threshold": threshold,
+        "shards": sorted(shard_counts, key=lambda c: c["shard"]),
+    }
+
+
+def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwrite: bool = False) -> dict:
+    """Validate (config, input files, needed columns), run the pipeline, write report / config / TSV."""
+    config.validate()
+    plan = config.plan()
+    files = list_shards(config.input)
+    unique_shard_names(files)
+    check_columns(files, ["id"] + plan.required_columns(), "filter")
+    output = config.output.rstrip("/")
+    prepare_output(output, files, overwrite)
+    metadata = {"paranmt.filter_config_hash": config.hash(),
+                "paranmt.filter_config": json.dumps(config.to_dict(), sort_keys=True)}
+    LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
+
+    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+        paths = pipeline | "ShardFiles" >> beam.Create(files) | "Spread" >> beam.Reshuffle()
+        result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv)
+        (result["counts"]
+         | "AllCounts" >> beam.combiners.ToList()
+         | "Report" >> beam.Map(
+             lambda counts, quantiles, threshold: write_json(
+                 FileSystems.join(output, REPORT),
+                 build_report(counts, quantiles, threshold, plan, config, files)),
+             beam.pvalue.AsDict(result["quantiles"]), beam.pvalue.AsSingleton(result["sample_threshold"])))
+
+    parts_dir = FileSystems.join(output, TSV_PARTS)
+    if config.write_tsv:
+        parts = sorted(m.path for m in FileSystems.match([FileSystems.join(parts_dir, "*.tsv")])[0].metadata_list)
+        concatenate_files(parts, FileSystems.join(output, "pairs.tsv"))
+    FileSystems.delete([parts_dir])
+    if not config.write_dropped:
+        FileSystems.delete([FileSystems.join(output, "dropped")])
+    write_text_atomically(FileSystems.join(output, "config.yaml"),
+                          yaml.safe_dump({**config.to_dict(), "hash": config.hash()}, sort_keys=False))
+    with FileSystems.open(FileSystems.join(output, REPORT)) as handle:
+        return json.loads(handle.read())
+
+
+def format_report(report: dict) -> str:
+    lines = [f"rows in {report['rows_in']}, kept {report['rows_kept']}",
+             f"{'step':<24}{'seen':>12}{'kept':>12}{'dropped':>12}"]
+    for step in report["filters"]:
+        lines.append(f"{step['filter']:<24}{step['seen']:>12}{step['kept']:>12}{step['dropped']:>12}")
+    return "\n".join(lines)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("filter", help="filter shards into a training corpus",
+                                   description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", help="shard directory (top-level *.parquet) or glob")
+    parser.add_argument("--output", help="output directory (local or any Beam filesystem)")
+    parser.add_argument("--config", help="filter YAML, e.g. configs/filters/paranmt-5m.yaml")
+    parser.add_argument("--sample", type=int, help="keep this many rows (deterministic, by id hash)")
+    parser.add_argument("--seed", help="sampling seed (default: paranmt)")
+    parser.add_argument("--dedup", help="comma-separated: pair,ref,bt")
+    parser.add_argument("--dedup-normalization", choices=("exact", "normalized"))
+    parser.add_argument("--tsv", action="store_true", default=None, help="also write pairs.tsv (ref TAB bt)")
+    parser.add_argument("--write-dropped", action="store_true", default=None,
+                        help="also write dropped/<shard>.parquet with each dropped row and its reason")
+    parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output")
+    parser.set_defaults(func=run, accepts_beam_options=True)
+
+
+def run(args) -> int:
+    overrides = {"input": args.input, "output": args.output, "sample": args.sample, "seed": args.seed,
+                 "dedup": args.dedup.split(",") if args.dedup else None,
+                 "dedup_normalization": args.dedup_normalization, "write_tsv": args.tsv,
+                 "write_dropped": args.write_dropped}
+    config = load_filter_config(args.config, overrides)
+    report = run_filter(config, args.beam_args, overwrite=args.overwrite)
+    print(format_report(report))
+    return 0

@@ -1,0 +1,201 @@
+"""Reading shard directories written by `paranmt build` (and by `paranmt filter`, which writes the same layout),
+and streaming Parquet writing for the corpus tools.
+
+An input is a directory (its top-level `*.parquet` files: never `rejects/` or `dropped/`) or a glob; local paths
+and any Beam filesystem (gs://...) work. Files are read in record batches of BATCH_ROWS rows, only the columns
+asked for, so a worker's memory stays bounded by one batch whatever the shard size.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+
+import apache_beam as beam
+import pyarrow as pa
+import pyarrow.parquet as pq
+from apache_beam.io.filesystems import FileSystems
+
+from paranmt.schemas.config import ConfigError
+from paranmt.schemas.records import PAIR_SCHEMA, pairs_to_table
+
+BATCH_ROWS = 8192
+ROW_GROUP_ROWS = 16_384
+METADATA_PREFIX = "paranmt."
+
+
+def list_shards(input_path: str) -> list[str]:
+    """Sorted shard files of a directory (top level only) or a glob; ConfigError when there are none."""
+    pattern = input_path if any(c in input_path for c in "*?[") or input_path.endswith(".parquet") \
+        else FileSystems.join(input_path.rstrip("/"), "*.parquet")
+    try:
+        matches = FileSystems.match([pattern])[0].metadata_list
+    except Exception as error:  # noqa: BLE001 - Beam raises BeamIOError with the underlying cause
+        raise ConfigError(f"cannot list shards {pattern}: {error}") from None
+    files = sorted(m.path for m in matches if m.path.endswith(".parquet"))
+    if not files:
+        raise ConfigError(f"no shard files (*.parquet) match {pattern}")
+    return files
+
+
+def shard_name(path: str) -> str:
+    """`DIR/news-00003.parquet` -> `news-00003`."""
+    return path.rsplit("/", 1)[-1][: -len(".parquet")]
+
+
+def unique_shard_names(files: list[str]) -> list[str]:
+    names = [shard_name(f) for f in files]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise ConfigError(f"shard names repeat across the input ({repeated[:5]}); outputs are named after input "
+                          "shards, so give one directory or a glob whose file names are unique")
+    return names
+
+
+def read_schema(path: str) -> pa.Schema:
+    with FileSystems.open(path) as handle:
+        return pq.read_schema(handle)
+
+
+def shard_metadata(path: str) -> dict[str, str]:
+    """The `paranmt.*` key-value metadata of a shard (decoded)."""
+    metadata = read_schema(path).metadata or {}
+    return {k.decode(): v.decode() for k, v in metadata.items() if k.decode().startswith(METADATA_PREFIX)}
+
+
+def column_fill(path: str, columns: list[str]) -> dict[str, tuple[int, int | None]]:
+    """For each column present in the file: (rows, nulls), nulls from the footer statistics (None if a row group
+    has no statistics). Reads the footer only."""
+    with FileSystems.open(path) as handle:
+        metadata = pq.ParquetFile(handle).metadata
+    names = [metadata.schema.column(i).path for i in range(metadata.num_columns)]
+    fill = {}
+    for column in columns:
+        leaves = [i for i, name in enumerate(names) if name == column or name.startswith(column + ".")]
+        if not leaves:
+            continue
+        index, nulls = leaves[0], 0
+        for group in range(metadata.num_row_groups):
+            stats = metadata.row_group(group).column(index).statistics
+            if stats is None or not stats.has_null_count:
+                nulls = None
+                break
+            nulls += stats.null_count
+        fill[column] = (metadata.num_rows, nulls)
+    return fill
+
+
+def check_columns(files: list[str], columns: list[str], what: str) -> None:
+    """ConfigError (one message) when a column `what` needs is missing from a shard, or null in every row of the
+    whole input (e.g. the score stage was never run). Reads footers only."""
+    totals = {column: [0, 0] for column in columns}
+    for path in files:
+        names = set(read_schema(path).names)
+        missing = [c for c in columns if c not in names]
+        if missing:
+            raise ConfigError(f"{what} needs column(s) {missing}, missing from shard {path}")
+        for column, (rows, nulls) in column_fill(path, columns).items():
+            totals[column][0] += rows
+            totals[column][1] += rows if nulls is None else rows - nulls
+    empty = [c for c, (rows, filled) in totals.items() if rows and not filled]
+    if empty:
+        raise ConfigError(f"{what} needs column(s) {empty}, but they are null in every row of the input "
+                          "(was the build stage that fills them run? see `paranmt build --stages`)")
+
+
+def rows_of_table(table: pa.Table) -> list[dict]:
+    rows = table.to_pylist()
+    if "source_scores" in table.column_names:
+        for row in rows:
+            if isinstance(row["source_scores"], list):
+                row["source_scores"] = dict(row["source_scores"])
+    return rows
+
+
+def iter_row_batches(path: str, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS
+                     ) -> Iterator[list[dict]]:
+    """Rows of one shard as lists of dicts, `batch_rows` at a time, only `columns` (all when None)."""
+    with FileSystems.open(path) as handle:
+        parquet = pq.ParquetFile(handle)
+        for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns):
+            yield rows_of_table(pa.Table.from_batches([batch]))
+
+
+class ParquetShardWriter:
+    """Stream row batches into one Parquet file (zstd): written under a temporary name, renamed on `close()`,
+    so a file under its final name is always complete. Memory: one batch."""
+
+    def __init__(self, path: str, schema: pa.Schema = PAIR_SCHEMA, metadata: dict[str, str] | None = None):
+        directory, name = path.rsplit("/", 1)
+        self.path = path
+        self.temporary = FileSystems.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
+        self.schema = schema.with_metadata({k.encode(): v.encode() for k, v in (metadata or {}).items()})
+        self.handle = FileSystems.create(self.temporary)
+        self.writer = pq.ParquetWriter(self.handle, self.schema, compression="zstd", write_statistics=True)
+        self.rows = 0
+
+    def write_rows(self, rows: list[dict]) -> None:
+        if not rows:
+            return
+        table = pairs_to_table(rows) if self.schema.names == PAIR_SCHEMA.names else \
+            pa.Table.from_pylist(rows, schema=self.schema)
+        self.writer.write_table(table.replace_schema_metadata(self.schema.metadata), ROW_GROUP_ROWS)
+        self.rows += len(rows)
+
+    def close(self) -> None:
+        self.writer.close()
+        self.handle.close()
+        if FileSystems.exists(self.path):
+            FileSystems.delete([self.path])
+        FileSystems.rename([self.temporary], [self.path])
+
+
+def write_text_atomically(path: str, text: str) -> None:
+    directory, name = path.rsplit("/", 1)
+    temporary = FileSystems.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
+    with FileSystems.create(temporary) as handle:
+        handle.write(text.encode("utf-8"))
+    if FileSystems.exists(path):
+        FileSystems.delete([path])
+    FileSystems.rename([temporary], [path])
+
+
+def write_json(path: str, data) -> None:
+    write_text_atomically(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def concatenate_files(parts: list[str], path: str, header: str = "") -> int:
+    """Concatenate text part files (in the given order) into `path` atomically, streaming; deletes the parts.
+    Returns the number of bytes written."""
+    directory, name = path.rsplit("/", 1)
+    temporary = FileSystems.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
+    written = 0
+    with FileSystems.create(temporary) as out:
+        if header:
+            written += out.write(header.encode("utf-8"))
+        for part in parts:
+            with FileSystems.open(part) as handle:
+                while chunk := handle.read(1 << 20):
+                    written += len(chunk)
+                    out.write(chunk)
+    if FileSystems.exists(path):
+        FileSystems.delete([path])
+    FileSystems.rename([temporary], [path])
+    FileSystems.delete(parts)
+    return written
+
+
+class ReadShardRows(beam.PTransform):
+    """Shard files -> PCollection of row dicts (only `columns`), spread over workers file by file."""
+
+    def __init__(self, files: list[str], columns: list[str] | None = None):
+        super().__init__()
+        self.files, self.columns = files, columns
+
+    def expand(self, pbegin):
+        columns = self.columns
+        return (pbegin
+                | "ShardFiles" >> beam.Create(self.files)
+                | "Spread" >> beam.Reshuffle()
+                | "ReadBatches" >> beam.FlatMap(lambda path: iter_row_batches(path, columns))
+                | "Rows" >> beam.FlatMap(lambda batch: batch))
