@@ -14,6 +14,7 @@ from paranmt.schemas.config import ConfigError
 
 COMMAND_MODULES = [
     "build",
+    "train", "evaluate", "encode",
     "train_nmt",
 ]
 

@@ -60,6 +60,9 @@ class TranslateConfig:
     max_source_tokens: int = 250
     device: str = "auto"                 # auto | cpu | cuda
     threads: int = 0                     # CPU threads (0 = backend default)
+    group_size: int = 1024               # rows per RunInference batch: dedup and length bucketing happen inside it
+    share_across_processes: bool | None = None   # one model per machine (None = only on CUDA)
+    accelerator: str = ""                # Beam accelerator resource hint (Dataflow GPU), see docs/translate.md
 
 
 @dataclass

@@ -1,0 +1,70 @@
+"""Averaging encoders: WORD, TRIGRAM and SP embed a sentence as the mean of its unit embeddings,
+
+    g(s) = (1 / |u(s)|) * sum_{t in u(s)} E[t]
+
+where u(s) are the featurizer's units (words, character trigrams, sentencepieces). A sentence without units embeds
+to the zero vector (its cosine with anything is undefined). Inference uses `torch.nn.functional.embedding_bag`
+(mode `mean`) over a flat id list + offsets. Training uses the same weights through an explicit segment mean, so
+that dropout (on unit embeddings, probability `dropout`) and word dropout (each unit dropped with probability
+`word_dropout`, never all units of a sentence) can act on the units.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from paranmt.models.encoders.base import SentenceEncoder
+from paranmt.models.encoders.featurizers import load_featurizer
+
+
+class AveragingEncoder(SentenceEncoder):
+    def __init__(self, featurizer, dim: int = 300, dropout: float = 0.0, word_dropout: float = 0.0,
+                 init_scale: float = 0.1):
+        super().__init__()
+        self.featurizer, self.dim = featurizer, dim
+        self.kind = featurizer.kind
+        self.dropout, self.word_dropout = dropout, word_dropout
+        self.embedding = nn.Embedding(featurizer.vocab_size, dim)
+        nn.init.uniform_(self.embedding.weight, -init_scale, init_scale)
+
+    def spec(self) -> dict:
+        return {"dropout": self.dropout, "word_dropout": self.word_dropout}
+
+    def prepare(self, sentences: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
+        """(flat ids [total units], offsets [n]) for embedding_bag."""
+        ids = self.featurizer.ids(sentences)
+        lengths = torch.tensor([len(x) for x in ids], dtype=torch.long)
+        offsets = torch.zeros(len(ids), dtype=torch.long)
+        if len(ids) > 1:
+            offsets[1:] = torch.cumsum(lengths[:-1], 0)
+        flat = torch.tensor([i for sentence in ids for i in sentence], dtype=torch.long)
+        return flat, offsets
+
+    def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        flat, offsets = inputs
+        if not self.training or (self.dropout == 0 and self.word_dropout == 0):
+            return F.embedding_bag(flat, self.embedding.weight, offsets, mode="mean")
+        n = offsets.numel()
+        segment = torch.repeat_interleave(torch.arange(n), torch.diff(offsets, append=torch.tensor([flat.numel()])))
+        keep = torch.ones(flat.numel())
+        if self.word_dropout > 0:
+            keep = (torch.rand(flat.numel()) >= self.word_dropout).float()
+            kept_per_sentence = torch.zeros(n).index_add_(0, segment, keep)
+            keep = torch.where(kept_per_sentence[segment] > 0, keep, torch.ones_like(keep))
+        vectors = F.dropout(self.embedding(flat), self.dropout, training=True) * keep[:, None]
+        sums = torch.zeros(n, self.dim).index_add_(0, segment, vectors)
+        counts = torch.zeros(n).index_add_(0, segment, keep).clamp_min(1.0)
+        return sums / counts[:, None]
+
+    def _save_parts(self, directory: Path, dtype: str) -> dict:
+        return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}
+
+    @classmethod
+    def from_config(cls, directory: Path, config: dict) -> "AveragingEncoder":
+        encoder = cls(load_featurizer(directory, config["featurizer"]), dim=config["dim"],
+                      dropout=config["dropout"], word_dropout=config["word_dropout"])
+        encoder.load_weights(directory, config)
+        return encoder

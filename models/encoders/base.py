@@ -1,0 +1,77 @@
+"""The encoder interface: `encode(list[str]) -> np.ndarray [n, dim]`, save/load a directory.
+
+A saved encoder directory holds `config.json` (`{"format": FORMAT, "kind": ..., ...}`), `weights.npz` (numpy
+arrays, loaded without pickle) and the featurizer's file (`vocab.txt` or `sp.model`); combinations keep each part
+in a subdirectory. Similarity between sentences is always the cosine of their embeddings.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+FORMAT = "paranmt-encoder/1"
+
+
+class SentenceEncoder(nn.Module):
+    """Base class: subclasses implement `prepare` (sentences -> model inputs), `forward` (inputs -> [n, dim]),
+    `spec()` (JSON-able constructor arguments) and `_save_parts`/`_load_parts`."""
+
+    kind: str = ""
+    dim: int
+
+    def prepare(self, sentences: list[str]):
+        raise NotImplementedError
+
+    def embed(self, sentences: list[str]) -> torch.Tensor:
+        """Embeddings with autograd (training path; dropout active when the module is in training mode)."""
+        return self(self.prepare(sentences))
+
+    @torch.no_grad()
+    def encode(self, sentences: list[str], batch_size: int = 1024) -> np.ndarray:
+        """float32 embeddings [len(sentences), dim], eval mode, in batches of `batch_size` sentences."""
+        was_training = self.training
+        self.eval()
+        try:
+            parts = [self(self.prepare(sentences[i:i + batch_size])).float().numpy()
+                     for i in range(0, len(sentences), batch_size)]
+        finally:
+            self.train(was_training)
+        return np.concatenate(parts) if parts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def spec(self) -> dict:
+        raise NotImplementedError
+
+    def save(self, directory: str | Path, dtype: str = "float32") -> Path:
+        """Write config.json, weights.npz (`dtype`: float32 or float16) and featurizer files into `directory`."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        config = {"format": FORMAT, "kind": self.kind, "dim": self.dim, **self.spec(),
+                  **self._save_parts(directory, dtype)}
+        (directory / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+        return directory
+
+    def _save_parts(self, directory: Path, dtype: str) -> dict:
+        """Save weights + featurizer; return the config entries that describe them."""
+        raise NotImplementedError
+
+    def save_weights(self, directory: Path, dtype: str) -> dict:
+        arrays = {name: tensor.detach().cpu().numpy().astype(dtype) for name, tensor in self.state_dict().items()}
+        np.savez(directory / "weights.npz", **arrays)
+        return {"weights": "weights.npz", "weights_dtype": dtype}
+
+    def load_weights(self, directory: Path, config: dict) -> None:
+        with np.load(directory / config["weights"], allow_pickle=False) as arrays:
+            state = {name: torch.from_numpy(arrays[name].astype(np.float32)) for name in arrays.files}
+        self.load_state_dict(state)
+
+
+def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise cosine of two [n, d] matrices in one vectorized op; a zero vector gives NaN (undefined)."""
+    norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
+    dots = np.einsum("ij,ij->i", a, b)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(norms > 0, dots / np.where(norms > 0, norms, 1.0), np.nan)

@@ -1,0 +1,143 @@
+"""Featurizers: sentence -> token ids for the encoders (pure Python + sentencepiece, no torch).
+
+Every featurizer lowercases its input (the papers' models are case-insensitive) and maps a list of sentences to a
+list of id lists. Id 0 is the unknown token in every vocabulary (sentencepiece's `<unk>` is id 0 too).
+
+- `WordFeaturizer`: tokens = regex `\\w+|[^\\w\\s]` over the lowercased sentence (words and single punctuation
+  marks), looked up in a frequency-ranked vocabulary.
+- `CharTrigramFeaturizer`: character trigrams of `" " + " ".join(sentence.lower().split())`, so trigrams span word
+  boundaries (`"a cat"` -> `" a "`, `"a c"`, `" ca"`, `"cat"`), as in the authors' code.
+- `SentencePieceFeaturizer`: a sentencepiece model's piece ids (the model file is saved beside the weights).
+"""
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+import regex
+
+UNK = "<unk>"
+WORD_PATTERN = regex.compile(r"\w+|[^\w\s]")
+
+
+def word_tokens(sentence: str) -> list[str]:
+    """Lowercased words and punctuation marks: `"Don't stop!"` -> `["don", "'", "t", "stop", "!"]`."""
+    return WORD_PATTERN.findall(sentence.lower())
+
+
+def char_trigrams(sentence: str) -> list[str]:
+    """Character trigrams of `" " + " ".join(sentence.lower().split())` (whitespace normalized); a sentence with
+    fewer than 3 characters after the leading space gives its whole padded string as the only unit."""
+    text = " " + " ".join(sentence.lower().split())
+    if len(text) < 3:
+        return [text] if text.strip() else []
+    return [text[i:i + 3] for i in range(len(text) - 2)]
+
+
+class VocabularyFeaturizer:
+    """Units (words or character trigrams) looked up in a vocabulary; unknown units map to id 0 (`<unk>`)."""
+
+    kind = ""
+    units = staticmethod(word_tokens)
+
+    def __init__(self, tokens: list[str]):
+        if not tokens or tokens[0] != UNK:
+            raise ValueError(f"a vocabulary must start with {UNK!r}")
+        self.tokens = tokens
+        self.index = {token: i for i, token in enumerate(tokens)}
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.tokens)
+
+    @classmethod
+    def build(cls, texts: Iterable[str], max_size: int, min_count: int = 1) -> "VocabularyFeaturizer":
+        """The `max_size - 1` most frequent units of `texts` (count >= min_count; ties broken alphabetically)."""
+        counts = Counter()
+        for text in texts:
+            counts.update(cls.units(text))
+        ranked = sorted((u for u, c in counts.items() if c >= min_count and u != UNK), key=lambda u: (-counts[u], u))
+        return cls([UNK] + ranked[:max_size - 1])
+
+    def ids(self, sentences: list[str]) -> list[list[int]]:
+        get = self.index.get
+        return [[get(unit, 0) for unit in self.units(sentence)] for sentence in sentences]
+
+    def save(self, directory: Path) -> dict:
+        (directory / "vocab.txt").write_text("\n".join(self.tokens) + "\n", encoding="utf-8")
+        return {"kind": self.kind, "file": "vocab.txt"}
+
+    @classmethod
+    def load(cls, directory: Path, spec: dict) -> "VocabularyFeaturizer":
+        text = (directory / spec["file"]).read_text(encoding="utf-8")
+        return cls(text.split("\n")[:-1])
+
+
+class WordFeaturizer(VocabularyFeaturizer):
+    kind = "word"
+    units = staticmethod(word_tokens)
+
+
+class CharTrigramFeaturizer(VocabularyFeaturizer):
+    kind = "trigram"
+    units = staticmethod(char_trigrams)
+
+
+class SentencePieceFeaturizer:
+    """Piece ids of a sentencepiece model applied to the lowercased sentence."""
+
+    kind = "sp"
+
+    def __init__(self, model_file: str | Path):
+        import sentencepiece as spm
+
+        self.model_file = Path(model_file)
+        self.processor = spm.SentencePieceProcessor(model_file=str(model_file))
+
+    @property
+    def vocab_size(self) -> int:
+        return self.processor.get_piece_size()
+
+    def ids(self, sentences: list[str]) -> list[list[int]]:
+        return self.processor.encode([s.lower() for s in sentences])
+
+    def save(self, directory: Path) -> dict:
+        target = directory / "sp.model"
+        if self.model_file.resolve() != target.resolve():
+            shutil.copyfile(self.model_file, target)
+        return {"kind": self.kind, "file": "sp.model"}
+
+    @classmethod
+    def load(cls, directory: Path, spec: dict) -> "SentencePieceFeaturizer":
+        return cls(directory / spec["file"])
+
+    @classmethod
+    def train(cls, texts: Iterable[str], model_prefix: str | Path, vocab_size: int,
+              character_coverage: float = 0.9999, seed_sentences: int = 2_000_000) -> "SentencePieceFeaturizer":
+        """Train a unigram sentencepiece model on the lowercased `texts` (one thread, deterministic order)."""
+        import sentencepiece as spm
+
+        model_prefix = Path(model_prefix)
+        model_prefix.parent.mkdir(parents=True, exist_ok=True)
+        corpus = model_prefix.with_suffix(".train.txt")
+        with corpus.open("w", encoding="utf-8") as handle:
+            for text in texts:
+                text = " ".join(text.lower().split())
+                if text:
+                    handle.write(text + "\n")
+        spm.SentencePieceTrainer.train(
+            input=str(corpus), model_prefix=str(model_prefix), vocab_size=vocab_size, model_type="unigram",
+            character_coverage=character_coverage, input_sentence_size=seed_sentences, shuffle_input_sentence=False,
+            num_threads=1, unk_id=0, bos_id=-1, eos_id=-1, pad_id=-1, hard_vocab_limit=False,
+            minloglevel=2)
+        corpus.unlink()
+        return cls(model_prefix.with_suffix(".model"))
+
+
+FEATURIZERS = {cls.kind: cls for cls in (WordFeaturizer, CharTrigramFeaturizer, SentencePieceFeaturizer)}
+
+
+def load_featurizer(directory: Path, spec: dict):
+    return FEATURIZERS[spec["kind"]].load(directory, spec)

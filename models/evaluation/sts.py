@@ -1,0 +1,171 @@
+"""Semantic textual similarity (STS) evaluation of a sentence encoder: unsupervised cosine, no tuning.
+
+Every dataset found under a root directory is scored: prediction = cos(f(s1), f(s2)); metrics = Pearson r and
+Spearman rho between predictions and gold scores (both x100 in the Markdown summary, raw in the CSV). A pair whose
+embedding is undefined (a sentence with no known units embeds to the zero vector) gets similarity 0.
+
+Layouts recognised (all searched recursively):
+- SemEval: `STS.input.<name>.txt` (s1 TAB s2, extra columns ignored) with `STS.gs.<name>.txt` (one score per
+  line) in the same folder or a sibling folder (STS2017 keeps gold in `STS2017.gs/`). An empty gold line marks an
+  unscored pair, which is skipped. An input whose line count differs from its gold file's is reported as skipped
+  (STS2017 track6 tr-en ships 500 input lines for 250 scores; their alignment is not defined).
+- STS Benchmark: `sts-<split>.csv`, TAB-separated genre, file, year, id, score, s1, s2 (extra columns ignored).
+- SICK: `SICK*.txt` with a header `pair_ID, sentence_A, sentence_B, relatedness_score, ...`.
+
+Dataset names are `<group>/<name>` where group is the first folder under the root (e.g. `STS2012-test/MSRpar`,
+`STS2017/track5.en-en`, `stsbenchmark/sts-dev`, `SICK/SICK_test_annotated`). Year means average Pearson over the
+datasets of each `STS<year>-test` group; the "mean of year means" averages those year means (SPEC §4).
+"""
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import pearsonr, spearmanr
+
+YEAR_GROUP = re.compile(r"^STS(\d{4})-test$")
+
+
+@dataclass
+class STSDataset:
+    name: str
+    group: str
+    s1: list[str]
+    s2: list[str]
+    gold: np.ndarray
+
+
+@dataclass
+class STSResult:
+    dataset: str
+    n: int
+    pearson: float
+    spearman: float
+
+
+def _group_of(root: Path, file: Path) -> str:
+    rel = file.relative_to(root)
+    return rel.parts[0] if len(rel.parts) > 1 else root.name
+
+
+def _read_lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def _semeval(root: Path, skipped: list[str]) -> Iterable[STSDataset]:
+    for input_file in sorted(root.rglob("STS.input.*.txt")):
+        name = input_file.name[len("STS.input."):-len(".txt")]
+        candidates = [input_file.parent / f"STS.gs.{name}.txt",
+                      *sorted(input_file.parent.parent.glob(f"*/STS.gs.{name}.txt"))]
+        gold_file = next((c for c in candidates if c.is_file()), None)
+        dataset = f"{_group_of(root, input_file)}/{name}"
+        if gold_file is None:
+            skipped.append(f"{dataset}: no STS.gs.{name}.txt beside {input_file}")
+            continue
+        inputs, golds = _read_lines(input_file), _read_lines(gold_file)
+        if len(inputs) != len(golds):
+            skipped.append(f"{dataset}: {len(inputs)} input lines but {len(golds)} gold lines")
+            continue
+        s1, s2, gold = [], [], []
+        for line, score in zip(inputs, golds):
+            parts = line.split("\t")
+            if not score.strip() or len(parts) < 2:
+                continue
+            s1.append(parts[0])
+            s2.append(parts[1])
+            gold.append(float(score))
+        yield STSDataset(dataset, _group_of(root, input_file), s1, s2, np.array(gold))
+
+
+def _sts_benchmark(root: Path) -> Iterable[STSDataset]:
+    for file in sorted(root.rglob("sts-*.csv")):
+        s1, s2, gold = [], [], []
+        for line in _read_lines(file):
+            parts = line.split("\t")
+            if len(parts) >= 7:
+                s1.append(parts[5])
+                s2.append(parts[6])
+                gold.append(float(parts[4]))
+        yield STSDataset(f"{_group_of(root, file)}/{file.stem}", _group_of(root, file), s1, s2, np.array(gold))
+
+
+def _sick(root: Path) -> Iterable[STSDataset]:
+    for file in sorted(root.rglob("SICK*.txt")):
+        with file.open(encoding="utf-8", errors="replace", newline="") as handle:
+            reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+            if not reader.fieldnames or "relatedness_score" not in reader.fieldnames:
+                continue
+            rows = list(reader)
+        yield STSDataset(f"{_group_of(root, file)}/{file.stem}", _group_of(root, file),
+                         [r["sentence_A"] for r in rows], [r["sentence_B"] for r in rows],
+                         np.array([float(r["relatedness_score"]) for r in rows]))
+
+
+def discover_datasets(root: str | Path, select: list[str] | None = None) -> tuple[list[STSDataset], list[str]]:
+    """All datasets under `root` (optionally only those whose name contains one of `select`), sorted by name,
+    and the list of skipped inputs with the reason."""
+    root = Path(root)
+    if not root.is_dir():
+        raise FileNotFoundError(f"STS directory {root} not found")
+    skipped: list[str] = []
+    datasets = [*_semeval(root, skipped), *_sts_benchmark(root), *_sick(root)]
+    if select:
+        datasets = [d for d in datasets if any(s in d.name for s in select)]
+    return sorted(datasets, key=lambda d: d.name), skipped
+
+
+def score_dataset(encode, dataset: STSDataset) -> STSResult:
+    """Pearson/Spearman of cos(encode(s1), encode(s2)) against gold; `encode(list[str]) -> [n, dim]` array."""
+    unique = list(dict.fromkeys(dataset.s1 + dataset.s2))
+    vectors = encode(unique)
+    index = {s: i for i, s in enumerate(unique)}
+    a = vectors[[index[s] for s in dataset.s1]]
+    b = vectors[[index[s] for s in dataset.s2]]
+    norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
+    similarity = np.where(norms > 0, np.einsum("ij,ij->i", a, b) / np.where(norms > 0, norms, 1.0), 0.0)
+    return STSResult(dataset.name, len(dataset.gold), float(pearsonr(similarity, dataset.gold)[0]),
+                     float(spearmanr(similarity, dataset.gold)[0]))
+
+
+def evaluate(encode, root: str | Path, select: list[str] | None = None) -> tuple[list[STSResult], list[str]]:
+    datasets, skipped = discover_datasets(root, select)
+    return [score_dataset(encode, d) for d in datasets], skipped
+
+
+def year_means(results: list[STSResult]) -> dict[str, float]:
+    """Mean Pearson per `STS<year>-test` group, keyed by year, plus `mean` = the mean of those year means."""
+    by_year: dict[str, list[float]] = {}
+    for result in results:
+        match = YEAR_GROUP.match(result.dataset.split("/")[0])
+        if match:
+            by_year.setdefault(match.group(1), []).append(result.pearson)
+    means = {year: float(np.mean(values)) for year, values in sorted(by_year.items())}
+    if means:
+        means["mean"] = float(np.mean(list(means.values())))
+    return means
+
+
+def write_results(results: list[STSResult], skipped: list[str], output: str | Path, title: str = "STS") -> None:
+    """`results.csv` (dataset,n,pearson,spearman; raw correlations) and `summary.md` (x100) in `output`."""
+    output = Path(output)
+    output.mkdir(parents=True, exist_ok=True)
+    with (output / "results.csv").open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["dataset", "n", "pearson", "spearman"])
+        for r in results:
+            writer.writerow([r.dataset, r.n, f"{r.pearson:.6f}", f"{r.spearman:.6f}"])
+    lines = [f"# {title}", "", "Pearson r and Spearman rho x100 of cosine similarity against gold.", "",
+             "| dataset | n | Pearson | Spearman |", "|---|---:|---:|---:|"]
+    lines += [f"| {r.dataset} | {r.n} | {100 * r.pearson:.1f} | {100 * r.spearman:.1f} |" for r in results]
+    means = year_means(results)
+    if means:
+        lines += ["", "## Year means (Pearson x100, mean over each year's datasets)", "",
+                  "| " + " | ".join(means) + " |", "|" + "---:|" * len(means),
+                  "| " + " | ".join(f"{100 * v:.1f}" for v in means.values()) + " |"]
+    if skipped:
+        lines += ["", "## Skipped inputs", ""] + [f"- {s}" for s in skipped]
+    (output / "summary.md").write_text("\n".join(lines) + "\n")

@@ -1,0 +1,95 @@
+"""Readers of training pairs (side 1, side 2) for `paranmt train`.
+
+Formats (`auto` picks by what the path is):
+- `shards`: a directory written by `paranmt build` (its top-level *.parquet files; rejects/ is ignored) or a
+  single Parquet file with the shard schema (a filtered corpus): pairs (ref, bt); rows whose bt is null or empty
+  are skipped (not translated yet).
+- `tsv`: one pair per line, `side1 TAB side2` (extra columns ignored); lines without two non-empty sides skipped.
+- `moses`: a two-file prefix `PREFIX.<s1>` / `PREFIX.<s2>` (suffixes given, or auto: en/cs then eng/ces, English
+  first); the two files must have the same number of lines.
+Pairs with an empty side or with more than `max_words` whitespace words on a side are skipped and counted.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FORMATS = ("auto", "shards", "tsv", "moses")
+AUTO_SUFFIXES = (("en", "cs"), ("eng", "ces"))
+
+
+class TrainingDataError(ValueError):
+    """A training input that cannot be read (missing file, mismatched line counts, unknown format)."""
+
+
+@dataclass
+class PairCounts:
+    read: int = 0
+    kept: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def skip(self, reason: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+
+def detect_format(path: str) -> str:
+    p = Path(path)
+    if p.is_dir():
+        return "shards"
+    if p.suffix == ".parquet":
+        return "shards"
+    if p.is_file():
+        return "tsv"
+    if any(Path(f"{path}.{a}").is_file() and Path(f"{path}.{b}").is_file() for a, b in AUTO_SUFFIXES):
+        return "moses"
+    raise TrainingDataError(f"training input {path!r} not found (not a shard dir, Parquet, TSV or Moses prefix)")
+
+
+def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None):
+    if fmt == "shards":
+        import pyarrow.parquet as pq
+
+        p = Path(path)
+        files = sorted(p.glob("*.parquet")) if p.is_dir() else [p]
+        if not files:
+            raise TrainingDataError(f"{path}: no *.parquet files at its top level")
+        for file in files:
+            table = pq.read_table(file, columns=["ref", "bt"])
+            yield from zip(table.column("ref").to_pylist(), table.column("bt").to_pylist())
+    elif fmt == "tsv":
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                parts = line.rstrip("\n").split("\t")
+                yield (parts[0], parts[1]) if len(parts) >= 2 else (parts[0], None)
+    elif fmt == "moses":
+        if suffixes is None:
+            found = [s for s in AUTO_SUFFIXES if all(Path(f"{path}.{x}").is_file() for x in s)]
+            if not found:
+                raise TrainingDataError(f"{path}: no {' or '.join('.%s/.%s' % s for s in AUTO_SUFFIXES)} files")
+            suffixes = found[0]
+        first, second = (Path(f"{path}.{s}") for s in suffixes)
+        lines1 = first.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines2 = second.read_text(encoding="utf-8", errors="replace").splitlines()
+        if len(lines1) != len(lines2):
+            raise TrainingDataError(f"{first} has {len(lines1)} lines but {second} has {len(lines2)}")
+        yield from zip(lines1, lines2)
+    else:
+        raise TrainingDataError(f"unknown training format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | None = None,
+               max_words: int = 100) -> tuple[list[tuple[str, str]], PairCounts]:
+    """All usable pairs of `paths` (in order) and the counts of what was read and skipped."""
+    pairs, counts = [], PairCounts()
+    for path in paths:
+        for side1, side2 in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes):
+            counts.read += 1
+            side1, side2 = (side1 or "").strip(), (side2 or "").strip()
+            if not side1 or not side2:
+                counts.skip("empty_side")
+            elif max(len(side1.split()), len(side2.split())) > max_words:
+                counts.skip("too_long")
+            else:
+                pairs.append((side1, side2))
+    counts.kept = len(pairs)
+    return pairs, counts

@@ -1,0 +1,274 @@
+"""The mega-batch contrastive trainer (SPEC §3; P17, P18 §4, P19 §2).
+
+One update step:
+1. take the next mega-batch of M * batch_size pairs (M follows the annealing schedule: M = min(megabatch_size,
+   1 + step // anneal_every), or megabatch_size throughout when anneal_every = 0);
+2. scramble: with probability `scramble`, shuffle the word order of both sentences of a pair (recurrent
+   encoders; default 0.3 for them, 0 otherwise);
+3. embed the whole mega-batch without gradients (eval mode) and choose each sentence's negative over it
+   (`negatives`: max/mix/rand; monolingual: from both sides; bilingual: from the other side only; a pair's own
+   texts and their duplicates are never negatives);
+4. split back into mini-batches of `batch_size` pairs; for each: MarginLoss(g1, g2, n1, n2) and one Adam step.
+Checkpoints (encoder + optimizer + counters + RNG states) go to `<output>/checkpoint/` every `checkpoint_every`
+steps and at the end; `resume=True` continues from there exactly (same data order). A JSON-lines metrics log
+(`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps and the dev STS score at
+each epoch end (if `dev_sts_dir` is set).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
+from paranmt.models.training.loss import MarginLoss
+from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
+
+log = logging.getLogger(__name__)
+MODES = ("monolingual", "bilingual")
+
+
+class TrainConfigError(ValueError):
+    """An invalid training configuration (one clear message, raised before any work)."""
+
+
+@dataclass
+class TrainConfig:
+    encoder: str = "sp"
+    mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
+    dim: int = 300
+    hidden: int | None = None            # recurrent hidden size (default: dim)
+    recurrent_units: str = "word"        # word | sp: units of LSTMavg/BLSTM/GRAN
+    vocab_size: int = 200_000            # word / trigram vocabulary (most frequent units of the training data)
+    sp_vocab_size: int = 20_000
+    sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
+    batch_size: int = 100
+    margin: float = 0.4
+    epochs: int = 5                      # 0 = no training: save the random-init encoder (baselines)
+    lr: float = 1e-3
+    megabatch_size: int = 40
+    anneal_every: int = 150              # grow M by 1 every N mini-batches (0 = M fixed at megabatch_size)
+    negatives: str = "max"               # max | mix | rand
+    dropout: float = 0.0
+    word_dropout: float = 0.0
+    scramble: float | None = None        # default: 0.3 for recurrent encoders, 0 otherwise
+    max_words: int = 100                 # skip training pairs with a longer side (whitespace words)
+    seed: int = 1
+    max_steps: int = 0                   # stop after this many steps in total (0 = no limit)
+    time_budget_minutes: float = 0       # stop after this much training time in total (0 = no limit)
+    checkpoint_every: int = 1000
+    log_every: int = 100
+    dev_sts_dir: str | None = None       # evaluate STS at each epoch end (datasets matching dev_datasets)
+    dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
+    weights_dtype: str = "float32"       # dtype of the saved final weights (float16 halves the size)
+    threads: int = 1
+
+    def validate(self) -> "TrainConfig":
+        from paranmt.models.encoders import ENCODER_KINDS
+
+        if self.encoder not in ENCODER_KINDS:
+            raise TrainConfigError(f"unknown encoder {self.encoder!r}; choose one of {', '.join(ENCODER_KINDS)}")
+        if self.mode not in MODES:
+            raise TrainConfigError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
+        if self.negatives not in STRATEGIES:
+            raise TrainConfigError(f"unknown negatives {self.negatives!r}; choose one of {', '.join(STRATEGIES)}")
+        for name in ("batch_size", "megabatch_size", "dim"):
+            if getattr(self, name) < 1:
+                raise TrainConfigError(f"{name} must be >= 1")
+        if self.epochs < 0:
+            raise TrainConfigError("epochs must be >= 0 (0 saves the randomly initialized encoder)")
+        if self.anneal_every < 0 or not 0 <= self.dropout < 1 or not 0 <= self.word_dropout < 1:
+            raise TrainConfigError("anneal_every >= 0, 0 <= dropout < 1 and 0 <= word_dropout < 1 are required")
+        if self.scramble is not None and not 0 <= self.scramble <= 1:
+            raise TrainConfigError("scramble must be a probability in [0, 1]")
+        if self.weights_dtype not in ("float32", "float16"):
+            raise TrainConfigError("weights_dtype must be float32 or float16")
+        if self.sp_model and not Path(self.sp_model).is_file():
+            raise TrainConfigError(f"sp_model {self.sp_model} not found")
+        return self
+
+    @property
+    def scramble_probability(self) -> float:
+        if self.scramble is not None:
+            return self.scramble
+        return 0.3 if self.encoder in RECURRENT_KINDS else 0.0
+
+
+def megabatch_size_at(step: int, size: int, anneal_every: int) -> int:
+    """M at global mini-batch `step`: min(size, 1 + step // anneal_every), or size when anneal_every == 0."""
+    return size if anneal_every == 0 else min(size, 1 + step // anneal_every)
+
+
+def scramble_pairs(pairs: list[tuple[str, str]], probability: float, rng: np.random.Generator):
+    """With `probability` per pair, shuffle the whitespace-token order of both of its sentences."""
+    if probability <= 0:
+        return pairs
+    out = []
+    for side1, side2, flip in zip(*zip(*pairs), rng.random(len(pairs)) < probability):
+        if flip:
+            side1, side2 = (" ".join(rng.permutation(s.split())) for s in (side1, side2))
+        out.append((side1, side2))
+    return out
+
+
+class Trainer:
+    def __init__(self, config: TrainConfig, output: str | Path):
+        self.config = config.validate()
+        self.output = Path(output)
+        self.checkpoint_dir = self.output / "checkpoint"
+
+    # -- state -------------------------------------------------------------------------------------------
+    def _new_state(self, pairs: list[tuple[str, str]]) -> dict:
+        c = self.config
+        texts = [s for pair in pairs for s in pair]
+        encoder = create_encoder(c.encoder, texts, dim=c.dim, hidden=c.hidden, vocab_size=c.vocab_size,
+                                 sp_model=c.sp_model, sp_vocab_size=c.sp_vocab_size,
+                                 recurrent_units=c.recurrent_units, dropout=c.dropout,
+                                 word_dropout=c.word_dropout, work_dir=self.output / "work")
+        return {"encoder": encoder, "step": 0, "epoch": 0, "position": 0, "elapsed": 0.0,
+                "rng": np.random.default_rng(c.seed), "optimizer_state": None}
+
+    def _save_checkpoint(self, state: dict, optimizer: torch.optim.Optimizer) -> None:
+        tmp = self.output / "checkpoint.tmp"
+        state["encoder"].save(tmp)
+        torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
+                    "position": state["position"], "elapsed": state["elapsed"],
+                    "rng": json.dumps(state["rng"].bit_generator.state), "torch_rng": torch.get_rng_state(),
+                    "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
+        if self.checkpoint_dir.exists():
+            old = self.output / "checkpoint.old"
+            self.checkpoint_dir.rename(old)
+            tmp.rename(self.checkpoint_dir)
+            for f in sorted(old.rglob("*"), reverse=True):
+                f.unlink() if f.is_file() else f.rmdir()
+            old.rmdir()
+        else:
+            tmp.rename(self.checkpoint_dir)
+
+    def _load_checkpoint(self) -> dict:
+        saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True)
+        if saved["config"] != dataclasses.asdict(self.config):
+            changed = [k for k, v in saved["config"].items() if dataclasses.asdict(self.config).get(k) != v]
+            log.warning("resuming with a changed config (fields: %s)", ", ".join(changed))
+        encoder = load_encoder(self.checkpoint_dir)
+        rng = np.random.default_rng()
+        rng.bit_generator.state = json.loads(saved["rng"])
+        torch.set_rng_state(saved["torch_rng"])
+        return {"encoder": encoder, "step": saved["step"], "epoch": saved["epoch"], "position": saved["position"],
+                "elapsed": saved["elapsed"], "rng": rng, "optimizer_state": saved["optimizer"]}
+
+    # -- training ----------------------------------------------------------------------------------------
+    def fit(self, pairs: list[tuple[str, str]], resume: bool = False) -> SentenceEncoder:
+        """Train on `pairs` (side1, side2); save the final encoder into the output directory and return it."""
+        c = self.config
+        if not pairs:
+            raise TrainConfigError("no training pairs")
+        torch.set_num_threads(c.threads)
+        torch.manual_seed(c.seed)
+        self.output.mkdir(parents=True, exist_ok=True)
+        (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
+        if resume and (self.checkpoint_dir / "trainer_state.pt").is_file():
+            state = self._load_checkpoint()
+            log.info("resuming at step %d (epoch %d, pair %d)", state["step"], state["epoch"], state["position"])
+        else:
+            state = self._new_state(pairs)
+        encoder: SentenceEncoder = state["encoder"]
+        optimizer = torch.optim.Adam(encoder.parameters(), lr=c.lr)
+        if state["optimizer_state"] is not None:
+            optimizer.load_state_dict(state["optimizer_state"])
+        loss_fn = MarginLoss(c.margin)
+        steps_per_epoch = math.ceil(len(pairs) / c.batch_size)
+        total = steps_per_epoch * c.epochs
+        if c.max_steps:
+            total = min(total, c.max_steps)
+        metrics = (self.output / "metrics.jsonl").open("a")
+        bar = tqdm(total=total, initial=min(state["step"], total), desc=f"train {c.encoder}", unit="batch",
+                   dynamic_ncols=True)
+        window_loss, window_pairs, window_start = 0.0, 0, time.perf_counter()
+        stop = False
+        try:
+            while state["epoch"] < c.epochs and not stop:
+                order = np.random.default_rng(c.seed + state["epoch"]).permutation(len(pairs))
+                while state["position"] < len(pairs) and not stop:
+                    started = time.perf_counter()
+                    m = megabatch_size_at(state["step"], c.megabatch_size, c.anneal_every)
+                    chunk = [pairs[i] for i in order[state["position"]:state["position"] + m * c.batch_size]]
+                    chunk = scramble_pairs(chunk, c.scramble_probability, state["rng"])
+                    losses = self._megabatch_step(encoder, optimizer, loss_fn, chunk, state["rng"])
+                    state["position"] += len(chunk)
+                    state["step"] += len(losses)
+                    state["elapsed"] += time.perf_counter() - started
+                    bar.update(len(losses))
+                    window_loss += sum(losses)
+                    window_pairs += len(chunk)
+                    if state["step"] // c.log_every != (state["step"] - len(losses)) // c.log_every:
+                        seconds = time.perf_counter() - window_start
+                        record = {"step": state["step"], "epoch": state["epoch"], "megabatch": m,
+                                  "loss": window_loss / max(1, window_pairs / c.batch_size),
+                                  "pairs_per_s": window_pairs / seconds, "elapsed_s": state["elapsed"]}
+                        metrics.write(json.dumps(record) + "\n")
+                        metrics.flush()
+                        bar.set_postfix(loss=f"{record['loss']:.4f}", M=m)
+                        window_loss, window_pairs, window_start = 0.0, 0, time.perf_counter()
+                    if state["step"] // c.checkpoint_every != (state["step"] - len(losses)) // c.checkpoint_every:
+                        self._save_checkpoint(state, optimizer)
+                    stop = bool((c.max_steps and state["step"] >= c.max_steps) or
+                                (c.time_budget_minutes and state["elapsed"] >= 60 * c.time_budget_minutes))
+                if state["position"] >= len(pairs):
+                    state["epoch"] += 1
+                    state["position"] = 0
+                    self._log_dev(encoder, state, metrics)
+        finally:
+            bar.close()
+        self._save_checkpoint(state, optimizer)
+        metrics.write(json.dumps({"done": True, "step": state["step"], "epoch": state["epoch"],
+                                  "elapsed_s": state["elapsed"], "pairs": len(pairs)}) + "\n")
+        metrics.close()
+        encoder.save(self.output, dtype=c.weights_dtype)
+        return encoder.eval()
+
+    def _megabatch_step(self, encoder, optimizer, loss_fn, chunk, rng) -> list[float]:
+        """Mine negatives over `chunk` (the mega-batch), then one Adam step per mini-batch; returns the losses."""
+        c = self.config
+        text1 = [a for a, _ in chunk]
+        text2 = [b for _, b in chunk]
+        g1, g2 = encoder.encode(text1, batch_size=2048), encoder.encode(text2, batch_size=2048)
+        side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
+            g1, g2, text1, text2, c.mode == "bilingual", c.negatives, rng)
+        sides = {1: text1, 2: text2}
+        n1 = [sides[s][i] for s, i in zip(side1, index1)]
+        n2 = [sides[s][i] for s, i in zip(side2, index2)]
+        encoder.train()
+        losses = []
+        for start in range(0, len(chunk), c.batch_size):
+            end = min(start + c.batch_size, len(chunk))
+            size = end - start
+            vectors = encoder.embed(text1[start:end] + text2[start:end] + n1[start:end] + n2[start:end])
+            a, b, na, nb = vectors.split(size)
+            loss = loss_fn(a, b, na, nb, torch.from_numpy(valid1[start:end]), torch.from_numpy(valid2[start:end]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+
+    def _log_dev(self, encoder, state, metrics) -> None:
+        c = self.config
+        if not c.dev_sts_dir:
+            return
+        from paranmt.models.evaluation.sts import evaluate
+
+        results, _ = evaluate(encoder.encode, c.dev_sts_dir, c.dev_datasets)
+        record = {"step": state["step"], "epoch": state["epoch"],
+                  "dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
+        metrics.write(json.dumps(record) + "\n")
+        metrics.flush()
+        log.info("epoch %d dev STS: %s", state["epoch"], record["dev"])

@@ -1,0 +1,43 @@
+"""`paranmt encode`: sentences (one per line, from `--input` or stdin) -> embeddings of a saved encoder, written
+as `.npy` (float32 [n, dim]) when `--output` ends in .npy, else as text (one vector per line, space-separated)."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import torch
+
+from paranmt.models.encoders import EncoderError, load_encoder
+from paranmt.schemas.config import ConfigError
+
+
+def run(args) -> int:
+    torch.set_num_threads(args.threads)
+    try:
+        encoder = load_encoder(args.model)
+    except EncoderError as error:
+        raise ConfigError(str(error)) from None
+    source = open(args.input, encoding="utf-8") if args.input else sys.stdin
+    with source:
+        sentences = [line.rstrip("\n") for line in source]
+    vectors = encoder.encode(sentences, args.batch_size)
+    if args.output and args.output.endswith(".npy"):
+        np.save(args.output, vectors)
+        return 0
+    target = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    try:
+        np.savetxt(target, vectors, fmt="%.6g")
+    finally:
+        if target is not sys.stdout:
+            target.close()
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("encode", help="embed sentences with a saved encoder", description=__doc__)
+    parser.add_argument("--model", required=True, help="encoder directory")
+    parser.add_argument("--input", help="sentence file (default: stdin)")
+    parser.add_argument("--output", help="FILE.npy or text file (default: text to stdout)")
+    parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.set_defaults(func=run)

@@ -1,0 +1,47 @@
+"""`paranmt eval`: STS evaluation of a saved encoder over every dataset found under `--sts-dir` (SemEval
+STS.input/STS.gs pairs, STS Benchmark sts-*.csv, SICK); writes `results.csv` (dataset,n,pearson,spearman) and
+`summary.md` (per-dataset table, STS year means and their mean) into `--output`."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import torch
+
+from paranmt.models.encoders import EncoderError, load_encoder
+from paranmt.models.evaluation.sts import evaluate, write_results, year_means
+from paranmt.schemas.config import ConfigError
+
+log = logging.getLogger(__name__)
+
+
+def run(args) -> int:
+    torch.set_num_threads(args.threads)
+    try:
+        encoder = load_encoder(args.model)
+    except EncoderError as error:
+        raise ConfigError(str(error)) from None
+    if not Path(args.sts_dir).is_dir():
+        raise ConfigError(f"--sts-dir {args.sts_dir} is not a directory")
+    results, skipped = evaluate(lambda s: encoder.encode(s, args.batch_size), args.sts_dir, args.select)
+    if not results:
+        raise ConfigError(f"no STS datasets found under {args.sts_dir}")
+    write_results(results, skipped, args.output, title=f"STS: {args.model}")
+    for result in results:
+        print(f"{result.dataset}\t{result.n}\t{100 * result.pearson:.1f}\t{100 * result.spearman:.1f}")
+    for year, value in year_means(results).items():
+        print(f"year mean {year}\t{100 * value:.1f}")
+    for reason in skipped:
+        log.warning("skipped %s", reason)
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("eval", help="STS evaluation of a sentence encoder", description=__doc__)
+    parser.add_argument("--model", required=True, help="encoder directory (config.json, weights.npz, ...)")
+    parser.add_argument("--sts-dir", required=True, help="root folder holding the STS datasets")
+    parser.add_argument("--output", required=True, help="directory for results.csv and summary.md")
+    parser.add_argument("--select", nargs="+", help="only datasets whose name contains one of these strings")
+    parser.add_argument("--batch-size", type=int, default=1024)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.set_defaults(func=run)
