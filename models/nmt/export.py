@@ -1,0 +1,130 @@
+"""Turn fairseq training checkpoints into a model directory that both backends load (`paranmt convert-nmt`).
+
+Layout written (see paranmt.models.nmt.translator.ModelDir):
+    <out>/spm.model                      the sentencepiece model shared by source and target
+    <out>/fairseq/model.pt               averaged weights (optionally fp16), no optimizer state
+    <out>/fairseq/dict.<src>.txt, dict.<tgt>.txt
+    <out>/ct2/                           the same weights converted by ctranslate2's fairseq converter
+    <out>/nmt.json                       languages and file names
+
+Averaging: the parameters of the last `average_last` epoch checkpoints (checkpoint<N>.pt, highest N) are averaged
+element-wise in float32, theta = (1/K) sum_k theta_k (as fairseq's scripts/average_checkpoints.py); with K = 1
+`checkpoint_last.pt` is exported as is.
+
+Loading a fairseq checkpoint runs pickle code (torch.load with weights_only=False, required by the
+`argparse.Namespace` / omegaconf config inside it): only do this on checkpoints you trained or trust.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import shutil
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+NMT_DESCRIPTOR = "nmt.json"
+
+
+def epoch_checkpoints(checkpoint_dir: Path) -> list[Path]:
+    """checkpoint<N>.pt files sorted by N."""
+    found = [(int(m.group(1)), p) for p in checkpoint_dir.glob("checkpoint*.pt")
+             if (m := re.fullmatch(r"checkpoint(\d+)\.pt", p.name))]
+    return [p for _, p in sorted(found)]
+
+
+def load_trusted_checkpoint(path: Path) -> dict:
+    """torch.load of a fairseq checkpoint the user chose (pickle: runs code from the file; see module docstring)."""
+    import torch
+
+    return torch.load(str(path), map_location="cpu", weights_only=False)
+
+
+def average_checkpoints(paths: list[Path]) -> dict:
+    """The first checkpoint's state with `model` replaced by the element-wise mean of all `model` tensors."""
+    import torch
+
+    if not paths:
+        raise ValueError("no checkpoints to average")
+    state = load_trusted_checkpoint(paths[0])
+    sums = {k: v.float().clone() for k, v in state["model"].items()}
+    for path in paths[1:]:
+        other = load_trusted_checkpoint(path)["model"]
+        if other.keys() != sums.keys():
+            raise ValueError(f"{path} has different parameters than {paths[0]}")
+        for key, value in other.items():
+            sums[key] += value.float()
+    state["model"] = {k: (v / len(paths)).to(torch.float32) for k, v in sums.items()}
+    return state
+
+
+def strip_checkpoint(state: dict, fp16: bool) -> dict:
+    """Drop the optimizer state (only needed to resume training); store floating weights in fp16 when asked
+    (fairseq casts them back to the model's dtype on load)."""
+    import torch
+
+    state = dict(state)
+    state.pop("last_optimizer_state", None)
+    history = state.get("optimizer_history") or [{"criterion_name": "CrossEntropyCriterion", "best_loss": None}]
+    state["optimizer_history"] = [{k: v for k, v in h.items() if k != "optimizer_state"} for h in history]
+    extra = dict(state.get("extra_state") or {})
+    extra.pop("train_iterator", None)
+    state["extra_state"] = extra
+    if fp16:
+        state["model"] = {k: v.half() if v.is_floating_point() else v for k, v in state["model"].items()}
+    return state
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def export_model(checkpoint_dir: str, data_bin: str, spm_model: str, out_dir: str, source_lang: str = "cs",
+                 target_lang: str = "en", average_last: int = 1, fp16: bool = True,
+                 quantization: str = "int8", ct2: bool = True) -> dict:
+    """Write the model directory described in the module docstring; returns the nmt.json descriptor."""
+    import torch
+
+    checkpoints, out = Path(checkpoint_dir), Path(out_dir)
+    if average_last > 1:
+        chosen = epoch_checkpoints(checkpoints)[-average_last:]
+        if len(chosen) < average_last:
+            raise ValueError(f"asked to average {average_last} checkpoints, found {len(chosen)} in {checkpoints}")
+        state = average_checkpoints(chosen)
+    else:
+        chosen = [checkpoints / "checkpoint_last.pt"]
+        state = load_trusted_checkpoint(chosen[0])
+    fairseq_dir = out / "fairseq"
+    fairseq_dir.mkdir(parents=True, exist_ok=True)
+    torch.save(strip_checkpoint(state, fp16=fp16), fairseq_dir / "model.pt")
+    for lang in (source_lang, target_lang):
+        shutil.copyfile(Path(data_bin) / f"dict.{lang}.txt", fairseq_dir / f"dict.{lang}.txt")
+    shutil.copyfile(spm_model, out / "spm.model")
+    descriptor = {"source_lang": source_lang, "target_lang": target_lang, "spm": "spm.model",
+                  "fairseq": "fairseq/model.pt", "ctranslate2": "ct2" if ct2 else None,
+                  "checkpoints": [p.name for p in chosen],
+                  "num_updates": int(state.get("optimizer_history", [{}])[-1].get("num_updates", 0) or 0)}
+    if ct2:
+        convert_fairseq_to_ctranslate2(str(fairseq_dir / "model.pt"), str(fairseq_dir), str(out / "ct2"),
+                                       source_lang, target_lang, quantization)
+        descriptor["ct2_quantization"] = quantization
+    (out / NMT_DESCRIPTOR).write_text(json.dumps(descriptor, indent=2) + "\n")
+    return descriptor
+
+
+def convert_fairseq_to_ctranslate2(model_path: str, data_dir: str, output_dir: str, source_lang: str,
+                                   target_lang: str, quantization: str | None = None) -> str:
+    """ctranslate2's own fairseq converter (it unpickles the checkpoint: `unsafe_deserialization=True`, trusted
+    files only). quantization: None/"float32", "float16", "int8", "int8_float16", ... (ctranslate2's names)."""
+    from ctranslate2.converters import FairseqConverter
+
+    converter = FairseqConverter(model_path, data_dir, source_lang=source_lang, target_lang=target_lang,
+                                 unsafe_deserialization=True)
+    return converter.convert(output_dir, quantization=None if quantization in (None, "float32") else quantization,
+                             force=True)
