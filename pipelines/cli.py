@@ -14,6 +14,7 @@ from paranmt.schemas.config import ConfigError
 
 COMMAND_MODULES = [
     "build",
+    "train_parser",
     "train", "evaluate", "encode",
     "train_nmt",
     "convert_nmt",

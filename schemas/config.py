@@ -74,9 +74,10 @@ class ScoreConfig:
 @dataclass
 class ParseConfig:
     model_dir: str = "assets/parser-en"
-    max_tokens: int = 100                # longer sentences get null parses (reason counted)
-    batch_size: int = 64
-    device: str = "auto"
+    max_tokens: int = 100                # longer sentences (PTB tokens) get null parses (reason counted)
+    batch_size: int = 64                 # rows per stage batch and sentences per stanza call
+    device: str = "auto"                 # auto | cpu | cuda
+    cache_size: int = 100_000            # per-worker LRU cache of parsed sentences (0 = batch dedup only)
 
 
 @dataclass

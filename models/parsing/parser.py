@@ -1,0 +1,123 @@
+"""The `Parser` interface of the parse stage and its stanza implementation.
+
+A parser takes PTB-tokenized sentences (`tokenize.ptb_tokenize`) and returns one constituency `trees.Tree` per
+sentence (top node ROOT), or None for a sentence it could not parse; it never raises for one bad sentence.
+
+`StanzaParser(model_dir)` runs stanza's processors `tokenize` (pretokenized: no model), `pos` and `constituency`.
+Two model-directory layouts are accepted:
+* the project's layout (`assets/parser-en/`, made by `paranmt train-parser`): a `parser.json` naming the files,
+  `{"pos_model": "pos.pt", "constituency_model": "constituency.pt", "pretrain": "pretrain.pt", "lang": "en"}`
+  (paths relative to the directory); stanza is told to download nothing;
+* stanza's own resources directory, as made by `stanza.download('en', model_dir=D,
+  processors='tokenize,pos,constituency')` (a `resources.json` and `en/...`), for stanza's official English
+  models; also loaded with downloads switched off.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+from pathlib import Path
+
+from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
+
+logger = logging.getLogger(__name__)
+
+DESCRIPTOR = "parser.json"
+DEVICES = ("auto", "cpu", "cuda")
+
+
+class ParserModelError(ValueError):
+    """A model directory that cannot be used (missing or incomplete)."""
+
+
+class Parser:
+    """Interface: `parse(sentences)` -> one Tree (or None when that sentence failed) per tokenized sentence."""
+
+    def parse(self, sentences: list[list[str]]) -> list[Tree | None]:
+        raise NotImplementedError
+
+    def identity(self) -> dict:
+        """Path and sha256 of the model files, for the shards' metadata."""
+        return {}
+
+
+def use_gpu(device: str, cuda_available: bool) -> bool:
+    """Device choice: `auto` -> GPU when CUDA is available; `cpu` -> never; `cuda` -> GPU, and a ParserModelError
+    when none is available (asked for explicitly, so not silently replaced by the CPU)."""
+    if device not in DEVICES:
+        raise ParserModelError(f"unknown device {device!r}; choose one of {', '.join(DEVICES)}")
+    if device == "cuda" and not cuda_available:
+        raise ParserModelError("device 'cuda' asked for, but torch sees no CUDA device")
+    return device == "cuda" or (device == "auto" and cuda_available)
+
+
+def model_files(model_dir: str) -> dict:
+    """The stanza Pipeline keyword arguments that select the models in `model_dir` (see the module docstring);
+    ParserModelError when the directory or a named file is missing."""
+    directory = Path(model_dir)
+    if not directory.is_dir():
+        raise ParserModelError(f"parser model directory {model_dir} does not exist")
+    descriptor = directory / DESCRIPTOR
+    if descriptor.exists():
+        names = json.loads(descriptor.read_text())
+        paths = {key: directory / names[key] for key in ("pos_model", "constituency_model", "pretrain")}
+        missing = [str(path) for path in paths.values() if not path.exists()]
+        if missing:
+            raise ParserModelError(f"parser model files missing: {', '.join(missing)}")
+        return {"lang": names.get("lang", "en"), "dir": str(directory), "allow_unknown_language": True,
+                "pos_model_path": str(paths["pos_model"]), "pos_pretrain_path": str(paths["pretrain"]),
+                "constituency_model_path": str(paths["constituency_model"]),
+                "constituency_pretrain_path": str(paths["pretrain"])}
+    if (directory / "resources.json").exists():
+        return {"lang": "en", "dir": str(directory)}
+    raise ParserModelError(f"{model_dir} has neither {DESCRIPTOR} (a project parser) nor resources.json "
+                           "(a stanza resources directory)")
+
+
+class StanzaParser(Parser):
+    """stanza tokenize(pretokenized) + pos + constituency, models loaded once at construction.
+
+    `batch_size` is the number of sentences stanza's pos and constituency processors run at once.
+    """
+
+    def __init__(self, model_dir: str, device: str = "auto", batch_size: int = 64):
+        import stanza
+        import torch
+
+        self.model_dir = model_dir
+        files = model_files(model_dir)
+        self.pipeline = stanza.Pipeline(
+            processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,
+            use_gpu=use_gpu(device, torch.cuda.is_available()), pos_batch_size=batch_size,
+            constituency_batch_size=batch_size, logging_level="WARN", **files)
+
+    def _parse_all(self, sentences: list[list[str]]) -> list[Tree]:
+        document = self.pipeline(sentences)
+        if len(document.sentences) != len(sentences):
+            raise RuntimeError(f"stanza returned {len(document.sentences)} sentences for {len(sentences)}")
+        return [parse_one("{}".format(sentence.constituency)) for sentence in document.sentences]
+
+    def parse(self, sentences: list[list[str]]) -> list[Tree | None]:
+        """Parse all sentences in one stanza call; if that fails, split in halves and retry, down to single
+        sentences; a single sentence that still fails (or is empty) gets None."""
+        if not sentences:
+            return []
+        if any(not sentence for sentence in sentences):
+            parsed = iter(self.parse([s for s in sentences if s]))
+            return [next(parsed) if sentence else None for sentence in sentences]
+        try:
+            return self._parse_all(sentences)
+        except (RuntimeError, ValueError, IndexError, KeyError, TreeFormatError) as error:
+            if len(sentences) == 1:
+                logger.warning("parser failed on %r: %s", " ".join(sentences[0])[:200], error)
+                return [None]
+            middle = len(sentences) // 2
+            return self.parse(sentences[:middle]) + self.parse(sentences[middle:])
+
+    def identity(self) -> dict:
+        from paranmt.models.parsing.train import sha256
+        directory = Path(self.model_dir)
+        files = sorted(p for p in directory.rglob("*.pt")) if directory.is_dir() else []
+        return {"parser_model_dir": os.path.abspath(self.model_dir),
+                "parser_files": {str(p.relative_to(directory)): sha256(p) for p in files}}

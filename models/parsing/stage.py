@@ -1,0 +1,102 @@
+"""The parse stage as a `PairStage` (pure Python; the Beam adapter is `paranmt.transforms.parse`).
+
+For each pair row it fills `ref_parse`, `ref_template` and, when `bt` is filled, `bt_parse`, `bt_template`
+(`trees.linearize` / `trees.template` of the parser's tree). Per batch:
+1. every sentence (ref and non-null bt) is PTB-tokenized (`tokenize.ptb_tokenize`);
+2. identical sentences are parsed once: the batch is deduplicated by text, and a per-worker LRU cache of the last
+   `cache_size` distinct sentences' results also serves repeats across batches;
+3. a sentence with more than `max_tokens` tokens, with no token, or that the parser fails on gets null parse and
+   template; the pair itself always survives (a missing parse is never a reject).
+`last_counts` holds the batch's counts by reason: `sentences` (parse requests), `parsed` (parser calls that
+succeeded), `dedup_hits` (requests answered without parsing), `null_too_long`, `null_empty`, `null_parser_error`.
+"""
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from typing import Callable
+
+from paranmt.models.parsing.parser import Parser
+from paranmt.models.parsing.tokenize import ptb_tokenize
+from paranmt.models.parsing.trees import linearize, template
+from paranmt.models.stage import PairStage
+
+SIDES = (("ref", "ref_parse", "ref_template"), ("bt", "bt_parse", "bt_template"))
+
+
+class ParseStage(PairStage):
+    name = "parse"
+    requires = ("ref",)
+
+    def __init__(self, load_parser: Callable[[], Parser], max_tokens: int = 100, cache_size: int = 100_000):
+        """`load_parser` is called once, in `setup()` (so the stage stays cheap to construct and to pickle)."""
+        self.load_parser = load_parser
+        self.max_tokens = max_tokens
+        self.cache_size = cache_size
+        self.parser: Parser | None = None
+        self.cache: OrderedDict[str, tuple[str | None, str | None, str]] = OrderedDict()
+        self.last_counts: Counter = Counter()
+
+    def setup(self) -> None:
+        if self.parser is None:
+            self.parser = self.load_parser()
+
+    def _remember(self, text: str, result: tuple[str | None, str | None, str]) -> None:
+        if self.cache_size <= 0:
+            return
+        self.cache[text] = result
+        if len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+
+    def parse_texts(self, texts: list[str]) -> tuple[dict[str, tuple[str | None, str | None]], Counter]:
+        """{text: (linearized parse, template)} for the distinct `texts` (None, None where there is no parse),
+        and the counts by reason (see the module docstring)."""
+        self.setup()
+        counts: Counter = Counter(sentences=len(texts))
+        results: dict[str, tuple[str | None, str | None]] = {}
+        to_parse: dict[str, list[str]] = {}
+        for text in texts:
+            if text in results or text in to_parse:
+                counts["dedup_hits"] += 1
+                continue
+            if text in self.cache:
+                self.cache.move_to_end(text)
+                parse, template_, reason = self.cache[text]
+                results[text] = (parse, template_)
+                counts["dedup_hits"] += 1
+                counts[reason] += 1 if reason != "parsed" else 0
+                continue
+            tokens = ptb_tokenize(text)
+            if not tokens or len(tokens) > self.max_tokens:
+                reason = "null_empty" if not tokens else "null_too_long"
+                results[text] = (None, None)
+                self._remember(text, (None, None, reason))
+                counts[reason] += 1
+                continue
+            to_parse[text] = tokens
+        if to_parse:
+            trees = self.parser.parse(list(to_parse.values()))
+            for text, tree in zip(to_parse, trees):
+                if tree is None:
+                    results[text] = (None, None)
+                    self._remember(text, (None, None, "null_parser_error"))
+                    counts["null_parser_error"] += 1
+                else:
+                    results[text] = (linearize(tree), template(tree))
+                    self._remember(text, (*results[text], "parsed"))
+                    counts["parsed"] += 1
+        return results, counts
+
+    def process_batch(self, rows: list[dict]) -> list[dict]:
+        texts = [row[side] for row in rows for side, _, _ in SIDES if row.get(side)]
+        results, self.last_counts = self.parse_texts(texts)
+        outputs = []
+        for row in rows:
+            row = dict(row)
+            for side, parse_column, template_column in SIDES:
+                row[parse_column], row[template_column] = results[row[side]] if row.get(side) else (None, None)
+            outputs.append(row)
+        return outputs
+
+    def identity(self) -> dict:
+        self.setup()
+        return self.parser.identity()
