@@ -1,0 +1,105 @@
+"""PNG plots of the statistics report (matplotlib, Agg backend; each function returns PNG bytes).
+
+- score_histograms.png: 2x2 panels, one line per corpus, each normalized to its own total (share of rows):
+  para score and trigram overlap (fixed bins, every row), bt_score and reference length (the stats sample).
+- para_vs_overlap.png: 2-D histogram of para score x trigram overlap over every row of all corpora, log color
+  scale (the relation behind T-Tab27: overlap grows with para score).
+- templates.png: the 20 most frequent templates (horizontal bars).
+"""
+from __future__ import annotations
+
+import io
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
+import numpy as np  # noqa: E402
+from matplotlib.colors import LogNorm  # noqa: E402
+
+from paranmt.models.stats.corpus_stats import OVERLAP_BINS, OVERLAP_RANGE, PARA_BINS, PARA_RANGE  # noqa: E402
+from paranmt.models.stats.report import ALL  # noqa: E402
+
+
+def _png(figure) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+def _per_corpus(report: dict) -> dict:
+    return {name: data for name, data in report["corpora"].items() if name != ALL}
+
+
+def _fixed_bins(axis, counts, value_range, label):
+    counts = np.asarray(counts, dtype=float)
+    if counts.sum() == 0:
+        return
+    edges = np.linspace(value_range[0], value_range[1], len(counts) + 1)
+    axis.stairs(counts / counts.sum(), edges, label=label)
+
+
+def _sampled(axis, values, bins, label):
+    if values:
+        weights = np.full(len(values), 1.0 / len(values))
+        axis.hist(values, bins=bins, weights=weights, histtype="step", label=label)
+
+
+def score_histograms(report: dict) -> bytes:
+    corpora = _per_corpus(report)
+    figure, axes = plt.subplots(2, 2, figsize=(11, 7.5), layout="constrained")
+    samples_bt = [v for d in corpora.values() for v in d["bt_score_sample"]]
+    bt_bins = np.linspace(min(samples_bt), 0.0, 31) if samples_bt else 30
+    lengths = [v for d in corpora.values() for v in d["ref_length_sample"]]
+    length_bins = np.arange(0, min(max(lengths), 120) + 2) if lengths else 30
+    for name, data in corpora.items():
+        _fixed_bins(axes[0, 0], data["para_histogram"], PARA_RANGE, name)
+        _fixed_bins(axes[0, 1], data["overlap_histogram"], OVERLAP_RANGE, name)
+        _sampled(axes[1, 0], data["bt_score_sample"], bt_bins, name)
+        _sampled(axes[1, 1], [min(v, 120) for v in data["ref_length_sample"]], length_bins, name)
+    titles = [("para score (all rows)", "cosine"), ("trigram overlap (all rows)", "overlap"),
+              ("bt_score (sample)", "length-normalized log-prob"), ("reference length (sample)", "tokens")]
+    for axis, (title, xlabel) in zip(axes.flat, titles):
+        axis.set_title(title)
+        axis.set_xlabel(xlabel)
+        axis.set_ylabel("share of rows")
+        axis.grid(alpha=0.3)
+    axes[0, 0].legend(fontsize=8)
+    figure.suptitle("Score and length distributions per corpus")
+    return _png(figure)
+
+
+def para_vs_overlap(report: dict) -> bytes:
+    corpora = report["corpora"]
+    data = corpora[ALL] if ALL in corpora else next(iter(corpora.values()))
+    matrix = np.asarray(data["para_overlap_histogram"], dtype=float)
+    figure, axis = plt.subplots(figsize=(7, 5.5))
+    if matrix.sum() > 0:
+        image = axis.imshow(matrix.T, origin="lower", aspect="auto", cmap="viridis",
+                            extent=(*PARA_RANGE, *OVERLAP_RANGE), norm=LogNorm(vmin=1, vmax=max(1.0, matrix.max())))
+        figure.colorbar(image, ax=axis, label="rows")
+    axis.set_xlabel(f"para score ({PARA_BINS} bins)")
+    axis.set_ylabel(f"trigram overlap ({OVERLAP_BINS} bins)")
+    axis.set_title(f"Para score vs trigram overlap ({int(matrix.sum())} rows)")
+    return _png(figure)
+
+
+def templates(report: dict) -> bytes:
+    corpora = report["corpora"]
+    data = corpora[ALL] if ALL in corpora else next(iter(corpora.values()))
+    top = data["templates_top"]
+    figure, axis = plt.subplots(figsize=(9, 0.35 * max(len(top), 4) + 1.2))
+    if top:
+        names = [entry["template"] for entry in top][::-1]
+        counts = [entry["count"] for entry in top][::-1]
+        bars = axis.barh(range(len(top)), counts)
+        axis.bar_label(bars, padding=2, fontsize=7)
+        axis.set_yticks(range(len(top)), names, fontsize=8, family="monospace")
+    axis.set_xlabel("ref + bt sentences")
+    axis.set_title(f"Top {len(top)} templates of {data['templates_distinct']}")
+    return _png(figure)
+
+
+PLOTS = {"score_histograms.png": score_histograms, "para_vs_overlap.png": para_vs_overlap,
+         "templates.png": templates}

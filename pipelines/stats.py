@@ -1,0 +1,93 @@
+"""`paranmt stats`: the corpus statistics report of SPEC §1 for shards (or a filtered corpus).
+
+    paranmt stats --input SHARDS --output DIR [--sample-size 100000] [--idf-reference FILE] [beam options]
+
+Writes DIR/stats.md (Table 1 per corpus, score-bin table, top-20 templates, plots), DIR/stats.json (the same
+numbers plus the histograms) and DIR/*.png. See docs/filtering.md.
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+
+from paranmt.models.stats.plots import PLOTS
+from paranmt.models.stats.report import build_stats, render_markdown
+from paranmt.pipelines.build import pipeline_options
+from paranmt.schemas.config import ConfigError
+from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
+from paranmt.transforms.stats import CorpusStatistics
+
+LOG = logging.getLogger(__name__)
+SAMPLE_KEYS = ("bt_score_sample", "ref_length_sample")
+
+
+def read_reference(path: str) -> list[str]:
+    """Sentences of an IDF reference file: one per line, blank lines skipped."""
+    try:
+        with FileSystems.open(path) as handle:
+            text = handle.read().decode("utf-8")
+    except Exception as error:  # noqa: BLE001 - any filesystem error is a configuration error here
+        raise ConfigError(f"cannot read --idf-reference {path}: {error}") from None
+    sentences = [line.strip() for line in text.splitlines() if line.strip()]
+    if not sentences:
+        raise ConfigError(f"--idf-reference {path} has no sentences")
+    return sentences
+
+
+def write_report(accumulators: dict, output: str, idf_reference: str | None) -> dict:
+    """Build the report from the merged accumulators and write stats.json, stats.md and the PNG plots."""
+    reference = read_reference(idf_reference) if idf_reference else None
+    report = build_stats(accumulators, reference, idf_reference or "")
+    for name, plot in PLOTS.items():
+        with FileSystems.create(FileSystems.join(output, name)) as handle:
+            handle.write(plot(report))
+    for data in report["corpora"].values():
+        for key in SAMPLE_KEYS:
+            data.pop(key)
+    write_json(FileSystems.join(output, "stats.json"), report)
+    write_text_atomically(FileSystems.join(output, "stats.md"), render_markdown(report, list(PLOTS)))
+    return report
+
+
+def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_reference: str | None = None,
+              beam_args: list[str] | None = None) -> dict:
+    if sample_size < 1:
+        raise ConfigError("--sample-size must be >= 1")
+    if idf_reference:
+        read_reference(idf_reference)  # fail fast, before any work
+    files = list_shards(input_path)
+    check_columns(files, ["id", "corpus", "ref", "ref_len"], "stats")
+    output = output.rstrip("/")
+    if not FileSystems.exists(output):
+        FileSystems.mkdirs(output)
+    LOG.info("statistics of %d shards -> %s", len(files), output)
+    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+        (pipeline
+         | "ShardFiles" >> beam.Create(files)
+         | "Spread" >> beam.Reshuffle()
+         | "Statistics" >> CorpusStatistics(sample_size)
+         | "WriteReport" >> beam.Map(write_report, output, idf_reference))
+    with FileSystems.open(FileSystems.join(output, "stats.json")) as handle:
+        return json.loads(handle.read())
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("stats", help="corpus statistics report (Markdown, JSON, PNG plots)",
+                                   description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", required=True, help="shard directory (top-level *.parquet) or glob")
+    parser.add_argument("--output", required=True, help="report directory")
+    parser.add_argument("--sample-size", type=int, default=100_000,
+                        help="rows per corpus for length / IDF / entropy statistics (default 100000, as P18)")
+    parser.add_argument("--idf-reference", help="plain-text file, one sentence per line, for IDF document "
+                                                "frequencies (default: the sampled references themselves)")
+    parser.set_defaults(func=run, accepts_beam_options=True)
+
+
+def run(args) -> int:
+    report = run_stats(args.input, args.output, args.sample_size, args.idf_reference, args.beam_args)
+    with FileSystems.open(FileSystems.join(args.output.rstrip("/"), "stats.md")) as handle:
+        print(handle.read().decode("utf-8").split("\n## ")[0])
+    return 0 if report["corpora"] else 1
