@@ -1,0 +1,45 @@
+"""`paranmt train`, `paranmt eval` and `paranmt encode` run as a user runs them, on real data."""
+import csv
+import json
+
+import numpy as np
+
+from paranmt.pipelines.cli import main
+
+
+def test_train_eval_encode_end_to_end(bitext, shared_data, tmp_path, capsys):
+    model = tmp_path / "model"
+    code = main(["train", "--train", str(bitext / "newssyscomb2009"), str(bitext / "multi30k_test_2016_flickr"),
+                 "--encoder", "word,trigram", "--mode", "bilingual", "--output", str(model), "--epochs", "1",
+                 "--dim", "16", "--megabatch-size", "3", "--anneal-every", "2", "--log-every", "5"])
+    assert code == 0
+    config = json.loads((model / "config.json").read_text())
+    assert config["kind"] == "word,trigram" and config["dim"] == 32
+    assert json.loads((model / "train_data.json").read_text())["kept"] == 1502
+    assert json.loads((model / "metrics.jsonl").read_text().splitlines()[-1])["step"] == 16
+
+    out = tmp_path / "eval"
+    assert main(["eval", "--model", str(model), "--sts-dir", str(shared_data / "sts"), "--output", str(out),
+                 "--select", "STS2017/track5.en-en", "sts-dev"]) == 0
+    rows = list(csv.DictReader((out / "results.csv").open()))
+    assert [r["dataset"] for r in rows] == ["STS2017/track5.en-en", "stsbenchmark/sts-dev"]
+    assert [r["n"] for r in rows] == ["250", "1500"] and all(-1 <= float(r["pearson"]) <= 1 for r in rows)
+    assert "| STS2017/track5.en-en | 250 |" in (out / "summary.md").read_text()
+
+    sentences = tmp_path / "sentences.txt"
+    sentences.write_text("A man is playing a guitar.\nA man plays the guitar.\n")
+    assert main(["encode", "--model", str(model), "--input", str(sentences), "--output", str(tmp_path / "v.npy")]) == 0
+    assert np.load(tmp_path / "v.npy").shape == (2, 32)
+    capsys.readouterr()
+    assert main(["encode", "--model", str(model), "--input", str(sentences)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 2
+
+
+def test_cli_configuration_errors(tmp_path, capsys):
+    assert main(["train", "--train", str(tmp_path / "missing"), "--encoder", "sp", "--output", str(tmp_path)]) == 2
+    assert "not found" in capsys.readouterr().err
+    (tmp_path / "bad.yaml").write_text("megabatch: 3\n")
+    assert main(["train", "--train", "x", "--config", str(tmp_path / "bad.yaml"), "--output", str(tmp_path)]) == 2
+    assert "unknown training config key" in capsys.readouterr().err
+    assert main(["eval", "--model", str(tmp_path), "--sts-dir", str(tmp_path), "--output", str(tmp_path)]) == 2
+    assert "no config.json" in capsys.readouterr().err
