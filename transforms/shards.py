@@ -137,8 +137,8 @@ class ParquetShardWriter:
     def write_rows(self, rows: list[dict]) -> None:
         if not rows:
             return
-        table = pairs_to_table(rows) if self.schema.names == PAIR_SCHEMA.names else \
-            pa.Table.from_pylist(rows, schema=self.schema)
+        table = pairs_to_table(rows) if self.schema.remove_metadata().equals(PAIR_SCHEMA) else \
+            pa.Table.from_pylist(rows, schema=self.schema.remove_metadata())
         self.writer.write_table(table.replace_schema_metadata(self.schema.metadata), ROW_GROUP_ROWS)
         self.rows += len(rows)
 

@@ -1,0 +1,168 @@
+"""`paranmt export`: shards (or a filtered corpus) -> ParaNMT text, SCPN training TSV, or a Hugging Face dataset.
+
+    paranmt export --format paranmt-txt --input SHARDS --output para-nmt.txt [--lowercase | --no-lowercase]
+    paranmt export --format scpn        --input SHARDS --output scpn-train.tsv
+    paranmt export --format hf          --input SHARDS --output DATASET_DIR
+
+Text formats are written as one file (shards in name order); `hf` writes DATASET_DIR/data/<shard>.parquet and a
+dataset card DATASET_DIR/README.md. Lowercasing defaults to on for paranmt-txt and scpn (as the released data)
+and off for hf. Formats are described in paranmt.transforms.export and docs/filtering.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+
+from paranmt.pipelines.build import pipeline_options
+from paranmt.schemas.config import ConfigError
+from paranmt.schemas.records import SCHEMA_VERSION
+from paranmt.transforms.export import FORMATS, HF_SCHEMA, SCPN_HEADER, ExportShardFn
+from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, shard_metadata,
+                                       unique_shard_names, write_json, write_text_atomically)
+
+LOG = logging.getLogger(__name__)
+PARTS = "_export_parts"
+COLUMN_DOCS = {
+    "id": "stable id `<corpus>:<file>:<line>` or the corpus's own sentence id",
+    "corpus": "corpus / section name",
+    "cs": "source sentence (Czech)",
+    "ref": "English reference",
+    "bt": "back-translation of `cs` (English)",
+    "bt_score": "length-normalized log-probability of `bt` given `cs`",
+    "trigram_overlap": "word-trigram overlap of ref and bt",
+    "para_score": "cosine of the paraphrastic encoder's embeddings of ref and bt",
+    "ref_len": "tokens in ref (Moses tokenizer)",
+    "bt_len": "tokens in bt (Moses tokenizer)",
+    "ref_parse": "linearized constituency parse of ref, leaves removed",
+    "bt_parse": "linearized constituency parse of bt, leaves removed",
+    "ref_template": "top two levels of ref_parse",
+    "bt_template": "top two levels of bt_parse",
+    "bt_nbest": "n-best back-translations with scores (when built with n-best)",
+    "source_scores": "the bitext's own per-pair scores, as a JSON object string",
+}
+
+
+def dataset_card(rows: int, shards: int, metadata: dict[str, str]) -> str:
+    """README.md of the `hf` export: YAML header (data_files for `datasets`), columns, provenance."""
+    columns = "\n".join(f"| `{f.name}` | {f.type} | {COLUMN_DOCS.get(f.name, '')} |" for f in HF_SCHEMA)
+    provenance = "\n".join(f"- `{key}`: `{value}`" for key, value in sorted(metadata.items()))
+    return f"""---
+configs:
+- config_name: default
+  data_files:
+  - split: train
+    path: data/*.parquet
+language:
+- en
+- cs
+task_categories:
+- sentence-similarity
+- text2text-generation
+pretty_name: ParaNMT-style paraphrase corpus
+size_categories:
+- {size_category(rows)}
+---
+
+# ParaNMT-style paraphrase corpus
+
+English paraphrase pairs (`ref`, `bt`) made by back-translating the Czech side (`cs`) of Czech-English bitext,
+with per-pair scores and constituency parses, exported by `paranmt export --format hf` (schema version
+{SCHEMA_VERSION}). {rows} rows in {shards} Parquet files under `data/`.
+
+```python
+import datasets
+corpus = datasets.load_dataset("parquet", data_files="data/*.parquet", split="train")
+```
+
+## Columns
+
+| column | type | meaning |
+|---|---|---|
+{columns}
+
+## Provenance (Parquet metadata of the first shard)
+
+{provenance or "- (no paranmt metadata found)"}
+
+## Licence
+
+The pairs inherit the terms of the bitext they were built from; check the licence of your input corpus
+(e.g. CzEng is for non-commercial research use) before redistributing.
+"""
+
+
+def size_category(rows: int) -> str:
+    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
+                         (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M")):
+        if rows < limit:
+            return label
+    return "n>100M"
+
+
+def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = None,
+               beam_args: list[str] | None = None) -> dict:
+    """Validate, convert every shard (one Beam element per shard), assemble the output; returns the totals."""
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    files = list_shards(input_path)
+    unique_shard_names(files)
+    needed = {"paranmt-txt": ["ref", "bt", "para_score"], "scpn": ["ref", "bt", "ref_parse", "bt_parse"],
+              "hf": ["id", "ref"]}[fmt]
+    check_columns(files, needed, f"export --format {fmt}")
+    if lowercase is None:
+        lowercase = fmt != "hf"
+    output = output.rstrip("/")
+    if fmt == "hf":
+        target_dir = FileSystems.join(output, "data")
+    else:
+        if "/" not in output:
+            output = f"./{output}"
+        target_dir = FileSystems.join(output.rsplit("/", 1)[0], f"{PARTS}-{output.rsplit('/', 1)[1]}")
+    if not FileSystems.exists(target_dir):
+        FileSystems.mkdirs(target_dir)
+    LOG.info("exporting %d shards as %s -> %s", len(files), fmt, output)
+    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+        (pipeline
+         | "ShardFiles" >> beam.Create(files)
+         | "Spread" >> beam.Reshuffle()
+         | "Export" >> beam.ParDo(ExportShardFn(fmt, target_dir, lowercase))
+         | "AllCounts" >> beam.combiners.ToList()
+         | "WriteCounts" >> beam.Map(lambda counts: write_json(FileSystems.join(target_dir, "_counts.json"),
+                                                               counts)))
+    with FileSystems.open(FileSystems.join(target_dir, "_counts.json")) as handle:
+        per_shard = json.loads(handle.read())
+    FileSystems.delete([FileSystems.join(target_dir, "_counts.json")])
+    totals: dict[str, int] = {}
+    for counts in per_shard:
+        for key, value in counts.items():
+            if key != "shard":
+                totals[key] = totals.get(key, 0) + value
+    if fmt == "hf":
+        write_text_atomically(FileSystems.join(output, "README.md"),
+                              dataset_card(totals.get("written", 0), len(files), shard_metadata(files[0])))
+    else:
+        parts = [FileSystems.join(target_dir, f"{name}.txt") for name in sorted(unique_shard_names(files))]
+        concatenate_files(parts, output, SCPN_HEADER if fmt == "scpn" else "")
+        FileSystems.delete([target_dir])
+    return {"format": fmt, "output": output, "lowercase": lowercase, **totals}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("export", help="export shards as ParaNMT text, SCPN training data or a "
+                                                  "Hugging Face dataset", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--format", required=True, choices=FORMATS)
+    parser.add_argument("--input", required=True, help="shard directory (top-level *.parquet) or glob")
+    parser.add_argument("--output", required=True, help="output file (paranmt-txt, scpn) or directory (hf)")
+    parser.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
+                        help="lowercase sentences (default: on for paranmt-txt and scpn, off for hf)")
+    parser.set_defaults(func=run, accepts_beam_options=True)
+
+
+def run(args) -> int:
+    totals = run_export(args.format, args.input, args.output, args.lowercase, args.beam_args)
+    print(json.dumps(totals, sort_keys=True))
+    return 0

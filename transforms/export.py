@@ -1,0 +1,98 @@
+"""Export formats of `paranmt export`, and the Beam DoFn that converts one shard file at a time (streaming).
+
+paranmt-txt  one pair per line, `ref TAB bt TAB para_score` (the released para-nmt-50m.txt layout); rows without
+             bt or para_score are skipped (counted as `skipped_null`).
+scpn         SCPN training instances, TSV with a header `source TAB target_parse TAB target_template TAB target`:
+             (s1, p2) -> s2 and the reversed (s2, p1) -> s1, only for pairs whose full de-leafed parses differ
+             (SCPN authors' code); parses and templates in SCPN's format `( ROOT ( S ( NP ) ... ) ) EOP`.
+             Rows without both parses are `skipped_null`, rows with equal parses `skipped_same_parse`.
+hf           Parquet files readable by `datasets.load_dataset("parquet", data_files=...)` / pyarrow: the shard
+             columns, with the `source_scores` map stored as a JSON string (Hugging Face `datasets` has no map
+             type); plus a dataset card written by the launcher.
+Text fields: any tab / line break inside a sentence becomes a space (cleaned shards have none); `lowercase`
+lowercases sentences (the released ParaNMT and SCPN data are lowercased).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import apache_beam as beam
+import pyarrow as pa
+from apache_beam.io.filesystems import FileSystems
+
+from paranmt.models.parsing.trees import to_scpn
+from paranmt.schemas.records import PAIR_SCHEMA
+from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shard_metadata, shard_name
+
+FORMATS = ("paranmt-txt", "scpn", "hf")
+SCPN_HEADER = "source\ttarget_parse\ttarget_template\ttarget\n"
+HF_SCHEMA = pa.schema([pa.field(f.name, pa.string()) if f.name == "source_scores" else f for f in PAIR_SCHEMA])
+TEXT_COLUMNS = {"paranmt-txt": ["ref", "bt", "para_score"],
+                "scpn": ["ref", "bt", "ref_parse", "bt_parse", "ref_template", "bt_template"],
+                "hf": None}
+
+
+def one_line(text: str, lowercase: bool) -> str:
+    text = " ".join(text.split())
+    return text.lower() if lowercase else text
+
+
+def paranmt_line(row: dict, lowercase: bool) -> tuple[str | None, str]:
+    """(line or None, count key)."""
+    if row["bt"] is None or row["para_score"] is None:
+        return None, "skipped_null"
+    return (f"{one_line(row['ref'], lowercase)}\t{one_line(row['bt'], lowercase)}\t{row['para_score']:.6f}\n",
+            "written")
+
+
+def scpn_lines(row: dict, lowercase: bool) -> tuple[str | None, str]:
+    """Both SCPN instances of a pair: s1 + p2 -> s2 and s2 + p1 -> s1 (2 lines), or None with the reason."""
+    if None in (row["bt"], row["ref_parse"], row["bt_parse"]):
+        return None, "skipped_null"
+    if row["ref_parse"] == row["bt_parse"]:
+        return None, "skipped_same_parse"
+    ref, bt = one_line(row["ref"], lowercase), one_line(row["bt"], lowercase)
+    ref_template = row["ref_template"] or ""
+    bt_template = row["bt_template"] or ""
+    forward = f"{ref}\t{to_scpn(row['bt_parse'])}\t{to_scpn(bt_template) if bt_template else ''}\t{bt}\n"
+    backward = f"{bt}\t{to_scpn(row['ref_parse'])}\t{to_scpn(ref_template) if ref_template else ''}\t{ref}\n"
+    return forward + backward, "written"
+
+
+def hf_row(row: dict) -> dict:
+    scores = row.get("source_scores")
+    return {**row, "source_scores": None if scores is None else json.dumps(scores, sort_keys=True)}
+
+
+class ExportShardFn(beam.DoFn):
+    """path -> writes the shard in `fmt` (text formats: a part file PARTS/<shard>.txt; hf: DATA/<shard>.parquet);
+    yields {"shard", "rows", <count key>: n ...}."""
+
+    def __init__(self, fmt: str, target_dir: str, lowercase: bool):
+        self.fmt, self.target_dir, self.lowercase = fmt, target_dir, lowercase
+
+    def process(self, path):
+        name = shard_name(path)
+        counts = Counter()
+        if self.fmt == "hf":
+            writer = ParquetShardWriter(FileSystems.join(self.target_dir, f"{name}.parquet"), HF_SCHEMA,
+                                        shard_metadata(path))
+            for batch in iter_row_batches(path):
+                writer.write_rows([hf_row(row) for row in batch])
+                counts["rows"] += len(batch)
+            writer.close()
+            counts["written"] = writer.rows
+        else:
+            format_row = paranmt_line if self.fmt == "paranmt-txt" else scpn_lines
+            with FileSystems.create(FileSystems.join(self.target_dir, f"{name}.txt")) as handle:
+                for batch in iter_row_batches(path, TEXT_COLUMNS[self.fmt]):
+                    lines = []
+                    for row in batch:
+                        text, key = format_row(row, self.lowercase)
+                        counts[key] += 1
+                        if text:
+                            lines.append(text)
+                    counts["rows"] += len(batch)
+                    handle.write("".join(lines).encode("utf-8"))
+        yield {"shard": name, **counts}
