@@ -91,6 +91,8 @@ def pipeline_options(beam_args: list[str]) -> PipelineOptions:
     if not any(a == "--runner" or a.startswith("--runner=") for a in args):
         args += ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
                  f"--direct_num_workers={os.cpu_count() or 1}"]
+    if not any(a.startswith("--default_sdk_harness_log_level") for a in args):
+        args.append("--default_sdk_harness_log_level=WARNING")
     return PipelineOptions(args)
 
 

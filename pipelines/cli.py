@@ -1,7 +1,8 @@
-"""The `paranmt` command line: one subcommand per module listed in COMMAND_MODULES.
+"""The `paranmt` command line: one subcommand per entry of COMMANDS (command name -> module name).
 
-Each module `paranmt.pipelines.<name>` defines `register(subparsers)`, which adds its subparser(s) and sets
-`func=<callable taking the parsed args, returning an exit code>` on them.
+Each module `paranmt.pipelines.<module>` defines `register(subparsers)`, which adds its subparser and sets
+`func=<callable taking the parsed args, returning an exit code>` on it. Only the module of the command being run
+is imported, so `paranmt build` does not pay for torch/stanza imports it does not use.
 """
 from __future__ import annotations
 
@@ -12,32 +13,51 @@ import sys
 
 from paranmt.schemas.config import ConfigError
 
-COMMAND_MODULES = [
-    "build",
-    "train_parser",
-    "train", "evaluate", "encode",
-    "train_nmt",
-    "convert_nmt",
-]
+COMMANDS = {
+    "build": "build",
+    "train-parser": "train_parser",
+    "train": "train",
+    "eval": "evaluate",
+    "encode": "encode",
+    "train-nmt": "train_nmt",
+    "convert-nmt": "convert_nmt",
+}
 
 
-def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="paranmt", description=__doc__.splitlines()[0])
+def make_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command listed, and the full arguments of `command` (all of them if None)."""
+    parser = argparse.ArgumentParser(prog="paranmt", description="ParaNMT-style paraphrase corpora on Apache Beam, "
+                                     "and paraphrastic sentence encoders trained on them.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"paranmt.pipelines.{name}").register(subparsers)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                       help=", ".join(COMMANDS))
+    for name, module in COMMANDS.items():
+        if command is None or name == command:
+            importlib.import_module(f"paranmt.pipelines.{module}").register(subparsers)
+        else:
+            subparsers.add_parser(name)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = make_parser()
-    args, extra = parser.parse_known_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
+def configure_logging(verbose: bool) -> None:
+    """INFO for paranmt, WARNING for the libraries (DEBUG for everything with -v). Done before any library import:
+    Beam logs an irrelevant GCP-client warning at import time, which is dropped here."""
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if not args.verbose:
-        for noisy in ("apache_beam", "fairseq", "stanza", "root"):
+    logging.getLogger().handlers[0].addFilter(lambda record: "apitools not found" not in record.getMessage())
+    if not verbose:
+        for noisy in ("apache_beam", "fairseq", "stanza", "root", "matplotlib"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
+        # the local job service relays every worker's start-up warnings; real errors still come through
+        logging.getLogger("apache_beam.runners.portability.local_job_service").setLevel(logging.ERROR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    configure_logging("-v" in argv or "--verbose" in argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = make_parser(command if command in COMMANDS else None)
+    args, extra = parser.parse_known_args(argv)
     if extra and not getattr(args, "accepts_beam_options", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     args.beam_args = extra

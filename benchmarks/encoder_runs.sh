@@ -1,0 +1,27 @@
+#!/bin/bash
+# Training runs behind the "Encoders, trainer, STS (issue 4)" section of benchmarks/RESULTS.md.
+# Usage: bash benchmarks/encoder_runs.sh RUN...   RUN in: sp word-trigram random megabatch
+# Data: all of ../shared/data/bitext/cs-en except newstest2017 (held out), English side first. One thread each.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export OMP_NUM_THREADS=1
+PREFIXES=$(ls ../shared/data/bitext/cs-en/*.eng | sed 's/\.eng$//' | grep -v newstest2017)
+OUT=work/enc
+TRAIN="nice -n 10 .venv/bin/paranmt train --train $PREFIXES"
+for run in "$@"; do
+  case $run in
+    sp)            # the shipped default scorer (assets/encoder-sp)
+      $TRAIN --config configs/train/sp-bitext.yaml --output $OUT/sp-bitext-8k --resume ;;
+    word-trigram)  # WORD,TRIGRAM concatenation, bilingual (no back-translated English pairs exist yet)
+      $TRAIN --config configs/train/word-trigram.yaml --mode bilingual --output $OUT/word-trigram-bi --resume ;;
+    random)        # random-init baselines: SP (the shipped sentencepiece model) and TRIGRAM (bitext vocabulary)
+      $TRAIN --encoder sp --sp-model $OUT/sp-bitext-8k/sp.model --epochs 0 --output $OUT/random-sp
+      $TRAIN --encoder trigram --epochs 0 --output $OUT/random-trigram ;;
+    megabatch)     # M = 1 / 20 / 40 on the same data, same SP vocabulary, same steps (5 epochs)
+      for m in 1 20 40; do
+        $TRAIN --config configs/train/megabatch.yaml --sp-model $OUT/sp-bitext-8k/sp.model \
+          --megabatch-size $m --output $OUT/megabatch-$m --resume
+      done ;;
+    *) echo "unknown run $run" >&2; exit 2 ;;
+  esac
+done
