@@ -1,0 +1,93 @@
+"""`paranmt lexicon`: a paraphrase lexicon with cross-sentence and adjusted PMI (SPEC §4), evaluated on SimLex-999.
+
+    paranmt filter --config configs/filters/lexicon.yaml --input SHARDS --output LEXDATA   # para >= 0.35, <= 30 tok
+    paranmt lexicon --input LEXDATA --output DIR [--min-count 2] [--simlex ../shared/data/word-sim/EN-SIMLEX-999.txt]
+
+Writes DIR/lexicon-*.tsv (header `u v cross_count pmi_cross pmi_within pmi_adj`, both directions of each pair,
+unsorted, sharded), DIR/simlex_pairs.tsv (the lexicon rows of the benchmark's pairs) and DIR/lexicon_eval.json
+(Spearman rho of pmi_adj and of pmi_cross against SimLex-999, with coverage).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+
+from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
+from paranmt.pipelines.build import pipeline_options
+from paranmt.schemas.config import PROJECT_ROOT, ConfigError
+from paranmt.transforms.lexicon import ParaphraseLexicon
+from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
+
+LOG = logging.getLogger(__name__)
+COLUMNS = ("u", "v", "cross_count", "pmi_cross", "pmi_within", "pmi_adj")
+DEFAULT_SIMLEX = PROJECT_ROOT.parent / "shared" / "data" / "word-sim" / "EN-SIMLEX-999.txt"
+
+
+def tsv_line(entry: dict) -> str:
+    return "\t".join([entry["u"], entry["v"], str(entry["cross_count"])]
+                     + [f"{entry[c]:.5f}" for c in COLUMNS[3:]])
+
+
+def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_count: int = 2, alpha: float = 1.0,
+                beam_args: list[str] | None = None) -> dict:
+    if min_count < 1:
+        raise ConfigError("--min-count must be >= 1")
+    if alpha <= 0:
+        raise ConfigError("--alpha must be > 0")
+    simlex_path = Path(simlex) if simlex else DEFAULT_SIMLEX
+    try:
+        benchmark = read_word_pairs(simlex_path)
+    except (OSError, ValueError) as error:
+        raise ConfigError(f"cannot read the SimLex file {simlex_path}: {error}") from None
+    files = list_shards(input_path)
+    check_columns(files, ["ref", "bt"], "lexicon")
+    output = output.rstrip("/")
+    if not FileSystems.exists(output):
+        FileSystems.mkdirs(output)
+    wanted = {(w1, w2) for w1, w2, _ in benchmark} | {(w2, w1) for w1, w2, _ in benchmark}
+    LOG.info("lexicon of %d shards -> %s", len(files), output)
+    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+        lexicon = (pipeline
+                   | "ShardFiles" >> beam.Create(files)
+                   | "Spread" >> beam.Reshuffle()
+                   | "Lexicon" >> ParaphraseLexicon(min_count, alpha))
+        (lexicon
+         | "Lines" >> beam.Map(tsv_line)
+         | "WriteLexicon" >> beam.io.WriteToText(FileSystems.join(output, "lexicon"), file_name_suffix=".tsv",
+                                                 header="\t".join(COLUMNS)))
+        (lexicon
+         | "BenchmarkPairs" >> beam.Filter(lambda entry: (entry["u"], entry["v"]) in wanted)
+         | "Collect" >> beam.combiners.ToList()
+         | "WriteBenchmarkPairs" >> beam.Map(lambda entries: write_text_atomically(
+             FileSystems.join(output, "simlex_pairs.tsv"),
+             "\t".join(COLUMNS) + "\n" + "".join(tsv_line(e) + "\n" for e in sorted(
+                 entries, key=lambda e: (e["u"], e["v"]))))))
+    with FileSystems.open(FileSystems.join(output, "simlex_pairs.tsv")) as handle:
+        lines = handle.read().decode("utf-8").splitlines()[1:]
+    rows = [dict(zip(COLUMNS, line.split("\t"))) for line in lines]
+    result = {"benchmark": str(simlex_path), "min_count": min_count, "alpha": alpha}
+    for column in ("pmi_adj", "pmi_cross"):
+        result[column] = evaluate({(r["u"], r["v"]): float(r[column]) for r in rows}, benchmark)
+    write_json(FileSystems.join(output, "lexicon_eval.json"), result)
+    return result
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("lexicon", help="paraphrase lexicon (cross-sentence and adjusted PMI) with its "
+                                                   "SimLex-999 evaluation", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", required=True, help="shard directory (top-level *.parquet) or glob")
+    parser.add_argument("--output", required=True, help="output directory")
+    parser.add_argument("--simlex", help=f"word-similarity file (default: {DEFAULT_SIMLEX})")
+    parser.add_argument("--min-count", type=int, default=2, help="minimum cross co-occurrence count (default 2)")
+    parser.add_argument("--alpha", type=float, default=1.0, help="add-alpha smoothing of the PMI counts")
+    parser.set_defaults(func=run, accepts_beam_options=True)
+
+
+def run(args) -> int:
+    result = run_lexicon(args.input, args.output, args.simlex, args.min_count, args.alpha, args.beam_args)
+    print(json.dumps(result, indent=2))
+    return 0
