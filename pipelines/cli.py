@@ -21,6 +21,7 @@ COMMANDS = {
     "encode": "encode",
     "train-nmt": "train_nmt",
     "convert-nmt": "convert_nmt",
+    "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon",
 }
 
 
