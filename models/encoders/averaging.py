@@ -27,7 +27,7 @@ class AveragingEncoder(SentenceEncoder):
         self.featurizer, self.dim = featurizer, dim
         self.kind = featurizer.kind
         self.dropout, self.word_dropout = dropout, word_dropout
-        self.embedding = nn.Embedding(featurizer.vocab_size, dim)
+        self.embedding = nn.Embedding(featurizer.vocab_size, dim, sparse=True)
         nn.init.uniform_(self.embedding.weight, -init_scale, init_scale)
 
     def spec(self) -> dict:
@@ -46,7 +46,7 @@ class AveragingEncoder(SentenceEncoder):
     def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
         flat, offsets = inputs
         if not self.training or (self.dropout == 0 and self.word_dropout == 0):
-            return F.embedding_bag(flat, self.embedding.weight, offsets, mode="mean")
+            return F.embedding_bag(flat, self.embedding.weight, offsets, mode="mean", sparse=self.embedding.sparse)
         n = offsets.numel()
         segment = torch.repeat_interleave(torch.arange(n), torch.diff(offsets, append=torch.tensor([flat.numel()])))
         keep = torch.ones(flat.numel())

@@ -28,7 +28,7 @@ class RecurrentEncoder(SentenceEncoder):
         super().__init__()
         self.featurizer, self.word_dim, self.hidden = featurizer, word_dim, hidden
         self.dropout, self.word_dropout = dropout, word_dropout
-        self.embedding = nn.Embedding(featurizer.vocab_size, word_dim)
+        self.embedding = nn.Embedding(featurizer.vocab_size, word_dim, sparse=True)
         nn.init.uniform_(self.embedding.weight, -init_scale, init_scale)
         self.lstm = nn.LSTM(word_dim, hidden, batch_first=True, bidirectional=self.architecture == "blstm")
 

@@ -8,7 +8,8 @@ One update step:
 3. embed the whole mega-batch without gradients (eval mode) and choose each sentence's negative over it
    (`negatives`: max/mix/rand; monolingual: from both sides; bilingual: from the other side only; a pair's own
    texts and their duplicates are never negatives);
-4. split back into mini-batches of `batch_size` pairs; for each: MarginLoss(g1, g2, n1, n2) and one Adam step.
+4. split back into mini-batches of `batch_size` pairs; for each: MarginLoss(g1, g2, n1, n2) and one Adam step
+   (SparseAdam on the embedding tables, Adam on the rest).
 Checkpoints (encoder + optimizer + counters + RNG states) go to `<output>/checkpoint/` every `checkpoint_every`
 steps and at the end; `resume=True` continues from there exactly (same data order). A JSON-lines metrics log
 (`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps and the dev STS score at
@@ -119,6 +120,40 @@ def scramble_pairs(pairs: list[tuple[str, str]], probability: float, rng: np.ran
     return out
 
 
+class Optimizers:
+    """Adam over an encoder: SparseAdam for the (sparse-gradient) embedding tables, so a step costs the rows a
+    mini-batch touches rather than the whole vocabulary; Adam for every other parameter (LSTM, gates)."""
+
+    def __init__(self, sparse: list[torch.nn.Parameter], dense: list[torch.nn.Parameter], lr: float):
+        self.optimizers = []
+        if sparse:
+            self.optimizers.append(torch.optim.SparseAdam(sparse, lr=lr))
+        if dense:
+            self.optimizers.append(torch.optim.Adam(dense, lr=lr))
+
+    def zero_grad(self) -> None:
+        for optimizer in self.optimizers:
+            optimizer.zero_grad()
+
+    def step(self) -> None:
+        for optimizer in self.optimizers:
+            optimizer.step()
+
+    def state_dict(self) -> dict:
+        return {str(i): optimizer.state_dict() for i, optimizer in enumerate(self.optimizers)}
+
+    def load_state_dict(self, state: dict) -> None:
+        for i, optimizer in enumerate(self.optimizers):
+            optimizer.load_state_dict(state[str(i)])
+
+
+def make_optimizer(encoder: SentenceEncoder, lr: float) -> Optimizers:
+    sparse_ids = {id(m.weight) for m in encoder.modules() if isinstance(m, torch.nn.Embedding) and m.sparse}
+    parameters = list(encoder.parameters())
+    return Optimizers([p for p in parameters if id(p) in sparse_ids],
+                      [p for p in parameters if id(p) not in sparse_ids], lr)
+
+
 class Trainer:
     def __init__(self, config: TrainConfig, output: str | Path):
         self.config = config.validate()
@@ -136,7 +171,7 @@ class Trainer:
         return {"encoder": encoder, "step": 0, "epoch": 0, "position": 0, "elapsed": 0.0,
                 "rng": np.random.default_rng(c.seed), "optimizer_state": None}
 
-    def _save_checkpoint(self, state: dict, optimizer: torch.optim.Optimizer) -> None:
+    def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:
         tmp = self.output / "checkpoint.tmp"
         state["encoder"].save(tmp)
         torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
@@ -181,7 +216,7 @@ class Trainer:
         else:
             state = self._new_state(pairs)
         encoder: SentenceEncoder = state["encoder"]
-        optimizer = torch.optim.Adam(encoder.parameters(), lr=c.lr)
+        optimizer = make_optimizer(encoder, c.lr)
         if state["optimizer_state"] is not None:
             optimizer.load_state_dict(state["optimizer_state"])
         loss_fn = MarginLoss(c.margin)
