@@ -24,7 +24,9 @@ def labeled_brackets(tree: Tree) -> Counter:
     """Multiset of (label, start, end) of the tree's constituents, evalb COLLINS.prm conventions (see module)."""
     brackets: Counter = Counter()
 
-    def visit(node: Tree, start: int) -> int:
+    def visit(node: Tree | str, start: int) -> int:
+        if isinstance(node, str):
+            return start + 1
         if node.is_preterminal:
             return start if node.label in PUNCTUATION_TAGS else start + 1
         end = start

@@ -31,37 +31,35 @@ class TreeFormatError(ValueError):
 
 @dataclass(frozen=True)
 class Tree:
-    """A constituency tree node. A leaf (a word) has no children; a preterminal has exactly one leaf child."""
+    """A constituency tree node. Children are nodes or words (plain strings); a preterminal (POS tag) has exactly
+    one word child; a node of a de-leafed parse such as `(NN)` has no children at all."""
     label: str
-    children: tuple["Tree", ...] = field(default=())
-
-    @property
-    def is_leaf(self) -> bool:
-        return not self.children
+    children: tuple["Tree | str", ...] = field(default=())
 
     @property
     def is_preterminal(self) -> bool:
-        return len(self.children) == 1 and self.children[0].is_leaf
+        return len(self.children) == 1 and isinstance(self.children[0], str)
+
+    def subtrees(self) -> list["Tree"]:
+        """The children that are nodes (not words)."""
+        return [child for child in self.children if isinstance(child, Tree)]
 
     def leaves(self) -> list[str]:
         """The words, left to right."""
-        if self.is_leaf:
-            return [self.label]
-        return [word for child in self.children for word in child.leaves()]
+        return [word for child in self.children
+                for word in ([child] if isinstance(child, str) else child.leaves())]
 
     def preterminals(self) -> list["Tree"]:
         """The POS-tag nodes, left to right."""
         if self.is_preterminal:
             return [self]
-        return [node for child in self.children for node in child.preterminals()]
+        return [node for child in self.subtrees() for node in child.preterminals()]
 
     def tags(self) -> list[str]:
         return [node.label for node in self.preterminals()]
 
     def __str__(self) -> str:
         """Bracketed form with leaves, one line: `(ROOT (S (NP (PRP She)) ...))`."""
-        if self.is_leaf:
-            return self.label
         return "(" + " ".join([self.label] + [str(child) for child in self.children]) + ")"
 
 
@@ -71,8 +69,7 @@ _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 def parse_bracketed(text: str) -> list[Tree]:
     """All trees in `text` (one or more bracketed trees, any whitespace).
 
-    `(X a)` is a preterminal X over the word `a`; `(X)` (no children) is a node of a de-leafed parse, read as a
-    childless node labeled X; a bracket with no label, as in PTB's `( (S ...) )`, gets the empty label "".
+    `(X a)` is a preterminal X over the word `a`; `(X)` is a childless node labeled X (as in de-leafed parses); a bracket with no label, as in PTB's `( (S ...) )`, gets the empty label "".
     Raises TreeFormatError on unbalanced brackets or stray words outside a bracket.
     """
     tokens = _TOKEN.findall(text)
@@ -86,12 +83,12 @@ def parse_bracketed(text: str) -> list[Tree]:
         if position < len(tokens) and tokens[position] not in "()":
             label = tokens[position]
             position += 1
-        children: list[Tree] = []
+        children: list[Tree | str] = []
         while position < len(tokens) and tokens[position] != ")":
             if tokens[position] == "(":
                 children.append(read_node())
             else:
-                children.append(Tree(tokens[position]))
+                children.append(tokens[position])
                 position += 1
         if position >= len(tokens):
             raise TreeFormatError(f"unbalanced brackets: missing ')' in {text[:200]!r}")
@@ -126,8 +123,8 @@ def strip_ptb(tree: Tree) -> Tree | None:
     strip function tags and indices from labels (`bare_label`), and name the (unlabeled) top node ROOT.
     A tree whose top node has one child labeled ROOT already is left with that ROOT. Returns None when no word
     is left."""
-    def strip(node: Tree) -> Tree | None:
-        if node.is_leaf:
+    def strip(node: Tree | str) -> Tree | str | None:
+        if isinstance(node, str):
             return node
         if node.label == NONE_TAG:
             return None
@@ -148,13 +145,13 @@ def strip_ptb(tree: Tree) -> Tree | None:
 
 def _below_root(tree: Tree) -> Tree:
     """The node under ROOT (the tree itself if its top node is not ROOT/unlabeled or has several children)."""
-    if tree.label in (ROOT, "") and len(tree.children) == 1 and not tree.children[0].is_leaf:
+    if tree.label in (ROOT, "") and len(tree.children) == 1 and isinstance(tree.children[0], Tree):
         return tree.children[0]
     return tree
 
 
 def _delexicalize(node: Tree, depth: int | None) -> str:
-    children = [child for child in node.children if not child.is_leaf]
+    children = node.subtrees()
     if depth == 1 or not children:
         return f"({node.label})"
     deeper = None if depth is None else depth - 1

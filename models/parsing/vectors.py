@@ -43,7 +43,7 @@ def ppmi_svd_vectors(sentences: Iterable[list[str]], dim: int = 50, max_vocab: i
     pmi = np.log(counts * context_smoothed.sum() / (word_totals[rows] * context_smoothed[cols]))
     keep = pmi > 0
     matrix = torch.sparse_coo_tensor(np.vstack([rows[keep], cols[keep]]), torch.tensor(pmi[keep], dtype=torch.float32),
-                                     size=(len(words), len(words))).coalesce()
+                                     size=(len(words), len(words)), check_invariants=True).coalesce()
     torch.manual_seed(seed)
     u, s, _ = torch.svd_lowrank(matrix, q=dim + 10, niter=6)
     vectors = (u[:, :dim] * s[:dim].sqrt()).numpy()

@@ -1,0 +1,71 @@
+"""StanzaParser with the shipped model (assets/parser-en): real parses, device choice, split-and-retry."""
+import pytest
+
+from paranmt.models.parsing.evaluate import score_parses
+from paranmt.models.parsing.parser import ParserModelError, model_files, use_gpu
+from paranmt.models.parsing.ptb import read_mrg
+from paranmt.models.parsing.tokenize import ptb_tokenize
+from paranmt.models.parsing.trees import ROOT
+
+PTB_TAGS = {"CC", "CD", "DT", "EX", "FW", "IN", "JJ", "JJR", "JJS", "LS", "MD", "NN", "NNS", "NNP", "NNPS", "PDT",
+            "POS", "PRP", "PRP$", "RB", "RBR", "RBS", "RP", "SYM", "TO", "UH", "VB", "VBD", "VBG", "VBN", "VBP",
+            "VBZ", "WDT", "WP", "WP$", "WRB", "#", "$", "''", "``", ",", "-LRB-", "-RRB-", ".", ":"}
+
+
+@pytest.fixture
+def parser(shipped_parser):
+    return shipped_parser
+
+
+def test_device_choice():
+    assert use_gpu("auto", cuda_available=True) and not use_gpu("auto", cuda_available=False)
+    assert not use_gpu("cpu", cuda_available=True)
+    assert use_gpu("cuda", cuda_available=True)
+    with pytest.raises(ParserModelError, match="no CUDA"):
+        use_gpu("cuda", cuda_available=False)
+    with pytest.raises(ParserModelError, match="unknown device"):
+        use_gpu("tpu", cuda_available=False)
+
+
+def test_model_directory_errors(tmp_path):
+    with pytest.raises(ParserModelError, match="does not exist"):
+        model_files(str(tmp_path / "nothing"))
+    with pytest.raises(ParserModelError, match="neither"):
+        model_files(str(tmp_path))
+    (tmp_path / "parser.json").write_text('{"pos_model": "pos.pt", "constituency_model": "c.pt", "pretrain": "p.pt"}')
+    with pytest.raises(ParserModelError, match="missing"):
+        model_files(str(tmp_path))
+
+
+def test_parses_bitext_sentences(parser, bitext):
+    lines = (bitext / "newstest2013.eng").read_text(encoding="utf-8").splitlines()[:12]
+    sentences = [ptb_tokenize(line) for line in lines]
+    trees = parser.parse(sentences)
+    assert len(trees) == len(sentences)
+    for tokens, tree in zip(sentences, trees):
+        assert tree is not None and tree.label == ROOT
+        assert tree.leaves() == tokens
+        assert set(tree.tags()) <= PTB_TAGS
+
+
+def test_heldout_ptb_quality(parser, shared_data):
+    """Files wsj_0160.. are held out from training (configs/parser/ptb-sample.yaml)."""
+    gold = read_mrg(shared_data / "treebank" / "ptb-sample" / "wsj_0160.mrg")
+    scores = score_parses(gold, parser.parse([tree.leaves() for tree in gold]))
+    assert scores.pos_accuracy > 0.85
+    assert scores.bracket_f1 > 0.5
+
+
+def test_failing_sentence_gets_none_and_the_rest_is_parsed(parser, monkeypatch):
+    real_parse_all = parser._parse_all
+
+    def parse_all_failing_on_poison(sentences):
+        if ["POISON"] in sentences:
+            raise RuntimeError("injected failure")
+        return real_parse_all(sentences)
+
+    monkeypatch.setattr(parser, "_parse_all", parse_all_failing_on_poison)
+    sentences = [["I", "see", "."], ["POISON"], ["You", "run", "."], [], ["Go", "."]]
+    trees = parser.parse(sentences)
+    assert trees[1] is None and trees[3] is None
+    assert [tree.leaves() for tree in (trees[0], trees[2], trees[4])] == [sentences[0], sentences[2], sentences[4]]
