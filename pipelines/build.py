@@ -24,7 +24,7 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from paranmt.models.text.clean import CleanStage
 from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, asset_path, load_build_config
-from paranmt.schemas.metadata import model_identity, package_version, shard_metadata
+from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.io.bitext import ReadOptions
 from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext, shard_files, shard_of
@@ -96,7 +96,13 @@ def pipeline_options(beam_args: list[str]) -> PipelineOptions:
     return PipelineOptions(args)
 
 
-def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str], metadata: dict):
+def processing_stages(config: BuildConfig) -> list[tuple[str, beam.PTransform]]:
+    """(name, transform) of every configured stage after `read`, in pipeline order (validates their configs)."""
+    return [(name, stage_transform(name, config)) for name in STAGE_ORDER if name in config.stages and name != "read"]
+
+
+def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str], metadata: dict,
+                   stages: list[tuple[str, beam.PTransform]] | None = None):
     """Compose the graph: Read -> Clean -> Translate -> Score -> Parse -> Write (stages as configured)."""
     if config.format == "shards":
         rows, rejects, counts = pipeline | "ReadShards" >> ReadShards(shard_files(config.input), done)
@@ -107,8 +113,8 @@ def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str],
         units = plan_bitext(config.input, options)
         rows, rejects, counts = pipeline | "ReadBitext" >> ReadBitext(units, options, done)
     stage_rejects = [rejects]
-    for name in [s for s in STAGE_ORDER if s in config.stages and s != "read"]:
-        rows, new_rejects = rows | name.capitalize() >> stage_transform(name, config)
+    for name, transform in stages if stages is not None else processing_stages(config):
+        rows, new_rejects = rows | name.capitalize() >> transform
         stage_rejects.append(new_rejects)
     all_rejects = stage_rejects | "AllRejects" >> beam.Flatten()
     return (rows, all_rejects, counts) | "Write" >> WriteShards(config.output, metadata)
@@ -148,14 +154,18 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     for stage, path in model_paths(config).items():
         if "://" not in path and not os.path.exists(path):
             raise ConfigError(f"stage {stage!r}: model {path} does not exist")
+        problems = verify_manifest(path)
+        if problems:
+            raise ConfigError(f"stage {stage!r}: model {path}: " + "; ".join(problems))
     models = {stage: model_identity(path) for stage, path in model_paths(config).items()}
+    stages = processing_stages(config)
     done = prepare_output(config)
     with FileSystems.create(join_path(config.output, "config.yaml")) as handle:
         handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
     metadata = shard_metadata(config.hash(), models)
     start = time.time()
     pipeline = beam.Pipeline(options=pipeline_options(beam_args or []))
-    build_pipeline(pipeline, config, done, metadata)
+    build_pipeline(pipeline, config, done, metadata, stages)
     result = pipeline.run()
     result.wait_until_finish()
     elapsed = time.time() - start

@@ -87,10 +87,21 @@ class ReadBitext(beam.PTransform):
 
 
 def shard_files(pattern: str) -> list[str]:
-    """Shard files of a build output: DIR (its top-level *.parquet) or a glob of .parquet files."""
+    """Shard files of a build output: DIR (its top-level *.parquet) or a glob of .parquet files. Every file's
+    Parquet footer is read here, so a truncated or corrupt shard is one clear error before any work."""
     if not any(ch in pattern for ch in "*?[") and not pattern.endswith(".parquet"):
         pattern = pattern.rstrip("/") + "/*.parquet"
-    return [p for p in match_paths(pattern) if p.endswith(".parquet")]
+    paths = [p for p in match_paths(pattern) if p.endswith(".parquet")]
+    broken = []
+    for path in paths:
+        try:
+            with FileSystems.open(path) as handle:
+                pq.read_schema(handle)
+        except Exception as error:  # noqa: BLE001 - pyarrow raises ArrowInvalid/OSError for broken files
+            broken.append(f"{path} ({type(error).__name__}: {error})")
+    if broken:
+        raise ConfigError(f"{len(broken)} input shard(s) cannot be read: {'; '.join(broken[:3])}")
+    return paths
 
 
 def shard_of(path: str) -> str:

@@ -46,11 +46,16 @@ def write_table_atomically(table: pa.Table, path: str) -> None:
     temporary = join_path(directory, f".{name}.tmp-{uuid.uuid4().hex}")
     buffer = pa.BufferOutputStream()
     pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS, write_statistics=True)
-    with FileSystems.create(temporary) as handle:
-        handle.write(buffer.getvalue().to_pybytes())
-    if FileSystems.exists(path):
-        FileSystems.delete([path])
-    FileSystems.rename([temporary], [path])
+    try:
+        with FileSystems.create(temporary) as handle:
+            handle.write(buffer.getvalue().to_pybytes())
+        if FileSystems.exists(path):
+            FileSystems.delete([path])
+        FileSystems.rename([temporary], [path])
+    except BaseException:
+        if FileSystems.exists(temporary):
+            FileSystems.delete([temporary])
+        raise
 
 
 def shard_counts(read: dict | None, rows: list, rejects: list) -> dict:
