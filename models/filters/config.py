@@ -26,7 +26,9 @@ import yaml
 from paranmt.models.filters.pair_filters import PairFilter, build_filter
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import PROJECT_ROOT, ConfigError
+
+PRESETS_DIR = PROJECT_ROOT / "configs" / "filters"
 
 
 @dataclass
@@ -81,10 +83,20 @@ class FilterConfig:
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def resolve_preset(path: str) -> str:
+    """A config path as given if it exists, else the preset of that name in configs/filters/ (so
+    `--config paranmt-5m` works from any directory)."""
+    if Path(path).exists():
+        return path
+    preset = PRESETS_DIR / (path if path.endswith(".yaml") else f"{path}.yaml")
+    return str(preset) if preset.exists() else path
+
+
 def load_filter_config(path: str | None = None, overrides: dict | None = None) -> FilterConfig:
     """Defaults <- YAML file <- overrides (flags; None values ignored). Unknown keys are errors."""
     data: dict = {}
     if path:
+        path = resolve_preset(path)
         try:
             data = yaml.safe_load(Path(path).read_text()) or {}
         except (OSError, yaml.YAMLError) as error:
