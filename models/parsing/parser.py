@@ -90,7 +90,7 @@ class StanzaParser(Parser):
         self.pipeline = stanza.Pipeline(
             processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,
             use_gpu=use_gpu(device, torch.cuda.is_available()), pos_batch_size=batch_size,
-            constituency_batch_size=batch_size, logging_level="WARN", **files)
+            constituency_batch_size=batch_size, logging_level="ERROR", **files)
 
     def _parse_all(self, sentences: list[list[str]]) -> list[Tree]:
         document = self.pipeline(sentences)
