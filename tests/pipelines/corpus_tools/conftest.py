@@ -190,3 +190,9 @@ def corpus_shards(corpus_rows, tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("shards")
     write_shards(corpus_rows, directory)
     return directory
+
+
+@pytest.fixture(scope="session")
+def write_fixture_shards():
+    """`write_shards(rows, directory)` for tests that need shards of their own (e.g. with a column left null)."""
+    return write_shards

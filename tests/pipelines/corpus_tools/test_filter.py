@@ -1,0 +1,124 @@
+"""`paranmt filter` end to end from the CLI on fixture shards (see conftest.py): presets, quantiles over the whole
+input, dedup, exact deterministic sampling, outputs and accounting, and configuration errors before any work."""
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+import yaml
+
+from paranmt.models.filters.quantiles import exact_quantiles, value_at
+from paranmt.models.filters.text_keys import dedup_key, dedup_rank, sample_hash
+from paranmt.pipelines.cli import main
+from paranmt.schemas.records import PAIR_SCHEMA, table_to_pairs
+
+LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
+
+
+def read_rows(directory: Path) -> list[dict]:
+    return [row for path in sorted(directory.glob("*.parquet")) for row in table_to_pairs(pq.read_table(path))]
+
+
+def winners_in_memory(rows: list[dict], dedup_field: str, normalization: str) -> set[str]:
+    best: dict = {}
+    for row in rows:
+        key = dedup_key(row, dedup_field, normalization)
+        if key is not None and (key not in best or dedup_rank(row) < dedup_rank(best[key])):
+            best[key] = row
+    return {row["id"] for row in best.values()} | {r["id"] for r in rows if dedup_key(r, dedup_field,
+                                                                                       normalization) is None}
+
+
+@pytest.fixture(scope="module")
+def input_rows(corpus_shards):
+    return read_rows(corpus_shards)
+
+
+@pytest.fixture(scope="module")
+def five_m(corpus_shards, tmp_path_factory):
+    output = tmp_path_factory.mktemp("five_m")
+    code = main(["filter", "--config", "paranmt-5m", "--input", str(corpus_shards), "--output", str(output),
+                 "--dedup", "pair", "--tsv", "--write-dropped", *LOCAL])
+    assert code == 0
+    return output
+
+
+def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input_rows):
+    report = json.loads((five_m / "filter_report.json").read_text())
+    values = [row["para_score"] for row in input_rows]
+    low, high = report["quantile_bounds"]["para_score_quantile"]
+    # Beam's sketch is within 1/1001 of the input's rows of the exact 0.8 quantile's rank.
+    below = sum(v < low for v in values) / len(values)
+    at_or_below = sum(v <= low for v in values) / len(values)
+    assert below <= 0.8 + 1 / 1001 and at_or_below >= 0.8 - 1 / 1001
+    assert low == pytest.approx(value_at(exact_quantiles(values), 0.8)) and high == max(values)
+
+    survivors = [r for r in input_rows if low <= r["para_score"] <= high and 1 <= r["ref_len"] <= 30
+                 and 1 <= r["bt_len"] <= 30]
+    expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "pair", "normalized")
+    kept = read_rows(five_m)
+    assert {r["id"] for r in kept} == expected and len(kept) == len(expected)
+    assert len(expected) < len(survivors)  # the fixture has real duplicate pairs
+
+    dropped = [row for path in sorted((five_m / "dropped").glob("*.parquet"))
+               for row in pq.read_table(path).to_pylist()]
+    assert len(kept) + len(dropped) == len(input_rows) == report["rows_in"]
+    assert {r["drop_reason"] for r in dropped} == {"para_score_quantile", "tokens", "duplicate_pair"}
+    assert all(r["drop_detail"].startswith("score=") or "duplicate of" in r["drop_detail"] for r in dropped)
+    steps = {s["filter"]: s for s in report["filters"]}
+    assert steps["tokens"]["seen"] == steps["para_score_quantile"]["kept"]
+    assert steps["duplicate_pair"]["kept"] == report["rows_kept"] == len(kept)
+
+    tsv = (five_m / "pairs.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(tsv) == len(kept) and all(line.count("\t") == 1 for line in tsv)
+    schema = pq.read_schema(next(five_m.glob("*.parquet")))
+    assert schema.remove_metadata().equals(PAIR_SCHEMA)
+    metadata = {k.decode(): v.decode() for k, v in schema.metadata.items()}
+    assert metadata["paranmt.schema_version"] == "1" and metadata["paranmt.config_hash"] == "fixture"
+    assert metadata["paranmt.filter_config_hash"] == report["config_hash"]
+    config = yaml.safe_load((five_m / "config.yaml").read_text())
+    assert config["hash"] == report["config_hash"] and config["dedup"] == ["pair"]
+    assert not (five_m / "_tsv_parts").exists()
+
+
+def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, input_rows, tmp_path):
+    kept_ids = []
+    for name, source in (("a", str(corpus_shards)), ("b", str(corpus_shards / "*.parquet"))):
+        output = tmp_path / name
+        assert main(["filter", "--config", "simile", "--input", source, "--output", str(output),
+                     "--sample", "300", "--seed", "s1", *LOCAL]) == 0
+        kept_ids.append(sorted(r["id"] for r in read_rows(output)))
+    assert kept_ids[0] == kept_ids[1] and len(kept_ids[0]) == 300
+    survivors = [r for r in input_rows if r["para_score"] >= 0.5 and r["trigram_overlap"] <= 0.2]
+    expected = sorted(survivors, key=lambda r: sample_hash(r["id"], "s1"))[:300]
+    assert kept_ids[0] == sorted(r["id"] for r in expected)
+    report = json.loads((tmp_path / "a" / "filter_report.json").read_text())
+    assert [s["filter"] for s in report["filters"]] == ["para_score_range", "trigram_overlap_range", "not_sampled"]
+    assert report["filters"][-1]["seen"] == len(survivors)
+
+
+@pytest.mark.parametrize("normalization", ["exact", "normalized"])
+def test_reference_dedup_matches_an_in_memory_dedup(corpus_shards, input_rows, tmp_path, normalization):
+    config = tmp_path / "dedup.yaml"
+    config.write_text(f"filters: []\ndedup: [ref]\ndedup_normalization: {normalization}\n")
+    output = tmp_path / "out"
+    assert main(["filter", "--config", str(config), "--input", str(corpus_shards), "--output", str(output),
+                 *LOCAL]) == 0
+    kept = {r["id"] for r in read_rows(output)}
+    assert kept == winners_in_memory(input_rows, "ref", normalization)
+    assert len(kept) < len(input_rows)  # SICK repeats its sentence_A
+
+
+def test_missing_scores_and_bad_inputs_fail_before_any_work(corpus_rows, write_fixture_shards, tmp_path, capsys):
+    unscored = tmp_path / "unscored"
+    write_fixture_shards([{**row, "trigram_overlap": None} for row in corpus_rows[:50]], unscored)
+    output = tmp_path / "out"
+    assert main(["filter", "--config", "simile", "--input", str(unscored), "--output", str(output), *LOCAL]) == 2
+    error = capsys.readouterr().err
+    assert "['trigram_overlap']" in error and "null in every row" in error
+    assert not output.exists()
+    assert main(["filter", "--config", "simile", "--input", str(tmp_path / "nothing"), "--output", str(output),
+                 *LOCAL]) == 2
+    assert "no shard files" in capsys.readouterr().err
+    assert main(["filter", "--config", "lexicon", "--input", str(unscored), "--output", str(unscored), *LOCAL]) == 2
+    assert "is the input directory" in capsys.readouterr().err
