@@ -10,7 +10,10 @@ that dropout (on unit embeddings, probability `dropout`) and word dropout (each 
 """
 from __future__ import annotations
 
+from itertools import chain
 from pathlib import Path
+
+import numpy as np
 
 import torch
 import torch.nn.functional as F
@@ -36,12 +39,11 @@ class AveragingEncoder(SentenceEncoder):
     def prepare(self, sentences: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         """(flat ids [total units], offsets [n]) for embedding_bag."""
         ids = self.featurizer.ids(sentences)
-        lengths = torch.tensor([len(x) for x in ids], dtype=torch.long)
-        offsets = torch.zeros(len(ids), dtype=torch.long)
-        if len(ids) > 1:
-            offsets[1:] = torch.cumsum(lengths[:-1], 0)
-        flat = torch.tensor([i for sentence in ids for i in sentence], dtype=torch.long)
-        return flat, offsets
+        lengths = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+        offsets = np.zeros(len(ids), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=offsets[1:])
+        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(lengths.sum()))
+        return torch.from_numpy(flat), torch.from_numpy(offsets)
 
     def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
         flat, offsets = inputs

@@ -14,6 +14,7 @@ from __future__ import annotations
 import shutil
 from collections import Counter
 from collections.abc import Iterable
+from itertools import repeat
 from pathlib import Path
 
 import regex
@@ -62,8 +63,8 @@ class VocabularyFeaturizer:
         return cls([UNK] + ranked[:max_size - 1])
 
     def ids(self, sentences: list[str]) -> list[list[int]]:
-        get = self.index.get
-        return [[get(unit, 0) for unit in self.units(sentence)] for sentence in sentences]
+        get, units, unknown = self.index.get, self.units, repeat(0)
+        return [list(map(get, units(sentence), unknown)) for sentence in sentences]
 
     def save(self, directory: Path) -> dict:
         (directory / "vocab.txt").write_text("\n".join(self.tokens) + "\n", encoding="utf-8")
