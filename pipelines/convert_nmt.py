@@ -9,14 +9,16 @@ Both unpickle the checkpoint (fairseq checkpoints are pickles): only convert che
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
 from pathlib import Path
 
 from paranmt.schemas.config import ConfigError
 
 
 def run(args) -> int:
-    from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2, export_model
+    from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2, export_model, write_manifest
 
     if args.fairseq_checkpoint:
         checkpoint = Path(args.fairseq_checkpoint)
@@ -44,7 +46,50 @@ def run(args) -> int:
     descriptor = export_model(str(checkpoints), str(data_bin), str(spm), args.output, source_lang, target_lang,
                               average_last=args.average_last, fp16=not args.fp32,
                               quantization=args.quantization)
-    print(json.dumps(descriptor, indent=2))
+    provenance = {"model": descriptor, "command": "paranmt " + " ".join(sys.argv[1:])}
+    if args.config:
+        provenance["recipe_config_file"] = args.config
+        provenance["recipe"] = dataclasses.asdict(recipe.config)
+        provenance["recipe_command"] = f"paranmt train-nmt --config {args.config}"
+        stats_path = recipe.work / "data_stats.json"
+        if stats_path.exists():
+            provenance["data"] = json.loads(stats_path.read_text())
+    manifest = write_manifest(args.output, provenance)
+    print(json.dumps({"model": descriptor, "total_bytes": manifest["total_bytes"]}, indent=2))
+    return 0
+
+
+def run_eval(args) -> int:
+    """BLEU/chrF of a model directory on a source/reference file pair (optionally recorded in MANIFEST.json)."""
+    from sacremoses import MosesPunctNormalizer
+
+    from paranmt.models.nmt.evaluate import evaluate_translator
+    from paranmt.models.nmt.export import record_evaluation
+    from paranmt.models.nmt.translator import ModelDirError, open_translator
+
+    sources = Path(args.source).read_text(encoding="utf-8").splitlines()
+    references = Path(args.reference).read_text(encoding="utf-8").splitlines()
+    if args.skip_first:
+        sources, references = sources[args.skip_first:], references[args.skip_first:]
+    if args.limit:
+        sources, references = sources[: args.limit], references[: args.limit]
+    if args.normalize_punctuation:
+        normalizer = MosesPunctNormalizer(lang=args.source_lang)
+        sources = [normalizer.normalize(s) for s in sources]
+    try:
+        translator = open_translator(args.model, args.backend, args.device, args.threads)
+    except ModelDirError as error:
+        raise ConfigError(str(error)) from None
+    result = evaluate_translator(translator, sources, references, args.beam, args.batch_tokens)
+    hypotheses = result.pop("hypotheses")
+    if args.hypotheses:
+        Path(args.hypotheses).write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")
+    entry = {"backend": args.backend, "test_set": args.test_name or Path(args.source).stem, "beam": args.beam,
+             "skip_first": args.skip_first, "threads": args.threads, **result,
+             "command": "paranmt " + " ".join(sys.argv[1:])}
+    if args.record:
+        record_evaluation(args.model, entry)
+    print(json.dumps(entry, indent=2))
     return 0
 
 
@@ -65,3 +110,24 @@ def register(subparsers) -> None:
     parser.add_argument("--quantization", default="int8",
                         help="ctranslate2 weight type: float32, float16, int8, int8_float16 (default int8)")
     parser.set_defaults(func=run)
+
+    evaluate = subparsers.add_parser("eval-nmt", help="BLEU/chrF of an NMT model directory on a test set",
+                                     description=run_eval.__doc__)
+    evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
+    evaluate.add_argument("--backend", default="ctranslate2", choices=("ctranslate2", "fairseq"))
+    evaluate.add_argument("--source", required=True, help="one source sentence per line")
+    evaluate.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
+    evaluate.add_argument("--test-name", help="name recorded in the manifest (default: the source file stem)")
+    evaluate.add_argument("--skip-first", type=int, default=0, help="ignore the first N lines (e.g. a valid set)")
+    evaluate.add_argument("--limit", type=int, default=0, help="evaluate at most N lines (0 = all)")
+    evaluate.add_argument("--source-lang", default="cs")
+    evaluate.add_argument("--no-normalize-punctuation", dest="normalize_punctuation", action="store_false",
+                          help="do not apply the Moses punctuation normalizer to the sources (the recipe and "
+                               "the clean stage do)")
+    evaluate.add_argument("--beam", type=int, default=12)
+    evaluate.add_argument("--batch-tokens", type=int, default=4096)
+    evaluate.add_argument("--device", default="auto")
+    evaluate.add_argument("--threads", type=int, default=0)
+    evaluate.add_argument("--hypotheses", help="write the translations to this file")
+    evaluate.add_argument("--record", action="store_true", help="add the result to the model's MANIFEST.json")
+    evaluate.set_defaults(func=run_eval)

@@ -128,3 +128,36 @@ def convert_fairseq_to_ctranslate2(model_path: str, data_dir: str, output_dir: s
                                  unsafe_deserialization=True)
     return converter.convert(output_dir, quantization=None if quantization in (None, "float32") else quantization,
                              force=True)
+
+
+MANIFEST = "MANIFEST.json"
+
+
+def file_hashes(model_dir: Path) -> list[dict]:
+    """[{'path', 'bytes', 'sha256'}] of every file under model_dir except the manifest, sorted by path."""
+    return [{"path": str(p.relative_to(model_dir)), "bytes": p.stat().st_size, "sha256": sha256_file(p)}
+            for p in sorted(model_dir.rglob("*")) if p.is_file() and p.name != MANIFEST]
+
+
+def write_manifest(model_dir: str, provenance: dict) -> dict:
+    """MANIFEST.json = provenance (recipe, data, commands) + file hashes + evaluations (kept across rewrites)."""
+    root = Path(model_dir)
+    path = root / MANIFEST
+    previous = json.loads(path.read_text()) if path.exists() else {}
+    manifest = {**provenance, "files": file_hashes(root),
+                "total_bytes": sum(f["bytes"] for f in file_hashes(root)),
+                "evaluation": previous.get("evaluation", [])}
+    path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    return manifest
+
+
+def record_evaluation(model_dir: str, entry: dict) -> dict:
+    """Add (or replace, keyed by backend + test set + beam) an evaluation entry in MANIFEST.json."""
+    root = Path(model_dir)
+    path = root / MANIFEST
+    manifest = json.loads(path.read_text()) if path.exists() else {"files": file_hashes(root)}
+    key = (entry.get("backend"), entry.get("test_set"), entry.get("beam"))
+    kept = [e for e in manifest.get("evaluation", []) if (e.get("backend"), e.get("test_set"), e.get("beam")) != key]
+    manifest["evaluation"] = kept + [entry]
+    path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    return manifest

@@ -58,7 +58,10 @@ class ModelDir:
     fairseq_checkpoint: Path | None
     ct2_dir: Path | None
     source_prefix: list[str] = field(default_factory=list)   # tokens put before every source (e.g. `__cs__`)
+    source_suffix: list[str] = field(default_factory=list)   # tokens put after it (e.g. `</s>` for models
+    #                                                          converted from Hugging Face, which add no EOS)
     target_prefix: list[str] = field(default_factory=list)   # forced first target tokens (e.g. `__en__`)
+    target_spm: Path | None = None                          # target-side sentencepiece model (OPUS-MT)
 
     @classmethod
     def open(cls, path: str) -> "ModelDir":
@@ -89,7 +92,9 @@ class ModelDir:
         return cls(root=root, source_lang=descriptor.get("source_lang", "cs"),
                    target_lang=descriptor.get("target_lang", "en"), spm=spm, fairseq_checkpoint=checkpoint,
                    ct2_dir=ct2, source_prefix=list(descriptor.get("source_prefix", [])),
-                   target_prefix=list(descriptor.get("target_prefix", [])))
+                   source_suffix=list(descriptor.get("source_suffix", [])),
+                   target_prefix=list(descriptor.get("target_prefix", [])),
+                   target_spm=root / descriptor["target_spm"] if descriptor.get("target_spm") else None)
 
     def check(self, backend: str) -> None:
         """Raise ModelDirError unless the files `backend` needs are all present."""
@@ -101,8 +106,9 @@ class ModelDir:
             for lang in (self.source_lang, self.target_lang):
                 if not (self.fairseq_checkpoint.parent / f"dict.{lang}.txt").is_file():
                     raise ModelDirError(f"missing dict.{lang}.txt beside {self.fairseq_checkpoint}")
-            if self.source_prefix or self.target_prefix:
-                raise ModelDirError("language-token prefixes are supported by the ctranslate2 backend only")
+            if self.source_prefix or self.source_suffix or self.target_prefix or self.target_spm:
+                raise ModelDirError("source/target prefixes, suffixes and a separate target sentencepiece "
+                                    "model are supported by the ctranslate2 backend only")
         else:
             if self.ct2_dir is None or not (self.ct2_dir / "model.bin").is_file():
                 raise ModelDirError(f"no CTranslate2 model in {self.root} (expected ct2/model.bin); "
@@ -125,6 +131,8 @@ class Translator(ABC):
 
         self.model, self.device, self.max_target_tokens = model, device, max_target_tokens
         self.spm = sentencepiece.SentencePieceProcessor(model_file=str(model.spm))
+        self.target_spm = (sentencepiece.SentencePieceProcessor(model_file=str(model.target_spm))
+                           if model.target_spm else self.spm)
 
     def pieces(self, sentences: list[str]) -> list[list[str]]:
         """Source subword pieces (without the prefix tokens and EOS)."""
@@ -132,11 +140,11 @@ class Translator(ABC):
 
     def count_tokens(self, sentences: list[str]) -> list[int]:
         """Source lengths in subword units, EOS and prefix tokens included (what the encoder sees)."""
-        extra = 1 + len(self.model.source_prefix)
+        extra = len(self.model.source_prefix) + (len(self.model.source_suffix) or 1)
         return [len(p) + extra for p in self.pieces(sentences)]
 
     def detokenize(self, pieces: list[str]) -> str:
-        return self.spm.decode_pieces(pieces)
+        return self.target_spm.decode_pieces(pieces)
 
     @abstractmethod
     def translate(self, sources: list[str], beam: int = 12, nbest: int = 0) -> list[Translation]:
@@ -208,7 +216,8 @@ class CTranslate2Translator(Translator):
     (end token included) divided by the length counting the end token: the schema's score, as measured against
     fairseq on the same weights (tests/models/nmt/test_translator.py). Hypotheses cut at max_target_tokens
     (degenerate, looping output) differ between the backends: fairseq forces an end token at the limit and scores
-    it, CTranslate2 stops without one."""
+    it, CTranslate2 stops without one. For models with a forced target prefix (M2M-100 / NLLB language tokens)
+    the score is CTranslate2's, not checked against fairseq here."""
 
     def __init__(self, model: ModelDir, device: Device, max_target_tokens: int = 200):
         super().__init__(model, device, max_target_tokens)
@@ -221,8 +230,8 @@ class CTranslate2Translator(Translator):
     def translate(self, sources: list[str], beam: int = 12, nbest: int = 0) -> list[Translation]:
         if not sources:
             return []
-        prefix = self.model.source_prefix
-        tokens = [prefix + p for p in self.pieces(sources)]
+        prefix, suffix = self.model.source_prefix, self.model.source_suffix
+        tokens = [prefix + p + suffix for p in self.pieces(sources)]
         target_prefix = [list(self.model.target_prefix)] * len(tokens) if self.model.target_prefix else None
         outputs = self.ct2.translate_batch(tokens, target_prefix, beam_size=beam, num_hypotheses=max(1, nbest),
                                            length_penalty=1.0, return_scores=True,

@@ -1,0 +1,92 @@
+"""The Beam translate transform (RunInference + TranslateStage) on real sentences: rows get bt/bt_score/bt_len,
+duplicates are translated once, too-long sources become rejects, metrics are reported, and configuration errors
+fail before any work."""
+import dataclasses
+import json
+from pathlib import Path
+
+import apache_beam as beam
+import pytest
+from apache_beam.metrics.metric import MetricsFilter
+from apache_beam.runners.portability.fn_api_runner import FnApiRunner
+
+from paranmt.schemas.config import BuildConfig, ConfigError, TranslateConfig
+from paranmt.schemas.records import empty_row
+from paranmt.transforms.translate import Translate, stage_transform
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = REPO / "tests" / "fixtures" / "nmt-tiny"
+
+
+@pytest.fixture(scope="module")
+def elements(bitext):
+    cs = (bitext / "newstest2016.ces").read_text(encoding="utf-8").splitlines()[:20]
+    en = (bitext / "newstest2016.eng").read_text(encoding="utf-8").splitlines()[:20]
+    rows = [empty_row(f"nt16:{i}", "newstest2016", c, e) for i, (c, e) in enumerate(zip(cs, en))]
+    rows += [dict(row, id=row["id"] + ":again") for row in rows[:10]]
+    return [("shard-a" if i % 2 else "shard-b", row) for i, row in enumerate(rows)]
+
+
+def tiny_config(**changes) -> TranslateConfig:
+    return dataclasses.replace(TranslateConfig(model=str(TINY), beam=4, nbest=2, device="cpu", threads=1,
+                                               batch_tokens=300, group_size=64), **changes)
+
+
+def run(elements, config, out_dir):
+    """Run Translate on the in-process FnApiRunner; returns (rows, rejects, translate counters)."""
+    pipeline = beam.Pipeline(runner=FnApiRunner())
+    rows, rejects = pipeline | beam.Create(elements, reshuffle=False) | Translate(config)
+    for name, pcoll in (("rows", rows), ("rejects", rejects)):
+        (pcoll | f"Json{name}" >> beam.Map(json.dumps)
+               | f"Write{name}" >> beam.io.WriteToText(str(out_dir / name), shard_name_template=""))
+    result = pipeline.run()
+    result.wait_until_finish()
+    counters = {m.key.metric.name: m.committed
+                for m in result.metrics().query(MetricsFilter().with_namespace("translate"))["counters"]}
+    collected = {name: [tuple(json.loads(line)) for line in (out_dir / name).read_text().splitlines()]
+                 for name in ("rows", "rejects")}
+    return collected["rows"], collected["rejects"], counters
+
+
+def test_rows_are_translated_and_accounted(elements, tmp_path):
+    rows, rejects, counters = run(elements, tiny_config(), tmp_path)
+    assert not rejects and len(rows) == len(elements) == 30
+    by_id = {row["id"]: (shard, row) for shard, row in rows}
+    for shard, row in elements:
+        out_shard, out = by_id[row["id"]]
+        assert out_shard == shard and out["cs"] == row["cs"] and out["ref"] == row["ref"]
+        assert out["bt"] and out["bt_score"] < 0 and out["bt_len"] >= 1 and len(out["bt_nbest"]) == 2
+        if row["id"].endswith(":again"):
+            assert out["bt"] == by_id[row["id"][: -len(":again")]][1]["bt"]
+    assert counters["sentences"] == 30
+    assert counters["unique_sentences"] <= 30 and counters["batches"] >= 1 and counters["source_tokens"] > 0
+
+
+def test_too_long_sources_become_translate_rejects(elements, tmp_path):
+    rows, rejects, counters = run(elements, tiny_config(max_source_tokens=60, nbest=0), tmp_path)
+    assert len(rows) + len(rejects) == len(elements) and rejects and rows
+    for _, reject in rejects:
+        assert reject["stage"] == "translate" and reject["reason"] == "source_too_long"
+        assert reject["raw"].split("\t")[0] in {row["cs"] for _, row in elements}
+    assert all(row["bt_nbest"] is None for _, row in rows)
+    assert counters["reject_source_too_long"] == len(rejects)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"model": "/nonexistent/nmt"}, "translate.model: NMT model directory"),
+    ({"backend": "marian"}, "translate.backend"),
+    ({"nbest": 13}, "translate.nbest"),
+    ({"batch_tokens": 0}, "translate.batch_tokens"),
+    ({"device": "tpu"}, "translate.device"),
+])
+def test_configuration_errors_fail_at_construction(changes, message):
+    config = BuildConfig(input="x", output="y", stages=["read", "clean", "translate"],
+                         translate=tiny_config(**changes))
+    with pytest.raises(ConfigError, match=message):
+        stage_transform(config)
+
+
+def test_a_model_dir_without_the_backend_files_is_a_config_error(tmp_path):
+    (tmp_path / "spm.model").write_bytes((TINY / "spm.model").read_bytes())
+    with pytest.raises(ConfigError, match="convert-nmt"):
+        stage_transform(BuildConfig(translate=tiny_config(model=str(tmp_path))))
