@@ -81,6 +81,9 @@ def prepare_output(config: BuildConfig) -> set[str]:
     for directory in (config.output, join_path(config.output, "rejects")):
         if not FileSystems.exists(directory):
             FileSystems.mkdirs(directory)
+        stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
+        if stale:   # temporaries of writes a killed run left behind; their shards are rewritten
+            FileSystems.delete([m.path for m in stale])
     return done
 
 
@@ -101,17 +104,27 @@ def processing_stages(config: BuildConfig) -> list[tuple[str, beam.PTransform]]:
     return [(name, stage_transform(name, config)) for name in STAGE_ORDER if name in config.stages and name != "read"]
 
 
-def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str], metadata: dict,
-                   stages: list[tuple[str, beam.PTransform]] | None = None):
-    """Compose the graph: Read -> Clean -> Translate -> Score -> Parse -> Write (stages as configured)."""
+def read_options(config: BuildConfig) -> ReadOptions:
+    return ReadOptions(format=config.format, suffixes=tuple(config.read.suffixes), columns=dict(config.read.columns),
+                       corpus=config.read.corpus, max_line_bytes=config.read.max_line_bytes,
+                       shard_rows=config.read.shard_rows)
+
+
+def plan_input(config: BuildConfig) -> list:
+    """The input files (InputFiles for bitext, shard paths for `shards`), matched and checked before any work."""
     if config.format == "shards":
-        rows, rejects, counts = pipeline | "ReadShards" >> ReadShards(shard_files(config.input), done)
+        return shard_files(config.input)
+    return plan_bitext(config.input, read_options(config))
+
+
+def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str], metadata: dict,
+                   stages: list[tuple[str, beam.PTransform]] | None = None, inputs: list | None = None):
+    """Compose the graph: Read -> Clean -> Translate -> Score -> Parse -> Write (stages as configured)."""
+    inputs = plan_input(config) if inputs is None else inputs
+    if config.format == "shards":
+        rows, rejects, counts = pipeline | "ReadShards" >> ReadShards(inputs, done)
     else:
-        options = ReadOptions(format=config.format, suffixes=tuple(config.read.suffixes),
-                              columns=dict(config.read.columns), corpus=config.read.corpus,
-                              max_line_bytes=config.read.max_line_bytes, shard_rows=config.read.shard_rows)
-        units = plan_bitext(config.input, options)
-        rows, rejects, counts = pipeline | "ReadBitext" >> ReadBitext(units, options, done)
+        rows, rejects, counts = pipeline | "ReadBitext" >> ReadBitext(inputs, read_options(config), done)
     stage_rejects = [rejects]
     for name, transform in stages if stages is not None else processing_stages(config):
         rows, new_rejects = rows | name.capitalize() >> transform
@@ -159,13 +172,14 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
             raise ConfigError(f"stage {stage!r}: model {path}: " + "; ".join(problems))
     models = {stage: model_identity(path) for stage, path in model_paths(config).items()}
     stages = processing_stages(config)
+    inputs = plan_input(config)
     done = prepare_output(config)
     with FileSystems.create(join_path(config.output, "config.yaml")) as handle:
         handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
     metadata = shard_metadata(config.hash(), models)
     start = time.time()
     pipeline = beam.Pipeline(options=pipeline_options(beam_args or []))
-    build_pipeline(pipeline, config, done, metadata, stages)
+    build_pipeline(pipeline, config, done, metadata, stages, inputs)
     result = pipeline.run()
     result.wait_until_finish()
     elapsed = time.time() - start

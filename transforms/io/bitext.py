@@ -88,7 +88,8 @@ def plan_inputs(paths: list[str], fmt: str, suffixes=("cs", "en")) -> list[Input
                  for p in paths]
     else:
         units = [((p,), _strip_compression(PurePosixPath(p).name)) for p in paths]
-    units = [(pair, re.sub(r"[^A-Za-z0-9._-]", "_", stem) or "input") for pair, stem in units]
+    # shard names are file names inside the output directory: no separators, no leading dot (hidden/temporary)
+    units = [(pair, re.sub(r"[^A-Za-z0-9._-]", "_", stem).lstrip(".") or "input") for pair, stem in units]
     stems = [stem for _, stem in units]
     return [InputFile(pair, stem if stems.count(stem) == 1
                       else f"{stem}-{hashlib.sha1(pair[0].encode()).hexdigest()[:8]}")
