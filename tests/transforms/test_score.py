@@ -1,6 +1,7 @@
 """The score stage's Beam adapter: config validation and a real DirectRunner run."""
 import apache_beam as beam
 import pytest
+from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.testing.util import assert_that, equal_to
 
 from paranmt.models.encoders import create_encoder
@@ -27,7 +28,8 @@ def test_stage_transform_scores_rows_on_beam(bitext, tmp_path):
     rows = [("shard-0", dict(empty_row(f"t:f:{i}", "t", "x", ref), bt=bt))
             for i, (ref, bt) in enumerate([("The cat sat down.", "The cat sat up."), ("Yes.", None),
                                            ("I know.", "I know."), ("Go home now.", "Go home.")])]
-    with beam.Pipeline(runner="DirectRunner") as pipeline:
+    options = PipelineOptions(["--runner=DirectRunner", "--direct_running_mode=in_memory"])  # never fetches Prism
+    with beam.Pipeline(options=options) as pipeline:
         scored, rejects = pipeline | beam.Create(rows) | stage_transform(config)
         summary = scored | beam.Map(lambda e: (e[0], e[1]["id"], e[1]["trigram_overlap"],
                                                None if e[1]["para_score"] is None else round(e[1]["para_score"], 4)))
