@@ -103,9 +103,10 @@ def _strip_compression(name: str) -> str:
     return name
 
 
-def open_binary(path: str, opener=None) -> io.BufferedIOBase:
-    """Open `path` for reading decompressed bytes. `opener(path)` returns a raw binary stream
-    (default: Beam FileSystems, uncompressed, so gs:// works); compression is detected by suffix, then magic."""
+def open_binary(path: str, opener=None, plain: bool = False) -> tuple[io.BufferedIOBase, bool]:
+    """Open `path` for reading decompressed bytes; returns (stream, compression_guessed_from_magic_bytes).
+    `opener(path)` returns a raw binary stream (default: Beam FileSystems, uncompressed, so gs:// works);
+    compression is detected by suffix, then by magic bytes (unless `plain`)."""
     if opener is None:
         from apache_beam.io.filesystem import CompressionTypes
         from apache_beam.io.filesystems import FileSystems
@@ -115,22 +116,80 @@ def open_binary(path: str, opener=None) -> io.BufferedIOBase:
     raw = opener(path)
     if not hasattr(raw, "peek"):
         raw = io.BufferedReader(raw, buffer_size=1 << 20)
-    kind = next((k for s, k in _SUFFIX.items() if path.endswith(s)), None)
-    if kind is None:
+    kind = None if plain else next((k for s, k in _SUFFIX.items() if path.endswith(s)), None)
+    by_magic = False
+    if kind is None and not plain:
         head = raw.peek(6)[:6]
         kind = next((k for magic, k in _MAGIC.items() if head.startswith(magic)), None)
+        by_magic = kind is not None
     # The decompressors buffer small chunks themselves: a truncated stream loses at most one chunk of lines
     # before the break (they end up in the `corrupt_file` reject's scope, "could not be read past line N").
     if kind == "gz":
-        return gzip.GzipFile(fileobj=raw)
+        return gzip.GzipFile(fileobj=raw), by_magic
     if kind == "bz2":
-        return bz2.BZ2File(raw)
+        return bz2.BZ2File(raw), by_magic
     if kind == "xz":
-        return lzma.LZMAFile(raw)
+        return lzma.LZMAFile(raw), by_magic
     if kind == "zst":
+        return io.BufferedReader(ZstdReader(raw)), by_magic
+    return raw, False
+
+
+class ZstdReader(io.RawIOBase):
+    """Decompress a (multi-frame) zstd stream; unlike zstandard's stream_reader, a stream that ends inside a
+    frame raises EOFError instead of ending quietly (so truncation is never a silent loss)."""
+
+    def __init__(self, raw, chunk: int = 1 << 17):
         import zstandard
-        return io.BufferedReader(zstandard.ZstdDecompressor().stream_reader(raw))
-    return raw
+        self._zstd, self._raw, self._chunk = zstandard, raw, chunk
+        self._decoder = zstandard.ZstdDecompressor().decompressobj()
+        self._buffer = b""
+        self._started = False
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target) -> int:
+        while not self._buffer:
+            data = self._raw.read(self._chunk)
+            if not data:
+                if self._started and not self._decoder.eof:
+                    raise EOFError("zstd stream ended inside a frame")
+                return 0
+            while data:
+                self._started = True
+                try:
+                    self._buffer += self._decoder.decompress(data)
+                except self._zstd.ZstdError as error:
+                    raise ValueError(f"zstd: {error}") from None
+                data = self._decoder.unused_data if self._decoder.eof else b""
+                if data or self._decoder.eof:
+                    self._decoder = self._zstd.ZstdDecompressor().decompressobj()
+                    self._started = bool(data)
+        n = min(len(target), len(self._buffer))
+        target[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
+
+
+def file_lines(path: str, max_line_bytes: int, opener=None) -> Iterator[tuple[bytes, bool]]:
+    """`iter_lines` over a file, decompressed. A file whose compression was only guessed from its first bytes and
+    that fails to decompress before its first line is read as plain text instead (a text file may begin with
+    `BZh`)."""
+    stream, by_magic = open_binary(path, opener)
+    started = False
+    try:
+        for item in iter_lines(stream, max_line_bytes):
+            started = True
+            yield item
+    except CorruptFile:
+        if started or not by_magic:
+            raise
+        stream.close()
+        stream, _ = open_binary(path, opener, plain=True)
+        yield from iter_lines(stream, max_line_bytes)
+    finally:
+        stream.close()
 
 
 def iter_lines(stream, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
@@ -228,9 +287,8 @@ def _read_single(unit: InputFile, options: ReadOptions, opener) -> Iterator[tupl
         "" if options.format in ("czeng16", "czeng20") else unit.stem.split(".")[0])
     record_no = 0
     line_no = 0
-    stream = open_binary(path, opener)
     try:
-        for raw, too_long in iter_lines(stream, options.max_line_bytes):
+        for raw, too_long in file_lines(path, options.max_line_bytes, opener):
             line_no += 1
             if options.format == "czeng20" and not raw.strip() and not too_long:
                 yield shard_name(unit.stem, record_no // options.shard_rows), None
@@ -245,8 +303,6 @@ def _read_single(unit: InputFile, options: ReadOptions, opener) -> Iterator[tupl
         yield shard, reject_row(f"{corpus or options.format}:{unit.name}:{line_no}", STAGE, "corrupt_file",
                                 f"{path} could not be read past line {line_no - 1}: {error}",
                                 error.partial.decode("utf-8", "replace"))
-    finally:
-        stream.close()
 
 
 def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallback_id: str) -> dict:
@@ -265,8 +321,7 @@ def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallb
 def _read_moses(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple[str, dict | None]]:
     corpus = options.corpus if options.corpus is not None else unit.stem
     source_name = unit.name
-    streams = [open_binary(p, opener) for p in unit.paths]
-    iterators = [iter_lines(s, options.max_line_bytes) for s in streams]
+    iterators = [file_lines(p, options.max_line_bytes, opener) for p in unit.paths]
     line_no = 0
     try:
         while True:
@@ -295,8 +350,8 @@ def _read_moses(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple
                           f"{unit.paths} could not be read past line {line_no - 1}: {error}",
                           error.partial.decode("utf-8", "replace")))
     finally:
-        for stream in streams:
-            stream.close()
+        for iterator in iterators:
+            iterator.close()
 
 
 def _moses_record(sides, options: ReadOptions, corpus: str, record_id: str) -> dict:
