@@ -61,11 +61,17 @@ def score_histograms(report: dict) -> bytes:
     titles = [("para score (all rows)", "cosine"), ("trigram overlap (all rows)", "overlap"),
               ("bt_score (sample)", "length-normalized log-prob"), ("reference length (sample)", "tokens")]
     for axis, (title, xlabel) in zip(axes.flat, titles):
+        if not axis.has_data():
+            axis.text(0.5, 0.5, "no values: the column is null in the input", ha="center", va="center",
+                      transform=axis.transAxes, color="gray")
         axis.set_title(title)
         axis.set_xlabel(xlabel)
         axis.set_ylabel("share of rows")
         axis.grid(alpha=0.3)
-    axes[0, 0].legend(fontsize=8)
+    for axis in axes.flat:  # the first panel with data carries the legend
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend(fontsize=8)
+            break
     figure.suptitle("Score and length distributions per corpus")
     return _png(figure)
 
