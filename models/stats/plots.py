@@ -85,6 +85,8 @@ def para_vs_overlap(report: dict) -> bytes:
         image = axis.imshow(matrix.T, origin="lower", aspect="auto", cmap="viridis",
                             extent=(*PARA_RANGE, *OVERLAP_RANGE), norm=LogNorm(vmin=1, vmax=max(1.0, matrix.max())))
         figure.colorbar(image, ax=axis, label="rows")
+    axis.set_xlim(*PARA_RANGE)
+    axis.set_ylim(*OVERLAP_RANGE)
     axis.set_xlabel(f"para score ({PARA_BINS} bins)")
     axis.set_ylabel(f"trigram overlap ({OVERLAP_BINS} bins)")
     axis.set_title(f"Para score vs trigram overlap ({int(matrix.sum())} rows)")
