@@ -12,8 +12,8 @@ ever holds the corpus; the global decisions travel as small side inputs:
                  plus the filter's), optionally dropped rows with reason -> OUT/dropped/<shard>.parquet and a
                  `ref TAB bt` part file; yields the shard's counts.
 Passes that the plan does not need are skipped. Each pass starts after a Reshuffle of the paths: without that
-fusion break a local runner fuses all passes into one stage that waits for its own side inputs. Memory of the side inputs: O(1) for quantiles, O(#duplicate
-groups) for dedup, O(N) 8-byte ints for the sample.
+fusion break a local runner fuses all passes into one stage that waits for its own side inputs. Memory of the
+side inputs: O(1) for quantiles, O(#duplicate groups) for dedup, O(N) 8-byte ints for the sample.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from apache_beam.transforms.stats import ApproximateQuantiles
 
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.quantiles import NUM_QUANTILES
+from paranmt.models.filters.text_keys import dedup_rank
 from paranmt.schemas.records import PAIR_SCHEMA
 from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shard_metadata, shard_name
 
@@ -65,7 +66,7 @@ class _DedupCandidatesFn(beam.DoFn):
         for batch in iter_row_batches(path, self.columns):
             for row in batch:
                 if plan.row_verdict(row) is None:
-                    rank = (-row["para_score"] if row.get("para_score") is not None else float("inf"), row["id"])
+                    rank = dedup_rank(row)
                     for dedup_field, key in plan.dedup_keys(row).items():
                         yield (dedup_field, key), rank
 

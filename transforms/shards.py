@@ -11,7 +11,6 @@ import json
 import uuid
 from collections.abc import Iterator
 
-import apache_beam as beam
 import pyarrow as pa
 import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
@@ -184,18 +183,3 @@ def concatenate_files(parts: list[str], path: str, header: str = "") -> int:
     FileSystems.delete(parts)
     return written
 
-
-class ReadShardRows(beam.PTransform):
-    """Shard files -> PCollection of row dicts (only `columns`), spread over workers file by file."""
-
-    def __init__(self, files: list[str], columns: list[str] | None = None):
-        super().__init__()
-        self.files, self.columns = files, columns
-
-    def expand(self, pbegin):
-        columns = self.columns
-        return (pbegin
-                | "ShardFiles" >> beam.Create(self.files)
-                | "Spread" >> beam.Reshuffle()
-                | "ReadBatches" >> beam.FlatMap(lambda path: iter_row_batches(path, columns))
-                | "Rows" >> beam.FlatMap(lambda batch: batch))

@@ -83,7 +83,8 @@ class FilterPlan:
         for dedup_field, key in self.dedup_keys(row).items():
             winner = winners.get((dedup_field, key))
             if winner is not None and winner != row["id"]:
-                return duplicate_reason(dedup_field), f"duplicate of {winner} ({self.dedup_normalization} {dedup_field})"
+                detail = f"duplicate of {winner} ({self.dedup_normalization} {dedup_field})"
+                return duplicate_reason(dedup_field), detail
         return None
 
     def sample_hash(self, row: dict) -> int:

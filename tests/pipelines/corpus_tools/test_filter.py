@@ -1,12 +1,14 @@
 """`paranmt filter` end to end from the CLI on fixture shards (see conftest.py): presets, quantiles over the whole
 input, dedup, exact deterministic sampling, outputs and accounting, and configuration errors before any work."""
 import json
+from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from paranmt.models.filters.config import load_filter_config
 from paranmt.models.filters.quantiles import exact_quantiles, value_at
 from paranmt.models.filters.text_keys import dedup_key, dedup_rank, sample_hash
 from paranmt.pipelines.cli import main
@@ -107,6 +109,33 @@ def test_reference_dedup_matches_an_in_memory_dedup(corpus_shards, input_rows, t
     kept = {r["id"] for r in read_rows(output)}
     assert kept == winners_in_memory(input_rows, "ref", normalization)
     assert len(kept) < len(input_rows)  # SICK repeats its sentence_A
+
+
+def test_every_filter_type_agrees_with_the_plan_applied_in_memory(corpus_shards, input_rows, tmp_path):
+    config = tmp_path / "all.yaml"
+    config.write_text(yaml.safe_dump({
+        "filters": [{"type": "english", "sides": ["ref", "bt"]},
+                    {"type": "template", "require": "differ"},
+                    {"type": "length_ratio", "max_ratio": 1.5},
+                    {"type": "range", "column": "bt_score", "min": -1.2},
+                    {"type": "quantile", "column": "trigram_overlap", "lower": 0.0, "upper": 0.9}],
+        "dedup": ["bt"], "dedup_normalization": "exact"}))
+    output = tmp_path / "out"
+    assert main(["filter", "--config", str(config), "--input", str(corpus_shards), "--output", str(output),
+                 "--write-dropped", *LOCAL]) == 0
+    report = json.loads((output / "filter_report.json").read_text())
+    plan = load_filter_config(str(config)).plan().bind_quantiles(
+        {"trigram_overlap": exact_quantiles([r["trigram_overlap"] for r in input_rows])})
+    low, high = report["quantile_bounds"]["trigram_overlap_quantile"]
+    assert low == min(r["trigram_overlap"] for r in input_rows)
+    assert high == pytest.approx(plan.filters[-1].bounds[1])
+    survivors = [r for r in input_rows if plan.row_verdict(r) is None]
+    expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "bt", "exact")
+    assert {r["id"] for r in read_rows(output)} == expected
+    dropped = Counter(r["drop_reason"] for path in (output / "dropped").glob("*.parquet")
+                      for r in pq.read_table(path, columns=["drop_reason"]).to_pylist())
+    assert dropped == {s["filter"]: s["dropped"] for s in report["filters"] if s["dropped"]}
+    assert set(dropped) >= {"english", "template_differ", "length_ratio", "bt_score_range"}
 
 
 def test_missing_scores_and_bad_inputs_fail_before_any_work(corpus_rows, write_fixture_shards, tmp_path, capsys):
