@@ -22,6 +22,7 @@ COMMANDS = {
     "train-nmt": "train_nmt",
     "convert-nmt": "convert_nmt",
     "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon",
+    "check-dataflow": "dataflow",
 }
 
 

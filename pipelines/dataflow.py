@@ -1,0 +1,210 @@
+"""`paranmt check-dataflow`: the Dataflow job that `paranmt build ... --runner DataflowRunner ...` would submit,
+made offline by Beam's own DataflowRunner code, written to a directory and summarized. No cloud account needed.
+
+    paranmt check-dataflow --config configs/dataflow-gpu.yaml --input 'data/sample/*' --format moses \\
+        --output gs://BUCKET/paranmt/out --job-dir out/dataflow-job \\
+        --runner DataflowRunner --project PROJECT --region REGION --temp_location gs://BUCKET/tmp \\
+        --sdk_container_image REGION-docker.pkg.dev/PROJECT/REPO/paranmt-worker:0.1.0
+
+It takes exactly the arguments of `paranmt build` (plus --job-dir). How it works:
+1. the pipeline is composed by `paranmt.pipelines.build.build_pipeline`, as `paranmt build` composes it, and run
+   with Beam's `--dry_run=True` test option: the DataflowRunner applies its transform overrides, translates the
+   graph to the portable pipeline proto, resolves the environments (container image, the resource hints of each
+   transform, the staged dependencies, e.g. the sdist built from --setup_file) and creates the Dataflow `Job`
+   message, then stops before any API call;
+2. Beam's `DataflowApplicationClient.create_job_description` (credentials off, `--no_auth`) stages the artifacts
+   and `pipeline.pb` into JOB_DIR/staging instead of the gs:// staging location and fills in the job's
+   environment: worker pool, SDK container image per environment, experiments, service options, pipeline options.
+Nothing reaches the network. The input glob and the models must be readable from this machine (use a local sample
+input with the same options to check a launch whose input is on gs://).
+
+JOB_DIR gets: job.json (the Dataflow API `Job` message, i.e. the body of the create-job request, with local
+staging paths), staging/pipeline.pb (the portable pipeline Dataflow runs, where resource hints live) and the staged
+files, summary.json (what is printed: steps per stage, the resource hints of each step, images, staged files,
+warnings about a GPU launch that would not work).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import apache_beam as beam
+from apache_beam.options.pipeline_options import StandardOptions
+from apache_beam.portability.api import beam_runner_api_pb2
+
+from paranmt.pipelines import build
+from paranmt.schemas.config import BuildConfig, ConfigError, load_build_config
+from paranmt.schemas.metadata import model_identity, shard_metadata
+
+STAGED_PIPELINE = "pipeline.pb"
+ACCELERATOR_URN = "beam:resources:accelerator:v1"
+# Beam's own worker images (Docker Hub, or Dataflow's copy of them): no CUDA torch, no paranmt
+DEFAULT_IMAGE = re.compile(r"(^apache/|/cloud-dataflow/v1beta3/)beam_python")
+
+
+@dataclass
+class DataflowJobPlan:
+    """A Dataflow job description made offline: `job` is the API `Job` message as a dict, `pipeline` the portable
+    pipeline proto staged beside it (`staging/pipeline.pb`), `staging_dir` the directory holding staged files."""
+    job: dict
+    pipeline: beam_runner_api_pb2.Pipeline
+    staging_dir: Path
+
+    def step_hints(self) -> dict[str, dict[str, str]]:
+        """Every leaf transform (unique name) -> its environment's resource hints, short names (`accelerator`,
+        `min_ram`, ...) -> decoded values; {} for a step without hints."""
+        components = self.pipeline.components
+        hints = {}
+        for transform in components.transforms.values():
+            if transform.subtransforms or not transform.environment_id:
+                continue
+            environment = components.environments[transform.environment_id]
+            hints[transform.unique_name] = {urn.split(":")[2]: value.decode()
+                                            for urn, value in environment.resource_hints.items()}
+        return hints
+
+    def top_level_steps(self) -> list[str]:
+        """The names of the pipeline's top-level transforms, in graph order."""
+        transforms = self.pipeline.components.transforms
+        roots = list(self.pipeline.root_transform_ids)
+        if len(roots) == 1 and transforms[roots[0]].subtransforms:     # Beam wraps the graph in one root
+            roots = list(transforms[roots[0]].subtransforms)
+        return [transforms[t].unique_name for t in roots]
+
+    def worker_pool(self) -> dict:
+        return self.job["environment"]["workerPools"][0]
+
+    def container_images(self) -> dict[str, str]:
+        """Environment id -> SDK container image, as the worker pool would start them."""
+        return {image["environmentId"]: image["containerImage"]
+                for image in self.worker_pool().get("sdkHarnessContainerImages", [])}
+
+    def staged_files(self) -> list[str]:
+        return sorted(package["name"] for package in self.worker_pool().get("packages", []))
+
+    def pipeline_options(self) -> dict:
+        return self.job["environment"]["sdkPipelineOptions"]["options"]
+
+    def service_options(self) -> list[str]:
+        return list(self.job["environment"].get("serviceOptions", []))
+
+    def warnings(self, config: BuildConfig) -> list[str]:
+        """Launch settings that would start but not do what a GPU translate job needs."""
+        problems = []
+        gpu = any("accelerator" in hints for hints in self.step_hints().values()) or any(
+            option.startswith("worker_accelerator=") for option in self.service_options())
+        if gpu and any(DEFAULT_IMAGE.search(image) for image in self.container_images().values()):
+            problems.append("GPUs requested but the workers run Beam's default image (no CUDA torch, no paranmt): "
+                            "build the project's Dockerfile and pass --sdk_container_image")
+        if gpu and config.translate.device == "cpu":
+            problems.append("GPUs requested but translate.device=cpu: the GPU would sit idle")
+        if gpu and "install-nvidia-driver" not in json.dumps(self.step_hints()) + " ".join(self.service_options()):
+            problems.append("GPU requested without `install-nvidia-driver`: CUDA will not find a driver")
+        if "translate" in config.stages and not self.pipeline_options().get("number_of_worker_harness_threads") \
+                and gpu:
+            problems.append("no --number_of_worker_harness_threads: many threads will contend for one GPU "
+                            "(docs/dataflow.md suggests 1-4)")
+        return problems
+
+    def summary(self, config: BuildConfig) -> dict:
+        hints = self.step_hints()
+        stages = {}
+        for step in self.top_level_steps():
+            inside = {name: h for name, h in hints.items() if name == step or name.startswith(step + "/")}
+            with_hints = {name: h for name, h in inside.items() if h}
+            stages[step] = {"steps": len(inside), "steps_with_resource_hints": with_hints}
+        return {
+            "job_name": self.job["name"], "job_type": self.job["type"],
+            "stages": stages,
+            "container_images": sorted(set(self.container_images().values())),
+            "environments": len(self.container_images()),
+            "staged_files": self.staged_files(),
+            "service_options": self.service_options(),
+            "experiments": list(self.job["environment"].get("experiments", [])),
+            "machine_type": self.worker_pool().get("machineType"),
+            "max_num_workers": self.worker_pool().get("autoscalingSettings", {}).get("maxNumWorkers"),
+            "warnings": self.warnings(config),
+        }
+
+
+def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | os.PathLike) -> DataflowJobPlan:
+    """Build `config`'s pipeline for the DataflowRunner named in `beam_args` and write the job it would submit to
+    `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner."""
+    config.validate()
+    options = build.pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
+    if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):
+        raise ConfigError("check-dataflow needs the launch options: --runner DataflowRunner --project P "
+                          "--region R --temp_location gs://BUCKET/tmp ...")
+    for stage, path in build.model_paths(config).items():
+        if "://" not in path and not os.path.exists(path):
+            raise ConfigError(f"stage {stage!r}: model {path} does not exist")
+    models = {stage: model_identity(path) for stage, path in build.model_paths(config).items()}
+    pipeline = beam.Pipeline(options=options)
+    build.build_pipeline(pipeline, config, set(), shard_metadata(config.hash(), models))
+    job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted
+
+    from apache_beam.runners.dataflow.internal import apiclient   # needs the GCP client libraries
+    job_dir = Path(job_dir)
+    staging = job_dir / "staging"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    job.google_cloud_options.staging_location = str(staging)
+    apiclient.DataflowApplicationClient(options, str(staging)).create_job_description(job)
+    description = json.loads(job.json())
+    (job_dir / "job.json").write_text(json.dumps(description, indent=1, sort_keys=True))
+    staged = beam_runner_api_pb2.Pipeline.FromString((staging / STAGED_PIPELINE).read_bytes())
+    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging)
+
+
+def print_summary(summary: dict, job_dir: Path) -> None:
+    print(f"Dataflow job {summary['job_name']} ({summary['job_type']}), written offline to {job_dir}/job.json")
+    for stage, info in summary["stages"].items():
+        hinted = info["steps_with_resource_hints"]
+        text = "; ".join(f"{name}: {', '.join(f'{k}={v}' for k, v in hints.items())}"
+                         for name, hints in hinted.items()) or "no resource hints"
+        print(f"  {stage:<12} {info['steps']:>3} step(s)  {text}")
+    print(f"  container image(s): {', '.join(summary['container_images'])} "
+          f"({summary['environments']} environment(s))")
+    print(f"  staged files: {', '.join(summary['staged_files']) or 'none'}")
+    if summary["service_options"]:
+        print(f"  service options: {', '.join(summary['service_options'])}")
+    for warning in summary["warnings"]:
+        print(f"  WARNING: {warning}")
+
+
+def register(subparsers) -> None:
+    build_parsers = argparse.ArgumentParser(add_help=False).add_subparsers()
+    build.register(build_parsers)
+    parser = subparsers.add_parser(
+        "check-dataflow", parents=[build_parsers.choices["build"]], add_help=False,
+        help="write the Dataflow job a `paranmt build` launch would submit, offline, and check it",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--job-dir", required=True, help="directory for job.json, summary.json and staging/")
+    parser.set_defaults(func=run, accepts_beam_options=True)
+
+
+def build_config_from_args(args) -> BuildConfig:
+    """The BuildConfig that `paranmt build` makes of the same arguments (same flags, same precedence)."""
+    overrides = {
+        "input": args.input, "format": args.format, "output": args.output, "resume": args.resume,
+        "stages": args.stages.split(",") if args.stages else None,
+        "read.suffixes": args.suffixes.split(",") if args.suffixes else None,
+        "read.columns": build._columns(args.columns) if args.columns else None,
+        "read.corpus": args.corpus, "read.shard_rows": args.shard_rows,
+    }
+    overrides.update(dict(build._set(item) for item in args.set))
+    return load_build_config(args.config, overrides)
+
+
+def run(args) -> int:
+    config = build_config_from_args(args)
+    plan = plan_dataflow_job(config, args.beam_args, args.job_dir)
+    summary = plan.summary(config)
+    Path(args.job_dir, "summary.json").write_text(json.dumps(summary, indent=1))
+    print_summary(summary, Path(args.job_dir))
+    return 1 if summary["warnings"] else 0

@@ -1,0 +1,151 @@
+"""The offline Dataflow check: `paranmt check-dataflow` builds the real `paranmt build` pipeline for the
+DataflowRunner (Beam's --dry_run, then Beam's own job-description code with local staging) and we assert on what
+would be submitted. The network is cut off (every socket connect / DNS lookup raises) and no GCP credentials exist.
+
+Two launches from docs/dataflow.md:
+- GPU_LAUNCH: all stages in one job on the project's worker image, a GPU requested for the translate step only
+  (the `translate.accelerator` resource hint);
+- CPU_SPLIT_LAUNCH: the CPU half of a split run, `--format shards --stages score,parse`, shipping the project as the
+  sdist of --setup_file on Beam's default image.
+"""
+import json
+import socket
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from paranmt.pipelines.cli import main
+from paranmt.pipelines.dataflow import plan_dataflow_job
+from paranmt.schemas.config import ConfigError, load_build_config
+from paranmt.schemas.records import empty_row, pairs_to_table
+
+REPO = Path(__file__).resolve().parents[2]
+IMAGE = "europe-west4-docker.pkg.dev/paranmt-demo/paranmt/paranmt-worker:0.1.0"
+T4 = "type:nvidia-tesla-t4;count:1;install-nvidia-driver"
+LAUNCH = ["--runner", "DataflowRunner", "--project", "paranmt-demo", "--region", "europe-west4",
+          "--temp_location", "gs://paranmt-demo-bucket/tmp"]
+ALL_STAGES = ["ReadBitext", "Clean", "Translate", "Score", "Parse", "AllRejects", "Write"]
+
+
+@pytest.fixture(scope="module")
+def offline():
+    """No network, no credentials, for everything in this module."""
+    def refuse(*args, **kwargs):
+        raise OSError("network access attempted during the offline Dataflow check")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket.socket, "connect", refuse)
+        patch.setattr(socket, "getaddrinfo", refuse)
+        patch.setattr(socket, "create_connection", refuse)
+        patch.setenv("GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent/credentials.json")
+        patch.setenv("CLOUDSDK_CONFIG", "/nonexistent/gcloud")
+        yield
+
+
+def check_dataflow(job_dir: Path, args: list[str], capsys) -> tuple[int, dict, dict, str]:
+    code = main(["check-dataflow", "--job-dir", str(job_dir), *args])
+    printed = capsys.readouterr().out
+    return code, json.loads((job_dir / "job.json").read_text()), json.loads(
+        (job_dir / "summary.json").read_text()), printed
+
+
+@pytest.fixture(scope="module")
+def gpu_launch(offline, tmp_path_factory, sample_dir):
+    job_dir = tmp_path_factory.mktemp("gpu-job")
+    config = load_build_config(None, {"input": f"{sample_dir}/*", "format": "moses",
+                                      "output": "gs://paranmt-demo-bucket/out", "translate.accelerator": T4,
+                                      "stages": ["read", "clean", "translate", "score", "parse"]})
+    plan = plan_dataflow_job(config, LAUNCH + ["--sdk_container_image", IMAGE, "--machine_type", "n1-standard-8",
+                                               "--max_num_workers", "50", "--number_of_worker_harness_threads",
+                                               "2", "--experiments", "use_runner_v2"], job_dir)
+    return plan, config, job_dir
+
+
+def test_the_graph_is_the_build_pipeline(gpu_launch):
+    plan, _, _ = gpu_launch
+    assert plan.top_level_steps() == ALL_STAGES
+    assert plan.job["type"] == "JOB_TYPE_BATCH"
+    assert "use_runner_v2" in plan.job["environment"]["experiments"]
+
+
+def test_the_accelerator_is_requested_for_the_translate_step_only(gpu_launch):
+    plan, _, _ = gpu_launch
+    hints = plan.step_hints()
+    with_gpu = {step for step, h in hints.items() if "accelerator" in h}
+    assert with_gpu and all(step.startswith("Translate/") for step in with_gpu)
+    assert {hints[step]["accelerator"] for step in with_gpu} == {T4}
+    others = {step: h for step, h in hints.items() if not step.startswith("Translate/")}
+    assert any(step.startswith("Score/") for step in others) and any(step.startswith("Parse/") for step in others)
+    assert all(h == {} for h in others.values())
+    # two environments (GPU, CPU), both on the project's image; no job-wide accelerator
+    assert sorted(plan.container_images().values()) == [IMAGE, IMAGE]
+    assert not any(option.startswith("worker_accelerator") for option in plan.service_options())
+
+
+def test_the_worker_pool_and_options_are_what_the_launch_said(gpu_launch):
+    plan, _, job_dir = gpu_launch
+    pool = plan.worker_pool()
+    assert pool["machineType"] == "n1-standard-8"
+    assert pool["autoscalingSettings"]["maxNumWorkers"] == 50
+    assert pool["numThreadsPerWorker"] == 2
+    options = plan.pipeline_options()
+    assert options["sdk_container_image"] == IMAGE and options["project"] == "paranmt-demo"
+    assert options["pipelineUrl"] == str(job_dir / "staging" / "pipeline.pb")
+    assert "setup_file" not in options and "workflow.tar.gz" not in plan.staged_files()
+    assert plan.warnings(gpu_launch[1]) == []
+
+
+@pytest.fixture(scope="module")
+def shards_dir(tmp_path_factory, sample_dir):
+    """A build output holding one schema-v1 shard of 20 real pairs (what `--stages read,clean` would write)."""
+    directory = tmp_path_factory.mktemp("shards")
+    cs = (sample_dir / "tatoeba-every13th.cs").read_text().splitlines()[:20]
+    en = (sample_dir / "tatoeba-every13th.en").read_text().splitlines()[:20]
+    rows = [empty_row(f"tatoeba:{i + 1}", "tatoeba", c, e) for i, (c, e) in enumerate(zip(cs, en))]
+    pq.write_table(pairs_to_table(rows), directory / "tatoeba-every13th-00000.parquet")
+    return directory
+
+
+def test_the_cpu_half_of_a_split_run_ships_an_installable_sdist(offline, shards_dir, tmp_path, capsys):
+    job_dir = tmp_path / "cpu-job"
+    code, job, summary, printed = check_dataflow(
+        job_dir, ["--input", str(shards_dir), "--format", "shards", "--stages", "score,parse",
+                  "--output", "gs://paranmt-demo-bucket/scored", "--set", f"translate.accelerator={T4}",
+                  *LAUNCH, "--setup_file", str(REPO / "setup.py")], capsys)
+    assert code == 0, printed
+    assert list(summary["stages"]) == ["ReadShards", "Score", "Parse", "AllRejects", "Write"]
+    # translate is not in this job, so its accelerator setting requests nothing
+    assert all(not info["steps_with_resource_hints"] for info in summary["stages"].values())
+    assert "workflow.tar.gz" in summary["staged_files"]
+    assert "Parse" in printed and "no resource hints" in printed
+    sdist = job_dir / "staging" / "workflow.tar.gz"
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"setup.py", "requirements/lock.txt", "transforms/io/model_cache.py", "pipelines/build.py",
+            "transforms/parse.py", "transforms/score.py"} <= names
+    # the worker runs `pip install workflow.tar.gz`: its metadata must build (setup.py reads requirements/)
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-build-isolation",
+                          "--no-index", "--quiet", str(sdist)], capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stderr[-2000:]
+
+
+def test_a_gpu_launch_on_the_default_image_is_flagged(offline, shards_dir, tmp_path, capsys):
+    code, job, summary, printed = check_dataflow(
+        tmp_path / "job", ["--input", str(shards_dir), "--format", "shards", "--stages", "parse",
+                           "--output", "gs://paranmt-demo-bucket/parsed", *LAUNCH,
+                           "--dataflow_service_options", "worker_accelerator=type:nvidia-l4;count:1"], capsys)
+    assert code == 1
+    assert job["environment"]["serviceOptions"] == ["worker_accelerator=type:nvidia-l4;count:1"]
+    assert any("default image" in w for w in summary["warnings"])
+    assert any("install-nvidia-driver" in w for w in summary["warnings"])
+    assert "WARNING: GPUs requested but the workers run Beam's default image" in printed
+
+
+def test_a_launch_without_the_dataflow_runner_is_refused(offline, sample_dir, tmp_path):
+    config = load_build_config(None, {"input": f"{sample_dir}/*", "format": "moses", "output": str(tmp_path)})
+    with pytest.raises(ConfigError, match="--runner DataflowRunner"):
+        plan_dataflow_job(config, ["--project", "paranmt-demo"], tmp_path / "job")
