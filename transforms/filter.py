@@ -21,6 +21,7 @@ from collections import Counter
 
 import apache_beam as beam
 import pyarrow as pa
+import pyarrow.compute as pc
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 from apache_beam.transforms.stats import ApproximateQuantiles
@@ -29,7 +30,8 @@ from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.quantiles import NUM_QUANTILES
 from paranmt.models.filters.text_keys import dedup_rank
 from paranmt.schemas.records import PAIR_SCHEMA
-from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shard_metadata, shard_name
+from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches, rows_of_table,
+                                       shard_metadata, shard_name)
 
 DROPPED_SCHEMA = PAIR_SCHEMA.append(pa.field("drop_reason", pa.string(), nullable=False)) \
     .append(pa.field("drop_detail", pa.string()))
@@ -109,12 +111,15 @@ class _SampleHashesFn(beam.DoFn):
 
 
 class _WriteFilteredShardFn(beam.DoFn):
-    """path -> writes the shard's kept rows (and optionally dropped rows and a TSV part); yields its counts."""
+    """path -> writes the shard's kept rows (and optionally dropped rows and a TSV part); yields its counts.
+    Verdicts are computed on the columns the plan reads; the rows themselves are selected with an Arrow mask
+    and written without becoming Python objects."""
 
     def __init__(self, plan: FilterPlan, output: str, metadata: dict[str, str], write_dropped: bool,
                  write_tsv: bool):
         self.plan, self.output, self.metadata = plan, output, metadata
         self.write_dropped, self.write_tsv = write_dropped, write_tsv
+        self.verdict_columns = ["id"] + plan.required_columns()
         self.kept_counter = Metrics.counter("filter", "kept")
 
     def process(self, path, quantiles, winners, sample_threshold):
@@ -127,23 +132,23 @@ class _WriteFilteredShardFn(beam.DoFn):
         tsv = FileSystems.create(FileSystems.join(self.output, TSV_PARTS, f"{name}.tsv")) if self.write_tsv \
             else None
         reasons, rows_in = Counter(), 0
-        for batch in iter_row_batches(path):
-            kept, dropped = [], []
-            for row in batch:
-                verdict = plan.verdict(row, winners, sample_threshold)
-                if verdict is None:
-                    kept.append(row)
-                else:
-                    reasons[verdict[0]] += 1
-                    if dropped_writer:
-                        dropped.append({**row, "drop_reason": verdict[0], "drop_detail": verdict[1]})
-            rows_in += len(batch)
-            kept_writer.write_rows(kept)
-            if dropped_writer:
-                dropped_writer.write_rows(dropped)
+        for table in iter_table_batches(path):
+            verdicts = [plan.verdict(row, winners, sample_threshold)
+                        for row in rows_of_table(table.select(self.verdict_columns))]
+            keep = pa.array([verdict is None for verdict in verdicts])
+            kept = table.filter(keep)
+            kept_writer.write_table(kept)
+            rows_in += table.num_rows
+            dropped_verdicts = [verdict for verdict in verdicts if verdict is not None]
+            reasons.update(reason for reason, _ in dropped_verdicts)
+            if dropped_writer and dropped_verdicts:
+                dropped = table.filter(pc.invert(keep))
+                dropped = dropped.append_column("drop_reason", pa.array([r for r, _ in dropped_verdicts]))
+                dropped_writer.write_table(dropped.append_column("drop_detail",
+                                                                 pa.array([d for _, d in dropped_verdicts])))
             if tsv:
-                tsv.write("".join(tsv_line(row) for row in kept).encode("utf-8"))
-            self.kept_counter.inc(len(kept))
+                tsv.write("".join(tsv_line(row) for row in kept.select(["ref", "bt"]).to_pylist()).encode("utf-8"))
+            self.kept_counter.inc(kept.num_rows)
         kept_writer.close()
         if dropped_writer:
             dropped_writer.close()

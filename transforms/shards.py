@@ -111,13 +111,20 @@ def rows_of_table(table: pa.Table) -> list[dict]:
     return rows
 
 
-def iter_row_batches(path: str, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS
-                     ) -> Iterator[list[dict]]:
-    """Rows of one shard as lists of dicts, `batch_rows` at a time, only `columns` (all when None)."""
+def iter_table_batches(path: str, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS
+                       ) -> Iterator[pa.Table]:
+    """One shard as Arrow tables of `batch_rows` rows, only `columns` (all when None)."""
     with FileSystems.open(path) as handle:
         parquet = pq.ParquetFile(handle)
         for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns):
-            yield rows_of_table(pa.Table.from_batches([batch]))
+            yield pa.Table.from_batches([batch])
+
+
+def iter_row_batches(path: str, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS
+                     ) -> Iterator[list[dict]]:
+    """Rows of one shard as lists of dicts, `batch_rows` at a time, only `columns` (all when None)."""
+    for table in iter_table_batches(path, columns, batch_rows):
+        yield rows_of_table(table)
 
 
 class ParquetShardWriter:
@@ -140,6 +147,13 @@ class ParquetShardWriter:
             pa.Table.from_pylist(rows, schema=self.schema.remove_metadata())
         self.writer.write_table(table.replace_schema_metadata(self.schema.metadata), ROW_GROUP_ROWS)
         self.rows += len(rows)
+
+    def write_table(self, table: pa.Table) -> None:
+        """Append an Arrow table with this writer's columns (cast to its schema; no Python objects made)."""
+        if table.num_rows:
+            table = table.select(self.schema.names).cast(self.schema.remove_metadata())
+            self.writer.write_table(table.replace_schema_metadata(self.schema.metadata), ROW_GROUP_ROWS)
+            self.rows += table.num_rows
 
     def close(self) -> None:
         self.writer.close()
