@@ -2,11 +2,19 @@
 YAML config; rerunning resumes (finished steps are skipped, fairseq-train restarts from checkpoint_last.pt)."""
 from __future__ import annotations
 
+import yaml
+
 from paranmt.models.nmt.recipe import STEPS, NMTRecipe, load_recipe_config
 
 
 def run(args) -> int:
     overrides = {"work_dir": args.work_dir, "threads": args.threads}
+    for assignment in args.set or []:
+        key, sep, value = assignment.partition("=")
+        if not sep:
+            from paranmt.schemas.config import ConfigError
+            raise ConfigError(f"--set needs KEY=VALUE, got {assignment!r}")
+        overrides[key] = yaml.safe_load(value)
     config = load_recipe_config(args.config, overrides)
     steps = tuple(args.steps.split(",")) if args.steps else STEPS
     unknown = [s for s in steps if s not in STEPS]
@@ -24,5 +32,7 @@ def register(subparsers) -> None:
     parser.add_argument("--work-dir", help="override work_dir (data, sentencepiece, binarized data, checkpoints)")
     parser.add_argument("--threads", type=int, help="override threads of the fairseq subprocesses")
     parser.add_argument("--steps", help=f"comma-separated subset of {','.join(STEPS)} (default: all)")
+    parser.add_argument("--set", action="append", metavar="KEY=VALUE",
+                        help="override a config key, e.g. --set train.stop_time_hours=2 (repeatable)")
     parser.add_argument("--force", action="store_true", help="rerun steps even when marked done")
     parser.set_defaults(func=run)

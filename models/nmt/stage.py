@@ -72,11 +72,6 @@ class TranslateStage(PairStage):
         if self.translator is None:
             self.translator = open_translator(self.model, self.backend, self.device, self.threads)
 
-    def identity(self) -> dict:
-        from paranmt.models.nmt.translator import ModelDir
-
-        return ModelDir.open(self.model).identity(self.backend)
-
     def translate_unique(self, sources: list[str], lengths: list[int],
                          stats: TranslateStats) -> list[Translation | Exception]:
         """Translations of `sources` (same order) with token-budget batches and split-and-retry; a sentence

@@ -114,14 +114,6 @@ class ModelDir:
                 raise ModelDirError(f"no CTranslate2 model in {self.root} (expected ct2/model.bin); "
                                     f"create one with `paranmt convert-nmt`")
 
-    def identity(self, backend: str) -> dict:
-        """Path and sha256 of the weights file the backend loads (for Parquet metadata and manifests)."""
-        from paranmt.models.nmt.export import sha256_file
-
-        weights = self.fairseq_checkpoint if backend == "fairseq" else self.ct2_dir / "model.bin"
-        return {"nmt_model": str(self.root), "nmt_backend": backend, "nmt_weights": str(weights),
-                "nmt_sha256": sha256_file(weights)}
-
 
 class Translator(ABC):
     """Beam-search translation of source sentences (see the module docstring for the score)."""

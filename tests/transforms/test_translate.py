@@ -90,3 +90,28 @@ def test_a_model_dir_without_the_backend_files_is_a_config_error(tmp_path):
     (tmp_path / "spm.model").write_bytes((TINY / "spm.model").read_bytes())
     with pytest.raises(ConfigError, match="convert-nmt"):
         stage_transform(BuildConfig(translate=tiny_config(model=str(tmp_path))))
+
+
+def test_build_with_the_shipped_default_model_fills_bt(tmp_path, sample_dir):
+    """`paranmt build --stages read,clean,translate` exactly as a user runs it, with the default model
+    (assets/nmt-cs-en, ctranslate2 backend): every row gets a back-translation and a score."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    from paranmt.pipelines.cli import main
+
+    source = tmp_path / "in"
+    source.mkdir()
+    for side in ("cs", "en"):
+        lines = (sample_dir / f"tatoeba-every13th.{side}").read_text(encoding="utf-8").splitlines()[:40]
+        (source / f"tatoeba-40.{side}").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(source / "*"), "--format", "moses", "--output", str(out),
+                 "--stages", "read,clean,translate", "--set", "translate.threads=1",
+                 "--direct_num_workers=1", "--direct_running_mode=in_memory", "--runner=DirectRunner"]) == 0
+    [shard] = sorted(out.glob("*.parquet"))
+    rows = pd.read_parquet(shard)
+    assert len(rows) == 40 and rows["bt"].str.len().min() > 0
+    assert (rows["bt_score"] < 0).all() and (rows["bt_len"] > 0).all() and rows["bt_nbest"].isna().all()
+    models = json.loads(pq.read_schema(shard).metadata[b"paranmt.models"])
+    assert models["translate"]["path"].endswith("assets/nmt-cs-en") and models["translate"]["sha256"]

@@ -75,8 +75,3 @@ def test_model_dir_errors(tmp_path):
         model.check("fairseq")
     with pytest.raises(ModelDirError, match="unknown NMT backend"):
         model.check("marian")
-
-
-def test_identity_names_the_weights_and_their_sha256():
-    identity = ModelDir.open(str(TINY)).identity("ctranslate2")
-    assert identity["nmt_weights"].endswith("ct2/model.bin") and len(identity["nmt_sha256"]) == 64
