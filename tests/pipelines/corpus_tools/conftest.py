@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from paranmt.models.parsing.trees import linearize, parse_one, template
+from paranmt.models.parsing.trees import from_scpn, linearize, parse_one, template
 from paranmt.models.text.tokenize import tokenize
 from paranmt.schemas.records import SCHEMA_VERSION, empty_row
 from paranmt.transforms.shards import ParquetShardWriter
@@ -67,14 +67,8 @@ def scored_row(row_id: str, corpus: str, ref: str, bt: str, para: float) -> dict
 
 
 def scpn_templates(shared_data: Path) -> list[str]:
-    """`( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP` -> `(S(NP)(VP)(.))` (spaces, ROOT and EOP removed)."""
-    templates = []
-    for line in (shared_data / "scpn" / "scpn_top10_templates.txt").read_text().splitlines():
-        compact = line.replace("EOP", "").replace(" ", "")
-        if compact:
-            assert compact.startswith("(ROOT(") and compact.endswith(")"), compact
-            templates.append(compact[len("(ROOT"):-1])
-    return templates
+    lines = (shared_data / "scpn" / "scpn_top10_templates.txt").read_text().splitlines()
+    return [from_scpn(line) for line in lines if line.strip()]
 
 
 def synthetic_templates(row: dict, templates: list[str]) -> None:
