@@ -294,11 +294,12 @@ def training_summary(work: Path, parser: Path) -> dict:
     """Epochs and dev scores of the two trainings (from the parser checkpoint and the tagger log)."""
     import torch
     checkpoint = torch.load(parser.parent / "checkpoint.pt", map_location="cpu", weights_only=False)
-    tagger_dev = [float(x) for x in re.findall(r"dev_score = ([0-9.]+)", (work / "tagger.log").read_text())]
+    tagger_dev = [(int(step), float(score)) for step, score in
+                  re.findall(r"step (\d+): train_loss = \S+, dev_score = ([0-9.]+)", (work / "tagger.log").read_text())]
     return {"parser": {"epochs_trained": checkpoint["epochs_trained"], "best_epoch": checkpoint["best_epoch"],
                        "dev_bracket_f1": round(checkpoint["best_f1"], 4)},
-            "tagger": {"steps_evaluated": 50 * len(tagger_dev),
-                       "best_dev_score": max(tagger_dev) if tagger_dev else None,
+            "tagger": {"last_step": max(step for step, _ in tagger_dev) if tagger_dev else None,
+                       "best_dev_score": max(score for _, score in tagger_dev) if tagger_dev else None,
                        "dev_score": "stanza's AllTags accuracy (UPOS, XPOS and features all right)"}}
 
 

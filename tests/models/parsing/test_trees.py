@@ -124,3 +124,27 @@ def test_malformed_input_is_an_error():
 def test_tree_without_words_is_dropped():
     assert strip_ptb(parse_one("( (S (NP-SBJ (-NONE- *)) ) )")) is None
     assert isinstance(strip_ptb(parse_one("((NP (NN x)))")), Tree)
+
+
+def test_scpn_round_trip_on_generated_parses(shared_data):
+    """to_scpn / from_scpn are inverses, and the template survives the trip, for random trees over SCPN's own
+    label vocabulary (bracket-free labels of data/scpn/ptb_tagset.txt)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    labels = [label for label in (shared_data / "scpn" / "ptb_tagset.txt").read_text().split()
+              if label not in ("(", ")", "ROOT", "EOP", "PAD") and not label.startswith("-")]
+    trees = st.recursive(st.builds(lambda label: Tree(label), st.sampled_from(labels)),
+                         lambda children: st.builds(lambda label, kids: Tree(label, tuple(kids)),
+                                                    st.sampled_from(labels), st.lists(children, min_size=1, max_size=4)),
+                         max_leaves=25)
+
+    @settings(max_examples=200, deadline=None)
+    @given(trees)
+    def check(tree):
+        linear = linearize(tree)
+        assert from_scpn(to_scpn(linear)) == linear
+        assert template_of_linearized(from_scpn(to_scpn(linear))) == template(tree)
+        assert to_scpn(linear).split()[:2] == ["(", "ROOT"] and to_scpn(linear).endswith(") EOP")
+
+    check()
