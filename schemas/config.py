@@ -129,31 +129,37 @@ class BuildConfig:
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _merge(target, data: dict, where: str):
-    names = {f.name: f for f in dataclasses.fields(target)}
+def _merge(target, data: dict, where: str, what: str) -> None:
+    names = {f.name for f in dataclasses.fields(target)}
     for key, value in data.items():
         if key not in names:
-            raise ConfigError(f"unknown config key {where}{key!r}; known: {', '.join(names)}")
+            raise ConfigError(f"unknown {what} key {where}{key!r}; known: {', '.join(sorted(names))}")
         current = getattr(target, key)
         if dataclasses.is_dataclass(current):
             if not isinstance(value, dict):
-                raise ConfigError(f"config key {where}{key!r} must be a mapping")
-            _merge(current, value, f"{where}{key}.")
+                raise ConfigError(f"{what} key {where}{key!r} must be a mapping")
+            _merge(current, value, f"{where}{key}.", what)
         else:
             setattr(target, key, value)
 
 
-def load_build_config(path: str | None = None, overrides: dict | None = None) -> BuildConfig:
-    """Defaults <- YAML file (yaml.safe_load) <- overrides (flags; None values ignored; dotted keys allowed)."""
-    config = BuildConfig()
+def read_yaml_mapping(path: str, what: str = "config") -> dict:
+    """A YAML file's top-level mapping, loaded with yaml.safe_load; ConfigError for anything else."""
+    try:
+        data = yaml.safe_load(Path(path).read_text()) or {}
+    except (OSError, yaml.YAMLError) as error:
+        raise ConfigError(f"cannot read {what} {path}: {error}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{what} {path} must be a YAML mapping")
+    return data
+
+
+def load_config(cls, path: str | None = None, overrides: dict | None = None, what: str = "config"):
+    """`cls()` defaults <- YAML file <- overrides. Overrides are flags: None values are ignored and dotted keys
+    (`translate.beam`) reach nested dataclasses. Unknown keys are errors (ConfigError)."""
+    config = cls()
     if path:
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except (OSError, yaml.YAMLError) as error:
-            raise ConfigError(f"cannot read config {path}: {error}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"config {path} must be a YAML mapping")
-        _merge(config, data, "")
+        _merge(config, read_yaml_mapping(path, what), "", what)
     nested: dict = {}
     for key, value in (overrides or {}).items():
         if value is None:
@@ -163,5 +169,10 @@ def load_build_config(path: str | None = None, overrides: dict | None = None) ->
         for parent in parents:
             node = node.setdefault(parent, {})
         node[leaf] = value
-    _merge(config, nested, "")
+    _merge(config, nested, "", what)
     return config
+
+
+def load_build_config(path: str | None = None, overrides: dict | None = None) -> BuildConfig:
+    """Defaults <- YAML file (yaml.safe_load) <- overrides (flags; None values ignored; dotted keys allowed)."""
+    return load_config(BuildConfig, path, overrides)
