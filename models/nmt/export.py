@@ -11,8 +11,10 @@ Averaging: the parameters of the last `average_last` epoch checkpoints (checkpoi
 element-wise in float32, theta = (1/K) sum_k theta_k (as fairseq's scripts/average_checkpoints.py); with K = 1
 `checkpoint_last.pt` is exported as is.
 
-Loading a fairseq checkpoint runs pickle code (torch.load with weights_only=False, required by the
-`argparse.Namespace` / omegaconf config inside it): only do this on checkpoints you trained or trust.
+fairseq checkpoints are pickles; torch >= 2.6 loads them with weights_only=True, which rejects the
+`argparse.Namespace` fairseq stores in them. `allow_fairseq_checkpoints()` allowlists exactly that class, so
+loading stays weights-only (no code from the file runs); checkpoints that need more than that fail with torch's
+UnpicklingError unless the user opts in with TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 (trusted files only).
 """
 from __future__ import annotations
 
@@ -35,11 +37,21 @@ def epoch_checkpoints(checkpoint_dir: Path) -> list[Path]:
     return [p for _, p in sorted(found)]
 
 
-def load_trusted_checkpoint(path: Path) -> dict:
-    """torch.load of a fairseq checkpoint the user chose (pickle: runs code from the file; see module docstring)."""
+def allow_fairseq_checkpoints() -> None:
+    """Allowlist `argparse.Namespace` for torch's weights-only unpickler (what fairseq 0.12 checkpoints need)."""
+    import argparse
+
     import torch
 
-    return torch.load(str(path), map_location="cpu", weights_only=False)
+    torch.serialization.add_safe_globals([argparse.Namespace])
+
+
+def load_checkpoint(path: Path) -> dict:
+    """torch.load of a fairseq checkpoint, weights-only with argparse.Namespace allowed (see module docstring)."""
+    import torch
+
+    allow_fairseq_checkpoints()
+    return torch.load(str(path), map_location="cpu", weights_only=True)
 
 
 def average_checkpoints(paths: list[Path]) -> dict:
@@ -48,10 +60,10 @@ def average_checkpoints(paths: list[Path]) -> dict:
 
     if not paths:
         raise ValueError("no checkpoints to average")
-    state = load_trusted_checkpoint(paths[0])
+    state = load_checkpoint(paths[0])
     sums = {k: v.float().clone() for k, v in state["model"].items()}
     for path in paths[1:]:
-        other = load_trusted_checkpoint(path)["model"]
+        other = load_checkpoint(path)["model"]
         if other.keys() != sums.keys():
             raise ValueError(f"{path} has different parameters than {paths[0]}")
         for key, value in other.items():
@@ -99,7 +111,7 @@ def export_model(checkpoint_dir: str, data_bin: str, spm_model: str, out_dir: st
         state = average_checkpoints(chosen)
     else:
         chosen = [checkpoints / "checkpoint_last.pt"]
-        state = load_trusted_checkpoint(chosen[0])
+        state = load_checkpoint(chosen[0])
     fairseq_dir = out / "fairseq"
     fairseq_dir.mkdir(parents=True, exist_ok=True)
     torch.save(strip_checkpoint(state, fp16=fp16), fairseq_dir / "model.pt")
@@ -120,12 +132,13 @@ def export_model(checkpoint_dir: str, data_bin: str, spm_model: str, out_dir: st
 
 def convert_fairseq_to_ctranslate2(model_path: str, data_dir: str, output_dir: str, source_lang: str,
                                    target_lang: str, quantization: str | None = None) -> str:
-    """ctranslate2's own fairseq converter (it unpickles the checkpoint: `unsafe_deserialization=True`, trusted
-    files only). quantization: None/"float32", "float16", "int8", "int8_float16", ... (ctranslate2's names)."""
+    """ctranslate2's own fairseq converter, loading weights-only with argparse.Namespace allowed (no
+    `unsafe_deserialization`). quantization: None/"float32", "float16", "int8", "int8_float16", ... (ctranslate2's
+    names)."""
     from ctranslate2.converters import FairseqConverter
 
-    converter = FairseqConverter(model_path, data_dir, source_lang=source_lang, target_lang=target_lang,
-                                 unsafe_deserialization=True)
+    allow_fairseq_checkpoints()
+    converter = FairseqConverter(model_path, data_dir, source_lang=source_lang, target_lang=target_lang)
     return converter.convert(output_dir, quantization=None if quantization in (None, "float32") else quantization,
                              force=True)
 

@@ -147,26 +147,27 @@ class Translator(ABC):
 class FairseqTranslator(Translator):
     """Reference backend: fairseq's hub interface over a (trusted) checkpoint.
 
-    torch >= 2.6 loads with weights_only=True, which rejects the `argparse.Namespace` inside fairseq checkpoints;
-    this backend allows exactly that class (torch.serialization.add_safe_globals) and, as fairseq itself unpickles
-    omegaconf objects, loads with weights-only off for this one file: only point it at checkpoints you trust.
+    torch >= 2.6 loads with weights_only=True, which rejects the `argparse.Namespace` that fairseq pickles into
+    its checkpoints; this backend allowlists exactly that class (paranmt.models.nmt.export.allow_fairseq_checkpoints)
+    and keeps weights-only loading on. Checkpoints that pickle other classes then fail with torch's
+    UnpicklingError; loading them needs the explicit opt-in TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 (which runs code
+    from the file: only for checkpoints you trust, see docs/translate.md).
     """
 
     def __init__(self, model: ModelDir, device: Device, max_target_tokens: int = 200):
         super().__init__(model, device, max_target_tokens)
-        import argparse
-
         import torch
         from fairseq import hub_utils
 
-        torch.serialization.add_safe_globals([argparse.Namespace])
+        from paranmt.models.nmt.export import allow_fairseq_checkpoints
+
+        allow_fairseq_checkpoints()
         if device.kind == "cpu" and device.threads:
             torch.set_num_threads(device.threads)
         checkpoint = model.fairseq_checkpoint
-        with _weights_only_off():
-            loaded = hub_utils.from_pretrained(str(checkpoint.parent), checkpoint_file=checkpoint.name,
-                                               data_name_or_path=str(checkpoint.parent),
-                                               source_lang=model.source_lang, target_lang=model.target_lang)
+        loaded = hub_utils.from_pretrained(str(checkpoint.parent), checkpoint_file=checkpoint.name,
+                                           data_name_or_path=str(checkpoint.parent),
+                                           source_lang=model.source_lang, target_lang=model.target_lang)
         self.hub = hub_utils.GeneratorHubInterface(loaded["args"], loaded["task"], loaded["models"])
         self.hub.eval()
         if device.kind == "cuda":
@@ -250,25 +251,3 @@ def open_translator(path: str, backend: str = "ctranslate2", device: str = "auto
     chosen = select_device(device, threads, cuda=cuda)
     cls = FairseqTranslator if backend == "fairseq" else CTranslate2Translator
     return cls(model, chosen, max_target_tokens)
-
-
-class _weights_only_off:
-    """Context: torch.load defaults to weights_only=False (TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD) while fairseq loads
-    the one checkpoint the user configured, then restores the previous setting."""
-
-    def __enter__(self):
-        import os
-
-        self.previous = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
-        os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] = "1"
-
-    def __exit__(self, *exc):
-        import os
-
-        if self.previous is None:
-            os.environ.pop("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", None)
-        else:
-            os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] = self.previous
-        return False
-
-
