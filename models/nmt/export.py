@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import re
 import shutil
 from pathlib import Path
 
-log = logging.getLogger(__name__)
 
 NMT_DESCRIPTOR = "nmt.json"
 

@@ -20,11 +20,9 @@ for the fairseq subprocesses it starts (they only ever load the checkpoints this
 from __future__ import annotations
 
 import dataclasses
-import glob
 import json
 import logging
 import os
-import random
 import subprocess
 import sys
 import time

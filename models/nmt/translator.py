@@ -16,14 +16,11 @@ read by convention: a sentencepiece model named `spm.model` or `sentencepiece.bp
 from __future__ import annotations
 
 import json
-import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.nmt.device import Device, select_device
-
-log = logging.getLogger(__name__)
 
 BACKENDS = ("fairseq", "ctranslate2")
 
