@@ -24,7 +24,6 @@ import re
 import shutil
 from pathlib import Path
 
-
 NMT_DESCRIPTOR = "nmt.json"
 
 
