@@ -42,6 +42,7 @@ from paranmt.schemas.config import BuildConfig, ConfigError, load_build_config
 from paranmt.schemas.metadata import model_identity, shard_metadata
 
 STAGED_PIPELINE = "pipeline.pb"
+WORKER_IMAGE_ROOT = "/opt/paranmt/"               # where the Dockerfile installs the project and its assets
 ACCELERATOR_URN = "beam:resources:accelerator:v1"
 # Beam's own worker images (Docker Hub, or Dataflow's copy of them): no CUDA torch, no paranmt
 DEFAULT_IMAGE = re.compile(r"(^apache/|/cloud-dataflow/v1beta3/)beam_python")
@@ -94,7 +95,7 @@ class DataflowJobPlan:
         return list(self.job["environment"].get("serviceOptions", []))
 
     def warnings(self, config: BuildConfig) -> list[str]:
-        """Launch settings that would start but not do what a GPU translate job needs."""
+        """Launch settings with which the job would start, then fail or waste its GPUs."""
         problems = []
         gpu = any("accelerator" in hints for hints in self.step_hints().values()) or any(
             option.startswith("worker_accelerator=") for option in self.service_options())
@@ -105,6 +106,11 @@ class DataflowJobPlan:
             problems.append("GPUs requested but translate.device=cpu: the GPU would sit idle")
         if gpu and "install-nvidia-driver" not in json.dumps(self.step_hints()) + " ".join(self.service_options()):
             problems.append("GPU requested without `install-nvidia-driver`: CUDA will not find a driver")
+        for stage, path in build.model_paths(config).items():
+            if "://" not in path and not path.startswith(WORKER_IMAGE_ROOT):
+                problems.append(f"stage {stage!r} reads its model from {path} on this machine, which Dataflow "
+                                f"workers cannot see: copy it to gs:// and pass the URL, or launch from the worker "
+                                f"image (docs/dataflow.md)")
         if "translate" in config.stages and not self.pipeline_options().get("number_of_worker_harness_threads") \
                 and gpu:
             problems.append("no --number_of_worker_harness_threads: many threads will contend for one GPU "

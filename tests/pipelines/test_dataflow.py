@@ -5,8 +5,9 @@ would be submitted. The network is cut off (every socket connect / DNS lookup ra
 Two launches from docs/dataflow.md:
 - GPU_LAUNCH: all stages in one job on the project's worker image, a GPU requested for the translate step only
   (the `translate.accelerator` resource hint);
-- CPU_SPLIT_LAUNCH: the CPU half of a split run, `--format shards --stages score,parse`, shipping the project as the
-  sdist of --setup_file on Beam's default image.
+- CPU_LAUNCH: the first job of a split run, `--stages read,clean`, shipping the project as the sdist of
+  --setup_file on Beam's default image;
+and launches that `check-dataflow` must flag.
 """
 import json
 import socket
@@ -96,7 +97,16 @@ def test_the_worker_pool_and_options_are_what_the_launch_said(gpu_launch):
     assert options["sdk_container_image"] == IMAGE and options["project"] == "paranmt-demo"
     assert options["pipelineUrl"] == str(job_dir / "staging" / "pipeline.pb")
     assert "setup_file" not in options and "workflow.tar.gz" not in plan.staged_files()
-    assert plan.warnings(gpu_launch[1]) == []
+
+
+def test_models_on_the_launching_machine_are_flagged(gpu_launch):
+    """The shipped models resolve to this checkout's assets/, which Dataflow workers cannot read; every other
+    setting of this launch is right, so these are the only warnings."""
+    plan, config, _ = gpu_launch
+    warnings = plan.warnings(config)
+    assert len(warnings) == 3
+    for stage in ("translate", "score", "parse"):
+        assert any(w.startswith(f"stage {stage!r} reads its model from {REPO}/assets/") for w in warnings)
 
 
 @pytest.fixture(scope="module")
@@ -110,23 +120,24 @@ def shards_dir(tmp_path_factory, sample_dir):
     return directory
 
 
-def test_the_cpu_half_of_a_split_run_ships_an_installable_sdist(offline, shards_dir, tmp_path, capsys):
+def test_a_cpu_job_ships_an_installable_sdist(offline, sample_dir, tmp_path, capsys):
     job_dir = tmp_path / "cpu-job"
     code, job, summary, printed = check_dataflow(
-        job_dir, ["--input", str(shards_dir), "--format", "shards", "--stages", "score,parse",
-                  "--output", "gs://paranmt-demo-bucket/scored", "--set", f"translate.accelerator={T4}",
+        job_dir, ["--input", f"{sample_dir}/*", "--format", "moses", "--stages", "read,clean",
+                  "--output", "gs://paranmt-demo-bucket/clean", "--set", f"translate.accelerator={T4}",
                   *LAUNCH, "--setup_file", str(REPO / "setup.py")], capsys)
     assert code == 0, printed
-    assert list(summary["stages"]) == ["ReadShards", "Score", "Parse", "AllRejects", "Write"]
+    assert summary["warnings"] == []
+    assert list(summary["stages"]) == ["ReadBitext", "Clean", "AllRejects", "Write"]
     # translate is not in this job, so its accelerator setting requests nothing
     assert all(not info["steps_with_resource_hints"] for info in summary["stages"].values())
     assert "workflow.tar.gz" in summary["staged_files"]
-    assert "Parse" in printed and "no resource hints" in printed
+    assert "Clean" in printed and "no resource hints" in printed
     sdist = job_dir / "staging" / "workflow.tar.gz"
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     assert {"setup.py", "requirements/lock.txt", "transforms/io/model_cache.py", "pipelines/build.py",
-            "transforms/parse.py", "transforms/score.py"} <= names
+            "transforms/translate.py", "transforms/parse.py", "transforms/score.py"} <= names
     # the worker runs `pip install workflow.tar.gz`: its metadata must build (setup.py reads requirements/)
     pip = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-build-isolation",
                           "--no-index", "--quiet", str(sdist)], capture_output=True, text=True, timeout=300)
@@ -135,10 +146,12 @@ def test_the_cpu_half_of_a_split_run_ships_an_installable_sdist(offline, shards_
 
 def test_a_gpu_launch_on_the_default_image_is_flagged(offline, shards_dir, tmp_path, capsys):
     code, job, summary, printed = check_dataflow(
-        tmp_path / "job", ["--input", str(shards_dir), "--format", "shards", "--stages", "parse",
+        tmp_path / "job", ["--input", str(shards_dir), "--format", "shards", "--stages", "score,parse",
                            "--output", "gs://paranmt-demo-bucket/parsed", *LAUNCH,
                            "--dataflow_service_options", "worker_accelerator=type:nvidia-l4;count:1"], capsys)
     assert code == 1
+    assert list(summary["stages"]) == ["ReadShards", "Score", "Parse", "AllRejects", "Write"]
+    assert all(not info["steps_with_resource_hints"] for info in summary["stages"].values())
     assert job["environment"]["serviceOptions"] == ["worker_accelerator=type:nvidia-l4;count:1"]
     assert any("default image" in w for w in summary["warnings"])
     assert any("install-nvidia-driver" in w for w in summary["warnings"])
