@@ -5,8 +5,8 @@ stage, and single-process vs multi-process local runs. Every run is the real CLI
         [--speedup-size 4000] [--stages read,clean,translate,score,parse] [--set translate.threads=1 ...]
         [--work work/bench_scale] [--rerun]
 
-Input: the first N pairs of the shared WMT news test sets (../shared/data/bitext/cs-en/newstest20*.{ces,eng},
-files in name order), written as one Moses file pair per size.
+Input: the first N pairs of the shared bitext (../shared/data/bitext/cs-en: the WMT news test sets newstest20*
+in name order, then the other files), written as one Moses file pair per size.
 Runs (each `nice -n 10`, OMP_NUM_THREADS=1 per process; results appended to WORK/results.jsonl, a rerun skips what
 is recorded there, so an interrupted benchmark resumes):
   e2e-N        `paranmt build --stages STAGES` on N pairs, default local runner (DirectRunner multi-processing,
@@ -42,13 +42,15 @@ MODEL_STAGES = ("translate", "score", "parse")
 
 
 def write_input(n: int, directory: Path) -> Path:
-    """The first `n` pairs of newstest20*.{ces,eng} as directory/bench.{cs,en}; returns the prefix."""
+    """The first `n` pairs of the shared bitext (newstest20*.{ces,eng} in name order, then the other files) as
+    directory/bench.{cs,en}; returns the prefix."""
     prefix = directory / "bench"
     if prefix.with_suffix(".en").exists():
         return prefix
     directory.mkdir(parents=True, exist_ok=True)
     cs, en = [], []
-    for source in sorted(glob.glob(str(BITEXT / "newstest20*.ces"))):
+    news = sorted(glob.glob(str(BITEXT / "newstest20*.ces")))
+    for source in news + sorted(set(glob.glob(str(BITEXT / "*.ces"))) - set(news)):
         with open(source, encoding="utf-8") as a, open(source[:-4] + ".eng", encoding="utf-8") as b:
             for x, y in zip(a, b):
                 cs.append(x)
@@ -58,7 +60,7 @@ def write_input(n: int, directory: Path) -> Path:
         if len(cs) == n:
             break
     if len(cs) < n:
-        raise SystemExit(f"only {len(cs)} pairs in {BITEXT}/newstest20*; ask for fewer")
+        raise SystemExit(f"only {len(cs)} pairs in {BITEXT}; ask for fewer")
     prefix.with_suffix(".cs").write_text("".join(cs), encoding="utf-8")
     prefix.with_suffix(".en").write_text("".join(en), encoding="utf-8")
     return prefix

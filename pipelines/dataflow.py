@@ -95,13 +95,17 @@ class DataflowJobPlan:
         return list(self.job["environment"].get("serviceOptions", []))
 
     def warnings(self, config: BuildConfig) -> list[str]:
-        """Launch settings with which the job would start, then fail or waste its GPUs."""
+        """Launch settings with which the job would start, then fail or waste its workers or GPUs."""
         problems = []
         gpu = any("accelerator" in hints for hints in self.step_hints().values()) or any(
             option.startswith("worker_accelerator=") for option in self.service_options())
         if gpu and any(DEFAULT_IMAGE.search(image) for image in self.container_images().values()):
             problems.append("GPUs requested but the workers run Beam's default image (no CUDA torch, no paranmt): "
                             "build the project's Dockerfile and pass --sdk_container_image")
+        default_image = all(DEFAULT_IMAGE.search(image) for image in self.container_images().values())
+        if default_image and not self.pipeline_options().get("setup_file"):
+            problems.append("the workers run Beam's default image and nothing installs paranmt on them: pass "
+                            "--setup_file ./setup.py or --sdk_container_image (docs/dataflow.md)")
         if gpu and config.translate.device == "cpu":
             problems.append("GPUs requested but translate.device=cpu: the GPU would sit idle")
         if gpu and "install-nvidia-driver" not in json.dumps(self.step_hints()) + " ".join(self.service_options()):

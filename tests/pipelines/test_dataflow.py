@@ -155,6 +155,7 @@ def test_a_gpu_launch_on_the_default_image_is_flagged(offline, shards_dir, tmp_p
     assert job["environment"]["serviceOptions"] == ["worker_accelerator=type:nvidia-l4;count:1"]
     assert any("default image" in w for w in summary["warnings"])
     assert any("install-nvidia-driver" in w for w in summary["warnings"])
+    assert any("nothing installs paranmt" in w for w in summary["warnings"])     # no --setup_file either
     assert "WARNING: GPUs requested but the workers run Beam's default image" in printed
 
 
