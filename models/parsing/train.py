@@ -254,8 +254,8 @@ def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, 
         "name": "parser-en",
         "what": "English POS tagger + constituency parser (stanza 1.15 models) for the parse stage; "
                 "input: PTB-tokenized words; tags: PTB (XPOS); trees: PTB labels without function tags",
-        "files": {path.name: {"sha256": sha256(path), "bytes": path.stat().st_size}
-                  for path in sorted(output.iterdir()) if path.name != "MANIFEST.json"},
+        "files": [{"path": path.name, "sha256": sha256(path), "bytes": path.stat().st_size}
+                  for path in sorted(output.iterdir()) if path.name != "MANIFEST.json"],
         "recipe": {
             "command": "paranmt train-parser" + (f" --config {config_path}" if config_path else "")
                        + f" --work-dir {work} --output {output}",
