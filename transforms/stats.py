@@ -1,31 +1,42 @@
 """Beam adapter of `paranmt.models.stats.corpus_stats`: shard files -> one merged {corpus: CorpusAccumulator}.
 
-Each shard is streamed in record batches into per-corpus accumulators (fixed-size histograms, counters, and a
-bounded hash sample), and the accumulators are merged by a CombineFn, so memory is O(sample size x corpora +
-distinct templates), never O(rows).
+A first pass counts rows per corpus (reading the `corpus` column only) to set each corpus's sample hash limit
+(`sample_hash_limit`); the second streams each shard in record batches into per-corpus accumulators (fixed-size
+histograms, counters, and a hash sample that only takes rows under the limit), merged by a CombineFn. All partial
+accumulators together hold O(sample size x corpora + distinct templates) values, never O(rows).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import apache_beam as beam
 
-from paranmt.models.stats.corpus_stats import SAMPLE_COLUMNS, CorpusAccumulator
+from paranmt.models.stats.corpus_stats import SAMPLE_COLUMNS, CorpusAccumulator, sample_hash_limit
 from paranmt.transforms.shards import iter_row_batches
 
 STATS_COLUMNS = sorted({"id", "corpus", "para_score", "trigram_overlap", "ref_template", "bt_template",
                         *SAMPLE_COLUMNS})
 
 
+def corpus_counts(path: str) -> Counter:
+    counts = Counter()
+    for batch in iter_row_batches(path, ["corpus"]):
+        counts.update(row["corpus"] for row in batch)
+    return counts
+
+
 class _AccumulateShardFn(beam.DoFn):
     def __init__(self, sample_size: int):
         self.sample_size = sample_size
 
-    def process(self, path):
+    def process(self, path, corpus_rows):
         accumulators: dict[str, CorpusAccumulator] = {}
         for batch in iter_row_batches(path, STATS_COLUMNS):
             for row in batch:
                 accumulator = accumulators.get(row["corpus"])
                 if accumulator is None:
-                    accumulator = accumulators[row["corpus"]] = CorpusAccumulator(self.sample_size)
+                    limit = sample_hash_limit(corpus_rows[row["corpus"]], self.sample_size)
+                    accumulator = accumulators[row["corpus"]] = CorpusAccumulator(self.sample_size, limit)
                 accumulator.add(row)
         yield accumulators
 
@@ -62,6 +73,12 @@ class CorpusStatistics(beam.PTransform):
         self.sample_size = sample_size
 
     def expand(self, paths):
+        corpus_rows = (paths
+                       | "PathsForCounts" >> beam.Reshuffle()
+                       | "CountCorpora" >> beam.Map(corpus_counts)
+                       | "SumCounts" >> beam.CombineGlobally(lambda counters: sum(counters, Counter())))
         return (paths
-                | "Accumulate" >> beam.ParDo(_AccumulateShardFn(self.sample_size))
+                | "PathsForStats" >> beam.Reshuffle()
+                | "Accumulate" >> beam.ParDo(_AccumulateShardFn(self.sample_size),
+                                             beam.pvalue.AsSingleton(corpus_rows))
                 | "Merge" >> beam.CombineGlobally(MergeCorpusAccumulators()))

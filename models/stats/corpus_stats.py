@@ -9,6 +9,13 @@ Two kinds of numbers, as in the papers:
   histograms. The sample is the `sample_size` rows with the smallest 64-bit hash of `stats:<id>`, so it does not
   depend on row order or sharding, and merging two accumulators keeps exactly that set.
 
+Bounded partial samples: a partial accumulator (one shard) cannot know which of its rows are among the corpus's
+smallest hashes, so a pipeline first counts rows per corpus and passes `hash_limit = sample_hash_limit(rows,
+sample_size)`: rows with a larger hash are never sampled. The limit is set so that about sample_size + 10 *
+sqrt(sample_size) + 100 rows of the corpus fall below it (10 standard deviations above sample_size), so whenever
+at least sample_size rows pass — all but certainly — the sample is still exactly the sample_size smallest hashes,
+and the partial samples of all shards together hold O(sample_size) rows instead of O(rows).
+
 Means and standard deviations: sd is the population sd, sqrt(E[x^2] - E[x]^2) (from running sums, so mergeable).
 """
 from __future__ import annotations
@@ -26,6 +33,16 @@ PARA_RANGE, PARA_BINS = (-1.0, 1.0), 40
 OVERLAP_RANGE, OVERLAP_BINS = (0.0, 1.0), 20
 SAMPLE_COLUMNS = ("ref", "ref_len", "bt_len", "bt_score", "ref_template")
 SAMPLE_SEED = "stats"
+HASH_SPACE = 2 ** 64
+
+
+def sample_hash_limit(rows: int, sample_size: int) -> int:
+    """The hash below which about sample_size + 10 sqrt(sample_size) + 100 of `rows` uniform hashes fall
+    (HASH_SPACE, i.e. no limit, when that is all of them)."""
+    wanted = sample_size + 10 * math.sqrt(sample_size) + 100
+    if rows <= wanted:
+        return HASH_SPACE
+    return math.ceil(wanted / rows * HASH_SPACE)
 
 
 def score_bin_labels() -> list[str]:
@@ -85,6 +102,7 @@ def _usable(value) -> bool:
 class CorpusAccumulator:
     """Statistics of one corpus; `add(row)` for each row, `merge(other)` to combine partial results."""
     sample_size: int = 100_000
+    hash_limit: int = HASH_SPACE
     rows: int = 0
     para: Moments = field(default_factory=Moments)
     bins: list[list] = field(default_factory=lambda: [[0, Moments()] for _ in SCORE_BIN_EDGES[1:]])
@@ -114,7 +132,10 @@ class CorpusAccumulator:
         for side in ("ref_template", "bt_template"):
             if row.get(side):
                 self.templates[row[side]] += 1
-        entry = (-sample_hash(row["id"], SAMPLE_SEED), row["id"], {c: row.get(c) for c in SAMPLE_COLUMNS})
+        row_hash = sample_hash(row["id"], SAMPLE_SEED)
+        if row_hash >= self.hash_limit:
+            return
+        entry = (-row_hash, row["id"], {c: row.get(c) for c in SAMPLE_COLUMNS})
         if len(self.sample) < self.sample_size:
             heapq.heappush(self.sample, entry)
         elif entry > self.sample[0]:

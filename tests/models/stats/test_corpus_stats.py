@@ -6,7 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from paranmt.models.stats.corpus_stats import CorpusAccumulator, Moments, histogram_bin, score_bin, score_bin_labels
+from paranmt.models.stats.corpus_stats import (HASH_SPACE, CorpusAccumulator, Moments, histogram_bin, sample_hash_limit,
+                                              score_bin, score_bin_labels)
 from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.models.stats.text_stats import IdfTable, entropy, words
 
@@ -95,3 +96,18 @@ def test_report_numbers_come_from_the_rows(sts_rows):
     assert 0 < table["ref_idf"]["mean"] < math.log(len(sts_rows) + 1)
     markdown = render_markdown(report, ["score_histograms.png"])
     assert "| main-captions |" in markdown and "(0.8, 1]" in markdown and "![score_histograms.png]" in markdown
+
+
+def test_hash_limited_partial_samples_give_the_same_sample(sts_rows):
+    limit = sample_hash_limit(len(sts_rows), 20)
+    assert limit < HASH_SPACE and sample_hash_limit(100, 20) == HASH_SPACE
+    unlimited, limited = CorpusAccumulator(sample_size=20), CorpusAccumulator(sample_size=20)
+    parts = [CorpusAccumulator(sample_size=20, hash_limit=limit) for _ in range(4)]
+    for index, row in enumerate(sts_rows):
+        unlimited.add(row)
+        parts[index % 4].add(row)
+    for part in parts:
+        limited.merge(part)
+    assert sum(len(p.sample) for p in parts) < len(sts_rows) / 2
+    assert [r["ref"] for r in limited.sample_rows()] == [r["ref"] for r in unlimited.sample_rows()]
+    assert limited.rows == unlimited.rows and limited.para.n == unlimited.para.n

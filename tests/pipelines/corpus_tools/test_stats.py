@@ -6,7 +6,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from paranmt.models.stats.corpus_stats import score_bin
+from paranmt.models.filters.text_keys import sample_hash
+from paranmt.models.stats.corpus_stats import SAMPLE_SEED, score_bin
 from paranmt.pipelines.cli import main
 from paranmt.schemas.records import table_to_pairs
 
@@ -59,3 +60,16 @@ def test_bad_idf_reference_is_a_configuration_error(corpus_shards, tmp_path, cap
     assert main(["stats", "--input", str(corpus_shards), "--output", str(tmp_path / "s"),
                  "--idf-reference", str(tmp_path / "missing.txt"), *LOCAL]) == 2
     assert "cannot read --idf-reference" in capsys.readouterr().err
+
+
+def test_small_sample_is_the_smallest_hashes_per_corpus(corpus_shards, tmp_path):
+    assert main(["stats", "--input", str(corpus_shards), "--output", str(tmp_path), "--sample-size", "50",
+                 *LOCAL]) == 0
+    report = json.loads((tmp_path / "stats.json").read_text())
+    rows = [r for path in sorted(corpus_shards.glob("*.parquet")) for r in table_to_pairs(pq.read_table(path))]
+    for corpus in ("captions", "sick", "sowreap"):
+        members = [r for r in rows if r["corpus"] == corpus]
+        sample = sorted(members, key=lambda r: sample_hash(r["id"], SAMPLE_SEED))[:50]
+        table = report["corpora"][corpus]["table1"]
+        assert table["sample_rows"] == len(sample) and table["rows"] == len(members)
+        assert table["ref_length"]["mean"] == pytest.approx(np.mean([r["ref_len"] for r in sample]))
