@@ -21,12 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from paranmt.models.filters.pair_filters import PairFilter, build_filter
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError
+from paranmt.schemas.config import PROJECT_ROOT, ConfigError, load_config
 
 PRESETS_DIR = PROJECT_ROOT / "configs" / "filters"
 
@@ -93,19 +91,6 @@ def resolve_preset(path: str) -> str:
 
 
 def load_filter_config(path: str | None = None, overrides: dict | None = None) -> FilterConfig:
-    """Defaults <- YAML file <- overrides (flags; None values ignored). Unknown keys are errors."""
-    data: dict = {}
-    if path:
-        path = resolve_preset(path)
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except (OSError, yaml.YAMLError) as error:
-            raise ConfigError(f"cannot read filter config {path}: {error}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"filter config {path} must be a YAML mapping")
-    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    known = {f.name for f in dataclasses.fields(FilterConfig)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown filter config key(s) {unknown}; known: {', '.join(sorted(known))}")
-    return FilterConfig(**data)
+    """Defaults <- YAML file (a path, or a preset name from configs/filters/) <- overrides (flags; None values
+    ignored). Unknown keys are errors."""
+    return load_config(FilterConfig, resolve_preset(path) if path else None, overrides, "filter config")
