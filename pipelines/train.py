@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 FLAG_FIELDS = ("encoder", "mode", "dim", "hidden", "recurrent_units", "vocab_size", "sp_vocab_size", "sp_model",
                "batch_size", "margin", "epochs", "lr", "megabatch_size", "anneal_every", "negatives", "dropout",
                "word_dropout", "scramble", "max_words", "seed", "max_steps", "time_budget_minutes",
-               "checkpoint_every", "log_every", "dev_sts_dir", "weights_dtype", "threads")
+               "checkpoint_every", "log_every", "dev_sts_dir", "weights_dtype", "threads", "device")
 
 
 def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
@@ -85,6 +85,7 @@ def register(subparsers) -> None:
     parser.add_argument("--recurrent-units", dest="recurrent_units", choices=("word", "sp"))
     parser.add_argument("--weights-dtype", dest="weights_dtype", choices=("float32", "float16"))
     parser.add_argument("--sp-model", dest="sp_model", help="existing sentencepiece model for sp encoders")
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), help="training device (default auto)")
     parser.add_argument("--dev-sts-dir", dest="dev_sts_dir", help="STS root; STS2017 en-en is scored each epoch")
     for name, kind in (("dim", int), ("hidden", int), ("vocab_size", int), ("sp_vocab_size", int),
                        ("batch_size", int), ("margin", float), ("epochs", int), ("lr", float),

@@ -46,19 +46,21 @@ class AveragingEncoder(SentenceEncoder):
         return torch.from_numpy(flat), torch.from_numpy(offsets)
 
     def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
-        flat, offsets = inputs
+        device = self.embedding.weight.device
+        flat, offsets = inputs[0].to(device), inputs[1].to(device)
         if not self.training or (self.dropout == 0 and self.word_dropout == 0):
             return F.embedding_bag(flat, self.embedding.weight, offsets, mode="mean", sparse=self.embedding.sparse)
         n = offsets.numel()
-        segment = torch.repeat_interleave(torch.arange(n), torch.diff(offsets, append=torch.tensor([flat.numel()])))
-        keep = torch.ones(flat.numel())
+        segment = torch.repeat_interleave(torch.arange(n, device=device),
+                                          torch.diff(offsets, append=torch.tensor([flat.numel()], device=device)))
+        keep = torch.ones(flat.numel(), device=device)
         if self.word_dropout > 0:
-            keep = (torch.rand(flat.numel()) >= self.word_dropout).float()
-            kept_per_sentence = torch.zeros(n).index_add_(0, segment, keep)
+            keep = (torch.rand(flat.numel(), device=device) >= self.word_dropout).float()
+            kept_per_sentence = torch.zeros(n, device=device).index_add_(0, segment, keep)
             keep = torch.where(kept_per_sentence[segment] > 0, keep, torch.ones_like(keep))
         vectors = F.dropout(self.embedding(flat), self.dropout, training=True) * keep[:, None]
-        sums = torch.zeros(n, self.dim).index_add_(0, segment, vectors)
-        counts = torch.zeros(n).index_add_(0, segment, keep).clamp_min(1.0)
+        sums = torch.zeros(n, self.dim, device=device).index_add_(0, segment, vectors)
+        counts = torch.zeros(n, device=device).index_add_(0, segment, keep).clamp_min(1.0)
         return sums / counts[:, None]
 
     def _save_parts(self, directory: Path, dtype: str) -> dict:

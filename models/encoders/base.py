@@ -26,6 +26,10 @@ class SentenceEncoder(nn.Module):
     def prepare(self, sentences: list[str]):
         raise NotImplementedError
 
+    @property
+    def device(self) -> torch.device:
+        return next(self.parameters()).device
+
     def embed(self, sentences: list[str]) -> torch.Tensor:
         """Embeddings with autograd (training path; dropout active when the module is in training mode)."""
         return self(self.prepare(sentences))
@@ -36,7 +40,7 @@ class SentenceEncoder(nn.Module):
         was_training = self.training
         self.eval()
         try:
-            parts = [self(self.prepare(sentences[i:i + batch_size])).float().numpy()
+            parts = [self(self.prepare(sentences[i:i + batch_size])).float().cpu().numpy()
                      for i in range(0, len(sentences), batch_size)]
         finally:
             self.train(was_training)

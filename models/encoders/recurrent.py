@@ -55,15 +55,16 @@ class RecurrentEncoder(SentenceEncoder):
         return torch.gather(padded, 1, order), new_lengths
 
     def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
-        padded, lengths = inputs
+        padded, lengths = inputs                      # CPU tensors; lengths stay on the CPU (packing needs that)
         if self.training and self.word_dropout > 0:
             padded, lengths = self._drop_words(padded, lengths)
-        x = F.dropout(self.embedding(padded), self.dropout, training=self.training)
+        device = self.embedding.weight.device
+        x = F.dropout(self.embedding(padded.to(device)), self.dropout, training=self.training)
         packed = pack_padded_sequence(x, lengths.clamp_min(1), batch_first=True, enforce_sorted=False)
         states, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=padded.shape[1])
-        mask = (torch.arange(padded.shape[1])[None, :] < lengths[:, None]).float()
+        mask = (torch.arange(padded.shape[1])[None, :] < lengths[:, None]).float().to(device)
         outputs = self.combine(x, states)
-        return (outputs * mask[..., None]).sum(1) / lengths.clamp_min(1)[:, None].float()
+        return (outputs * mask[..., None]).sum(1) / lengths.clamp_min(1)[:, None].float().to(device)
 
     def combine(self, x: torch.Tensor, states: torch.Tensor) -> torch.Tensor:
         """Per-position outputs to average, [n, T, dim]."""

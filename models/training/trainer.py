@@ -35,6 +35,7 @@ from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 
 log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")
+DEVICES = ("auto", "cpu", "cuda")
 
 
 class TrainConfigError(ValueError):
@@ -71,6 +72,7 @@ class TrainConfig:
     dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
     weights_dtype: str = "float32"       # dtype of the saved final weights (float16 halves the size)
     threads: int = 1
+    device: str = "auto"                 # auto (CUDA when available) | cpu | cuda
 
     def validate(self) -> "TrainConfig":
         from paranmt.models.encoders import ENCODER_KINDS
@@ -92,6 +94,8 @@ class TrainConfig:
             raise TrainConfigError("scramble must be a probability in [0, 1]")
         if self.weights_dtype not in ("float32", "float16"):
             raise TrainConfigError("weights_dtype must be float32 or float16")
+        if self.device not in DEVICES:
+            raise TrainConfigError(f"device must be one of {', '.join(DEVICES)}; got {self.device!r}")
         if self.sp_model and not Path(self.sp_model).is_file():
             raise TrainConfigError(f"sp_model {self.sp_model} not found")
         return self
@@ -101,6 +105,13 @@ class TrainConfig:
         if self.scramble is not None:
             return self.scramble
         return 0.3 if self.encoder in RECURRENT_KINDS else 0.0
+
+
+def select_device(device: str, cuda_available: bool) -> str:
+    """`auto` -> cuda when available else cpu; `cuda` without a CUDA device is an error (never silently CPU)."""
+    if device == "cuda" and not cuda_available:
+        raise TrainConfigError("device 'cuda' asked for, but torch sees no CUDA device")
+    return "cuda" if device == "cuda" or (device == "auto" and cuda_available) else "cpu"
 
 
 def megabatch_size_at(step: int, size: int, anneal_every: int) -> int:
@@ -189,7 +200,7 @@ class Trainer:
             tmp.rename(self.checkpoint_dir)
 
     def _load_checkpoint(self) -> dict:
-        saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True)
+        saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
         if saved["config"] != dataclasses.asdict(self.config):
             changed = [k for k, v in saved["config"].items() if dataclasses.asdict(self.config).get(k) != v]
             log.warning("resuming with a changed config (fields: %s)", ", ".join(changed))
@@ -215,7 +226,7 @@ class Trainer:
             log.info("resuming at step %d (epoch %d, pair %d)", state["step"], state["epoch"], state["position"])
         else:
             state = self._new_state(pairs)
-        encoder: SentenceEncoder = state["encoder"]
+        encoder: SentenceEncoder = state["encoder"].to(select_device(c.device, torch.cuda.is_available()))
         optimizer = make_optimizer(encoder, c.lr)
         if state["optimizer_state"] is not None:
             optimizer.load_state_dict(state["optimizer_state"])
@@ -288,7 +299,8 @@ class Trainer:
             size = end - start
             vectors = encoder.embed(text1[start:end] + text2[start:end] + n1[start:end] + n2[start:end])
             a, b, na, nb = vectors.split(size)
-            loss = loss_fn(a, b, na, nb, torch.from_numpy(valid1[start:end]), torch.from_numpy(valid2[start:end]))
+            loss = loss_fn(a, b, na, nb, torch.from_numpy(valid1[start:end]).to(vectors.device),
+                           torch.from_numpy(valid2[start:end]).to(vectors.device))
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

@@ -9,7 +9,8 @@ from paranmt.models.encoders import load_encoder
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import mine_megabatch, select_negatives
-from paranmt.models.training.trainer import TrainConfig, TrainConfigError, Trainer, megabatch_size_at
+from paranmt.models.training.trainer import (TrainConfig, TrainConfigError, Trainer, megabatch_size_at,
+                                             select_device)
 
 
 def test_margin_loss_two_sided_hinge():
@@ -128,6 +129,15 @@ def test_resume_continues_exactly(bitext_pairs, tmp_path):
     assert json.loads((tmp_path / "parts" / "metrics.jsonl").read_text().splitlines()[-1])["step"] < 24
     resumed = Trainer(TrainConfig(**base), tmp_path / "parts").fit(pairs, resume=True)
     assert torch.equal(whole.embedding.weight, resumed.embedding.weight)
+
+
+def test_device_selection():
+    assert select_device("auto", False) == "cpu" and select_device("auto", True) == "cuda"
+    assert select_device("cpu", True) == "cpu" and select_device("cuda", True) == "cuda"
+    with pytest.raises(TrainConfigError, match="no CUDA"):
+        select_device("cuda", False)
+    with pytest.raises(TrainConfigError, match="device"):
+        TrainConfig(device="tpu").validate()
 
 
 def test_config_validation():
