@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 
 import apache_beam as beam
 import yaml
@@ -35,8 +36,11 @@ REPORT = "filter_report.json"
 def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None:
     """Refuse to write into the input directory or over an earlier corpus (unless `overwrite`, which first
     deletes the earlier corpus files); create the directories."""
+    def absolute(path: str) -> str:
+        return path if "://" in path else os.path.abspath(path)
+
     output = output.rstrip("/")
-    if any(path.rsplit("/", 1)[0] == output for path in input_files):
+    if any(absolute(path.rsplit("/", 1)[0]) == absolute(output) for path in input_files):
         raise ConfigError(f"output {output} is the input directory; choose another output directory")
     if FileSystems.exists(output):
         patterns = [FileSystems.join(output, "*.parquet"), FileSystems.join(output, "dropped", "*.parquet")]
@@ -53,6 +57,8 @@ def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None
 
 def build_report(shard_counts: list[dict], quantiles: dict, threshold, plan: FilterPlan, config: FilterConfig,
                  input_files: list[str]) -> dict:
+    """filter_report.json: totals, per-step seen/kept/dropped, the bounds and threshold applied, per-shard counts
+    (each shard's kept + dropped must equal its rows)."""
     reasons = {}
     for counts in shard_counts:
         if counts["rows"] != counts["kept"] + sum(counts["dropped"].values()):
