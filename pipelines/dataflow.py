@@ -43,7 +43,6 @@ from paranmt.schemas.metadata import model_identity, shard_metadata
 
 STAGED_PIPELINE = "pipeline.pb"
 WORKER_IMAGE_ROOT = "/opt/paranmt/"               # where the Dockerfile installs the project and its assets
-ACCELERATOR_URN = "beam:resources:accelerator:v1"
 # Beam's own worker images (Docker Hub, or Dataflow's copy of them): no CUDA torch, no paranmt
 DEFAULT_IMAGE = re.compile(r"(^apache/|/cloud-dataflow/v1beta3/)beam_python")
 
