@@ -2,7 +2,7 @@
 
     python benchmarks/bench_encoders.py sts --model NAME=DIR ... [--minilm] [--output DIR]
         STS 2012-2015 year means (Pearson x100), their mean, STS2017 en-en and STS-B dev per model, plus the
-        training throughput (median pairs/s of the model's metrics.jsonl) when the model dir has one.
+        training throughput (updates x batch / training seconds, from the run's metrics.jsonl) when it has one.
     python benchmarks/bench_encoders.py speed --model NAME=DIR ... [--sentences 128000] [--minilm-sentences 2560]
         Encoding speed (sentences/s, CPU, batch 128) of each model on English sentences of the cs-en bitext
         (cycled to --sentences), and of all-MiniLM-L6-v2 (sentence-transformers, same process, same threads) on
@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import time
 from pathlib import Path
 
@@ -47,12 +46,14 @@ def parse_models(specs: list[str]) -> dict[str, str]:
 
 
 def throughput(directory: str) -> str:
-    metrics = Path(directory) / "metrics.jsonl"
-    if not metrics.is_file():
+    """Training pairs/s of a run: updates x batch_size / training seconds, from its metrics.jsonl `done` line."""
+    metrics, config = Path(directory) / "metrics.jsonl", Path(directory) / "train_config.json"
+    if not metrics.is_file() or not config.is_file():
         return ""
-    rates = [json.loads(line).get("pairs_per_s") for line in metrics.read_text().splitlines()]
-    rates = [r for r in rates if r]
-    return f"{statistics.median(rates):.0f}" if rates else ""
+    done = [json.loads(line) for line in metrics.read_text().splitlines() if '"done"' in line]
+    if not done or not done[-1]["elapsed_s"]:
+        return ""
+    return f"{done[-1]['step'] * json.loads(config.read_text())['batch_size'] / done[-1]['elapsed_s']:.0f}"
 
 
 def run_sts(args) -> None:
