@@ -9,7 +9,6 @@ import pytest
 import yaml
 
 from paranmt.models.filters.config import load_filter_config
-from paranmt.models.filters.quantiles import exact_quantiles, value_at
 from paranmt.models.filters.text_keys import dedup_key, dedup_rank, sample_hash
 from paranmt.pipelines.cli import main
 from paranmt.schemas.records import PAIR_SCHEMA, table_to_pairs
@@ -53,7 +52,7 @@ def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input
     below = sum(v < low for v in values) / len(values)
     at_or_below = sum(v <= low for v in values) / len(values)
     assert below <= 0.8 + 1 / 1001 and at_or_below >= 0.8 - 1 / 1001
-    assert low == pytest.approx(value_at(exact_quantiles(values), 0.8)) and high == max(values)
+    assert high == max(values)
 
     survivors = [r for r in input_rows if low <= r["para_score"] <= high and 1 <= r["ref_len"] <= 30
                  and 1 <= r["bt_len"] <= 30]
@@ -124,11 +123,13 @@ def test_every_filter_type_agrees_with_the_plan_applied_in_memory(corpus_shards,
     assert main(["filter", "--config", str(config), "--input", str(corpus_shards), "--output", str(output),
                  "--write-dropped", *LOCAL]) == 0
     report = json.loads((output / "filter_report.json").read_text())
-    plan = load_filter_config(str(config)).plan().bind_quantiles(
-        {"trigram_overlap": exact_quantiles([r["trigram_overlap"] for r in input_rows])})
     low, high = report["quantile_bounds"]["trigram_overlap_quantile"]
-    assert low == min(r["trigram_overlap"] for r in input_rows)
-    assert high == pytest.approx(plan.filters[-1].bounds[1])
+    overlaps = [r["trigram_overlap"] for r in input_rows]
+    assert low == min(overlaps)
+    assert sum(v < high for v in overlaps) / len(overlaps) <= 0.9 + 1 / 1001 <= \
+        sum(v <= high for v in overlaps) / len(overlaps) + 2 / 1001
+    plan = load_filter_config(str(config)).plan()
+    plan.filters[-1] = plan.filters[-1].with_bounds(low, high)  # the sketch's bounds, checked above
     survivors = [r for r in input_rows if plan.row_verdict(r) is None]
     expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "bt", "exact")
     assert {r["id"] for r in read_rows(output)} == expected
