@@ -7,6 +7,10 @@
         Encoding speed (sentences/s, CPU, batch 128) of each model on English sentences of the cs-en bitext
         (cycled to --sentences), and of all-MiniLM-L6-v2 (sentence-transformers, same process, same threads) on
         the first --minilm-sentences of them; ratios against MiniLM.
+    python benchmarks/bench_encoders.py score [--pairs 10000] [--batch 512]
+        The build pipeline's score stage (ScoreStage.process_batch over batches, shipped encoder) vs the naive
+        per-pair loop (encode each sentence alone, cosine, overlap) on sentence pairs of STS-B train + SICK train
+        standing in for (ref, bt); pairs/s, and the split between para_score and trigram_overlap.
 The models come from benchmarks/encoder_runs.sh. MiniLM needs requirements/bench.txt (HF_HUB_OFFLINE=1).
 """
 from __future__ import annotations
@@ -107,6 +111,56 @@ def run_speed(args) -> None:
         print(f"| {name} | {rate:,.0f} | {rate / baseline:,.1f} |" if baseline else f"| {name} | {rate:,.0f} | |")
 
 
+def run_score(args) -> None:
+    from paranmt.models.evaluation.sts import discover_datasets
+    from paranmt.models.scoring.overlap import sentence_trigrams, trigram_overlap
+    from paranmt.models.scoring.para_score import ParaScorer
+    from paranmt.models.scoring.stage import ScoreStage
+    from paranmt.schemas.records import empty_row
+
+    torch.set_num_threads(args.threads)
+    datasets, _ = discover_datasets(SHARED / "sts", ["stsbenchmark/sts-train", "SICK/SICK_train"])
+    base = [(a, b) for d in datasets for a, b in zip(d.s1, d.s2)]
+    pairs = base[:args.pairs]  # distinct pairs only: no tokenization cache hits across repeats
+    rows = [dict(empty_row(f"b:{i}", "b", "", ref), bt=bt) for i, (ref, bt) in enumerate(pairs)]
+    encoder_dir = str(ROOT / "assets" / "encoder-sp")
+    stage = ScoreStage(encoder_dir, batch_size=args.batch)
+    stage.setup()
+    stage.process_batch(rows[:64])  # warm-up
+    sentence_trigrams.cache_clear()  # every timed section starts with a cold tokenization cache
+    start = time.perf_counter()
+    for i in range(0, len(rows), args.batch):
+        stage.process_batch(rows[i:i + args.batch])
+    stage_rate = len(rows) / (time.perf_counter() - start)
+    scorer = ParaScorer(load_encoder(encoder_dir), args.batch)
+    start = time.perf_counter()
+    for i in range(0, len(pairs), args.batch):
+        chunk = pairs[i:i + args.batch]
+        scorer.score([a for a, _ in chunk], [b for _, b in chunk])
+    para_rate = len(pairs) / (time.perf_counter() - start)
+    sentence_trigrams.cache_clear()
+    start = time.perf_counter()
+    for a, b in pairs:
+        trigram_overlap(a, b)
+    overlap_rate = len(pairs) / (time.perf_counter() - start)
+    encoder = load_encoder(encoder_dir)
+    naive_pairs = pairs[:args.naive_pairs]
+    sentence_trigrams.cache_clear()
+    start = time.perf_counter()
+    for a, b in naive_pairs:
+        x, y = encoder.encode([a])[0], encoder.encode([b])[0]
+        float(x @ y / (np.linalg.norm(x) * np.linalg.norm(y)))
+        trigram_overlap(a, b)
+    naive_rate = len(naive_pairs) / (time.perf_counter() - start)
+    print(f"threads={args.threads} pairs={args.pairs} batch={args.batch} (naive: {args.naive_pairs} pairs)")
+    print("| scoring | pairs/s | x naive |\n|---|---:|---:|")
+    for name, rate in (("naive per-pair loop (para_score + overlap)", naive_rate),
+                       ("ScoreStage.process_batch (para_score + overlap)", stage_rate),
+                       ("  para_score only (ParaScorer, batched)", para_rate),
+                       ("  trigram_overlap only (sacremoses per sentence)", overlap_rate)):
+        print(f"| {name} | {rate:,.0f} | {rate / naive_rate:,.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -121,6 +175,12 @@ def main() -> None:
     speed.add_argument("--minilm-sentences", type=int, default=2560)
     speed.add_argument("--threads", type=int, default=1)
     speed.set_defaults(func=run_speed)
+    score = sub.add_parser("score")
+    score.add_argument("--pairs", type=int, default=10_000)
+    score.add_argument("--naive-pairs", type=int, default=2_000)
+    score.add_argument("--batch", type=int, default=512)
+    score.add_argument("--threads", type=int, default=1)
+    score.set_defaults(func=run_score)
     args = parser.parse_args()
     torch.set_num_threads(getattr(args, "threads", 1))
     np.set_printoptions(precision=3)

@@ -10,6 +10,8 @@ Examples: ("The cat sat down.", "The cat sat up.") -> T sizes 3 and 3, shared {t
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 from paranmt.models.text.tokenize import tokenize
 
 
@@ -20,8 +22,11 @@ def word_trigrams(tokens: list[str]) -> set[tuple[str, ...]]:
     return set(zip(tokens, tokens[1:], tokens[2:]))
 
 
-def sentence_trigrams(sentence: str) -> set[tuple[str, ...]]:
-    return word_trigrams([token.lower() for token in tokenize(sentence, "en")])
+@lru_cache(maxsize=1 << 16)
+def sentence_trigrams(sentence: str) -> frozenset[tuple[str, ...]]:
+    """T(sentence); cached per process (tokenization dominates the cost, and short sentences such as subtitles'
+    "Thank you." repeat often, also as ref == bt)."""
+    return frozenset(word_trigrams([token.lower() for token in tokenize(sentence, "en")]))
 
 
 def overlap_of_sets(a: set, b: set) -> float | None:
