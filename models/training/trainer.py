@@ -21,6 +21,7 @@ import dataclasses
 import json
 import logging
 import math
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,21 +184,21 @@ class Trainer:
                 "rng": np.random.default_rng(c.seed), "optimizer_state": None}
 
     def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:
-        tmp = self.output / "checkpoint.tmp"
+        """Write the checkpoint beside the current one, then swap them (a crash never leaves no checkpoint)."""
+        tmp, old = self.output / "checkpoint.tmp", self.output / "checkpoint.old"
+        for leftover in (tmp, old):
+            if leftover.exists():
+                shutil.rmtree(leftover)
         state["encoder"].save(tmp)
         torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
                     "position": state["position"], "elapsed": state["elapsed"],
                     "rng": json.dumps(state["rng"].bit_generator.state), "torch_rng": torch.get_rng_state(),
                     "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
         if self.checkpoint_dir.exists():
-            old = self.output / "checkpoint.old"
             self.checkpoint_dir.rename(old)
-            tmp.rename(self.checkpoint_dir)
-            for f in sorted(old.rglob("*"), reverse=True):
-                f.unlink() if f.is_file() else f.rmdir()
-            old.rmdir()
-        else:
-            tmp.rename(self.checkpoint_dir)
+        tmp.rename(self.checkpoint_dir)
+        if old.exists():
+            shutil.rmtree(old)
 
     def _load_checkpoint(self) -> dict:
         saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
@@ -221,6 +222,9 @@ class Trainer:
         torch.manual_seed(c.seed)
         self.output.mkdir(parents=True, exist_ok=True)
         (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
+        interrupted_swap = self.output / "checkpoint.old"
+        if resume and not self.checkpoint_dir.exists() and interrupted_swap.exists():
+            interrupted_swap.rename(self.checkpoint_dir)
         if resume and (self.checkpoint_dir / "trainer_state.pt").is_file():
             state = self._load_checkpoint()
             log.info("resuming at step %d (epoch %d, pair %d)", state["step"], state["epoch"], state["position"])
