@@ -23,7 +23,8 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.parsing.trees import to_scpn
 from paranmt.schemas.records import PAIR_SCHEMA
-from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shard_metadata, shard_name
+from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches, shard_metadata,
+                                       shard_name)
 
 FORMATS = ("paranmt-txt", "scpn", "hf")
 SCPN_HEADER = "source\ttarget_parse\ttarget_template\ttarget\n"
@@ -60,9 +61,12 @@ def scpn_lines(row: dict, lowercase: bool) -> tuple[str | None, str]:
     return forward + backward, "written"
 
 
-def hf_row(row: dict) -> dict:
-    scores = row.get("source_scores")
-    return {**row, "source_scores": None if scores is None else json.dumps(scores, sort_keys=True)}
+def hf_table(table: pa.Table) -> pa.Table:
+    """A shard batch in HF_SCHEMA: only `source_scores` (map -> JSON object string) passes through Python."""
+    index = table.schema.get_field_index("source_scores")
+    scores = [None if pairs is None else json.dumps(dict(pairs), sort_keys=True)
+              for pairs in table.column(index).to_pylist()]
+    return table.set_column(index, "source_scores", pa.array(scores, pa.string()))
 
 
 class ExportShardFn(beam.DoFn):
@@ -78,9 +82,9 @@ class ExportShardFn(beam.DoFn):
         if self.fmt == "hf":
             writer = ParquetShardWriter(FileSystems.join(self.target_dir, f"{name}.parquet"), HF_SCHEMA,
                                         shard_metadata(path))
-            for batch in iter_row_batches(path):
-                writer.write_rows([hf_row(row) for row in batch])
-                counts["rows"] += len(batch)
+            for table in iter_table_batches(path):
+                writer.write_table(hf_table(table))
+                counts["rows"] += table.num_rows
             writer.close()
             counts["written"] = writer.rows
         else:
