@@ -28,10 +28,12 @@ def _packages():
 
 
 def _pins(*names):
+    """`name==version` for each name, from the pinned files in requirements/."""
     pins = {}
-    for line in (ROOT / "requirements" / "lock.txt").read_text().splitlines():
-        if "==" in line and not line.startswith("#"):
-            pins[line.split("==")[0].lower()] = line.strip()
+    for file in ("lock.txt", "dev.txt"):
+        for line in (ROOT / "requirements" / file).read_text().splitlines():
+            if "==" in line and not line.startswith("#"):
+                pins[line.split("==")[0].lower()] = line.strip()
     return [pins[n.lower()] for n in names]
 
 
@@ -44,7 +46,7 @@ setup(
     packages=packages,
     package_dir=package_dir,
     install_requires=_pins("apache-beam", "pyarrow", "numpy", "PyYAML", "sacremoses", "sentencepiece", "torch",
-                           "tqdm", "zstandard", "regex", "scipy"),
+                           "tqdm", "zstandard", "regex", "scipy", "matplotlib"),
     extras_require={
         "nmt": _pins("fairseq-fixed", "ctranslate2", "sacrebleu"),
         "parse": _pins("stanza"),
