@@ -14,12 +14,12 @@ for run in "$@"; do
       $TRAIN --config configs/train/sp-bitext.yaml --output $OUT/sp-bitext-8k --resume ;;
     word-trigram)  # WORD,TRIGRAM concatenation, bilingual (no back-translated English pairs exist yet)
       $TRAIN --config configs/train/word-trigram.yaml --mode bilingual --output $OUT/word-trigram-bi --resume ;;
-    random)        # random-init baselines: SP (the shipped sentencepiece model) and TRIGRAM (bitext vocabulary)
-      $TRAIN --encoder sp --sp-model $OUT/sp-bitext-8k/work/sp.model --epochs 0 --output $OUT/random-sp
+    random)        # random-init baselines: SP (the shipped sentencepiece model = the sp run's) and TRIGRAM (bitext vocabulary)
+      $TRAIN --encoder sp --sp-model assets/encoder-sp/sp.model --epochs 0 --output $OUT/random-sp
       $TRAIN --encoder trigram --epochs 0 --output $OUT/random-trigram ;;
     megabatch)     # M = 1 / 20 / 40 on the same data, same SP vocabulary, same steps (3 epochs)
       for m in 1 20 40; do
-        $TRAIN --config configs/train/megabatch.yaml --sp-model $OUT/sp-bitext-8k/work/sp.model \
+        $TRAIN --config configs/train/megabatch.yaml --sp-model assets/encoder-sp/sp.model \
           --megabatch-size $m --output $OUT/megabatch-$m --resume
       done ;;
     *) echo "unknown run $run" >&2; exit 2 ;;
