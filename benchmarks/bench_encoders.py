@@ -183,7 +183,6 @@ def main() -> None:
     score.set_defaults(func=run_score)
     args = parser.parse_args()
     torch.set_num_threads(getattr(args, "threads", 1))
-    np.set_printoptions(precision=3)
     args.func(args)
 
 
