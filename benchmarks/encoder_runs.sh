@@ -1,6 +1,6 @@
 #!/bin/bash
 # Training runs behind the "Encoders, trainer, STS (issue 4)" section of benchmarks/RESULTS.md.
-# Usage: bash benchmarks/encoder_runs.sh RUN...   RUN in: sp word-trigram random megabatch
+# Usage: bash benchmarks/encoder_runs.sh RUN...   RUN in: sp word-trigram random megabatch negatives
 # Data: all of ../shared/data/bitext/cs-en except newstest2017 (held out), English side first. One thread each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,11 @@ for run in "$@"; do
       for m in 1 20 40; do
         $TRAIN --config configs/train/megabatch.yaml --sp-model assets/encoder-sp/sp.model \
           --megabatch-size $m --output $OUT/megabatch-$m --resume
+      done ;;
+    negatives)     # MIX / RAND negatives at M = 40 (MAX at M = 40 is megabatch-40)
+      for negatives in mix rand; do
+        $TRAIN --config configs/train/megabatch.yaml --sp-model assets/encoder-sp/sp.model \
+          --megabatch-size 40 --negatives $negatives --output $OUT/negatives-$negatives --resume
       done ;;
     *) echo "unknown run $run" >&2; exit 2 ;;
   esac
