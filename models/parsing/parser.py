@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
+from paranmt.schemas.metadata import model_identity
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ class Parser:
         raise NotImplementedError
 
     def identity(self) -> dict:
-        """Path and sha256 of the model files, for the shards' metadata."""
+        """Path and sha256 of the model, for the shards' metadata."""
         return {}
 
 
@@ -116,8 +117,4 @@ class StanzaParser(Parser):
             return self.parse(sentences[:middle]) + self.parse(sentences[middle:])
 
     def identity(self) -> dict:
-        from paranmt.models.parsing.train import sha256
-        directory = Path(self.model_dir)
-        files = sorted(p for p in directory.rglob("*.pt")) if directory.is_dir() else []
-        return {"parser_model_dir": os.path.abspath(self.model_dir),
-                "parser_files": {str(p.relative_to(directory)): sha256(p) for p in files}}
+        return {"parse": model_identity(os.path.abspath(self.model_dir))}

@@ -7,8 +7,9 @@ For each pair row it fills `ref_parse`, `ref_template` and, when `bt` is filled,
    `cache_size` distinct sentences' results also serves repeats across batches;
 3. a sentence with more than `max_tokens` tokens, with no token, or that the parser fails on gets null parse and
    template; the pair itself always survives (a missing parse is never a reject).
-`last_counts` holds the batch's counts by reason: `sentences` (parse requests), `parsed` (parser calls that
-succeeded), `dedup_hits` (requests answered without parsing), `null_too_long`, `null_empty`, `null_parser_error`.
+`last_counts` holds the batch's counts: `sentences` (parse requests), `dedup_hits` (requests answered from the
+batch or the cache), and for the other, distinct sentences one of `parsed`, `null_too_long`, `null_empty`,
+`null_parser_error`; so sentences = dedup_hits + parsed + null_*.
 """
 from __future__ import annotations
 
@@ -33,14 +34,14 @@ class ParseStage(PairStage):
         self.max_tokens = max_tokens
         self.cache_size = cache_size
         self.parser: Parser | None = None
-        self.cache: OrderedDict[str, tuple[str | None, str | None, str]] = OrderedDict()
+        self.cache: OrderedDict[str, tuple[str | None, str | None]] = OrderedDict()
         self.last_counts: Counter = Counter()
 
     def setup(self) -> None:
         if self.parser is None:
             self.parser = self.load_parser()
 
-    def _remember(self, text: str, result: tuple[str | None, str | None, str]) -> None:
+    def _remember(self, text: str, result: tuple[str | None, str | None]) -> None:
         if self.cache_size <= 0:
             return
         self.cache[text] = result
@@ -60,29 +61,26 @@ class ParseStage(PairStage):
                 continue
             if text in self.cache:
                 self.cache.move_to_end(text)
-                parse, template_, reason = self.cache[text]
-                results[text] = (parse, template_)
+                results[text] = self.cache[text]
                 counts["dedup_hits"] += 1
-                counts[reason] += 1 if reason != "parsed" else 0
                 continue
             tokens = ptb_tokenize(text)
             if not tokens or len(tokens) > self.max_tokens:
                 reason = "null_empty" if not tokens else "null_too_long"
                 results[text] = (None, None)
-                self._remember(text, (None, None, reason))
+                self._remember(text, (None, None))
                 counts[reason] += 1
                 continue
             to_parse[text] = tokens
         if to_parse:
             trees = self.parser.parse(list(to_parse.values()))
             for text, tree in zip(to_parse, trees):
-                if tree is None:
+                if tree is None:  # not cached: a failure may be transient (e.g. out of GPU memory)
                     results[text] = (None, None)
-                    self._remember(text, (None, None, "null_parser_error"))
                     counts["null_parser_error"] += 1
                 else:
                     results[text] = (linearize(tree), template(tree))
-                    self._remember(text, (*results[text], "parsed"))
+                    self._remember(text, results[text])
                     counts["parsed"] += 1
         return results, counts
 
