@@ -7,17 +7,14 @@ from TrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to 
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from pathlib import Path
 
-import yaml
-
 from paranmt.models.encoders import ENCODER_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.trainer import TrainConfig, TrainConfigError, Trainer
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, load_config
 
 log = logging.getLogger(__name__)
 
@@ -30,22 +27,10 @@ FLAG_FIELDS = ("encoder", "mode", "dim", "hidden", "recurrent_units", "vocab_siz
 
 def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
     """TrainConfig defaults <- YAML mapping (yaml.safe_load) <- non-None overrides; validated."""
-    data = {}
-    if path:
-        try:
-            data = yaml.safe_load(Path(path).read_text()) or {}
-        except (OSError, yaml.YAMLError) as error:
-            raise ConfigError(f"cannot read config {path}: {error}") from None
-        if not isinstance(data, dict):
-            raise ConfigError(f"config {path} must be a YAML mapping")
-    known = {f.name for f in dataclasses.fields(TrainConfig)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ConfigError(f"unknown training config key(s) {unknown}; known: {', '.join(sorted(known))}")
-    data.update({k: v for k, v in overrides.items() if v is not None})
+    config = load_config(TrainConfig, path, overrides, what="training config")
     try:
-        return TrainConfig(**data).validate()
-    except (TrainConfigError, TypeError) as error:
+        return config.validate()
+    except TrainConfigError as error:
         raise ConfigError(str(error)) from None
 
 
