@@ -16,9 +16,11 @@ is recorded there, so an interrupted benchmark resumes):
                time of each stage alone, i.e. its share, and its throughput
   read-N       `--stages read` on N pairs: the fixed cost of one job (interpreter, imports, Beam start-up,
                reading, manifest), subtracted from each split job to get its stage's own time
-  single-N     e2e on N pairs in one process (`--runner DirectRunner --direct_running_mode in_memory`), against
-               e2e-N for the multi-process speed-up
-Measured: wall seconds; peak memory = the largest sum of RSS over the whole process tree (the CLI and its SDK
+  single-N-rK  e2e on N pairs in one process (`--runner DirectRunner --direct_running_mode in_memory`) and
+  multi-N-rK   the default multi-process runner, alternated K = 1..--repeat times (so both see the same
+               contention), for the multi-process speed-up
+Measured: wall seconds; CPU seconds (user + system of the CLI and its waited-for descendants, from os.wait4:
+the work done, which contention does not inflate much); peak memory = the largest sum of RSS over the whole process tree (the CLI and its SDK
 worker processes), sampled every 0.2 s from /proc; the largest single process (ru_maxrss of os.wait4 on the CLI:
 the largest of it and its waited-for descendants); the 1-minute load average before each run (other jobs on the
 machine). Fit: seconds = a + b * N by least squares over the e2e runs (a = fixed cost, b = seconds per pair; linear
@@ -117,7 +119,8 @@ def measure(command: list[str], log: Path) -> dict:
     if code != 0:
         raise SystemExit(f"failed ({code}): {' '.join(command)}\nlast lines of {log}:\n"
                          + "\n".join(log.read_text().splitlines()[-15:]))
-    return {"seconds": round(seconds, 2), "peak_tree_mb": round(peak / 1024, 1),
+    return {"seconds": round(seconds, 2), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+            "peak_tree_mb": round(peak / 1024, 1),
             "max_process_mb": round(usage.ru_maxrss / 1024, 1), "load_before": round(load, 2)}
 
 
@@ -134,6 +137,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,4000,16000")
     parser.add_argument("--split-sizes", default="1000,4000")
     parser.add_argument("--speedup-size", type=int, default=4000)
+    parser.add_argument("--repeat", type=int, default=2, help="alternating single/multi pairs of runs")
     parser.add_argument("--stages", default="read,clean,translate,score,parse")
     parser.add_argument("--set", action="append", default=[], help="passed to every `paranmt build`")
     parser.add_argument("--work", default=str(REPO / "work" / "bench_scale"))
@@ -187,18 +191,21 @@ def main() -> None:
             name = f"split-{n}-{stage_list.replace(',', '+')}"
             split[n].append((stage_list, run(name, build_command(input_args, work / "out" / name, stage_list,
                                                                  args.set, []), n)))
-    single = multi = None
+    speedup = []
     if args.speedup_size:
         n = args.speedup_size
-        single = run(f"single-{n}", build_command(bitext_args(n), work / "out" / f"single-{n}", args.stages,
-                                                  args.set, ["--runner", "DirectRunner",
-                                                             "--direct_running_mode", "in_memory"]), n)
-        multi = e2e.get(n) or run(f"e2e-{n}", build_command(bitext_args(n), work / "out" / f"e2e-{n}",
-                                                            args.stages, args.set, []), n)
-    report(args, e2e, overhead, split, single, multi)
+        for k in range(1, args.repeat + 1):
+            multi = run(f"multi-{n}-r{k}", build_command(bitext_args(n), work / "out" / f"multi-{n}-r{k}",
+                                                         args.stages, args.set, []), n)
+            single = run(f"single-{n}-r{k}", build_command(bitext_args(n), work / "out" / f"single-{n}-r{k}",
+                                                           args.stages, args.set, ["--runner", "DirectRunner",
+                                                                                   "--direct_running_mode",
+                                                                                   "in_memory"]), n)
+            speedup.append((single, multi))
+    report(args, e2e, overhead, split, speedup)
 
 
-def report(args, e2e: dict, overhead: dict, split: dict, single: dict | None, multi: dict | None) -> None:
+def report(args, e2e: dict, overhead: dict, split: dict, speedup: list[tuple[dict, dict]]) -> None:
     sizes = sorted(e2e)
     xs, ys = sizes, [e2e[n]["seconds"] for n in sizes]
     mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
@@ -230,13 +237,17 @@ def report(args, e2e: dict, overhead: dict, split: dict, single: dict | None, mu
         print(f"| sum of jobs | {sum(r['seconds'] for _, r in jobs):.1f} | {total:.1f} | | | |")
         if n in e2e:
             print(f"| one fused job (e2e-{n}) | {e2e[n]['seconds']:.1f} | | | | {e2e[n]['peak_tree_mb']:.0f} |")
-    if single and multi:
-        print(f"\n### Single vs multi-process, {single['pairs']} pairs\n")
-        print("| runner | seconds | speed-up | peak memory MB |")
-        print("|---|---|---|---|")
-        print(f"| in_memory (1 process) | {single['seconds']:.1f} | 1.00 | {single['peak_tree_mb']:.0f} |")
-        print(f"| multi_processing (2 workers) | {multi['seconds']:.1f} | {single['seconds'] / multi['seconds']:.2f} | "
-              f"{multi['peak_tree_mb']:.0f} |")
+    if speedup:
+        print(f"\n### Single vs multi-process, {speedup[0][0]['pairs']} pairs (alternated runs)\n")
+        print("| run | runner | seconds | CPU seconds | CPU/wall | wall speed-up (single/multi) | peak memory MB | "
+              "load avg before |")
+        print("|---|---|---|---|---|---|---|---|")
+        for k, (single, multi) in enumerate(speedup, 1):
+            for label, r in (("in_memory (1 process)", single), ("multi_processing (2 workers)", multi)):
+                ratio = f"{single['seconds'] / multi['seconds']:.2f}" if r is multi else "1.00"
+                print(f"| {k} | {label} | {r['seconds']:.1f} | {r.get('cpu_seconds', '-')} | "
+                      f"{r.get('cpu_seconds', 0) / r['seconds']:.2f} | {ratio} | {r['peak_tree_mb']:.0f} | "
+                      f"{r['load_before']} |")
 
 
 if __name__ == "__main__":
