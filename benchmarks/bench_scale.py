@@ -227,16 +227,22 @@ def report(args, e2e: dict, overhead: dict, split: dict, speedup: list[tuple[dic
     for n, jobs in split.items():
         print(f"\n### Stages as separate jobs, {n} pairs (stage time = job time - time of a `--stages read` job "
               f"on the same pairs, {overhead[n]['seconds']:.1f} s)\n")
-        print("| job | seconds | stage seconds | share of stage time | stage pairs/s | peak memory MB |")
-        print("|---|---|---|---|---|---|")
+        print("| job | seconds | stage seconds | share of stage time | stage pairs/s | stage CPU seconds | "
+              "stage pairs per CPU-second | peak memory MB |")
+        print("|---|---|---|---|---|---|---|---|")
         own = [(stage, max(r["seconds"] - overhead[n]["seconds"], 0.01), r) for stage, r in jobs]
         total = sum(seconds for _, seconds, _ in own)
         for stage, seconds, r in own:
+            if "cpu_seconds" in r and "cpu_seconds" in overhead[n]:
+                cpu = max(r["cpu_seconds"] - overhead[n]["cpu_seconds"], 0.01)
+                cpu_text = f"{cpu:.1f} | {n / cpu:.1f}"
+            else:
+                cpu_text = "- | -"
             print(f"| {stage} | {r['seconds']:.1f} | {seconds:.1f} | {seconds / total:.0%} | {n / seconds:.1f} | "
-                  f"{r['peak_tree_mb']:.0f} |")
-        print(f"| sum of jobs | {sum(r['seconds'] for _, r in jobs):.1f} | {total:.1f} | | | |")
+                  f"{cpu_text} | {r['peak_tree_mb']:.0f} |")
+        print(f"| sum of jobs | {sum(r['seconds'] for _, r in jobs):.1f} | {total:.1f} | | | | | |")
         if n in e2e:
-            print(f"| one fused job (e2e-{n}) | {e2e[n]['seconds']:.1f} | | | | {e2e[n]['peak_tree_mb']:.0f} |")
+            print(f"| one fused job (e2e-{n}) | {e2e[n]['seconds']:.1f} | | | | | | {e2e[n]['peak_tree_mb']:.0f} |")
     if speedup:
         print(f"\n### Single vs multi-process, {speedup[0][0]['pairs']} pairs (alternated runs)\n")
         print("| run | runner | seconds | CPU seconds | CPU/wall | wall speed-up (single/multi) | peak memory MB | "
