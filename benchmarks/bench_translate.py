@@ -2,11 +2,14 @@
 
 1. cli_vs_stage: `fairseq-interactive` (beam 12, the model's fairseq checkpoint) vs the Beam translate stage
    (RunInference on the in-process FnApiRunner, one worker) with each backend, on the same N real sentences,
-   same thread count; wall time including model loading, sentences/s and the ratio to the CLI.
-2. backends: ctranslate2 vs fairseq Translator on the same sentences (model already loaded), sentences/s.
+   same thread count; wall time including model loading and process start, sentences/s and the ratio to the
+   CLI, and the same per CPU second (user + system time of the process; on a machine shared with other jobs the
+   CPU-time ratio is the meaningful one).
+2. backends: ctranslate2 vs fairseq Translator on the same sentences (model already loaded), sentences per
+   second of wall time and of CPU time.
 3. dedup_bucketing: a corpus with repeats (N rows drawn with replacement from U unique real sentences, Zipf-like
    weights) through the ctranslate2 Translator: naive (input order, fixed batches of `naive_batch` rows, every
-   row translated) vs dedup only vs length bucketing only vs both (TranslateStage).
+   row translated) vs dedup only vs length bucketing only vs both (TranslateStage); CPU seconds of each.
 
     python benchmarks/bench_translate.py --model assets/nmt-cs-en --sentences 2000 --threads 1 \
         --output benchmarks/results/translate.json
@@ -17,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import time
@@ -24,6 +28,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = REPO.parent / "shared" / "data" / "bitext" / "cs-en" / "newstest2017.ces"
+
+
+def cpu_seconds(who: int) -> float:
+    """User + system CPU seconds of this process (RUSAGE_SELF, all threads) or of its finished children."""
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
 
 
 def load_sentences(path: Path, count: int, skip: int) -> list[str]:
@@ -49,10 +59,10 @@ def bench_cli(model_dir: Path, sentences: list[str], beam: int, threads: int, ba
                "--target-lang", model.target_lang, "--beam", str(beam), "--nbest", "1",
                "--buffer-size", "1024", "--max-tokens", str(batch_tokens), "--bpe", "sentencepiece",
                "--sentencepiece-model", str(model.spm), "--cpu"]
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_seconds(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, input="".join(s + "\n" for s in sentences), capture_output=True, text=True,
                           env=env)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds(resource.RUSAGE_CHILDREN) - cpu_start
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
     hypotheses = {}
@@ -60,8 +70,8 @@ def bench_cli(model_dir: Path, sentences: list[str], beam: int, threads: int, ba
         if line.startswith("D-"):
             index, _, text = line[2:].split("\t", 2)
             hypotheses[int(index)] = text
-    return {"seconds": seconds, "hypotheses": [hypotheses.get(i, "") for i in range(len(sentences))],
-            "command": " ".join(command)}
+    return {"seconds": seconds, "cpu_seconds": cpu,
+            "hypotheses": [hypotheses.get(i, "") for i in range(len(sentences))], "command": " ".join(command)}
 
 
 def bench_stage(model_dir: Path, sentences: list[str], backend: str, beam: int, threads: int,
@@ -77,17 +87,18 @@ def bench_stage(model_dir: Path, sentences: list[str], backend: str, beam: int, 
     config = TranslateConfig(backend=backend, model=str(model_dir), beam=beam, device="cpu", threads=threads,
                              batch_tokens=batch_tokens, group_size=1024)
     output = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_translate_{backend}_{os.getpid()}.jsonl"
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF)
     pipeline = beam_sdk.Pipeline(runner=FnApiRunner())
     translated, _ = pipeline | beam_sdk.Create(rows, reshuffle=False) | Translate(config)
     (translated
      | beam_sdk.Map(lambda element: json.dumps([element[1]["id"], element[1]["bt"]], ensure_ascii=False))
      | beam_sdk.io.WriteToText(str(output), shard_name_template=""))
     pipeline.run().wait_until_finish()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds(resource.RUSAGE_SELF) - cpu_start
     by_id = dict(json.loads(line) for line in output.read_text(encoding="utf-8").splitlines())
     output.unlink()
-    return {"seconds": seconds, "hypotheses": [by_id.get(f"bench:{i}", "") for i in range(len(sentences))]}
+    return {"seconds": seconds, "cpu_seconds": cpu,
+            "hypotheses": [by_id.get(f"bench:{i}", "") for i in range(len(sentences))]}
 
 
 def bench_backends(model_dir: Path, sentences: list[str], beam: int, threads: int, batch_tokens: int) -> dict:
@@ -99,9 +110,10 @@ def bench_backends(model_dir: Path, sentences: list[str], beam: int, threads: in
         start = time.perf_counter()
         translator = open_translator(str(model_dir), backend, "cpu", threads)
         load = time.perf_counter() - start
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF)
         hypotheses = translate_corpus(translator, sentences, beam, batch_tokens, progress=False)
-        results[backend] = {"load_seconds": load, "seconds": time.perf_counter() - start, "hypotheses": hypotheses}
+        results[backend] = {"load_seconds": load, "seconds": time.perf_counter() - start,
+                            "cpu_seconds": cpu_seconds(resource.RUSAGE_SELF) - cpu_start, "hypotheses": hypotheses}
     return results
 
 
@@ -117,10 +129,11 @@ def bench_dedup(model_dir: Path, unique: list[str], rows: int, beam: int, thread
     translator = open_translator(str(model_dir), "ctranslate2", "cpu", threads)
 
     def timed(batches: list[list[str]]) -> float:
-        start = time.perf_counter()
+        """CPU seconds (user + system) of translating the batches in order."""
+        start = cpu_seconds(resource.RUSAGE_SELF)
         for batch in batches:
             translator.translate(batch, beam)
-        return time.perf_counter() - start
+        return cpu_seconds(resource.RUSAGE_SELF) - start
 
     distinct = list(dict.fromkeys(corpus))
     in_order = [corpus[i:i + naive_batch] for i in range(0, len(corpus), naive_batch)]
@@ -128,12 +141,12 @@ def bench_dedup(model_dir: Path, unique: list[str], rows: int, beam: int, thread
     lengths = translator.count_tokens(corpus)
     bucketed = [[corpus[i] for i in batch] for batch in token_budget_batches(lengths, batch_tokens)]
     stage = TranslateStage(str(model_dir), beam=beam, batch_tokens=batch_tokens, translator=translator)
-    start = time.perf_counter()
+    start = cpu_seconds(resource.RUSAGE_SELF)
     stage.process_batch([empty_row(f"r{i}", "bench", s, "") for i, s in enumerate(corpus)])
-    both = time.perf_counter() - start
+    both = cpu_seconds(resource.RUSAGE_SELF) - start
     return {"rows": rows, "unique": len(distinct), "naive_batch_rows": naive_batch,
-            "naive_seconds": timed(in_order), "dedup_only_seconds": timed(dedup_only),
-            "bucketing_only_seconds": timed(bucketed), "dedup_and_bucketing_seconds": both}
+            "naive_cpu_seconds": timed(in_order), "dedup_only_cpu_seconds": timed(dedup_only),
+            "bucketing_only_cpu_seconds": timed(bucketed), "dedup_and_bucketing_cpu_seconds": both}
 
 
 def main(argv=None) -> int:
@@ -165,6 +178,8 @@ def main(argv=None) -> int:
         cli = bench_cli(model_dir, sentences, args.beam, args.threads, args.batch_tokens)
         part = {"fairseq_interactive": {"seconds": round(cli["seconds"], 1),
                                         "sentences_per_s": round(n / cli["seconds"], 2),
+                                        "cpu_seconds": round(cli["cpu_seconds"], 1),
+                                        "sentences_per_cpu_s": round(n / cli["cpu_seconds"], 2),
                                         "command": cli["command"]}}
         for backend in ("fairseq", "ctranslate2"):
             stage = bench_stage(model_dir, sentences, backend, args.beam, args.threads, args.batch_tokens)
@@ -172,6 +187,9 @@ def main(argv=None) -> int:
             part[f"beam_stage_{backend}"] = {
                 "seconds": round(stage["seconds"], 1), "sentences_per_s": round(n / stage["seconds"], 2),
                 "speedup_vs_cli": round(cli["seconds"] / stage["seconds"], 2),
+                "cpu_seconds": round(stage["cpu_seconds"], 1),
+                "sentences_per_cpu_s": round(n / stage["cpu_seconds"], 2),
+                "cpu_speedup_vs_cli": round(cli["cpu_seconds"] / stage["cpu_seconds"], 2),
                 "same_best_hypothesis_as_cli": f"{same}/{n}"}
         report["cli_vs_stage"] = part
         print(json.dumps(part, indent=2), flush=True)
@@ -179,8 +197,11 @@ def main(argv=None) -> int:
         results = bench_backends(model_dir, sentences, args.beam, args.threads, args.batch_tokens)
         same = sum(a == b for a, b in zip(results["fairseq"]["hypotheses"], results["ctranslate2"]["hypotheses"]))
         part = {backend: {"load_seconds": round(r["load_seconds"], 2), "seconds": round(r["seconds"], 1),
-                          "sentences_per_s": round(n / r["seconds"], 2)} for backend, r in results.items()}
+                          "sentences_per_s": round(n / r["seconds"], 2), "cpu_seconds": round(r["cpu_seconds"], 1),
+                          "sentences_per_cpu_s": round(n / r["cpu_seconds"], 2)} for backend, r in results.items()}
         part["ctranslate2_speedup"] = round(results["fairseq"]["seconds"] / results["ctranslate2"]["seconds"], 2)
+        part["ctranslate2_cpu_speedup"] = round(results["fairseq"]["cpu_seconds"]
+                                                / results["ctranslate2"]["cpu_seconds"], 2)
         part["same_best_hypothesis"] = f"{same}/{n}"
         report["backends"] = part
         print(json.dumps(part, indent=2), flush=True)
@@ -189,7 +210,7 @@ def main(argv=None) -> int:
         part = bench_dedup(model_dir, unique, args.repeat_rows, args.beam, args.threads, args.batch_tokens,
                            args.naive_batch)
         for key in ("dedup_only", "bucketing_only", "dedup_and_bucketing"):
-            part[f"{key}_speedup"] = round(part["naive_seconds"] / part[f"{key}_seconds"], 2)
+            part[f"{key}_speedup"] = round(part["naive_cpu_seconds"] / part[f"{key}_cpu_seconds"], 2)
         part = {k: round(v, 1) if isinstance(v, float) and not k.endswith("speedup") else v for k, v in part.items()}
         report["dedup_bucketing"] = part
         print(json.dumps(part, indent=2), flush=True)
