@@ -18,16 +18,29 @@ $(STAMP): setup.py requirements/lock.txt requirements/dev.txt requirements/build
 
 install: $(STAMP)
 
+PARANMT := $(PY) -m paranmt.pipelines.cli
+
 demo: $(STAMP)
 	rm -rf $(DEMO_OUT)
-	$(PY) -m paranmt.pipelines.cli build --config configs/demo.yaml --output $(DEMO_OUT)/shards
+	$(PARANMT) build --config configs/demo.yaml --output $(DEMO_OUT)/shards
+	$(PARANMT) stats --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/stats
+	$(PARANMT) filter --config paranmt-5m --tsv --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/paranmt-5m
+	$(PARANMT) filter --config simile --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/simile
+	$(PARANMT) export --format paranmt-txt --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/export/para-nmt.txt
+	$(PARANMT) export --format scpn --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/export/scpn.tsv
+	$(PARANMT) export --format hf --input $(DEMO_OUT)/paranmt-5m --output $(DEMO_OUT)/export/hf
 	@echo
-	@echo "demo outputs:"
-	@echo "  shards:   $(DEMO_OUT)/shards/*.parquet   (rejects in $(DEMO_OUT)/shards/rejects/)"
-	@echo "  accounting: $(DEMO_OUT)/shards/metrics.json   manifest: $(DEMO_OUT)/shards/_manifest.json"
+	@echo "demo outputs (all under $(DEMO_OUT)/):"
+	@echo "  shards/*.parquet       ParaNMT-style pairs with bt, bt_score, trigram_overlap, para_score, parses, templates"
+	@echo "  shards/rejects/        rejected input with stage and reason; shards/metrics.json: the accounting"
+	@echo "  stats/                 corpus statistics report (Markdown, JSON, PNG plots)"
+	@echo "  paranmt-5m/            training corpus, the paper's recipe (top two para-score tenths, <= 30 tokens); pairs.tsv"
+	@echo "  simile/                SIMILE-style corpus (para >= 0.5, overlap <= 0.2)"
+	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"
 
 test: $(STAMP)
 	$(PY) -m pytest -q tests
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_read_write.py
+	$(PY) benchmarks/bench_filter.py
