@@ -88,12 +88,16 @@ def prepare_output(config: BuildConfig) -> set[str]:
 
 
 def pipeline_options(beam_args: list[str]) -> PipelineOptions:
-    """Beam options as given; without --runner, a local DirectRunner in multi-processing mode (one worker per
-    core), which never tries to download a runner binary."""
+    """Beam options as given; without --runner, a local DirectRunner that never tries to download a runner
+    binary: multi-processing with one worker per core on machines with more than 2 cores; in-process on smaller
+    ones, where the multi-process runner measured slower (0.68-0.78x, benchmarks/RESULTS.md, Scale) because the
+    model stages already use both cores."""
     args = list(beam_args)
     if not any(a == "--runner" or a.startswith("--runner=") for a in args):
-        args += ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
-                 f"--direct_num_workers={os.cpu_count() or 1}"]
+        cores = os.cpu_count() or 1
+        args += ["--runner=DirectRunner"] + (
+            ["--direct_running_mode=multi_processing", f"--direct_num_workers={cores}"] if cores > 2
+            else ["--direct_running_mode=in_memory"])
     if not any(a.startswith("--default_sdk_harness_log_level") for a in args):
         args.append("--default_sdk_harness_log_level=WARNING")
     return PipelineOptions(args)
@@ -237,7 +241,8 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
-def run(args) -> int:
+def config_from_args(args) -> BuildConfig:
+    """The BuildConfig of `paranmt build`'s arguments: defaults <- --config YAML <- flags <- --set KEY=VALUE."""
     overrides = {
         "input": args.input, "format": args.format, "output": args.output, "resume": args.resume,
         "stages": args.stages.split(",") if args.stages else None,
@@ -246,7 +251,11 @@ def run(args) -> int:
         "read.corpus": args.corpus, "read.shard_rows": args.shard_rows,
     }
     overrides.update(dict(_set(item) for item in args.set))
-    config = load_build_config(args.config, overrides)
+    return load_build_config(args.config, overrides)
+
+
+def run(args) -> int:
+    config = config_from_args(args)
     try:
         run_build(config, args.beam_args)
     except AccountingError as error:

@@ -38,7 +38,7 @@ from apache_beam.options.pipeline_options import StandardOptions
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from paranmt.pipelines import build
-from paranmt.schemas.config import BuildConfig, ConfigError, load_build_config
+from paranmt.schemas.config import BuildConfig, ConfigError
 from paranmt.schemas.metadata import model_identity, shard_metadata
 
 STAGED_PIPELINE = "pipeline.pb"
@@ -197,21 +197,8 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
-def build_config_from_args(args) -> BuildConfig:
-    """The BuildConfig that `paranmt build` makes of the same arguments (same flags, same precedence)."""
-    overrides = {
-        "input": args.input, "format": args.format, "output": args.output, "resume": args.resume,
-        "stages": args.stages.split(",") if args.stages else None,
-        "read.suffixes": args.suffixes.split(",") if args.suffixes else None,
-        "read.columns": build._columns(args.columns) if args.columns else None,
-        "read.corpus": args.corpus, "read.shard_rows": args.shard_rows,
-    }
-    overrides.update(dict(build._set(item) for item in args.set))
-    return load_build_config(args.config, overrides)
-
-
 def run(args) -> int:
-    config = build_config_from_args(args)
+    config = build.config_from_args(args)
     plan = plan_dataflow_job(config, args.beam_args, args.job_dir)
     summary = plan.summary(config)
     Path(args.job_dir, "summary.json").write_text(json.dumps(summary, indent=1))

@@ -16,6 +16,7 @@ from apache_beam.metrics import Metrics
 from paranmt.models.parsing.parser import DEVICES, ParserModelError, StanzaParser, model_files
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.schemas.config import BuildConfig, ConfigError, ParseConfig, asset_path
+from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import ApplyStage
 
 _PARSERS: dict[tuple, StanzaParser] = {}
@@ -38,7 +39,7 @@ class _ParserLoader:
         self.model_dir, self.device, self.batch_size = model_dir, device, batch_size
 
     def __call__(self) -> StanzaParser:
-        return shared_parser(self.model_dir, self.device, self.batch_size)
+        return shared_parser(local_model_path(self.model_dir), self.device, self.batch_size)
 
 
 class CountedParseStage(ParseStage):
@@ -56,7 +57,7 @@ def validate_parse_config(config: ParseConfig) -> str:
     """The resolved model directory; ConfigError (one message) for a missing model or a bad setting."""
     model_dir = asset_path(config.model_dir)
     try:
-        model_files(model_dir)
+        model_files(local_model_path(model_dir))
     except ParserModelError as error:
         raise ConfigError(f"parse.model_dir: {error}") from None
     if config.max_tokens < 1:

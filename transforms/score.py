@@ -11,7 +11,16 @@ import apache_beam as beam
 from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.scoring.stage import ScoreStage
 from paranmt.schemas.config import BuildConfig, ConfigError, ScoreConfig, asset_path
+from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import ApplyStage
+
+
+class CachedModelScoreStage(ScoreStage):
+    """ScoreStage whose encoder may live on any Beam filesystem (gs://...): copied once per worker machine."""
+
+    def setup(self) -> None:
+        self.encoder_dir = local_model_path(self.encoder_dir)
+        super().setup()
 
 
 def make_score_stage(config: ScoreConfig) -> ScoreStage:
@@ -20,10 +29,10 @@ def make_score_stage(config: ScoreConfig) -> ScoreStage:
     if config.batch_size < 1:
         raise ConfigError("score.batch_size must be >= 1")
     try:
-        load_encoder(encoder_dir)
+        load_encoder(local_model_path(encoder_dir))
     except EncoderError as error:
         raise ConfigError(f"score.encoder: {error}") from None
-    return ScoreStage(encoder_dir, batch_size=config.batch_size)
+    return CachedModelScoreStage(encoder_dir, batch_size=config.batch_size)
 
 
 def stage_transform(config: BuildConfig) -> beam.PTransform:

@@ -52,7 +52,8 @@ def test_corrupted_inputs_end_as_rejects_and_the_accounting_balances(tmp_path, b
     data = gzip.compress("".join(f"{c}\t{e}\n" for c, e in zip(cs[500:], en[500:])).encode())
     (tmp_path / "in" / "cut.tsv.gz").write_bytes(data[: len(data) * 2 // 3])
     out = tmp_path / "out"
-    assert build("--input", tmp_path / "in" / "*", "--format", "tsv", "--output", out) == 0
+    multi_process = ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]
+    assert build("--input", tmp_path / "in" / "*", "--format", "tsv", "--output", out, *multi_process) == 0
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["read"] == metrics["written"] + metrics["rejected"]
     reasons = metrics["rejects_by_reason"]
