@@ -21,6 +21,7 @@ COMMANDS = {
     "encode": "encode",
     "train-nmt": "train_nmt",
     "convert-nmt": "convert_nmt",
+    "eval-nmt": "convert_nmt",
     "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon",
     "check-dataflow": "dataflow",
 }
@@ -33,10 +34,10 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                        help=", ".join(COMMANDS))
-    for name, module in COMMANDS.items():
-        if command is None or name == command:
-            importlib.import_module(f"paranmt.pipelines.{module}").register(subparsers)
-        else:
+    for module in dict.fromkeys(m for name, m in COMMANDS.items() if command is None or name == command):
+        importlib.import_module(f"paranmt.pipelines.{module}").register(subparsers)
+    for name in COMMANDS:
+        if name not in subparsers.choices:
             subparsers.add_parser(name)
     return parser
 
