@@ -74,8 +74,9 @@ class SentenceEncoder(nn.Module):
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cosine of two [n, d] matrices in one vectorized op; a zero vector gives NaN (undefined)."""
+    """Row-wise cosine of two [n, d] matrices in one vectorized op, clipped to [-1, 1] (float rounding gives
+    1.0000001 for identical sentences); a zero vector gives NaN (undefined)."""
     norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
     dots = np.einsum("ij,ij->i", a, b)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(norms > 0, dots / np.where(norms > 0, norms, 1.0), np.nan)
+        return np.where(norms > 0, np.clip(dots / np.where(norms > 0, norms, 1.0), -1.0, 1.0), np.nan)
