@@ -29,6 +29,8 @@ demo: $(STAMP)
 	$(PARANMT) export --format paranmt-txt --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/export/para-nmt.txt
 	$(PARANMT) export --format scpn --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/export/scpn.tsv
 	$(PARANMT) export --format hf --input $(DEMO_OUT)/paranmt-5m --output $(DEMO_OUT)/export/hf
+	$(PARANMT) filter --config lexicon --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/lexicon-data
+	$(PARANMT) lexicon --input $(DEMO_OUT)/lexicon-data --output $(DEMO_OUT)/lexicon
 	@echo
 	@echo "demo outputs (all under $(DEMO_OUT)/):"
 	@echo "  shards/*.parquet       ParaNMT-style pairs with bt, bt_score, trigram_overlap, para_score, parses, templates"
@@ -37,6 +39,7 @@ demo: $(STAMP)
 	@echo "  paranmt-5m/            training corpus, the paper's recipe (top two para-score tenths, <= 30 tokens); pairs.tsv"
 	@echo "  simile/                SIMILE-style corpus (para >= 0.5, overlap <= 0.2)"
 	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"
+	@echo "  lexicon/               paraphrase lexicon (cross-sentence and adjusted PMI) and its SimLex-999 Spearman"
 
 test: $(STAMP)
 	$(PY) -m pytest -q tests
