@@ -26,6 +26,7 @@ from paranmt.models.nmt.stage import TranslateStage
 from paranmt.models.nmt.translator import BACKENDS, ModelDir, ModelDirError
 from paranmt.schemas.config import BuildConfig, ConfigError, TranslateConfig, asset_path
 from paranmt.schemas.records import is_reject, reject_row
+from paranmt.transforms.io.model_cache import local_model_path
 
 NAMESPACE = "translate"
 REJECTS = "rejects"
@@ -48,7 +49,7 @@ def validate_translate_config(config: TranslateConfig) -> str:
         raise ConfigError(f"translate.device must be auto, cpu or cuda, not {config.device!r}")
     model_dir = asset_path(config.model)
     try:
-        ModelDir.open(model_dir).check(config.backend)
+        ModelDir.open(local_model_path(model_dir)).check(config.backend)
     except ModelDirError as error:
         raise ConfigError(f"translate.model: {error}") from None
     return model_dir
@@ -65,8 +66,8 @@ class TranslateModelHandler(ModelHandler[tuple, PredictionResult, TranslateStage
     def load_model(self) -> TranslateStage:
         start = time.perf_counter()
         c = self.config
-        stage = TranslateStage(self.model_dir, c.backend, c.beam, c.nbest, c.batch_tokens, c.max_source_tokens,
-                               c.device, c.threads)
+        stage = TranslateStage(local_model_path(self.model_dir), c.backend, c.beam, c.nbest, c.batch_tokens,
+                               c.max_source_tokens, c.device, c.threads)
         stage.setup()
         Metrics.distribution(NAMESPACE, "model_load_ms").update(int(1000 * (time.perf_counter() - start)))
         return stage
