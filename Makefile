@@ -30,7 +30,9 @@ demo: $(STAMP)
 	$(PARANMT) export --format scpn --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/export/scpn.tsv
 	$(PARANMT) export --format hf --input $(DEMO_OUT)/paranmt-5m --output $(DEMO_OUT)/export/hf
 	$(PARANMT) filter --config lexicon --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/lexicon-data
-	$(PARANMT) lexicon --input $(DEMO_OUT)/lexicon-data --output $(DEMO_OUT)/lexicon
+	@if [ -f ../shared/data/word-sim/EN-SIMLEX-999.txt ]; then \
+		$(PARANMT) lexicon --input $(DEMO_OUT)/lexicon-data --output $(DEMO_OUT)/lexicon; \
+	else echo "lexicon skipped: its SimLex-999 evaluation file ../shared/data/word-sim/EN-SIMLEX-999.txt is absent"; fi
 	@echo
 	@echo "demo outputs (all under $(DEMO_OUT)/):"
 	@echo "  shards/*.parquet       ParaNMT-style pairs with bt, bt_score, trigram_overlap, para_score, parses, templates"
