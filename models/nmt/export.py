@@ -18,11 +18,12 @@ UnpicklingError unless the user opts in with TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
 from pathlib import Path
+
+from paranmt.schemas.metadata import file_sha256
 
 NMT_DESCRIPTOR = "nmt.json"
 
@@ -86,14 +87,6 @@ def strip_checkpoint(state: dict, fp16: bool) -> dict:
     return state
 
 
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def export_model(checkpoint_dir: str, data_bin: str, spm_model: str, out_dir: str, source_lang: str = "cs",
                  target_lang: str = "en", average_last: int = 1, fp16: bool = True,
                  quantization: str = "int8", ct2: bool = True) -> dict:
@@ -145,7 +138,7 @@ MANIFEST = "MANIFEST.json"
 
 def file_hashes(model_dir: Path) -> list[dict]:
     """[{'path', 'bytes', 'sha256'}] of every file under model_dir except the manifest, sorted by path."""
-    return [{"path": str(p.relative_to(model_dir)), "bytes": p.stat().st_size, "sha256": sha256_file(p)}
+    return [{"path": str(p.relative_to(model_dir)), "bytes": p.stat().st_size, "sha256": file_sha256(p)}
             for p in sorted(model_dir.rglob("*")) if p.is_file() and p.name != MANIFEST]
 
 

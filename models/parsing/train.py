@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import logging
 import os
@@ -38,6 +37,7 @@ from paranmt.models.parsing.evaluate import score_parses
 from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
+from paranmt.schemas.metadata import file_sha256
 
 logger = logging.getLogger(__name__)
 
@@ -219,14 +219,6 @@ def mark_xpos_model(source: Path, target: Path) -> None:
     torch.save(checkpoint, target)
 
 
-def sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, tagger: Path, parser: Path,
             pretrain: Path, config_path: str | None) -> dict:
     """Step 5; returns the MANIFEST dict."""
@@ -254,7 +246,7 @@ def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, 
         "name": "parser-en",
         "what": "English POS tagger + constituency parser (stanza 1.15 models) for the parse stage; "
                 "input: PTB-tokenized words; tags: PTB (XPOS); trees: PTB labels without function tags",
-        "files": [{"path": path.name, "sha256": sha256(path), "bytes": path.stat().st_size}
+        "files": [{"path": path.name, "sha256": file_sha256(path), "bytes": path.stat().st_size}
                   for path in sorted(output.iterdir()) if path.name != "MANIFEST.json"],
         "recipe": {
             "command": "paranmt train-parser" + (f" --config {config_path}" if config_path else "")

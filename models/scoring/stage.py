@@ -10,7 +10,6 @@ build pipeline scores, `paranmt filter` decides (score once, decide later).
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import threading
@@ -20,6 +19,7 @@ from paranmt.models.encoders import SentenceEncoder, load_encoder
 from paranmt.models.scoring.overlap import trigram_overlap
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.stage import PairStage
+from paranmt.schemas.metadata import file_sha256
 
 _ENCODERS: dict[str, SentenceEncoder] = {}
 _ENCODERS_LOCK = threading.Lock()
@@ -36,14 +36,8 @@ def shared_encoder(directory: str) -> SentenceEncoder:
 def directory_sha256(directory: str | Path) -> dict[str, str]:
     """sha256 of every file under `directory`, keyed by relative path."""
     directory = Path(directory)
-    digests = {}
-    for path in sorted(p for p in directory.rglob("*") if p.is_file()):
-        digest = hashlib.sha256()
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-        digests[str(path.relative_to(directory))] = digest.hexdigest()
-    return digests
+    return {str(path.relative_to(directory)): file_sha256(path)
+            for path in sorted(p for p in directory.rglob("*") if p.is_file())}
 
 
 class ScoreStage(PairStage):
