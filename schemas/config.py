@@ -52,8 +52,10 @@ class CleanConfig:
 
 @dataclass
 class TranslateConfig:
-    backend: str = "ctranslate2"         # ctranslate2 | fairseq
+    backend: str = "ctranslate2"         # ctranslate2 | fairseq | transformers (Hugging Face MarianMT/M2M-100/NLLB)
     model: str = "assets/nmt-cs-en"
+    source_lang: str = "cs"              # ISO 639-1 codes, mapped to the model family's tokens (docs/translate.md)
+    target_lang: str = "en"
     beam: int = 12
     nbest: int = 0                       # > 0 also writes bt_nbest with this many hypotheses
     batch_tokens: int = 2048             # rows x longest source per model call (best measured on CPU; raise on GPU)
