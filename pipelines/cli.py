@@ -24,6 +24,8 @@ COMMANDS = {
     "eval-nmt": "convert_nmt",
     "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon",
     "check-dataflow": "dataflow",
+    "mine": "mine",
+    "eval-xling": "eval_xling",
 }
 
 

@@ -1,0 +1,79 @@
+"""Cross-lingual similarity of a pair (schema v2 `xsim`): cosine of the Czech source and the English reference in
+a bilingual encoder's space (default `assets/encoder-sp`, trained on cs-en bitext with one shared vocabulary),
+
+    xsim(cs, ref) = cos(f(cs), f(ref))        in [-1, 1]
+
+computed for a whole batch at once (the batch's distinct sentences encoded in one call, one vectorized
+row-wise cosine). A row with an empty side (null or whitespace only), or whose cosine is undefined (a zero
+embedding), gets `xsim` null. The stage runs after clean and before translate, so that an optional threshold
+keeps misaligned pairs away from the GPU: with `min_xsim` set, a row whose xsim is below it becomes a reject row
+(stage `clean`, reason `low_xsim`, the value in `detail`, the pair in `raw`); rows with a null xsim are never
+rejected. `min_xsim` None (the default) rejects nothing.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+
+from paranmt.models.scoring.para_score import ParaScorer
+from paranmt.models.scoring.stage import directory_sha256, shared_encoder
+from paranmt.models.stage import PairStage
+from paranmt.schemas.records import reject_row
+
+REJECT_STAGE = "clean"
+REJECT_REASON = "low_xsim"
+
+
+@dataclass
+class XsimConfig:
+    """Parameters of the xsim stage (`clean.min_xsim` in the build config maps to `min_xsim`)."""
+    encoder: str = "assets/encoder-sp"   # bilingual encoder directory (Czech and English in one space)
+    min_xsim: float | None = None        # reject pairs with xsim < min_xsim; None = off (nothing rejected)
+    batch_size: int = 1024               # sentences per encoder call
+    threads: int = 1                     # torch CPU threads
+
+
+class XsimStage(PairStage):
+    name = "xsim"
+    requires = ("cs", "ref")
+
+    def __init__(self, encoder_dir: str, min_xsim: float | None = None, batch_size: int = 1024, threads: int = 1):
+        if min_xsim is not None and not -1.0 <= min_xsim <= 1.0:
+            raise ValueError(f"min_xsim must be in [-1, 1] or None, not {min_xsim}")
+        self.encoder_dir, self.min_xsim = encoder_dir, min_xsim
+        self.batch_size, self.threads = batch_size, threads
+        self.scorer: ParaScorer | None = None
+
+    @classmethod
+    def from_config(cls, config: XsimConfig, encoder_dir: str | None = None) -> "XsimStage":
+        """The stage of `config` (`encoder_dir` overrides the config's path, e.g. after asset resolution)."""
+        return cls(encoder_dir or config.encoder, config.min_xsim, config.batch_size, config.threads)
+
+    def setup(self) -> None:
+        if self.scorer is None:
+            import torch
+
+            torch.set_num_threads(self.threads)
+            self.scorer = ParaScorer(shared_encoder(self.encoder_dir), self.batch_size)
+
+    def process_batch(self, rows: list[dict]) -> list[dict]:
+        self.setup()
+        both = [i for i, row in enumerate(rows) if (row.get("cs") or "").strip() and (row.get("ref") or "").strip()]
+        cosines = self.scorer.score([rows[i]["cs"] for i in both], [rows[i]["ref"] for i in both])
+        outputs = [dict(row, xsim=None) for row in rows]
+        for i, cosine in zip(both, cosines):
+            if math.isnan(cosine):
+                continue
+            value = float(cosine)
+            if self.min_xsim is not None and value < self.min_xsim:
+                row = rows[i]
+                outputs[i] = reject_row(row["id"], REJECT_STAGE, REJECT_REASON,
+                                        f"xsim={value:.4f} < min_xsim={self.min_xsim}",
+                                        f"{row['cs']}\t{row['ref']}")
+            else:
+                outputs[i]["xsim"] = value
+        return outputs
+
+    def identity(self) -> dict:
+        return {"xsim_encoder": os.path.abspath(self.encoder_dir), "xsim_files": directory_sha256(self.encoder_dir)}

@@ -1,0 +1,178 @@
+"""`paranmt mine`: margin-based bitext mining between a Czech and an English monolingual corpus (Artetxe &
+Schwenk 2019 ratio margin over k nearest neighbours, candidates by forward/backward/intersection/max), with a
+bilingual sentence encoder and faiss. Inputs: one sentence per line, plain or compressed (.gz, .bz2, .xz, .zst),
+any filesystem Beam knows; `--source-column`/`--target-column` take one tab-separated column instead of the line.
+Writes DIR/mined.parquet and DIR/mined.tsv (cs, en, margin, cos; best first; the TSV has no header line, so
+`paranmt build --format tsv --columns cs=0,ref=1` reads it) and DIR/mine.json (counts and settings).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
+from paranmt.models.mining.knn import INDEXES, SearchConfig
+from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
+from paranmt.schemas.config import ConfigError, asset_path
+
+log = logging.getLogger(__name__)
+
+DEFAULT_THRESHOLD = 1.45   # chosen on held-out data (newstest2017 lines 1-1500), see docs/mining.md
+DEFAULT_ENCODER = "assets/encoder-sp"
+WRITE_ROWS = 100_000
+
+
+def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
+                   max_line_bytes: int = 1 << 20) -> Iterator[str]:
+    """Lines of `path` (decompressed), or their tab-separated `column`; lines that are not UTF-8, too long, or
+    lack the column are counted in `counts` (by reason) and skipped."""
+    from paranmt.transforms.io.bitext import CorruptFile, file_lines
+
+    counts = counts if counts is not None else {}
+    try:
+        for raw, too_long in file_lines(path, max_line_bytes):
+            if too_long:
+                counts["line_too_long"] = counts.get("line_too_long", 0) + 1
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                counts["invalid_utf8"] = counts.get("invalid_utf8", 0) + 1
+                continue
+            if column is not None:
+                fields = text.split("\t")
+                if len(fields) <= column:
+                    counts["missing_column"] = counts.get("missing_column", 0) + 1
+                    continue
+                text = fields[column]
+            yield text
+    except CorruptFile as error:
+        raise ConfigError(f"{path}: corrupt or truncated compressed file ({error})") from None
+
+
+def load_bilingual_encoder(directory: str, threads: int = 1):
+    """The encoder at `directory` (assets/... resolved against the project); a bad directory is a ConfigError."""
+    import torch
+
+    from paranmt.models.encoders import EncoderError, load_encoder
+
+    torch.set_num_threads(threads)
+    try:
+        return load_encoder(asset_path(directory))
+    except EncoderError as error:
+        raise ConfigError(str(error)) from None
+
+
+def encode_file(path: str, column: int | None, encoder, work: Path, name: str, block_size: int,
+                batch_size: int) -> EncodedCorpus:
+    if "://" not in path and not Path(path).is_file():
+        raise ConfigError(f"input {path} is not a file")
+    skipped: dict[str, int] = {}
+    started = time.process_time()
+    corpus = encode_corpus(read_sentences(path, column, skipped), lambda s: encoder.encode(s, batch_size),
+                           encoder.dim, work, name, block_size)
+    corpus.counts.update({"skipped": skipped, "encode_cpu_s": round(time.process_time() - started, 2)})
+    log.info("%s: %d lines read, %d distinct sentences encoded", path, corpus.counts["read"], len(corpus))
+    return corpus
+
+
+def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: EncodedCorpus) -> None:
+    """mined.parquet and mined.tsv, best first, written in chunks of WRITE_ROWS pairs."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([("cs", pa.string()), ("en", pa.string()), ("margin", pa.float32()), ("cos", pa.float32())])
+    with pq.ParquetWriter(output / "mined.parquet", schema) as parquet, \
+            open(output / "mined.tsv", "w", encoding="utf-8", newline="\n") as tsv:
+        if len(pairs) == 0:
+            parquet.write_table(schema.empty_table())
+        for start in range(0, len(pairs), WRITE_ROWS):
+            part = slice(start, start + WRITE_ROWS)
+            cs_texts, en_texts = cs.texts(pairs.source[part]), en.texts(pairs.target[part])
+            margins, cosines = pairs.margin[part], pairs.cos[part]
+            parquet.write_table(pa.table({"cs": cs_texts, "en": en_texts, "margin": margins, "cos": cosines},
+                                         schema=schema))
+            tsv.writelines(f"{c}\t{e}\t{m:.6f}\t{x:.6f}\n" for c, e, m, x in zip(cs_texts, en_texts, margins.tolist(),
+                                                                                 cosines.tolist()))
+
+
+def validate(args) -> None:
+    if args.k < 1:
+        raise ConfigError(f"--k must be >= 1, not {args.k}")
+    if args.block_size < 1:
+        raise ConfigError(f"--block-size must be >= 1, not {args.block_size}")
+    if args.threshold is not None and not math.isfinite(args.threshold):
+        raise ConfigError(f"--threshold must be a finite number, not {args.threshold}")
+    output = Path(args.output)
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=output, prefix=".write-test-")
+        probe.close()
+    except OSError as error:
+        raise ConfigError(f"--output {args.output} is not writable: {error}") from None
+
+
+def run(args) -> int:
+    validate(args)
+    output = Path(args.output)
+    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
+    encoder = load_bilingual_encoder(args.encoder, args.threads)
+    search = SearchConfig(index=args.index, block_size=args.block_size, nprobe=args.nprobe, threads=args.threads)
+    work = Path(tempfile.mkdtemp(prefix=".mine-work-", dir=args.work_dir or output))
+    started = time.process_time()
+    try:
+        cs = encode_file(args.source, args.source_column, encoder, work, "cs", args.block_size, args.batch_size)
+        en = encode_file(args.target, args.target_column, encoder, work, "en", args.block_size, args.batch_size)
+        search_started = time.process_time()
+        pairs = mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, threshold, search)
+        search_cpu = time.process_time() - search_started
+        write_outputs(output, pairs, cs, en)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    summary = {
+        "source": args.source, "target": args.target, "encoder": os.path.abspath(asset_path(args.encoder)),
+        "k": args.k, "strategy": args.strategy, "threshold": threshold,
+        "index": search.resolve(len(cs), len(en)), "nprobe": args.nprobe, "block_size": args.block_size,
+        "source_counts": cs.counts, "target_counts": en.counts, "mined": len(pairs),
+        "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
+    }
+    (output / "mine.json").write_text(json.dumps(summary, indent=2) + "\n")
+    print(f"mined {len(pairs)} pairs from {len(cs)} cs x {len(en)} en sentences "
+          f"(k={args.k}, {args.strategy}, margin >= {threshold}, {summary['index']} search) -> "
+          f"{output / 'mined.parquet'}, {output / 'mined.tsv'}")
+    return 0
+
+
+def add_search_arguments(parser) -> None:
+    """Encoder, selection and search flags shared by `mine` and `eval-xling`."""
+    parser.add_argument("--strategy", choices=STRATEGIES, default="max", help="candidate strategy (default max)")
+    parser.add_argument("--threshold", type=float, help=f"minimum margin (default {DEFAULT_THRESHOLD})")
+    parser.add_argument("--encoder", default=DEFAULT_ENCODER, help="bilingual encoder directory "
+                        f"(default {DEFAULT_ENCODER})")
+    parser.add_argument("--k", type=int, default=4, help="neighbours for the margin and the candidates (default 4)")
+    parser.add_argument("--index", choices=INDEXES, default="auto",
+                        help="k-NN search: exact (blocked), ivf (approximate), auto (exact up to 200k x 200k)")
+    parser.add_argument("--nprobe", type=int, default=16, help="ivf: inverted lists visited per query")
+    parser.add_argument("--block-size", type=int, default=65_536, help="sentences per encode/search block")
+    parser.add_argument("--batch-size", type=int, default=1024, help="sentences per encoder call")
+    parser.add_argument("--threads", type=int, default=1, help="torch and faiss threads")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("mine", help="mine cs-en sentence pairs from two monolingual corpora",
+                                   description=__doc__)
+    parser.add_argument("--source", required=True, help="Czech sentences, one a line (plain or compressed)")
+    parser.add_argument("--target", required=True, help="English sentences, one a line (plain or compressed)")
+    parser.add_argument("--output", required=True, help="output directory")
+    parser.add_argument("--source-column", type=int, help="take this 0-based tab-separated column of each line")
+    parser.add_argument("--target-column", type=int, help="take this 0-based tab-separated column of each line")
+    parser.add_argument("--work-dir", help="directory for the temporary sentence/vector files (default: --output)")
+    add_search_arguments(parser)
+    parser.set_defaults(func=run)
