@@ -1,0 +1,57 @@
+"""XsimStage: cross-lingual cosine of cs and ref with the shipped bilingual encoder, opt-in low_xsim rejects."""
+import pytest
+
+from paranmt.models.scoring.xsim import XsimConfig, XsimStage
+from paranmt.schemas.records import empty_row, is_reject
+
+
+@pytest.fixture(scope="module")
+def pairs(bitext):
+    cs = (bitext / "newstest2017.ces").read_text(encoding="utf-8").splitlines()[2000:2100]
+    en = (bitext / "newstest2017.eng").read_text(encoding="utf-8").splitlines()[2000:2100]
+    return cs, en
+
+
+def rows_of(cs, en):
+    return [empty_row(f"t:{i}", "t", c, e) for i, (c, e) in enumerate(zip(cs, en))]
+
+
+def test_aligned_pairs_score_above_shuffled_ones_and_empty_sides_are_null(repo, pairs):
+    cs, en = pairs
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"))
+    aligned = stage.process_batch(rows_of(cs, en))
+    shuffled = stage.process_batch(rows_of(cs, en[1:] + en[:1]))
+    good = [r["xsim"] for r in aligned]
+    bad = [r["xsim"] for r in shuffled]
+    assert all(isinstance(v, float) and -1 <= v <= 1 for v in good + bad)
+    assert sum(good) / len(good) > 0.45 > 0.1 > sum(bad) / len(bad)
+    assert sum(g > b for g, b in zip(good, bad)) >= 95
+    assert [r["id"] for r in aligned] == [f"t:{i}" for i in range(100)]
+    assert aligned[0]["cs"] == cs[0] and aligned[0]["ref"] == en[0]
+    empty = stage.process_batch([empty_row("e:1", "t", "", en[0]), empty_row("e:2", "t", cs[0], "   "),
+                                 dict(empty_row("e:3", "t", cs[0], en[0]), ref=None)])
+    assert [r["xsim"] for r in empty] == [None, None, None]
+    assert stage.process_batch([]) == []
+
+
+def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pairs):
+    cs, en = pairs
+    en_mixed = list(en)
+    en_mixed[::10] = en[5::10]                     # every 10th pair misaligned
+    config = XsimConfig(min_xsim=0.2)
+    stage = XsimStage.from_config(config, str(repo / "assets" / "encoder-sp"))
+    outputs = stage.process_batch(rows_of(cs, en_mixed) + [empty_row("e:1", "t", "", "x")])
+    assert len(outputs) == 101 and outputs[-1]["xsim"] is None
+    rejected = {r["id"] for r in outputs if is_reject(r)}
+    planted = {f"t:{i}" for i in range(0, 100, 10)}
+    assert len(rejected & planted) >= 8 and len(rejected - planted) <= 5
+    reject = next(r for r in outputs if is_reject(r))
+    assert reject["stage"] == "clean" and reject["reason"] == "low_xsim"
+    value = float(reject["detail"].split("xsim=")[1].split()[0])
+    assert value < 0.2 and "min_xsim=0.2" in reject["detail"]
+    assert reject["raw"].split("\t")[0] in cs
+    kept = [r for r in outputs if not is_reject(r) and r["xsim"] is not None]
+    assert all(r["xsim"] >= 0.2 for r in kept)
+    assert XsimStage(str(repo / "assets" / "encoder-sp")).identity()["xsim_files"]["sp.model"]
+    with pytest.raises(ValueError):
+        XsimStage("x", min_xsim=2.0)
