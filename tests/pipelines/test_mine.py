@@ -1,0 +1,107 @@
+"""`paranmt mine` and `paranmt eval-xling` end to end on real newstest2017 sentences with the shipped encoder;
+mined.tsv read back by `paranmt build`."""
+import csv
+import gzip
+import json
+import random
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from paranmt.pipelines.cli import main
+from paranmt.pipelines.mine import DEFAULT_THRESHOLD
+
+
+@pytest.fixture(scope="module")
+def corpora(bitext, tmp_path_factory):
+    """200 Czech sentences (gz) and, shuffled, their 200 English translations plus 100 unrelated ones."""
+    cs = (bitext / "newstest2017.ces").read_text(encoding="utf-8").splitlines()
+    en = (bitext / "newstest2017.eng").read_text(encoding="utf-8").splitlines()
+    root = tmp_path_factory.mktemp("corpora")
+    source, target = root / "cs.txt.gz", root / "en.txt"
+    with gzip.open(source, "wt", encoding="utf-8") as handle:
+        handle.write("\n".join(cs[2500:2700] + ["", cs[2500]]) + "\n")       # an empty line and a repeat
+    english = en[2500:2700] + en[2800:2900]
+    random.Random(1).shuffle(english)
+    target.write_text("\n".join(english) + "\n", encoding="utf-8")
+    return source, target, dict(zip(cs[2500:2700], en[2500:2700]))
+
+
+def test_mine_writes_ranked_pairs_that_build_reads(tmp_path, corpora, capsys):
+    source, target, gold = corpora
+    out = tmp_path / "mined"
+    assert main(["mine", "--source", str(source), "--target", str(target), "--output", str(out)]) == 0
+    table = pq.read_table(out / "mined.parquet")
+    assert table.column_names == ["cs", "en", "margin", "cos"]
+    frame = table.to_pandas()
+    assert 150 <= len(frame) <= 200
+    assert frame["margin"].is_monotonic_decreasing and (frame["margin"] >= DEFAULT_THRESHOLD).all()
+    correct = sum(gold.get(c) == e for c, e in zip(frame["cs"], frame["en"]))
+    assert correct / len(frame) > 0.95
+    assert frame["cs"].is_unique and frame["en"].is_unique            # max strategy: one to one
+    lines = (out / "mined.tsv").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(frame) and all(len(line.split("\t")) == 4 for line in lines)
+    assert lines[0].split("\t")[:2] == [frame["cs"][0], frame["en"][0]]        # no header line
+    tsv = pd.read_csv(out / "mined.tsv", sep="\t", header=None, quoting=csv.QUOTE_NONE)
+    assert tsv[2].tolist() == pytest.approx(frame["margin"].tolist(), abs=1e-5)
+    summary = json.loads((out / "mine.json").read_text())
+    assert summary["source_counts"]["empty"] == 1 and summary["source_counts"]["duplicate"] == 1
+    assert summary["mined"] == len(frame) and summary["index"] == "exact"
+    assert not list(out.glob(".mine-work-*"))
+    assert f"mined {len(frame)} pairs from 200 cs x 300 en" in capsys.readouterr().out
+
+    shards = tmp_path / "shards"
+    assert main(["build", "--input", str(out / "mined.tsv"), "--format", "tsv", "--columns", "cs=0,ref=1",
+                 "--output", str(shards), "--stages", "read"]) == 0
+    assert f"read {len(frame)} = written {len(frame)} + rejected 0" in capsys.readouterr().out
+    built = pd.concat(pd.read_parquet(p) for p in shards.glob("*.parquet"))
+    assert sorted(built["cs"]) == sorted(frame["cs"]) and sorted(built["ref"]) == sorted(frame["en"])
+
+
+def test_mine_strategies_and_ivf_agree_on_real_sentences(tmp_path, corpora):
+    source, target, gold = corpora
+    found = {}
+    for strategy, index in (("intersection", "exact"), ("forward", "exact"), ("max", "ivf")):
+        out = tmp_path / f"{strategy}-{index}"
+        assert main(["mine", "--source", str(source), "--target", str(target), "--output", str(out),
+                     "--strategy", strategy, "--index", index, "--threshold", "1.2", "--block-size", "64"]) == 0
+        frame = pd.read_parquet(out / "mined.parquet")
+        found[strategy] = set(zip(frame["cs"], frame["en"]))
+    assert found["intersection"] <= found["forward"]
+    assert len(found["max"] & found["forward"]) > 0.9 * len(found["max"])
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"--source": "/no/such/file"}, "is not a file"),
+    ({"--k": "0"}, "--k must be >= 1"),
+    ({"--encoder": "/no/such/encoder"}, "not an encoder directory"),
+])
+def test_mine_configuration_errors_are_one_line(tmp_path, corpora, capsys, change, message):
+    source, target, _ = corpora
+    flags = {"--source": str(source), "--target": str(target), "--output": str(tmp_path / "o"), **change}
+    assert main(["mine", *(item for pair in flags.items() for item in pair)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_eval_xling_writes_results_csv(tmp_path, bitext, capsys):
+    cs, en = tmp_path / "cs.txt", tmp_path / "en.txt"
+    cs.write_text("\n".join((bitext / "newstest2017.ces").read_text(encoding="utf-8").splitlines()[1500:1800]))
+    en.write_text("\n".join((bitext / "newstest2017.eng").read_text(encoding="utf-8").splitlines()[1500:1800]))
+    out = tmp_path / "xling"
+    assert main(["eval-xling", "--source", str(cs), "--target", str(en), "--output", str(out)]) == 0
+    frame = pd.read_csv(out / "results.csv")
+    assert frame.columns.tolist() == ["task", "setting", "metric", "value", "n"]
+    value = {(r.task, r.setting, r.metric): r.value for r in frame.itertuples()}
+    for direction in ("cs->en", "en->cs"):
+        assert value[("retrieval", f"{direction} cosine", "p_at_1")] > 0.85
+        assert value[("retrieval", f"{direction} margin", "p_at_1")] > 0.85
+    assert value[("mining", "max default threshold", "threshold")] == DEFAULT_THRESHOLD
+    assert value[("mining", "max best threshold", "f1")] >= value[("mining", "max default threshold", "f1")] > 0.7
+    assert value[("mining", "max best threshold", "gold")] == 60
+    assert "| retrieval | cs->en cosine | p_at_1 |" in (out / "summary.md").read_text()
+    assert "retrieval\tcs->en cosine\tp_at_1" in capsys.readouterr().out
+    en.write_text("only one line\n")
+    assert main(["eval-xling", "--source", str(cs), "--target", str(en), "--output", str(out)]) == 2
+    assert "lines but" in capsys.readouterr().err
