@@ -62,15 +62,17 @@ class TranslateStage(PairStage):
 
     def __init__(self, model: str, backend: str = "ctranslate2", beam: int = 12, nbest: int = 0,
                  batch_tokens: int = 4096, max_source_tokens: int = 250, device: str = "auto", threads: int = 0,
-                 translator: Translator | None = None):
+                 translator: Translator | None = None, source_lang: str = "cs", target_lang: str = "en"):
         self.model, self.backend, self.beam, self.nbest = model, backend, beam, nbest
         self.batch_tokens, self.max_source_tokens = batch_tokens, max_source_tokens
         self.device, self.threads = device, threads
+        self.source_lang, self.target_lang = source_lang, target_lang
         self.translator = translator
 
     def setup(self) -> None:
         if self.translator is None:
-            self.translator = open_translator(self.model, self.backend, self.device, self.threads)
+            self.translator = open_translator(self.model, self.backend, self.device, self.threads,
+                                              source_lang=self.source_lang, target_lang=self.target_lang)
 
     def translate_unique(self, sources: list[str], lengths: list[int],
                          stats: TranslateStats) -> list[Translation | Exception]:
