@@ -6,6 +6,9 @@ sentencepiece model, and convert the result with ctranslate2's fairseq converter
 From any fairseq checkpoint (`--fairseq-checkpoint model.pt`, its dict.<lang>.txt beside it): only the
 ctranslate2 conversion, into `--output`.
 Both unpickle the checkpoint (fairseq checkpoints are pickles): only convert checkpoints you trust.
+From a Hugging Face MarianMT / M2M-100 / NLLB directory (`--transformers DIR`, local or gs://): CTranslate2's
+Transformers converter, the sentencepiece models and an nmt.json (family, language tokens, source model path and
+sha256) into `--output`, which the ctranslate2 backend loads as it is (paranmt.models.nmt.hf).
 """
 from __future__ import annotations
 
@@ -17,9 +20,38 @@ from pathlib import Path
 from paranmt.schemas.config import ConfigError
 
 
+QUANTIZATIONS = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
+                 "float32")
+
+
+def run_transformers(args) -> int:
+    from paranmt.models.nmt.hf import NotATranslationModel, convert_transformers_to_ctranslate2
+    from paranmt.transforms.io.model_cache import ModelCacheError, local_model_path
+
+    try:
+        source = local_model_path(args.transformers)
+    except ModelCacheError as error:
+        raise ConfigError(str(error)) from None
+    if not Path(source).is_dir():
+        raise ConfigError(f"--transformers {args.transformers}: no such directory")
+    try:
+        descriptor = convert_transformers_to_ctranslate2(source, args.output, args.quantization,
+                                                         source_name=args.transformers)
+    except NotATranslationModel as error:
+        raise ConfigError(f"--transformers: {error}") from None
+    languages = ", ".join(sorted(descriptor["language_codes"])) or "/".join(str(p) for p in descriptor["pair"])
+    print(f"wrote {args.output}: {descriptor['family']} model, {descriptor['ct2_quantization']} weights, "
+          f"languages: {languages}")
+    return 0
+
+
 def run(args) -> int:
     from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2, export_model, write_manifest
 
+    if args.quantization not in QUANTIZATIONS:
+        raise ConfigError(f"--quantization must be one of {', '.join(QUANTIZATIONS)}, not {args.quantization!r}")
+    if args.transformers:
+        return run_transformers(args)
     if args.fairseq_checkpoint:
         checkpoint = Path(args.fairseq_checkpoint)
         if not checkpoint.is_file():
@@ -77,7 +109,8 @@ def run_eval(args) -> int:
         normalizer = MosesPunctNormalizer(lang=args.source_lang)
         sources = [normalizer.normalize(s) for s in sources]
     try:
-        translator = open_translator(args.model, args.backend, args.device, args.threads)
+        translator = open_translator(args.model, args.backend, args.device, args.threads,
+                                     source_lang=args.source_lang, target_lang=args.target_lang)
     except ModelDirError as error:
         raise ConfigError(str(error)) from None
     result = evaluate_translator(translator, sources, references, args.beam, args.batch_tokens)
@@ -94,14 +127,17 @@ def run_eval(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints to a model directory "
-                                   "(fairseq + ctranslate2)", description=__doc__)
+    parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
+                                   "model to a model directory (fairseq + ctranslate2)", description=__doc__)
     parser.add_argument("--output", required=True, help="model directory to write, e.g. assets/nmt-cs-en")
     parser.add_argument("--config", help="the recipe YAML whose work_dir holds checkpoints, bin/, spm.model")
     parser.add_argument("--checkpoints", help="fairseq --save-dir of a training run")
     parser.add_argument("--data-bin", help="fairseq-preprocess destdir (dict.<lang>.txt)")
     parser.add_argument("--spm", help="sentencepiece model")
     parser.add_argument("--fairseq-checkpoint", help="convert only this checkpoint to ctranslate2")
+    parser.add_argument("--transformers", metavar="DIR",
+                        help="convert this Hugging Face MarianMT / M2M-100 / NLLB directory (save_pretrained or hub "
+                             "snapshot layout, local or gs://) to ctranslate2")
     parser.add_argument("--source-lang", default="cs")
     parser.add_argument("--target-lang", default="en")
     parser.add_argument("--average-last", type=int, default=1,
@@ -114,13 +150,14 @@ def register(subparsers) -> None:
     evaluate = subparsers.add_parser("eval-nmt", help="BLEU/chrF of an NMT model directory on a test set",
                                      description=run_eval.__doc__)
     evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
-    evaluate.add_argument("--backend", default="ctranslate2", choices=("ctranslate2", "fairseq"))
+    evaluate.add_argument("--backend", default="ctranslate2", choices=("ctranslate2", "fairseq", "transformers"))
     evaluate.add_argument("--source", required=True, help="one source sentence per line")
     evaluate.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
     evaluate.add_argument("--test-name", help="name recorded in the manifest (default: the source file stem)")
     evaluate.add_argument("--skip-first", type=int, default=0, help="ignore the first N lines (e.g. a valid set)")
     evaluate.add_argument("--limit", type=int, default=0, help="evaluate at most N lines (0 = all)")
     evaluate.add_argument("--source-lang", default="cs")
+    evaluate.add_argument("--target-lang", default="en")
     evaluate.add_argument("--no-normalize-punctuation", dest="normalize_punctuation", action="store_false",
                           help="do not apply the Moses punctuation normalizer to the sources (the recipe and "
                                "the clean stage do)")

@@ -49,7 +49,7 @@ def validate_translate_config(config: TranslateConfig) -> str:
         raise ConfigError(f"translate.device must be auto, cpu or cuda, not {config.device!r}")
     model_dir = asset_path(config.model)
     try:
-        ModelDir.open(local_model_path(model_dir)).check(config.backend)
+        ModelDir.open(local_model_path(model_dir)).check(config.backend, config.source_lang, config.target_lang)
     except ModelDirError as error:
         raise ConfigError(f"translate.model: {error}") from None
     return model_dir
@@ -67,7 +67,8 @@ class TranslateModelHandler(ModelHandler[tuple, PredictionResult, TranslateStage
         start = time.perf_counter()
         c = self.config
         stage = TranslateStage(local_model_path(self.model_dir), c.backend, c.beam, c.nbest, c.batch_tokens,
-                               c.max_source_tokens, c.device, c.threads)
+                               c.max_source_tokens, c.device, c.threads, source_lang=c.source_lang,
+                               target_lang=c.target_lang)
         stage.setup()
         Metrics.distribution(NAMESPACE, "model_load_ms").update(int(1000 * (time.perf_counter() - start)))
         return stage
