@@ -14,7 +14,15 @@ bt_score        float32, null. Length-normalized log-probability of `bt` given `
                     bt_score = (1 / |y|) * sum_{t=1..|y|} log p(y_t | y_<t, x)
                 where y is the hypothesis in the model's subword units with the end-of-sentence token included
                 (|y| counts it), i.e. the mean positional log-probability (fairseq hub `score` with lenpen 1,
-                Nematus `normalize`). Always <= 0; closer to 0 is more confident.
+                Nematus `normalize`). Always <= 0; closer to 0 is more confident. A forced target-language
+                token (M2M-100 `__en__`, NLLB `eng_Latn`) is not part of y. Per backend (translate.backend):
+                fairseq: its hypothesis score (lenpen 1); ctranslate2: its score with length_penalty 1 (sum of
+                log-probs incl. EOS / length incl. EOS), times (|y| + P) / |y| when a P-token target prefix was
+                forced (the prefix adds 0 to the sum but counts in CTranslate2's length); transformers: the
+                mean of log_softmax(logits)[y_t] of one teacher-forced pass over the returned hypothesis.
+                Measured equal within 1e-3 (fairseq vs ctranslate2) and 0.01 (transformers vs ctranslate2,
+                which drops Marian's never-generated <pad> from the softmax). A hypothesis cut at the length
+                limit has no EOS and is averaged over the tokens it has.
 trigram_overlap float32, null. Word-trigram overlap of `ref` and `bt`:
                     T(s) = set of word trigrams of s (tokens: sacremoses English tokenizer, lowercased)
                     trigram_overlap = |T(ref) & T(bt)| / min(|T(ref)|, |T(bt)|)
