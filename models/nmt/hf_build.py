@@ -58,7 +58,7 @@ def architecture(d_model: int, layers: int, heads: int, ffn: int, init_std: floa
 
 def build_marian(out: Path, source_sentences: list[str], target_sentences: list[str], vocab_size: int,
                  arch: dict, source_lang: str, target_lang: str, target_tokens: list[str], seed: int,
-                 eos_bias: float) -> None:
+                 eos_bias: float, vocab_total: int = 0) -> None:
     import torch
     from transformers import MarianConfig, MarianMTModel, MarianTokenizer
 
@@ -69,6 +69,7 @@ def build_marian(out: Path, source_sentences: list[str], target_sentences: list[
     for piece in spm_pieces(source_spm) + spm_pieces(target_spm):
         if piece not in tokens:
             tokens.append(piece)
+    tokens += [f"<filler{i}>" for i in range(vocab_total - len(tokens) - 1)]   # published vocabulary size
     tokens.append("<pad>")
     staging = out / ".staging"
     staging.mkdir(exist_ok=True)
@@ -189,14 +190,16 @@ def build_nllb(out: Path, sentences: list[str], vocab_size: int, arch: dict, sou
 def build_hf_model(family: str, out_dir: str, source_sentences: list[str], target_sentences: list[str],
                    vocab_size: int = 600, d_model: int = 32, layers: int = 2, heads: int = 4, ffn: int = 64,
                    init_std: float = 0.02, seed: int = 1, eos_bias: float = 0.0,
-                   marian_target_tokens: tuple[str, ...] = ()) -> Path:
+                   marian_target_tokens: tuple[str, ...] = (), marian_vocab_total: int = 0) -> Path:
     """Write a random `family` model (see the module docstring) for Czech -> English into `out_dir`.
-    `marian_target_tokens` (e.g. ("eng", "deu")) makes a multilingual-target Marian model with `>>xxx<<` tokens."""
+    `marian_target_tokens` (e.g. ("eng", "deu")) makes a multilingual-target Marian model with `>>xxx<<` tokens;
+    `marian_vocab_total` pads Marian's shared vocabulary with `<fillerN>` tokens to that size (a published model's
+    output layer, for benchmarks)."""
     out = Path(out_dir)
     arch = architecture(d_model, layers, heads, ffn, init_std)
     if family == "marian":
         build_marian(out, source_sentences, target_sentences, vocab_size, arch, "cs", "en",
-                     list(marian_target_tokens), seed, eos_bias)
+                     list(marian_target_tokens), seed, eos_bias, marian_vocab_total)
     elif family == "m2m100":
         build_m2m100(out, source_sentences + target_sentences, vocab_size, arch, "cs", "en", seed, eos_bias)
     elif family == "nllb":

@@ -307,8 +307,9 @@ class CTranslate2Translator(Translator):
         compute_type = "float16" if device.kind == "cuda" and device.fp16 else "default"
         self.ct2 = ctranslate2.Translator(str(model.ct2_dir), device=device.kind, compute_type=compute_type,
                                           inter_threads=1, intra_threads=device.threads)
-        # fairseq forbids EOS as the first token (without renormalizing); transformers' generate does not. CTranslate2
-        # forbids it by renormalizing, which changes the score: for Hugging Face models it is allowed, as there.
+        # minimum target tokens. fairseq forbids EOS as the first token (without renormalizing); transformers'
+        # generate does not. CTranslate2 forbids it by renormalizing, which changes the score: for Hugging Face
+        # models it is allowed, as there. Benchmarks raise it to force equal output lengths.
         self.min_length = 0 if model.family else 1
 
     def source_tokens(self, sources: list[str]) -> list[list[str]]:
@@ -390,6 +391,7 @@ class TransformersTranslator(Translator):
             self.tokenizer.src_lang = self.source_prefix[0]
         self.forced_bos = (self.tokenizer.convert_tokens_to_ids(self.target_prefix[0]) if self.target_prefix
                            else None)
+        self.min_length = 0                      # minimum target tokens (benchmarks force equal output lengths)
 
     def encode(self, sources: list[str]):
         return self.tokenizer([self.text_prefix + s for s in sources], return_tensors="pt", padding=True)
@@ -415,6 +417,7 @@ class TransformersTranslator(Translator):
             decoder_start_token_id=config.decoder_start_token_id, eos_token_id=config.eos_token_id,
             pad_token_id=config.pad_token_id, bad_words_ids=config.bad_words_ids, forced_bos_token_id=self.forced_bos,
             num_beams=beam, num_return_sequences=count, length_penalty=1.0, early_stopping=True, do_sample=False,
+            min_new_tokens=self.min_length + skip if self.min_length else None,
             max_new_tokens=self.max_target_tokens + skip)
         processors = LogitsProcessorList([EndOnlyOnTopAfterPrefix(1 + skip, config.eos_token_id)] if skip else [])
         batch = self.encode(sources).to(self.hf.device)
