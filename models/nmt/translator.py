@@ -171,9 +171,10 @@ class ModelDir:
 
 
 def demo_model_notice(model_dir: str) -> str | None:
-    """One line for the log when `model_dir` is the shipped demo model (assets/nmt-cs-en), else None."""
+    """One line for the log when `model_dir` (absolute, or relative to the working directory or the project) is
+    the shipped demo model assets/nmt-cs-en, else None."""
     try:
-        is_demo = Path(model_dir).resolve() == DEMO_MODEL.resolve()
+        is_demo = any(p.resolve() == DEMO_MODEL.resolve() for p in (Path(model_dir), REPO / model_dir))
     except OSError:
         return None
     if not is_demo:
