@@ -3,60 +3,44 @@
     paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,shards} --output DIR [--config FILE.yaml]
                   [--stages read,clean,translate,score,parse] [--resume] [Beam options ...]
 
+One stage shape: the element is one shard (`read.shard_rows` consecutive records of one input file, or one
+existing shard); the reader yields shards one at a time as it reads, every stage maps a shard's rows in fixed
+batches (a function of the shard alone, so shards are byte-identical whatever the runner), and the writer writes
+the shard atomically in the same fused step: memory is workers x one shard, and shards land on disk as the run
+goes (a killed run keeps them; --resume does the rest). Plain local files are planned into one task per shard
+(byte offsets), so one big file spreads over every worker.
+
 Runs on a local Beam runner that never reaches for the network (DirectRunner, multi-processing, one worker per
 core) unless Beam options name another (`--runner DataflowRunner --project ... --region ... --temp_location ...`).
-At the end it writes DIR/_manifest.json, DIR/metrics.json and DIR/config.yaml, prints the accounting line and
-fails (exit 1) if `read != written + rejected`.
+Shows progress (shards done/total, pairs/s, ETA) on a terminal. At the end it writes DIR/_manifest.json,
+DIR/metrics.json and DIR/config.yaml, prints the accounting line and fails (exit 1) if
+`read != written + rejected`.
 """
 from __future__ import annotations
 
-import dataclasses
-import importlib
 import json
 import logging
 import os
+import sys
+import threading
 import time
 
 import apache_beam as beam
 import yaml
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import PipelineOptions
+from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
-from paranmt.models.text.clean import CleanStage
-from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, asset_path, load_build_config
+from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, load_build_config
 from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
 from paranmt.schemas.records import SCHEMA_VERSION
-from paranmt.transforms.io.bitext import ReadOptions
+from paranmt.transforms.io.bitext import ReadOptions, plan_reads
 from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext, shard_files, shard_of
 from paranmt.transforms.io.writer import AccountingError, WriteShards, join_path, read_shard_counts
-from paranmt.transforms.stage import ApplyStage
+from paranmt.transforms.stage import RunStage, build_stage
 
 log = logging.getLogger(__name__)
 
-MODEL_STAGES = {"translate": "paranmt.transforms.translate", "score": "paranmt.transforms.score",
-                "parse": "paranmt.transforms.parse"}
-
-
-def model_paths(config: BuildConfig) -> dict[str, str]:
-    """The model location each enabled model stage uses."""
-    paths = {"translate": config.translate.model, "score": config.score.encoder, "parse": config.parse.model_dir}
-    return {stage: asset_path(path) for stage, path in paths.items() if stage in config.stages}
-
-
-def stage_transform(name: str, config: BuildConfig) -> beam.PTransform:
-    """The PTransform of one processing stage; model stages come from their module's `stage_transform(config)`,
-    which validates its config (ConfigError) before any work."""
-    if name == "clean":
-        return ApplyStage(CleanStage(**dataclasses.asdict(config.clean)), max_batch=1024)
-    module_name = MODEL_STAGES[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name == module_name:
-            raise ConfigError(f"stage {name!r} is not available in this version of paranmt "
-                              f"({module_name} is not installed)") from None
-        raise
-    return module.stage_transform(config)
+LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner"}
 
 
 def completed_shards(output: str) -> set[str]:
@@ -89,23 +73,21 @@ def prepare_output(config: BuildConfig) -> set[str]:
 
 def pipeline_options(beam_args: list[str]) -> PipelineOptions:
     """Beam options as given; without --runner, a local DirectRunner that never tries to download a runner
-    binary: multi-processing with one worker per core on machines with more than 2 cores; in-process on smaller
-    ones, where the multi-process runner measured slower (0.68-0.78x, benchmarks/RESULTS.md, Scale) because the
-    model stages already use both cores."""
+    binary, multi-processing with one worker per core (benchmarks/RESULTS.md, Scale: the shard-per-element
+    design uses both cores this way)."""
     args = list(beam_args)
     if not any(a == "--runner" or a.startswith("--runner=") for a in args):
-        cores = os.cpu_count() or 1
-        args += ["--runner=DirectRunner"] + (
-            ["--direct_running_mode=multi_processing", f"--direct_num_workers={cores}"] if cores > 2
-            else ["--direct_running_mode=in_memory"])
+        args += ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
+                 f"--direct_num_workers={os.cpu_count() or 1}"]
     if not any(a.startswith("--default_sdk_harness_log_level") for a in args):
         args.append("--default_sdk_harness_log_level=WARNING")
     return PipelineOptions(args)
 
 
-def processing_stages(config: BuildConfig) -> list[tuple[str, beam.PTransform]]:
-    """(name, transform) of every configured stage after `read`, in pipeline order (validates their configs)."""
-    return [(name, stage_transform(name, config)) for name in STAGE_ORDER if name in config.stages and name != "read"]
+def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStage]:
+    """The transform of every configured stage after `read`, in pipeline order (validates their configs and
+    models: ConfigError before any work)."""
+    return [build_stage(name, config, remote) for name in STAGE_ORDER if name in config.stages and name != "read"]
 
 
 def read_options(config: BuildConfig) -> ReadOptions:
@@ -115,26 +97,88 @@ def read_options(config: BuildConfig) -> ReadOptions:
 
 
 def plan_input(config: BuildConfig) -> list:
-    """The input files (InputFiles for bitext, shard paths for `shards`), matched and checked before any work."""
+    """The work items, matched and checked before any work: ReadTasks for bitext (one per shard of a plain
+    local file, one per other file), shard paths for `shards`."""
     if config.format == "shards":
         return shard_files(config.input)
-    return plan_bitext(config.input, read_options(config))
+    return plan_reads(plan_bitext(config.input, read_options(config)), read_options(config))
+
+
+def planned_shards(config: BuildConfig, inputs: list) -> list[str] | None:
+    """The names of every shard the inputs make, when known before reading (None for whole-file tasks)."""
+    if config.format == "shards":
+        return [shard_of(p) for p in inputs]
+    names = [task.shard_names() for task in inputs]
+    return None if any(n is None for n in names) else [name for group in names for name in group]
+
+
+def is_remote(pipeline: beam.Pipeline) -> bool:
+    return pipeline.options.view_as(StandardOptions).runner not in LOCAL_RUNNERS
 
 
 def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str], metadata: dict,
-                   stages: list[tuple[str, beam.PTransform]] | None = None, inputs: list | None = None):
-    """Compose the graph: Read -> Clean -> Translate -> Score -> Parse -> Write (stages as configured)."""
+                   stages: list[RunStage] | None = None, inputs: list | None = None):
+    """Compose the graph: Read -> Clean -> Translate -> Score -> Parse -> Write (stages as configured), one
+    element per shard; shards in `done` are not read again."""
     inputs = plan_input(config) if inputs is None else inputs
     if config.format == "shards":
-        rows, rejects, counts = pipeline | "ReadShards" >> ReadShards(inputs, done)
+        shards = pipeline | "ReadShards" >> ReadShards(inputs, done)
     else:
-        rows, rejects, counts = pipeline | "ReadBitext" >> ReadBitext(inputs, read_options(config), done)
-    stage_rejects = [rejects]
-    for name, transform in stages if stages is not None else processing_stages(config):
-        rows, new_rejects = rows | name.capitalize() >> transform
-        stage_rejects.append(new_rejects)
-    all_rejects = stage_rejects | "AllRejects" >> beam.Flatten()
-    return (rows, all_rejects, counts) | "Write" >> WriteShards(config.output, metadata)
+        tasks = [t for t in inputs if not t.shard_names() or not set(t.shard_names()) <= done]
+        shards = pipeline | "ReadBitext" >> ReadBitext(tasks, read_options(config), done)
+    for transform in stages if stages is not None else processing_stages(config, is_remote(pipeline)):
+        shards = shards | transform
+    return shards | "Write" >> WriteShards(config.output, metadata)
+
+
+class Progress:
+    """Launcher-side progress of a local build: a thread polls the output directory for finished shards (works
+    for every runner). On a terminal a tqdm bar (shards done / total, pairs/s, ETA); otherwise one line per shard
+    on stderr; nothing under CI or pytest (`CI`, `PYTEST_CURRENT_TEST` set)."""
+
+    def __init__(self, output: str, done: set[str], total: int | None, interval: float = 1.0):
+        self.output, self.seen, self.total, self.interval = output, set(done), total, interval
+        self.quiet = bool(os.environ.get("CI") or os.environ.get("PYTEST_CURRENT_TEST"))
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.bar = None
+
+    def __enter__(self):
+        if not self.quiet:
+            if sys.stderr.isatty():
+                from tqdm import tqdm
+                self.bar = tqdm(total=self.total, initial=len(self.seen), unit="shard", desc="paranmt build",
+                                dynamic_ncols=True)
+            self.start, self.pairs = time.time(), 0
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        if not self.quiet:
+            self.stop_event.set()
+            self.thread.join()
+            self.poll()
+            if self.bar is not None:
+                self.bar.close()
+
+    def run(self):
+        while not self.stop_event.wait(self.interval):
+            self.poll()
+
+    def poll(self):
+        for name in sorted(completed_shards(self.output) - self.seen):
+            self.seen.add(name)
+            counts = read_shard_counts(join_path(self.output, f"{name}.parquet"))
+            self.pairs += counts.get("read", 0)
+            rate = self.pairs / max(time.time() - self.start, 1e-9)
+            if self.bar is not None:
+                self.bar.set_postfix_str(f"{rate:.0f} pairs/s", refresh=False)
+                self.bar.update(1)
+            else:
+                total = f"/{self.total}" if self.total else ""
+                print(f"paranmt build: shard {name} done ({len(self.seen)}{total}): {counts.get('written', 0)} "
+                      f"written, {counts.get('rejected', 0)} rejected; {rate:.0f} pairs/s", file=sys.stderr,
+                      flush=True)
 
 
 def summarize(output: str) -> tuple[list[dict], dict]:
@@ -168,24 +212,28 @@ def write_json(path: str, data: dict) -> None:
 def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     """Validate, run the pipeline, write manifest/metrics/config, check the accounting. Returns the totals."""
     config.validate()
-    for stage, path in model_paths(config).items():
+    paths = config.model_paths()
+    for stage, path in paths.items():
         if "://" not in path and not os.path.exists(path):
             raise ConfigError(f"stage {stage!r}: model {path} does not exist")
         problems = verify_manifest(path)
         if problems:
             raise ConfigError(f"stage {stage!r}: model {path}: " + "; ".join(problems))
-    models = {stage: model_identity(path) for stage, path in model_paths(config).items()}
-    stages = processing_stages(config)
+    models = {stage: model_identity(path) for stage, path in paths.items()}
+    options = pipeline_options(beam_args or [])
+    stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
     inputs = plan_input(config)
     done = prepare_output(config)
     with FileSystems.create(join_path(config.output, "config.yaml")) as handle:
         handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
     metadata = shard_metadata(config.hash(), models)
+    planned = planned_shards(config, inputs)
     start = time.time()
-    pipeline = beam.Pipeline(options=pipeline_options(beam_args or []))
+    pipeline = beam.Pipeline(options=options)
     build_pipeline(pipeline, config, done, metadata, stages, inputs)
-    result = pipeline.run()
-    result.wait_until_finish()
+    with Progress(config.output, done, len(planned) if planned is not None else None):
+        result = pipeline.run()
+        result.wait_until_finish()
     elapsed = time.time() - start
     shards, totals = summarize(config.output)
     write_json(join_path(config.output, "_manifest.json"), {
@@ -196,7 +244,8 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
         **totals, "seconds": round(elapsed, 3), "beam_counters": beam_counters(result)})
     balanced = totals["read"] == totals["written"] + totals["rejected"]
     print(f"paranmt build: read {totals['read']} = written {totals['written']} + rejected {totals['rejected']}"
-          f"{'' if balanced else '  MISMATCH'}  ({len(shards)} shards, {elapsed:.1f} s)")
+          f"{'' if balanced else '  MISMATCH'}  ({len(shards)} shards, {elapsed:.1f} s; stages "
+          f"{','.join(config.stages)})")
     for reason, n in totals["rejects_by_reason"].items():
         print(f"  rejected {reason}: {n}")
     print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, 'rejects')}/, "
@@ -235,7 +284,7 @@ def register(subparsers) -> None:
     parser.add_argument("--suffixes", help="moses: SOURCE,REFERENCE file suffixes (default cs,en)")
     parser.add_argument("--columns", help="tsv: 0-based columns, e.g. cs=0,ref=1")
     parser.add_argument("--corpus", help="corpus name for every row (default: from file name / CzEng id)")
-    parser.add_argument("--shard-rows", type=int, help="input records per shard (default 50000)")
+    parser.add_argument("--shard-rows", type=int, help="input records per shard (default 20000; a worker holds one shard in memory)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override any config key, e.g. --set translate.beam=5 --set clean.max_tokens=100")
     parser.set_defaults(func=run, accepts_beam_options=True)

@@ -109,7 +109,7 @@ class DataflowJobPlan:
             problems.append("GPUs requested but translate.device=cpu: the GPU would sit idle")
         if gpu and "install-nvidia-driver" not in json.dumps(self.step_hints()) + " ".join(self.service_options()):
             problems.append("GPU requested without `install-nvidia-driver`: CUDA will not find a driver")
-        for stage, path in build.model_paths(config).items():
+        for stage, path in config.model_paths().items():
             if "://" not in path and not path.startswith(WORKER_IMAGE_ROOT):
                 problems.append(f"stage {stage!r} reads its model from {path} on this machine, which Dataflow "
                                 f"workers cannot see: copy it to gs:// and pass the URL, or launch from the worker "
@@ -149,10 +149,10 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):
         raise ConfigError("check-dataflow needs the launch options: --runner DataflowRunner --project P "
                           "--region R --temp_location gs://BUCKET/tmp ...")
-    for stage, path in build.model_paths(config).items():
+    for stage, path in config.model_paths().items():
         if "://" not in path and not os.path.exists(path):
             raise ConfigError(f"stage {stage!r}: model {path} does not exist")
-    models = {stage: model_identity(path) for stage, path in build.model_paths(config).items()}
+    models = {stage: model_identity(path) for stage, path in config.model_paths().items()}
     pipeline = beam.Pipeline(options=options)
     build.build_pipeline(pipeline, config, set(), shard_metadata(config.hash(), models))
     job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted

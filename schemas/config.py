@@ -13,7 +13,6 @@ from typing import Any
 
 import yaml
 
-STAGE_ORDER = ("read", "clean", "translate", "score", "parse")
 FORMATS = ("czeng16", "czeng20", "moses", "tsv", "shards")
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,6 +30,36 @@ def asset_path(path: str) -> str:
     return str(project) if project.exists() else path
 
 
+@dataclass(frozen=True)
+class StageSpec:
+    """One stage of `paranmt build`. `section`: the BuildConfig attribute holding its config; `model_field`: the
+    field of that section naming its model (None: no model); `factory`: `module:function` that builds the stage's
+    PairStage from its config section (validating the model: ConfigError), imported only when the stage runs."""
+    name: str
+    section: str
+    model_field: str | None = None
+    factory: str | None = None
+    batch_field: str | None = None     # field of the section holding the rows per batch
+
+
+# The only place a stage is registered, in pipeline order.
+STAGES = (
+    StageSpec("read", "read"),
+    StageSpec("clean", "clean", None, "paranmt.transforms.stage:clean_stage", "batch_rows"),
+    StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size"),
+    StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size"),
+    StageSpec("parse", "parse", "model_dir", "paranmt.transforms.parse:parse_stage", "batch_size"),
+)
+STAGE_ORDER = tuple(spec.name for spec in STAGES)
+STAGE_SPECS = {spec.name: spec for spec in STAGES}
+
+
+def _at_least(section: str, config, minimum: int, *names: str) -> None:
+    for name in names:
+        if getattr(config, name) < minimum:
+            raise ConfigError(f"{section}.{name} must be >= {minimum}")
+
+
 @dataclass
 class ReadConfig:
     """How bitext is read. `columns` maps field -> 0-based column for `tsv` (default: source TAB reference)."""
@@ -38,7 +67,11 @@ class ReadConfig:
     columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
     corpus: str | None = None            # corpus name; default: derived from each file name
     max_line_bytes: int = 1 << 20        # lines longer than this are rejected at read (`line_too_long`)
-    shard_rows: int = 50_000             # input records per output shard (a shard = a block of one input file)
+    shard_rows: int = 20_000             # input records per output shard (a shard = a block of one input file);
+                                         # a worker holds one shard in memory: see docs/dataflow.md, Scale
+
+    def validate(self) -> None:
+        _at_least("read", self, 1, "shard_rows", "max_line_bytes")
 
 
 @dataclass
@@ -48,6 +81,14 @@ class CleanConfig:
     max_tokens: int = 200
     max_length_ratio: float = 5.0        # max(len_cs, len_ref) / min(...), in tokens (0 disables)
     max_chars: int = 2000
+    batch_rows: int = 1024               # rows per stage batch
+
+    def validate(self) -> None:
+        if self.min_tokens < 0 or self.max_tokens < self.min_tokens:
+            raise ConfigError("clean.min_tokens / clean.max_tokens: need 0 <= min_tokens <= max_tokens")
+        if self.max_length_ratio and self.max_length_ratio < 1:
+            raise ConfigError("clean.max_length_ratio must be >= 1 (or 0 to disable)")
+        _at_least("clean", self, 1, "batch_rows", "max_chars")
 
 
 @dataclass
@@ -62,15 +103,27 @@ class TranslateConfig:
     max_source_tokens: int = 250
     device: str = "auto"                 # auto | cpu | cuda
     threads: int = 0                     # CPU threads (0 = backend default)
-    group_size: int = 1024               # rows per RunInference batch: dedup and length bucketing happen inside it
+    group_size: int = 1024               # rows per stage batch: dedup and length bucketing happen inside it
     share_across_processes: bool | None = None   # one model per machine (None = only on CUDA)
     accelerator: str = ""                # Beam accelerator resource hint (Dataflow GPU), see docs/translate.md
+
+    def validate(self) -> None:
+        """Settings only; the model itself is checked by the stage factory (paranmt.transforms.translate)."""
+        _at_least("translate", self, 1, "beam", "batch_tokens", "max_source_tokens", "group_size")
+        _at_least("translate", self, 0, "threads")
+        if not 0 <= self.nbest <= self.beam:
+            raise ConfigError(f"translate.nbest must be between 0 and beam ({self.beam}), not {self.nbest}")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ConfigError(f"translate.device must be auto, cpu or cuda, not {self.device!r}")
 
 
 @dataclass
 class ScoreConfig:
     encoder: str = "assets/encoder-sp"
     batch_size: int = 512
+
+    def validate(self) -> None:
+        _at_least("score", self, 1, "batch_size")
 
 
 @dataclass
@@ -80,6 +133,12 @@ class ParseConfig:
     batch_size: int = 64                 # rows per stage batch and sentences per stanza call
     device: str = "auto"                 # auto | cpu | cuda
     cache_size: int = 100_000            # per-worker LRU cache of parsed sentences (0 = batch dedup only)
+
+    def validate(self) -> None:
+        _at_least("parse", self, 1, "max_tokens", "batch_size")
+        _at_least("parse", self, 0, "cache_size")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ConfigError(f"parse.device must be auto, cpu or cuda, not {self.device!r}")
 
 
 @dataclass
@@ -110,17 +169,23 @@ class BuildConfig:
         order = [s for s in STAGE_ORDER if s in self.stages]
         if order != list(self.stages):
             raise ConfigError(f"stages must be in pipeline order {', '.join(STAGE_ORDER)}; got {self.stages}")
-        if self.read.shard_rows < 1:
-            raise ConfigError("read.shard_rows must be >= 1")
         if self.format == "moses" and len(self.read.suffixes) != 2:
             raise ConfigError("--suffixes needs exactly two suffixes: SOURCE,REFERENCE (e.g. cs,en)")
         if self.format == "tsv" and set(self.read.columns) != {"cs", "ref"}:
             raise ConfigError("read.columns must map exactly `cs` and `ref` to column numbers")
-        if self.clean.min_tokens < 0 or self.clean.max_tokens < self.clean.min_tokens:
-            raise ConfigError("clean.min_tokens / clean.max_tokens: need 0 <= min_tokens <= max_tokens")
-        if self.clean.max_length_ratio and self.clean.max_length_ratio < 1:
-            raise ConfigError("clean.max_length_ratio must be >= 1 (or 0 to disable)")
+        for spec in STAGES:
+            if spec.name in self.stages:
+                getattr(self, spec.section).validate()
         return self
+
+    def section(self, stage: str):
+        """The config section of `stage`."""
+        return getattr(self, STAGE_SPECS[stage].section)
+
+    def model_paths(self) -> dict[str, str]:
+        """The model location (asset_path resolved) of every enabled stage that has a model."""
+        return {spec.name: asset_path(getattr(getattr(self, spec.section), spec.model_field))
+                for spec in STAGES if spec.model_field and spec.name in self.stages}
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -157,21 +222,28 @@ def read_yaml_mapping(path: str, what: str = "config") -> dict:
 
 
 def load_config(cls, path: str | None = None, overrides: dict | None = None, what: str = "config"):
-    """`cls()` defaults <- YAML file <- overrides. Overrides are flags: None values are ignored and dotted keys
-    (`translate.beam`) reach nested dataclasses. Unknown keys are errors (ConfigError)."""
+    """`cls()` defaults <- YAML file <- overrides (validation is the caller's: `config.validate()`). Overrides are
+    flags: None values are ignored and dotted keys (`translate.beam`, `train.lr`) reach nested dataclasses and
+    dict fields. Unknown keys are errors (ConfigError). The project's only YAML config loader."""
     config = cls()
     if path:
         _merge(config, read_yaml_mapping(path, what), "", what)
-    nested: dict = {}
     for key, value in (overrides or {}).items():
         if value is None:
             continue
         *parents, leaf = key.split(".")
-        node = nested
-        for parent in parents:
-            node = node.setdefault(parent, {})
-        node[leaf] = value
-    _merge(config, nested, "", what)
+        node = config
+        for depth, parent in enumerate(parents):
+            if isinstance(node, dict):
+                node = node.setdefault(parent, {})
+                continue
+            if parent not in {f.name for f in dataclasses.fields(node)}:
+                raise ConfigError(f"unknown {what} key {'.'.join(parents[:depth + 1])!r}")
+            node = getattr(node, parent)
+        if isinstance(node, dict):
+            node[leaf] = value
+        else:
+            _merge(node, {leaf: value}, ".".join(parents) + "." if parents else "", what)
     return config
 
 

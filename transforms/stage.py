@@ -1,91 +1,101 @@
-"""Beam adapter for any `PairStage`: batching, one setup per worker, counters, split-and-retry, tagged rejects.
+"""The one Beam adapter of every pair stage: `RunStage` maps ShardWork -> ShardWork with any `PairStage`.
 
-Elements are `(shard, row)` tuples: the shard name travels with every row so that the writer can group rows and
-rejects by shard without the stages knowing about it.
+Per shard element it runs `paranmt.models.stage.run_stage` (consecutive batches of the shard's rows, split-and-retry,
+error rejects), moves the stage's rejects to the shard's rejects and reports counters in the stage's namespace:
+`rows_in`, `rows_out`, `batches`, `batch_splits`, `reject_<reason>`, the stage's own counts (`last_counts`), and
+the distributions `setup_ms`, `shard_ms`. `build_stage(name, config)` builds a stage's transform from the stage
+table (`paranmt.schemas.config.STAGES`): its factory makes the PairStage from the stage's config section
+(validating the model: ConfigError before any work).
+
+Fusion: on a local runner every stage runs fused with the reader and the writer (one shard in memory per worker).
+With `isolate` (a remote runner) the stage is wrapped in Reshuffles of shard elements, so that it runs on its own
+workers, e.g. translate on GPU workers through its `accelerator` resource hint.
 """
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import time
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
 
-from paranmt.models.stage import PairStage
-from paranmt.schemas.records import is_reject, reject_row
-
-REJECTS = "rejects"
-
-
-class StageContractError(RuntimeError):
-    """A stage returned a different number of outputs than inputs (a bug in the stage, never a data problem)."""
+from paranmt.models.stage import PairStage, run_stage
+from paranmt.models.text.clean import CleanStage
+from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig
+from paranmt.schemas.records import is_reject
 
 
-def raw_of(row: dict) -> str:
-    """The raw text kept in a reject row for a pair that was already read: `cs TAB ref`."""
-    return f"{row.get('cs', '')}\t{row.get('ref', '')}"
-
-
-def run_with_retry(stage: PairStage, rows: list[dict], on_split=None) -> list[dict]:
-    """`stage.process_batch(rows)`; when it raises, split the batch in halves and retry each half, down to single
-    rows; a single row that still fails becomes a reject (`reason=error`, detail = the exception)."""
-    try:
-        outputs = stage.process_batch(rows)
-    except Exception as error:  # noqa: BLE001 - any model failure is split and retried, then rejected
-        if len(rows) == 1:
-            return [reject_row(rows[0]["id"], stage.name, "error", f"{type(error).__name__}: {error}",
-                               raw_of(rows[0]))]
-        if on_split:
-            on_split()
-        middle = len(rows) // 2
-        return run_with_retry(stage, rows[:middle], on_split) + run_with_retry(stage, rows[middle:], on_split)
-    if len(outputs) != len(rows):
-        raise StageContractError(f"stage {stage.name!r} returned {len(outputs)} outputs for {len(rows)} rows")
-    return outputs
-
-
-class _ApplyStageFn(beam.DoFn):
-    def __init__(self, stage: PairStage):
-        self.stage = stage
+class _StageFn(beam.DoFn):
+    def __init__(self, stage: PairStage, batch_rows: int):
+        self.stage, self.batch_rows = stage, batch_rows
         self.rows_in = Metrics.counter(stage.name, "rows_in")
         self.rows_out = Metrics.counter(stage.name, "rows_out")
-        self.splits = Metrics.counter(stage.name, "batch_splits")
-        self.batches = Metrics.counter(stage.name, "batches")
-        self.load_ms = Metrics.distribution(stage.name, "setup_ms")
-        self.batch_ms = Metrics.distribution(stage.name, "batch_ms")
+        self.setup_ms = Metrics.distribution(stage.name, "setup_ms")
+        self.shard_ms = Metrics.distribution(stage.name, "shard_ms")
 
     def setup(self):
         start = time.perf_counter()
         self.stage.setup()
-        self.load_ms.update(int(1000 * (time.perf_counter() - start)))
+        self.setup_ms.update(int(1000 * (time.perf_counter() - start)))
 
-    def process(self, batch):
-        shards = [shard for shard, _ in batch]
-        rows = [row for _, row in batch]
+    def process(self, work):
         start = time.perf_counter()
-        outputs = run_with_retry(self.stage, rows, on_split=lambda: self.splits.inc())
-        self.batch_ms.update(int(1000 * (time.perf_counter() - start)))
-        self.batches.inc()
-        self.rows_in.inc(len(rows))
-        for shard, output in zip(shards, outputs):
-            if is_reject(output):
-                Metrics.counter(self.stage.name, f"reject_{output['reason']}").inc()
-                yield beam.pvalue.TaggedOutput(REJECTS, (shard, output))
-            else:
-                self.rows_out.inc()
-                yield shard, output
+        outputs, counts = run_stage(self.stage, work.rows, self.batch_rows)
+        self.shard_ms.update(int(1000 * (time.perf_counter() - start)))
+        rows, rejects = [], []
+        for output in outputs:
+            (rejects if is_reject(output) else rows).append(output)
+        for output in rejects:
+            counts[f"reject_{output['reason']}"] += 1
+        for key, value in counts.items():
+            Metrics.counter(self.stage.name, key).inc(value)
+        self.rows_in.inc(len(work.rows))
+        self.rows_out.inc(len(rows))
+        yield dataclasses.replace(work, rows=rows, rejects=work.rejects + rejects)
 
 
-class ApplyStage(beam.PTransform):
-    """(shard, row) -> (rows, rejects): run a PairStage over batches of `min_batch..max_batch` rows (Beam's
-    BatchElements picks the size in between from measured batch times; default min_batch = max_batch / 8)."""
+class RunStage(beam.PTransform):
+    """ShardWork -> ShardWork: `stage` over each shard's rows in batches of `batch_rows` (see the module
+    docstring); `resource_hints` go to the step running the stage."""
 
-    def __init__(self, stage: PairStage, max_batch: int = 256, min_batch: int | None = None):
-        super().__init__(label=stage.name.capitalize() or None)
-        self.stage, self.max_batch = stage, max_batch
-        self.min_batch = min_batch if min_batch is not None else max(1, max_batch // 8)
+    def __init__(self, stage: PairStage, batch_rows: int, resource_hints: dict | None = None, isolate: bool = False,
+                 label: str | None = None):
+        super().__init__(label=label or stage.name.capitalize() or None)
+        self.stage, self.batch_rows = stage, batch_rows
+        self.resource_hints, self.isolate = resource_hints or {}, isolate
 
-    def expand(self, pcoll):
-        outputs = (pcoll
-                   | "Batch" >> beam.BatchElements(min_batch_size=self.min_batch, max_batch_size=self.max_batch)
-                   | "Apply" >> beam.ParDo(_ApplyStageFn(self.stage)).with_outputs(REJECTS, main="rows"))
-        return outputs.rows, outputs[REJECTS]
+    def expand(self, shards):
+        if self.isolate:
+            shards = shards | "Spread" >> beam.Reshuffle()
+        step = beam.ParDo(_StageFn(self.stage, self.batch_rows))
+        if self.resource_hints:
+            step = step.with_resource_hints(**self.resource_hints)
+        shards = shards | "Apply" >> step
+        if self.isolate:
+            shards = shards | "Release" >> beam.Reshuffle()
+        return shards
+
+
+def clean_stage(config: CleanConfig) -> CleanStage:
+    """The clean stage of `config` (factory of the stage table)."""
+    return CleanStage(**{k: v for k, v in dataclasses.asdict(config).items() if k != "batch_rows"})
+
+
+def make_stage(name: str, config: BuildConfig) -> PairStage:
+    """The PairStage of stage `name`, made by its factory in the stage table from its config section (validated
+    first: ConfigError)."""
+    section = config.section(name)
+    section.validate()
+    module, function = STAGE_SPECS[name].factory.split(":")
+    return getattr(importlib.import_module(module), function)(section)
+
+
+def build_stage(name: str, config: BuildConfig, remote: bool = False) -> RunStage:
+    """The transform of stage `name` (validates its config and model first: ConfigError before any work). A
+    section with a non-empty `accelerator` setting gives the stage that Beam resource hint and, on a `remote`
+    runner, its own workers (isolated by Reshuffles; a local runner ignores hints and stays fused)."""
+    spec, section = STAGE_SPECS[name], config.section(name)
+    accelerator = getattr(section, "accelerator", "")
+    return RunStage(make_stage(name, config), getattr(section, spec.batch_field),
+                    {"accelerator": accelerator} if accelerator else None, isolate=remote and bool(accelerator))

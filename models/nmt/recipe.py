@@ -30,9 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-import yaml
 
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError
+from paranmt.schemas.config import PROJECT_ROOT, ConfigError, load_config
 
 log = logging.getLogger(__name__)
 
@@ -101,42 +100,9 @@ def resolve(path: str) -> str:
     return str(PROJECT_ROOT / path)
 
 
-def _merge(target, data: dict, where: str) -> None:
-    names = {f.name for f in dataclasses.fields(target)}
-    for key, value in data.items():
-        if key not in names:
-            raise ConfigError(f"nmt recipe: unknown config key {where}{key!r}; known: {', '.join(sorted(names))}")
-        current = getattr(target, key)
-        if dataclasses.is_dataclass(current):
-            if not isinstance(value, dict):
-                raise ConfigError(f"nmt recipe: config key {where}{key!r} must be a mapping")
-            _merge(current, value, f"{where}{key}.")
-        else:
-            setattr(target, key, value)
-
-
 def load_recipe_config(path: str, overrides: dict | None = None) -> RecipeConfig:
-    """Defaults <- YAML (yaml.safe_load) <- overrides (dotted keys, None ignored)."""
-    try:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"cannot read nmt recipe config {path}: {error}") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"nmt recipe config {path} must be a YAML mapping")
-    config = RecipeConfig()
-    _merge(config, data, "")
-    for key, value in (overrides or {}).items():
-        if value is None:
-            continue
-        *parents, leaf = key.split(".")
-        node = config
-        for parent in parents:
-            node = getattr(node, parent)
-        if isinstance(node, dict):
-            node[leaf] = value
-        else:
-            _merge(node, {leaf: value}, ".".join(parents) + ".")
-    return config.validate()
+    """Defaults <- YAML <- overrides (dotted keys, None ignored), by the project's one config loader."""
+    return load_config(RecipeConfig, path, overrides, what="nmt recipe config").validate()
 
 
 # ---------------------------------------------------------------------------------------------------- data

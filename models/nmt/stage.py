@@ -5,24 +5,21 @@ For a batch of rows:
 2. identical `cs` strings are translated once (dedup);
 3. the unique sources are sorted by subword length and cut into consecutive batches whose padded size
    (batch rows * longest source in the batch) stays within `batch_tokens` (length bucketing);
-4. a batch that raises is split in halves and retried, down to single sentences; a sentence that still fails
-   becomes a reject (`reason=error`, detail = the exception);
+4. a model call that raises is split in halves and retried (`models.stage.split_retry`), down to single
+   sentences; a sentence that still fails becomes a reject (`reason=error`, detail = the exception);
 5. results are put back in the rows' original order: `bt`, `bt_score`, `bt_len` (tokens under the schema's
    tokenizer, paranmt.models.text.tokenize.count_tokens) and, when nbest > 0, `bt_nbest`.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections import Counter
 
 from paranmt.models.nmt.translator import Translation, Translator, open_translator
-from paranmt.models.stage import PairStage
+from paranmt.models.stage import PairStage, process_model, raw_of, split_retry
 from paranmt.models.text.tokenize import count_tokens
+from paranmt.schemas.config import TranslateConfig
 from paranmt.schemas.records import INT16_MAX, reject_row
-
-
-def raw_of(row: dict) -> str:
-    return f"{row.get('cs', '')}\t{row.get('ref', '')}"
 
 
 def token_budget_batches(lengths: list[int], batch_tokens: int) -> list[list[int]]:
@@ -41,18 +38,6 @@ def token_budget_batches(lengths: list[int], batch_tokens: int) -> list[list[int
     return batches
 
 
-@dataclass
-class TranslateStats:
-    """What one process_batch call did (the Beam adapter turns these into metrics)."""
-    sentences: int = 0            # rows in
-    unique: int = 0               # distinct sources translated
-    batches: int = 0              # model calls that succeeded
-    splits: int = 0               # failing model calls that were split
-    source_tokens: int = 0        # subword tokens of the unique sources (EOS included)
-    seconds: float = 0.0          # time inside the model
-    rejects: dict = field(default_factory=dict)
-
-
 class TranslateStage(PairStage):
     """Back-translation of `cs` into `bt` (see the module docstring). The translator is loaded in setup()
     (or given, for tests and for Beam handlers that load it themselves)."""
@@ -60,59 +45,59 @@ class TranslateStage(PairStage):
     name = "translate"
     requires = ("cs",)
 
-    def __init__(self, model: str, backend: str = "ctranslate2", beam: int = 12, nbest: int = 0,
-                 batch_tokens: int = 4096, max_source_tokens: int = 250, device: str = "auto", threads: int = 0,
-                 translator: Translator | None = None, source_lang: str = "cs", target_lang: str = "en"):
+    def __init__(self, model: str, backend: str = TranslateConfig.backend, beam: int = TranslateConfig.beam,
+                 nbest: int = TranslateConfig.nbest, batch_tokens: int = TranslateConfig.batch_tokens,
+                 max_source_tokens: int = TranslateConfig.max_source_tokens, device: str = TranslateConfig.device,
+                 threads: int = TranslateConfig.threads, translator: Translator | None = None,
+                 source_lang: str = TranslateConfig.source_lang, target_lang: str = TranslateConfig.target_lang):
+        """Defaults: those of `paranmt.schemas.config.TranslateConfig` (written once, there)."""
         self.model, self.backend, self.beam, self.nbest = model, backend, beam, nbest
         self.batch_tokens, self.max_source_tokens = batch_tokens, max_source_tokens
         self.device, self.threads = device, threads
         self.source_lang, self.target_lang = source_lang, target_lang
         self.translator = translator
 
+    @classmethod
+    def from_config(cls, model: str, config: TranslateConfig) -> "TranslateStage":
+        c = config
+        return cls(model, c.backend, c.beam, c.nbest, c.batch_tokens, c.max_source_tokens, c.device, c.threads,
+                   source_lang=c.source_lang, target_lang=c.target_lang)
+
+    def load_translator(self) -> Translator:
+        return open_translator(self.model, self.backend, self.device, self.threads,
+                               source_lang=self.source_lang, target_lang=self.target_lang)
+
     def setup(self) -> None:
+        """The translator, loaded once per process (`process_model`)."""
         if self.translator is None:
-            self.translator = open_translator(self.model, self.backend, self.device, self.threads,
-                                              source_lang=self.source_lang, target_lang=self.target_lang)
+            self.translator = process_model(
+                ("translate", self.model, self.backend, self.device, self.threads, self.source_lang,
+                 self.target_lang), self.load_translator)
 
-    def translate_unique(self, sources: list[str], lengths: list[int],
-                         stats: TranslateStats) -> list[Translation | Exception]:
+    def translate_unique(self, sources: list[str], lengths: list[int]) -> list[Translation | Exception]:
         """Translations of `sources` (same order) with token-budget batches and split-and-retry; a sentence
-        that fails alone gets its exception in place of a Translation."""
+        that fails alone gets its exception in place of a Translation. Counts go to `last_counts`."""
+        def run(indices: list[int]) -> list[Translation]:
+            start = time.perf_counter()
+            outputs = self.translator.translate([sources[i] for i in indices], self.beam, self.nbest)
+            self.last_counts["model_ms"] += int(1000 * (time.perf_counter() - start))
+            self.last_counts["model_batches"] += 1
+            return outputs
+
+        def split() -> None:
+            self.last_counts["model_splits"] += 1
+
         results: list[Translation | Exception | None] = [None] * len(sources)
-
-        def run(indices: list[int]) -> None:
-            try:
-                start = time.perf_counter()
-                outputs = self.translator.translate([sources[i] for i in indices], self.beam, self.nbest)
-                stats.seconds += time.perf_counter() - start
-                if len(outputs) != len(indices):
-                    raise RuntimeError(f"translator returned {len(outputs)} results for {len(indices)} sources")
-            except Exception as error:  # noqa: BLE001 - a failing batch is split and retried, then rejected
-                if len(indices) == 1:
-                    results[indices[0]] = error
-                    return
-                stats.splits += 1
-                middle = len(indices) // 2
-                run(indices[:middle])
-                run(indices[middle:])
-                return
-            stats.batches += 1
-            for index, output in zip(indices, outputs):
-                results[index] = output
-
         for batch in token_budget_batches(lengths, self.batch_tokens):
-            run(batch)
+            for index, result in zip(batch, split_retry(batch, run, lambda _, error: error, split)):
+                results[index] = result
         return results
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
-        return self.process_batch_with_stats(rows)[0]
-
-    def process_batch_with_stats(self, rows: list[dict]) -> tuple[list[dict], TranslateStats]:
-        """process_batch plus what it did (a method, not an attribute, so that it also works through the
-        proxy of a model shared across processes)."""
-        stats = TranslateStats(sentences=len(rows))
-        if self.translator is None:
-            self.setup()
+        """See the module docstring. `last_counts`: sentences, unique_sentences, source_tokens (subword tokens of
+        the unique sources, EOS included), model_batches, model_splits, model_ms."""
+        self.setup()
+        self.last_counts = Counter(sentences=len(rows))
         lengths_of_rows = self.translator.count_tokens([row["cs"] for row in rows])
         unique_index: dict[str, int] = {}
         sources, lengths = [], []
@@ -121,8 +106,9 @@ class TranslateStage(PairStage):
                 unique_index[row["cs"]] = len(sources)
                 sources.append(row["cs"])
                 lengths.append(length)
-        stats.unique, stats.source_tokens = len(sources), sum(lengths)
-        translations = self.translate_unique(sources, lengths, stats)
+        self.last_counts["unique_sentences"] += len(sources)
+        self.last_counts["source_tokens"] += sum(lengths)
+        translations = self.translate_unique(sources, lengths)
         outputs = []
         for row, length in zip(rows, lengths_of_rows):
             if length > self.max_source_tokens:
@@ -142,7 +128,4 @@ class TranslateStage(PairStage):
             updated["bt_nbest"] = ([{"text": h.text, "score": h.score} for h in result.nbest]
                                    if self.nbest > 0 else None)
             outputs.append(updated)
-        for output in outputs:
-            if "reason" in output:
-                stats.rejects[output["reason"]] = stats.rejects.get(output["reason"], 0) + 1
-        return outputs, stats
+        return outputs

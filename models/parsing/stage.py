@@ -20,6 +20,7 @@ from paranmt.models.parsing.parser import Parser
 from paranmt.models.parsing.tokenize import ptb_tokenize
 from paranmt.models.parsing.trees import linearize, template
 from paranmt.models.stage import PairStage
+from paranmt.schemas.config import ParseConfig
 
 SIDES = (("ref", "ref_parse", "ref_template"), ("bt", "bt_parse", "bt_template"))
 
@@ -28,8 +29,10 @@ class ParseStage(PairStage):
     name = "parse"
     requires = ("ref",)
 
-    def __init__(self, load_parser: Callable[[], Parser], max_tokens: int = 100, cache_size: int = 100_000):
-        """`load_parser` is called once, in `setup()` (so the stage stays cheap to construct and to pickle)."""
+    def __init__(self, load_parser: Callable[[], Parser], max_tokens: int = ParseConfig.max_tokens,
+                 cache_size: int = ParseConfig.cache_size):
+        """`load_parser` is called once, in `setup()` (so the stage stays cheap to construct and to pickle).
+        Defaults: those of `paranmt.schemas.config.ParseConfig`."""
         self.load_parser = load_parser
         self.max_tokens = max_tokens
         self.cache_size = cache_size

@@ -12,25 +12,18 @@ from __future__ import annotations
 
 import math
 import os
-import threading
 from pathlib import Path
 
 from paranmt.models.encoders import SentenceEncoder, load_encoder
 from paranmt.models.scoring.overlap import trigram_overlap
 from paranmt.models.scoring.para_score import ParaScorer
-from paranmt.models.stage import PairStage
+from paranmt.models.stage import PairStage, process_model
 from paranmt.schemas.metadata import file_sha256
-
-_ENCODERS: dict[str, SentenceEncoder] = {}
-_ENCODERS_LOCK = threading.Lock()
 
 
 def shared_encoder(directory: str) -> SentenceEncoder:
-    """One loaded encoder per directory per process (shared by every stage instance in it)."""
-    with _ENCODERS_LOCK:
-        if directory not in _ENCODERS:
-            _ENCODERS[directory] = load_encoder(directory)
-        return _ENCODERS[directory]
+    """One loaded encoder per directory per process (the project's one cache, models.stage.process_model)."""
+    return process_model(("encoder", directory), lambda: load_encoder(directory))
 
 
 def directory_sha256(directory: str | Path) -> dict[str, str]:

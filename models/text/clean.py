@@ -1,4 +1,4 @@
-"""The clean stage: text normalization and sanity checks of a pair (pure; `ApplyStage` runs it on Beam).
+"""The clean stage: text normalization and sanity checks of a pair (pure; `RunStage` runs it on Beam).
 
 Normalization, per side, in this order:
 1. Unicode NFC;
@@ -22,6 +22,7 @@ import unicodedata
 
 from paranmt.models.stage import PairStage
 from paranmt.models.text.tokenize import count_tokens, punct_normalizer
+from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import INT16_MAX, reject_row
 
 _INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060\u00ad]")
@@ -48,9 +49,11 @@ class CleanStage(PairStage):
 
     name = "clean"
 
-    def __init__(self, normalize_punctuation: bool = True, min_tokens: int = 1, max_tokens: int = 200,
-                 max_length_ratio: float = 5.0, max_chars: int = 2000, source_lang: str = "cs",
-                 target_lang: str = "en"):
+    def __init__(self, normalize_punctuation: bool = CleanConfig.normalize_punctuation,
+                 min_tokens: int = CleanConfig.min_tokens, max_tokens: int = CleanConfig.max_tokens,
+                 max_length_ratio: float = CleanConfig.max_length_ratio, max_chars: int = CleanConfig.max_chars,
+                 source_lang: str = "cs", target_lang: str = "en"):
+        """Defaults: those of `paranmt.schemas.config.CleanConfig` (written once, there)."""
         self.normalize_punctuation = normalize_punctuation
         self.min_tokens, self.max_tokens = min_tokens, max_tokens
         self.max_length_ratio, self.max_chars = max_length_ratio, max_chars

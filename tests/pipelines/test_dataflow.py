@@ -29,7 +29,7 @@ IMAGE = "europe-west4-docker.pkg.dev/paranmt-demo/paranmt/paranmt-worker:0.1.0"
 T4 = "type:nvidia-tesla-t4;count:1;install-nvidia-driver"
 LAUNCH = ["--runner", "DataflowRunner", "--project", "paranmt-demo", "--region", "europe-west4",
           "--temp_location", "gs://paranmt-demo-bucket/tmp"]
-ALL_STAGES = ["ReadBitext", "Clean", "Translate", "Score", "Parse", "AllRejects", "Write"]
+ALL_STAGES = ["ReadBitext", "Clean", "Translate", "Score", "Parse", "Write"]
 NMT_TINY = REPO / "tests" / "fixtures" / "nmt-tiny"      # the translate model (score, parse: the shipped assets)
 
 
@@ -132,7 +132,7 @@ def test_a_cpu_job_ships_an_installable_sdist(offline, sample_dir, tmp_path, cap
                   *LAUNCH, "--setup_file", str(REPO / "setup.py")], capsys)
     assert code == 0, printed
     assert summary["warnings"] == []
-    assert list(summary["stages"]) == ["ReadBitext", "Clean", "AllRejects", "Write"]
+    assert list(summary["stages"]) == ["ReadBitext", "Clean", "Write"]
     # translate is not in this job, so its accelerator setting requests nothing
     assert all(not info["steps_with_resource_hints"] for info in summary["stages"].values())
     assert "workflow.tar.gz" in summary["staged_files"]
@@ -154,7 +154,7 @@ def test_a_gpu_launch_on_the_default_image_is_flagged(offline, shards_dir, tmp_p
                            "--output", "gs://paranmt-demo-bucket/parsed", *LAUNCH,
                            "--dataflow_service_options", "worker_accelerator=type:nvidia-l4;count:1"], capsys)
     assert code == 1
-    assert list(summary["stages"]) == ["ReadShards", "Score", "Parse", "AllRejects", "Write"]
+    assert list(summary["stages"]) == ["ReadShards", "Score", "Parse", "Write"]
     assert all(not info["steps_with_resource_hints"] for info in summary["stages"].values())
     assert job["environment"]["serviceOptions"] == ["worker_accelerator=type:nvidia-l4;count:1"]
     assert any("default image" in w for w in summary["warnings"])

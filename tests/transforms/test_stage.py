@@ -1,13 +1,17 @@
-"""Fault injection into the stage adapter: failing batches are split and retried, a poisoned sentence becomes a
-reject with the error, an out-of-memory batch is split until it fits, and nothing is lost or duplicated.
-The faults come from test-only PairStage subclasses (no production flag)."""
+"""Fault injection into the one stage loop and adapter: failing batches are split and retried, a poisoned sentence
+becomes a reject with the error, an out-of-memory batch is split until it fits, batches are consecutive rows of a
+shard, and nothing is lost or duplicated. The faults come from test-only PairStage subclasses (no production
+flag). Every registered stage is built through the same adapter."""
 import apache_beam as beam
 import pytest
-from apache_beam.testing.util import assert_that, equal_to
+from apache_beam.metrics.metric import MetricsFilter
+from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
-from paranmt.models.stage import PairStage
+from paranmt.models.stage import PairStage, StageContractError, run_stage
+from paranmt.schemas.config import STAGES, BuildConfig
 from paranmt.schemas.records import empty_row, is_reject
-from paranmt.transforms.stage import ApplyStage, StageContractError, run_with_retry
+from paranmt.transforms.io.readers import ShardWork
+from paranmt.transforms.stage import RunStage, build_stage
 
 POISON = "☠ this sentence crashes the model"
 
@@ -18,10 +22,11 @@ class Uppercase(PairStage):
 
     def __init__(self, poison=None, max_rows=None, flaky_batches=0):
         self.poison, self.max_rows, self.flaky = poison, max_rows, flaky_batches
-        self.calls = 0
+        self.calls, self.batches = 0, []
 
     def process_batch(self, rows):
         self.calls += 1
+        self.batches.append([r["id"] for r in rows])
         if self.flaky and self.calls <= self.flaky:
             raise RuntimeError("transient CUDA error: device-side assert")
         if self.max_rows and len(rows) > self.max_rows:
@@ -40,26 +45,25 @@ def sample_rows(sample_dir, n=64):
 def test_poisoned_sentence_is_rejected_alone(sample_dir):
     rows = sample_rows(sample_dir)
     rows[37] = {**rows[37], "cs": POISON}
-    splits = []
-    out = run_with_retry(Uppercase(poison=POISON), rows, on_split=lambda: splits.append(1))
+    out, counts = run_stage(Uppercase(poison=POISON), rows, batch_rows=64)
     assert [r["id"] for r in out] == [r["id"] for r in rows]
     rejects = [r for r in out if is_reject(r)]
     assert len(rejects) == 1 and rejects[0]["id"] == "t:f:38" and rejects[0]["stage"] == "translate"
     assert rejects[0]["reason"] == "error" and "ValueError: decoder produced NaN" in rejects[0]["detail"]
     assert rejects[0]["raw"].startswith(POISON)
     assert all(r["bt"] == r["ref"].upper() for r in out if not is_reject(r))
-    assert len(splits) == 6        # 64 -> 32 -> 16 -> 8 -> 4 -> 2 -> 1 along the poisoned path
+    assert counts["batch_splits"] == 6        # 64 -> 32 -> 16 -> 8 -> 4 -> 2 -> 1 along the poisoned path
 
 
 def test_out_of_memory_batches_are_split_until_they_fit(sample_dir):
     rows = sample_rows(sample_dir)
-    out = run_with_retry(Uppercase(max_rows=8), rows)
+    out, _ = run_stage(Uppercase(max_rows=8), rows, batch_rows=64)
     assert not any(is_reject(r) for r in out) and [r["bt"] for r in out] == [r["ref"].upper() for r in rows]
 
 
 def test_a_transient_failure_is_retried_and_succeeds(sample_dir):
     rows = sample_rows(sample_dir, 16)
-    out = run_with_retry(Uppercase(flaky_batches=1), rows)
+    out, _ = run_stage(Uppercase(flaky_batches=1), rows, batch_rows=16)
     assert not any(is_reject(r) for r in out) and len(out) == 16
 
 
@@ -70,17 +74,45 @@ def test_a_stage_returning_the_wrong_number_of_rows_is_a_bug_not_a_reject(sample
         def process_batch(self, rows):
             return rows[1:]
 
-    with pytest.raises(StageContractError, match="returned 15 outputs for 16 rows"):
-        run_with_retry(Lossy(), sample_rows(sample_dir, 16))
+    with pytest.raises(StageContractError, match="stage 'lossy': 0 results for 1 inputs"):
+        run_stage(Lossy(), sample_rows(sample_dir, 16), batch_rows=16)
 
 
-def test_apply_stage_on_beam_tags_rejects_and_keeps_shards(sample_dir):
+def test_batches_are_consecutive_rows_of_the_shard(sample_dir):
+    """Which rows meet in a batch is a function of the shard alone (the basis of byte-identical shards)."""
+    rows = sample_rows(sample_dir, 50)
+    stage = Uppercase()
+    run_stage(stage, rows, batch_rows=16)
+    assert stage.batches == [[r["id"] for r in rows[i:i + 16]] for i in range(0, 50, 16)]
+
+
+def test_run_stage_on_beam_moves_rejects_to_the_shard_and_counts(sample_dir):
     rows = sample_rows(sample_dir, 40)
     rows[5] = {**rows[5], "cs": POISON}
-    with beam.Pipeline("DirectRunner") as pipeline:
-        good, rejects = (pipeline | beam.Create([("shard-a", r) for r in rows])
-                         | ApplyStage(Uppercase(poison=POISON, max_rows=16), max_batch=32))
-        assert_that(good | "Ids" >> beam.Map(lambda kv: (kv[0], kv[1]["id"])),
-                    equal_to([("shard-a", r["id"]) for i, r in enumerate(rows) if i != 5]), label="Good")
-        assert_that(rejects | "RejectIds" >> beam.Map(lambda kv: (kv[0], kv[1]["id"], kv[1]["reason"])),
-                    equal_to([("shard-a", "t:f:6", "error")]), label="Rejects")
+    read_reject = {"id": "t:f:0", "stage": "read", "reason": "empty_line", "detail": "", "raw": ""}
+    pipeline = beam.Pipeline(runner=FnApiRunner())
+    out = (pipeline | beam.Create([ShardWork("shard-a", rows, [read_reject], 41)])
+           | RunStage(Uppercase(poison=POISON, max_rows=16), batch_rows=32)
+           | beam.Map(lambda w: (w.name, [r["id"] for r in w.rows], [(r["id"], r["reason"]) for r in w.rejects],
+                                 w.read)))
+    from apache_beam.testing.util import assert_that, equal_to
+    assert_that(out, equal_to([("shard-a", [r["id"] for i, r in enumerate(rows) if i != 5],
+                                [("t:f:0", "empty_line"), ("t:f:6", "error")], 41)]))
+    result = pipeline.run()
+    result.wait_until_finish()
+    counters = {m.key.metric.name: m.committed
+                for m in result.metrics().query(MetricsFilter().with_namespace("translate"))["counters"]}
+    assert counters["rows_in"] == 40 and counters["rows_out"] == 39 and counters["reject_error"] == 1
+    assert counters["batches"] == 2 and counters["batch_splits"] >= 2
+
+
+def test_every_registered_stage_runs_through_the_one_adapter(repo):
+    """The stage table is the only registry: each stage with a factory becomes a RunStage around its PairStage,
+    with its batch size from its own config section."""
+    config = BuildConfig(stages=[s.name for s in STAGES])
+    config.translate.model = str(repo / "tests" / "fixtures" / "nmt-tiny")
+    for spec in STAGES[1:]:
+        transform = build_stage(spec.name, config)
+        assert isinstance(transform, RunStage) and isinstance(transform.stage, PairStage)
+        assert transform.stage.name == spec.name
+        assert transform.batch_rows == getattr(config.section(spec.name), spec.batch_field)

@@ -1,30 +1,27 @@
-"""The Beam translate transform (RunInference + TranslateStage) on real sentences: rows get bt/bt_score/bt_len,
-duplicates are translated once, too-long sources become rejects, metrics are reported, and configuration errors
-fail before any work."""
+"""The translate stage through the stage table and the one adapter (RunStage) on real sentences: rows get
+bt/bt_score/bt_len, duplicates are translated once, too-long sources become rejects, counters are reported, and
+configuration errors fail before any work."""
 import dataclasses
 import json
 from pathlib import Path
 
-import apache_beam as beam
 import pytest
-from apache_beam.metrics.metric import MetricsFilter
-from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
 from paranmt.schemas.config import BuildConfig, ConfigError, TranslateConfig
 from paranmt.schemas.records import empty_row
-from paranmt.transforms.translate import Translate, stage_transform
+from paranmt.transforms.stage import build_stage
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "fixtures" / "nmt-tiny"
 
 
 @pytest.fixture(scope="module")
-def elements(bitext):
+def shards(bitext):
     cs = (bitext / "newstest2016.ces").read_text(encoding="utf-8").splitlines()[:20]
     en = (bitext / "newstest2016.eng").read_text(encoding="utf-8").splitlines()[:20]
     rows = [empty_row(f"nt16:{i}", "newstest2016", c, e) for i, (c, e) in enumerate(zip(cs, en))]
     rows += [dict(row, id=row["id"] + ":again") for row in rows[:10]]
-    return [("shard-a" if i % 2 else "shard-b", row) for i, row in enumerate(rows)]
+    return {"shard-a": rows[1::2], "shard-b": rows[::2]}
 
 
 def tiny_config(**changes) -> TranslateConfig:
@@ -32,24 +29,17 @@ def tiny_config(**changes) -> TranslateConfig:
                                                batch_tokens=300, group_size=64), **changes)
 
 
-def run(elements, config, out_dir):
-    """Run Translate on the in-process FnApiRunner; returns (rows, rejects, translate counters)."""
-    pipeline = beam.Pipeline(runner=FnApiRunner())
-    rows, rejects = pipeline | beam.Create(elements, reshuffle=False) | Translate(config)
-    for name, pcoll in (("rows", rows), ("rejects", rejects)):
-        (pcoll | f"Json{name}" >> beam.Map(json.dumps)
-               | f"Write{name}" >> beam.io.WriteToText(str(out_dir / name), shard_name_template=""))
-    result = pipeline.run()
-    result.wait_until_finish()
-    counters = {m.key.metric.name: m.committed
-                for m in result.metrics().query(MetricsFilter().with_namespace("translate"))["counters"]}
-    collected = {name: [tuple(json.loads(line)) for line in (out_dir / name).read_text().splitlines()]
-                 for name in ("rows", "rejects")}
-    return collected["rows"], collected["rejects"], counters
+def run(shards, config, stage_on_beam):
+    """(shard, row) of every output row and reject, and the translate counters."""
+    outputs, counters = stage_on_beam("translate", BuildConfig(translate=config), shards)
+    rows = [(w.name, r) for w in outputs.values() for r in w.rows]
+    rejects = [(w.name, r) for w in outputs.values() for r in w.rejects]
+    return rows, rejects, counters
 
 
-def test_rows_are_translated_and_accounted(elements, tmp_path):
-    rows, rejects, counters = run(elements, tiny_config(), tmp_path)
+def test_rows_are_translated_and_accounted(shards, stage_on_beam):
+    rows, rejects, counters = run(shards, tiny_config(), stage_on_beam)
+    elements = [(shard, row) for shard, group in shards.items() for row in group]
     assert not rejects and len(rows) == len(elements) == 30
     by_id = {row["id"]: (shard, row) for shard, row in rows}
     for shard, row in elements:
@@ -58,16 +48,16 @@ def test_rows_are_translated_and_accounted(elements, tmp_path):
         assert out["bt"] and out["bt_score"] < 0 and out["bt_len"] >= 1 and len(out["bt_nbest"]) == 2
         if row["id"].endswith(":again"):
             assert out["bt"] == by_id[row["id"][: -len(":again")]][1]["bt"]
-    assert counters["sentences"] == 30
-    assert counters["unique_sentences"] <= 30 and counters["batches"] >= 1 and counters["source_tokens"] > 0
+    assert counters["sentences"] == 30 and counters["batches"] == 2
+    assert counters["unique_sentences"] <= 30 and counters["model_batches"] >= 1 and counters["source_tokens"] > 0
 
 
-def test_too_long_sources_become_translate_rejects(elements, tmp_path):
-    rows, rejects, counters = run(elements, tiny_config(max_source_tokens=60, nbest=0), tmp_path)
-    assert len(rows) + len(rejects) == len(elements) and rejects and rows
+def test_too_long_sources_become_translate_rejects(shards, stage_on_beam):
+    rows, rejects, counters = run(shards, tiny_config(max_source_tokens=60, nbest=0), stage_on_beam)
+    assert len(rows) + len(rejects) == 30 and rejects and rows
     for _, reject in rejects:
         assert reject["stage"] == "translate" and reject["reason"] == "source_too_long"
-        assert reject["raw"].split("\t")[0] in {row["cs"] for _, row in elements}
+        assert reject["raw"].split("\t")[0] in {row["cs"] for group in shards.values() for row in group}
     assert all(row["bt_nbest"] is None for _, row in rows)
     assert counters["reject_source_too_long"] == len(rejects)
 
@@ -83,13 +73,13 @@ def test_configuration_errors_fail_at_construction(changes, message):
     config = BuildConfig(input="x", output="y", stages=["read", "clean", "translate"],
                          translate=tiny_config(**changes))
     with pytest.raises(ConfigError, match=message):
-        stage_transform(config)
+        build_stage("translate", config)
 
 
 def test_a_model_dir_without_the_backend_files_is_a_config_error(tmp_path):
     (tmp_path / "spm.model").write_bytes((TINY / "spm.model").read_bytes())
     with pytest.raises(ConfigError, match="convert-nmt"):
-        stage_transform(BuildConfig(translate=tiny_config(model=str(tmp_path))))
+        build_stage("translate", BuildConfig(translate=tiny_config(model=str(tmp_path))))
 
 
 def test_build_with_the_shipped_default_model_fills_bt(tmp_path, sample_dir):

@@ -30,6 +30,7 @@ import gzip
 import hashlib
 import io
 import lzma
+import os
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -103,25 +104,31 @@ def _strip_compression(name: str) -> str:
     return name
 
 
-def open_binary(path: str, opener=None, plain: bool = False) -> tuple[io.BufferedIOBase, bool]:
+def _default_opener(path: str):
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+    return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
+
+
+def compression_of(path: str, raw) -> tuple[str | None, bool]:
+    """(kind, guessed_from_magic_bytes) of a file: by suffix, then by magic bytes (`raw` must support peek)."""
+    kind = next((k for s, k in _SUFFIX.items() if path.endswith(s)), None)
+    if kind is not None:
+        return kind, False
+    head = raw.peek(6)[:6]
+    kind = next((k for magic, k in _MAGIC.items() if head.startswith(magic)), None)
+    return kind, kind is not None
+
+
+def open_binary(path: str, opener=None, plain: bool = False, offset: int = 0) -> tuple[io.BufferedIOBase, bool]:
     """Open `path` for reading decompressed bytes; returns (stream, compression_guessed_from_magic_bytes).
     `opener(path)` returns a raw binary stream (default: Beam FileSystems, uncompressed, so gs:// works);
-    compression is detected by suffix, then by magic bytes (unless `plain`)."""
-    if opener is None:
-        from apache_beam.io.filesystem import CompressionTypes
-        from apache_beam.io.filesystems import FileSystems
-
-        def opener(p):
-            return FileSystems.open(p, compression_type=CompressionTypes.UNCOMPRESSED)
-    raw = opener(path)
+    compression is detected by suffix, then by magic bytes (unless `plain`). `offset`: start reading a plain
+    file there (a block planned by `plan_reads`)."""
+    raw = (opener or _default_opener)(path)
     if not hasattr(raw, "peek"):
         raw = io.BufferedReader(raw, buffer_size=1 << 20)
-    kind = None if plain else next((k for s, k in _SUFFIX.items() if path.endswith(s)), None)
-    by_magic = False
-    if kind is None and not plain:
-        head = raw.peek(6)[:6]
-        kind = next((k for magic, k in _MAGIC.items() if head.startswith(magic)), None)
-        by_magic = kind is not None
+    kind, by_magic = (None, False) if plain else compression_of(path, raw)
     # The decompressors buffer small chunks themselves: a truncated stream loses at most one chunk of lines
     # before the break (they end up in the `corrupt_file` reject's scope, "could not be read past line N").
     if kind == "gz":
@@ -132,6 +139,8 @@ def open_binary(path: str, opener=None, plain: bool = False) -> tuple[io.Buffere
         return lzma.LZMAFile(raw), by_magic
     if kind == "zst":
         return io.BufferedReader(ZstdReader(raw)), by_magic
+    if offset:
+        raw.seek(offset)
     return raw, False
 
 
@@ -172,11 +181,11 @@ class ZstdReader(io.RawIOBase):
         return n
 
 
-def file_lines(path: str, max_line_bytes: int, opener=None) -> Iterator[tuple[bytes, bool]]:
-    """`iter_lines` over a file, decompressed. A file whose compression was only guessed from its first bytes and
-    that fails to decompress before its first line is read as plain text instead (a text file may begin with
-    `BZh`)."""
-    stream, by_magic = open_binary(path, opener)
+def file_lines(path: str, max_line_bytes: int, opener=None, offset: int = 0) -> Iterator[tuple[bytes, bool]]:
+    """`iter_lines` over a file, decompressed (a plain file from byte `offset`). A file whose compression was only
+    guessed from its first bytes and that fails to decompress before its first line is read as plain text instead
+    (a text file may begin with `BZh`)."""
+    stream, by_magic = open_binary(path, opener, offset=offset)
     started = False
     try:
         for item in iter_lines(stream, max_line_bytes):
@@ -261,34 +270,128 @@ def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallba
     return empty_row(sentence_id, row_corpus, fields[-2], fields[-1], scores)
 
 
+@dataclass(frozen=True)
+class ReadStart:
+    """Where a planned block starts: byte offset in each file of the unit, 1-based line number and 0-based record
+    number of the line before it (so ids and shard names are those of a read from the start)."""
+    offsets: tuple[int, ...]
+    line_no: int
+    record_no: int
+
+
+@dataclass(frozen=True)
+class ReadTask:
+    """A unit of reading work: the shards `first_block` .. `end_block - 1` (None: to the end) of one InputFile,
+    from `start` (None: the beginning of the file)."""
+    unit: InputFile
+    first_block: int = 0
+    end_block: int | None = None
+    start: ReadStart | None = None
+
+    def shard_names(self) -> list[str] | None:
+        """The shards this task writes, when known before reading (planned blocks)."""
+        if self.end_block is None:
+            return None
+        return [shard_name(self.unit.stem, b) for b in range(self.first_block, self.end_block)]
+
+
+def _plain_local(path: str) -> bool:
+    if "://" in path and not path.startswith("file://"):
+        return False
+    local = path[len("file://"):] if path.startswith("file://") else path
+    with open(local, "rb") as raw:
+        return compression_of(path, raw)[0] is None
+
+
+def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[list[tuple[int, int]], int]:
+    """[(byte offset, line number before it)] at every block boundary of a plain local file (block k starts after
+    its record k*shard_rows - 1), and the file's number of records. One pass over the raw bytes, no decoding."""
+    starts, offset, line_no, records = [(0, 0)], 0, 0, 0
+    with open(path[len("file://"):] if path.startswith("file://") else path, "rb", buffering=1 << 20) as handle:
+        while True:
+            line = handle.readline(1 << 20)
+            if not line:
+                break
+            length = len(line)
+            while not line.endswith(b"\n"):
+                rest = handle.readline(1 << 20)
+                if not rest:
+                    break
+                length += len(rest)
+                line = line[:64] + rest[-64:]
+            offset += length
+            line_no += 1
+            if separators and length <= options.max_line_bytes + 2 and not line.strip():
+                continue
+            records += 1
+            if records % options.shard_rows == 0:
+                starts.append((offset, line_no))
+    return starts, records
+
+
+def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
+    """One ReadTask per shard for plain local files (cheap byte-offset planning: one pass over the raw bytes, so
+    the shards of one big file spread over every worker); one task per file for compressed or remote files
+    (which can only be read from their start: their shards are made one after the other by one worker)."""
+    tasks = []
+    for unit in units:
+        if not all(_plain_local(p) for p in unit.paths):
+            tasks.append(ReadTask(unit))
+            continue
+        scans = [_block_starts(p, options, options.format == "czeng20") for p in unit.paths]
+        records = max(n for _, n in scans)
+        blocks = -(-records // options.shard_rows)
+        for block in range(blocks):
+            offsets = []
+            for (starts, _), path in zip(scans, unit.paths):
+                offsets.append(starts[block][0] if block < len(starts) else os.path.getsize(
+                    path[len("file://"):] if path.startswith("file://") else path))
+            line_no = max(starts[block][1] if block < len(starts) else 0 for starts, _ in scans)
+            if unit.paths[1:]:         # moses: line number = record number
+                line_no = block * options.shard_rows
+            tasks.append(ReadTask(unit, block, None if block == blocks - 1 else block + 1,
+                                  ReadStart(tuple(offsets), line_no, block * options.shard_rows)))
+    return tasks
+
+
 def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = frozenset(),
-              opener=None) -> Iterator[tuple[str, dict]]:
-    """Yield (shard, row-or-reject) for every record of one InputFile; records of shards in `skip_shards` are
-    read past without being yielded (resume). Also yields (shard, {"_count": ...}) once per shard block with the
-    number of records read into it and the number of structural separators, for the accounting check."""
+              opener=None, task: ReadTask | None = None) -> Iterator[tuple[str, dict]]:
+    """Yield (shard, row-or-reject) for every record of one InputFile (or of one planned ReadTask); records of
+    shards in `skip_shards` are read past without being yielded (resume). When a shard's last record has been
+    read, also yields (shard, {"_count": ...}) with the number of records read into it and the number of
+    structural separators, for the accounting check."""
     reader = _read_moses if options.format == "moses" else _read_single
-    counts: dict[str, dict] = {}
-    for shard, record in reader(unit, options, opener):
-        tally = counts.setdefault(shard, {"read": 0, "separators": 0})
+    task = task or ReadTask(unit)
+    current, tally = None, {"read": 0, "separators": 0}
+    for shard, record in reader(unit, options, opener, task.start):
+        block = int(shard.rsplit(".", 1)[1])
+        if task.end_block is not None and block >= task.end_block:
+            break
+        if block < task.first_block:
+            continue
+        if shard != current:
+            if current is not None and current not in skip_shards:
+                yield current, {"_count": tally}
+            current, tally = shard, {"read": 0, "separators": 0}
         if record is None:
             tally["separators"] += 1
             continue
         tally["read"] += 1
         if shard not in skip_shards:
             yield shard, record
-    for shard, tally in counts.items():
-        if shard not in skip_shards:
-            yield shard, {"_count": tally}
+    if current is not None and current not in skip_shards:
+        yield current, {"_count": tally}
 
 
-def _read_single(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple[str, dict | None]]:
+def _read_single(unit: InputFile, options: ReadOptions, opener,
+                 start: ReadStart | None) -> Iterator[tuple[str, dict | None]]:
     path = unit.paths[0]
     corpus = options.corpus if options.corpus is not None else (
         "" if options.format in ("czeng16", "czeng20") else unit.stem.split(".")[0])
-    record_no = 0
-    line_no = 0
+    record_no = start.record_no if start else 0
+    line_no = start.line_no if start else 0
     try:
-        for raw, too_long in file_lines(path, options.max_line_bytes, opener):
+        for raw, too_long in file_lines(path, options.max_line_bytes, opener, start.offsets[0] if start else 0):
             line_no += 1
             if options.format == "czeng20" and not raw.strip() and not too_long:
                 yield shard_name(unit.stem, record_no // options.shard_rows), None
@@ -318,11 +421,13 @@ def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallb
     return parse_line(text, options.format, options.columns, corpus, fallback_id)
 
 
-def _read_moses(unit: InputFile, options: ReadOptions, opener) -> Iterator[tuple[str, dict | None]]:
+def _read_moses(unit: InputFile, options: ReadOptions, opener,
+                start: ReadStart | None) -> Iterator[tuple[str, dict | None]]:
     corpus = options.corpus if options.corpus is not None else unit.stem
     source_name = unit.name
-    iterators = [file_lines(p, options.max_line_bytes, opener) for p in unit.paths]
-    line_no = 0
+    iterators = [file_lines(p, options.max_line_bytes, opener, start.offsets[i] if start else 0)
+                 for i, p in enumerate(unit.paths)]
+    line_no = start.line_no if start else 0
     try:
         while True:
             sides = []

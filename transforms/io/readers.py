@@ -1,11 +1,13 @@
 """Beam adapters for reading: bitext files (`ReadBitext`) and existing shards (`ReadShards`).
 
-Both produce three PCollections of `(shard, ...)` tuples: rows, rejects, and per-shard counts
-(`{"read": n, "separators": k}`) that the writer checks against what it writes.
-Files are matched when the transform is constructed (on the launcher), so a glob that matches nothing fails
-before any work.
+Both yield `ShardWork` elements, one per shard, one at a time as the shard's records are read: the element is
+the unit of work of every later stage and of the writer (flat memory: a worker holds one shard, whatever the
+input size). Files are matched and planned when the transform is constructed (on the launcher), so a glob that
+matches nothing fails before any work.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 import apache_beam as beam
 import pyarrow.parquet as pq
@@ -14,9 +16,18 @@ from apache_beam.metrics import Metrics
 
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import table_to_pairs
-from paranmt.transforms.io.bitext import InputFile, ReadOptions, plan_inputs, read_file
+from paranmt.transforms.io.bitext import InputFile, ReadOptions, ReadTask, plan_inputs, read_file
 
-REJECTS, COUNTS = "rejects", "counts"
+
+@dataclass
+class ShardWork:
+    """One shard on its way through the build: its pair rows (in input order), the rejects so far, and what was
+    read into it (`read` records, `separators` structural lines) for the accounting check at write time."""
+    name: str
+    rows: list[dict] = field(default_factory=list)
+    rejects: list[dict] = field(default_factory=list)
+    read: int = 0
+    separators: int = 0
 
 
 def match_paths(pattern: str) -> list[str]:
@@ -48,42 +59,43 @@ def plan_bitext(pattern: str, options: ReadOptions) -> list[InputFile]:
     return plan_inputs(match_paths(pattern), options.format)
 
 
-class _ReadFileFn(beam.DoFn):
+class _ReadTaskFn(beam.DoFn):
     def __init__(self, options: ReadOptions, skip_shards: frozenset):
         self.options, self.skip_shards = options, skip_shards
         self.records = Metrics.counter("read", "records")
         self.separators = Metrics.counter("read", "separators")
 
-    def process(self, unit: InputFile):
-        for shard, record in read_file(unit, self.options, self.skip_shards):
+    def process(self, task: ReadTask):
+        work = None
+        for shard, record in read_file(task.unit, self.options, self.skip_shards, task=task):
+            if work is None or work.name != shard:
+                work = ShardWork(shard)
             if "_count" in record:
-                self.separators.inc(record["_count"]["separators"])
-                yield beam.pvalue.TaggedOutput(COUNTS, (shard, record["_count"]))
-            elif "reason" in record:
-                self.records.inc()
+                work.read, work.separators = record["_count"]["read"], record["_count"]["separators"]
+                self.separators.inc(work.separators)
+                yield work
+                work = None
+                continue
+            self.records.inc()
+            if "reason" in record:
                 Metrics.counter("read", f"reject_{record['reason']}").inc()
-                yield beam.pvalue.TaggedOutput(REJECTS, (shard, record))
+                work.rejects.append(record)
             else:
-                self.records.inc()
-                yield shard, record
+                work.rows.append(record)
 
 
 class ReadBitext(beam.PTransform):
-    """Bitext files -> (rows, rejects, counts). One file is read by one worker (compressed files cannot be
-    split); the rows are reshuffled afterwards so that later stages spread over all workers."""
+    """ReadTasks (`bitext.plan_reads`: one per shard of a plain file, one per compressed or remote file) ->
+    ShardWork, one per shard not in `skip_shards`, yielded as soon as its last record is read."""
 
-    def __init__(self, units: list[InputFile], options: ReadOptions, skip_shards=frozenset()):
+    def __init__(self, tasks: list[ReadTask], options: ReadOptions, skip_shards=frozenset()):
         super().__init__()
-        self.units, self.options, self.skip_shards = units, options, frozenset(skip_shards)
+        self.tasks, self.options, self.skip_shards = tasks, options, frozenset(skip_shards)
 
     def expand(self, pbegin):
-        outputs = (pbegin
-                   | "Files" >> beam.Create(self.units)
-                   | "SpreadFiles" >> beam.Reshuffle()
-                   | "Read" >> beam.ParDo(_ReadFileFn(self.options, self.skip_shards)).with_outputs(
-                       REJECTS, COUNTS, main="rows"))
-        rows = outputs.rows | "SpreadRows" >> beam.Reshuffle()
-        return rows, outputs[REJECTS], outputs[COUNTS]
+        return (pbegin
+                | "Tasks" >> beam.Create(self.tasks)
+                | "Read" >> beam.ParDo(_ReadTaskFn(self.options, self.skip_shards)))
 
 
 def shard_files(pattern: str) -> list[str]:
@@ -112,23 +124,17 @@ class _ReadShardFn(beam.DoFn):
     def process(self, path: str):
         with FileSystems.open(path) as handle:
             table = pq.read_table(handle)
-        shard = shard_of(path)
-        yield beam.pvalue.TaggedOutput(COUNTS, (shard, {"read": table.num_rows, "separators": 0}))
-        for row in table_to_pairs(table):
-            yield shard, row
+        yield ShardWork(shard_of(path), rows=table_to_pairs(table), read=table.num_rows)
 
 
 class ReadShards(beam.PTransform):
-    """Existing shards -> (rows, rejects (always empty), counts): stages run over shards keep shard names."""
+    """Existing shards -> ShardWork (no rejects): stages run over shards keep shard names."""
 
     def __init__(self, paths: list[str], skip_shards=frozenset()):
         super().__init__()
         self.paths = [p for p in paths if shard_of(p) not in set(skip_shards)]
 
     def expand(self, pbegin):
-        outputs = (pbegin
-                   | "Shards" >> beam.Create(self.paths)
-                   | "SpreadShards" >> beam.Reshuffle()
-                   | "ReadShard" >> beam.ParDo(_ReadShardFn()).with_outputs(COUNTS, main="rows"))
-        rejects = pbegin | "NoRejects" >> beam.Create([])
-        return outputs.rows | "SpreadRows" >> beam.Reshuffle(), rejects, outputs[COUNTS]
+        return (pbegin
+                | "Shards" >> beam.Create(self.paths)
+                | "ReadShard" >> beam.ParDo(_ReadShardFn()))

@@ -1,11 +1,13 @@
 """Writing shards: Parquet files (schema v1, zstd), written atomically, with per-shard accounting.
 
 Layout of an output directory DIR:
-  DIR/<shard>.parquet          pair rows (PAIR_SCHEMA), rows sorted by id in natural order
-  DIR/rejects/<shard>.parquet  reject rows (REJECT_SCHEMA) of the same input block
+  DIR/<shard>.parquet          pair rows (PAIR_SCHEMA), in input order
+  DIR/rejects/<shard>.parquet  reject rows (REJECT_SCHEMA) of the same input block, sorted by id (natural order)
   DIR/_manifest.json, DIR/metrics.json, DIR/config.yaml   written by the launcher at the end (pipelines/build.py)
 Each file is first written as `.<name>.tmp-<uuid>` and then renamed, the data file last, so a shard whose
-data file exists is complete (that is what `--resume` checks). Every data file carries the shard's counts in its
+data file exists is complete (that is what `--resume` checks). A shard is written by the worker that read and
+processed it, as soon as its rows are done (no group-by): a run killed half-way keeps the shards it finished.
+The bytes of a shard are a function of its rows and the metadata alone (no timestamps). Every data file carries the shard's counts in its
 key-value metadata (`paranmt.counts`), so metrics can be rebuilt from the files alone.
 """
 from __future__ import annotations
@@ -77,40 +79,34 @@ class _WriteShardFn(beam.DoFn):
         self.rejected = Metrics.counter("write", "rejects")
         self.shards = Metrics.counter("write", "shards")
 
-    def process(self, element):
-        shard, grouped = element
-        rows = sorted(grouped["rows"], key=lambda r: natural_key(r["id"]))
-        rejects = sorted(grouped["rejects"], key=lambda r: natural_key(r["id"]))
-        reads = list(grouped["counts"])
-        read = {"read": sum(c["read"] for c in reads), "separators": sum(c["separators"] for c in reads)}
+    def process(self, work):
         try:
-            counts = shard_counts(read, rows, rejects)
+            counts = shard_counts({"read": work.read, "separators": work.separators}, work.rows, work.rejects)
         except AccountingError as error:
-            raise AccountingError(f"shard {shard}: {error}") from None
-        write_table_atomically(rejects_to_table(rejects), join_path(self.output, "rejects", f"{shard}.parquet"))
-        table = pairs_to_table(rows)
+            raise AccountingError(f"shard {work.name}: {error}") from None
+        rejects = sorted(work.rejects, key=lambda r: natural_key(r["id"]))
+        write_table_atomically(rejects_to_table(rejects),
+                               join_path(self.output, "rejects", f"{work.name}.parquet"))
+        table = pairs_to_table(work.rows)
         metadata = {**self.metadata, COUNTS_KEY.decode(): json.dumps(counts, sort_keys=True)}
         table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in metadata.items()})
-        write_table_atomically(table, join_path(self.output, f"{shard}.parquet"))
-        self.written.inc(len(rows))
-        self.rejected.inc(len(rejects))
+        write_table_atomically(table, join_path(self.output, f"{work.name}.parquet"))
+        self.written.inc(len(work.rows))
+        self.rejected.inc(len(work.rejects))
         self.shards.inc()
-        yield shard, counts
+        yield work.name, counts
 
 
 class WriteShards(beam.PTransform):
-    """(rows, rejects, counts) keyed by shard -> one data file + one rejects file per shard; outputs
-    (shard, counts) per shard written."""
+    """ShardWork -> one data file + one rejects file per shard, written in the same fused step that processed
+    it; outputs (shard, counts) per shard written."""
 
     def __init__(self, output: str, metadata: dict[str, str]):
         super().__init__()
         self.output, self.metadata = output, metadata
 
-    def expand(self, pcolls):
-        rows, rejects, counts = pcolls
-        return ({"rows": rows, "rejects": rejects, "counts": counts}
-                | "GroupByShard" >> beam.CoGroupByKey()
-                | "WriteShard" >> beam.ParDo(_WriteShardFn(self.output, self.metadata)))
+    def expand(self, shards):
+        return shards | "WriteShard" >> beam.ParDo(_WriteShardFn(self.output, self.metadata))
 
 
 def read_shard_counts(path: str) -> dict:

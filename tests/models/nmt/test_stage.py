@@ -56,9 +56,11 @@ def stage_with(translator, **kwargs):
 
 def test_dedup_bucketing_and_order(rows):
     translator = CountingTranslator()
-    outputs, stats = stage_with(translator, nbest=2).process_batch_with_stats(rows)
+    stage = stage_with(translator, nbest=2)
+    outputs, stats = stage.process_batch(rows), stage.last_counts
     assert [o["id"] for o in outputs] == [r["id"] for r in rows]
-    assert stats.sentences == 17 and stats.unique == 12 and stats.batches == len(translator.calls) > 1
+    assert stats["sentences"] == 17 and stats["unique_sentences"] == 12
+    assert stats["model_batches"] == len(translator.calls) > 1
     assert sorted(s for call in translator.calls for s in call) == sorted({r["cs"] for r in rows})
     lengths = [translator.count_tokens(call) for call in translator.calls]
     assert [n for call in lengths for n in call] == sorted(n for call in lengths for n in call)
@@ -79,12 +81,13 @@ def test_dedup_bucketing_and_order(rows):
 def test_a_failing_sentence_is_rejected_and_the_rest_translated(rows):
     poison = rows[3]["cs"]
     translator = CountingTranslator(poison=poison)
-    outputs, stats = stage_with(translator, batch_tokens=10_000).process_batch_with_stats(rows)
+    stage = stage_with(translator, batch_tokens=10_000)
+    outputs, stats = stage.process_batch(rows), stage.last_counts
     rejected = [o for o in outputs if is_reject(o)]
     assert {o["id"] for o in rejected} == {r["id"] for r in rows if r["cs"] == poison}
     assert all(o["stage"] == "translate" and o["reason"] == "error" and "poisoned sentence" in o["detail"]
                for o in rejected)
-    assert stats.splits >= 1 and all(o["bt"] for o in outputs if not is_reject(o))
+    assert stats["model_splits"] >= 1 and all(o["bt"] for o in outputs if not is_reject(o))
 
 
 def test_too_long_sources_are_rejected_with_the_limit(rows):
