@@ -14,7 +14,7 @@ thread, CPU time is the work done. Times exclude model loading unless said other
               once; `--dedup-rows` rows, shuffled (seed 1); the distinct count is reported. Baseline: stanza
               directly on every row. Stage: the parse stage (batch dedup + per-worker cache). Ratio = rows per
               second of the stage / of the direct call.
-3. beam:      the stage as `paranmt build` runs it (`transforms.parse.stage_transform`, FnApiRunner, in-process
+3. beam:      the stage as `paranmt build` runs it (`transforms.stage.build_stage("parse")`, FnApiRunner, in-process
               worker), CPU time including Beam setup and model loading, for the overhead corpus.
 
 Each of 1 and 2 is run `--repeat` times, baseline and stage alternating; the fastest run of each counts.
@@ -65,14 +65,15 @@ def beam_seconds(texts: list[str], batch: int) -> float:
     import apache_beam as beam
     from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
-    from paranmt.transforms.parse import stage_transform
+    from paranmt.transforms.io.readers import ShardWork
+    from paranmt.transforms.stage import build_stage
 
     config = BuildConfig()
     config.parse.batch_size = batch
-    rows = [("bench", empty_row(f"bench:{i}", "bench", "", text)) for i, text in enumerate(texts)]
+    rows = [empty_row(f"bench:{i}", "bench", "", text) for i, text in enumerate(texts)]
     start = time.process_time()
     with beam.Pipeline(runner=FnApiRunner()) as pipeline:
-        parsed, _ = pipeline | beam.Create(rows) | stage_transform(config)
+        parsed = pipeline | beam.Create([ShardWork("bench", rows, [], len(rows))]) | build_stage("parse", config)
         parsed | beam.combiners.Count.Globally()
     return time.process_time() - start
 

@@ -1,7 +1,7 @@
 """Translate-stage benchmarks (issue 3). Every number is measured in this process on this machine.
 
 1. cli_vs_stage: `fairseq-interactive` (beam 12, the model's fairseq checkpoint) vs the Beam translate stage
-   (RunInference on the in-process FnApiRunner, one worker) with each backend, on the same N real sentences,
+   (the build's translate stage, RunStage on the in-process FnApiRunner, one worker) with each backend, on the same N real sentences,
    same thread count; wall time including model loading and process start, sentences/s and the ratio to the
    CLI, and the same per CPU second (user + system time of the process; on a machine shared with other jobs the
    CPU-time ratio is the meaningful one).
@@ -79,19 +79,21 @@ def bench_stage(model_dir: Path, sentences: list[str], backend: str, beam: int, 
     import apache_beam as beam_sdk
     from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
-    from paranmt.schemas.config import TranslateConfig
+    from paranmt.schemas.config import BuildConfig, TranslateConfig
     from paranmt.schemas.records import empty_row
-    from paranmt.transforms.translate import Translate
+    from paranmt.transforms.io.readers import ShardWork
+    from paranmt.transforms.stage import build_stage
 
-    rows = [("bench", empty_row(f"bench:{i}", "bench", s, "")) for i, s in enumerate(sentences)]
+    rows = [empty_row(f"bench:{i}", "bench", s, "") for i, s in enumerate(sentences)]
     config = TranslateConfig(backend=backend, model=str(model_dir), beam=beam, device="cpu", threads=threads,
                              batch_tokens=batch_tokens, group_size=1024)
     output = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_translate_{backend}_{os.getpid()}.jsonl"
     start, cpu_start = time.perf_counter(), cpu_seconds(resource.RUSAGE_SELF)
     pipeline = beam_sdk.Pipeline(runner=FnApiRunner())
-    translated, _ = pipeline | beam_sdk.Create(rows, reshuffle=False) | Translate(config)
+    translated = (pipeline | beam_sdk.Create([ShardWork("bench", rows, [], len(rows))], reshuffle=False)
+                  | build_stage("translate", BuildConfig(translate=config)))
     (translated
-     | beam_sdk.Map(lambda element: json.dumps([element[1]["id"], element[1]["bt"]], ensure_ascii=False))
+     | beam_sdk.FlatMap(lambda work: [json.dumps([r["id"], r["bt"]], ensure_ascii=False) for r in work.rows])
      | beam_sdk.io.WriteToText(str(output), shard_name_template=""))
     pipeline.run().wait_until_finish()
     seconds, cpu = time.perf_counter() - start, cpu_seconds(resource.RUSAGE_SELF) - cpu_start

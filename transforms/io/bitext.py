@@ -305,8 +305,9 @@ def _plain_local(path: str) -> bool:
 
 def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[list[tuple[int, int]], int]:
     """[(byte offset, line number before it)] at every block boundary of a plain local file (block k starts after
-    its record k*shard_rows - 1), and the file's number of records. One pass over the raw bytes, no decoding."""
-    starts, offset, line_no, records = [(0, 0)], 0, 0, 0
+    its record k*shard_rows - 1), and the file's number of blocks (a last block may hold only separator lines).
+    One pass over the raw bytes, no decoding."""
+    starts, offset, line_no, records, trailing = [(0, 0)], 0, 0, 0, False
     with open(path[len("file://"):] if path.startswith("file://") else path, "rb", buffering=1 << 20) as handle:
         while True:
             line = handle.readline(1 << 20)
@@ -322,11 +323,13 @@ def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[li
             offset += length
             line_no += 1
             if separators and length <= options.max_line_bytes + 2 and not line.strip():
+                trailing = True
                 continue
-            records += 1
+            records, trailing = records + 1, False
             if records % options.shard_rows == 0:
                 starts.append((offset, line_no))
-    return starts, records
+    blocks = -(-records // options.shard_rows)
+    return starts, blocks + (trailing and records % options.shard_rows == 0)
 
 
 def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
@@ -339,8 +342,7 @@ def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
             tasks.append(ReadTask(unit))
             continue
         scans = [_block_starts(p, options, options.format == "czeng20") for p in unit.paths]
-        records = max(n for _, n in scans)
-        blocks = -(-records // options.shard_rows)
+        blocks = max(n for _, n in scans)
         for block in range(blocks):
             offsets = []
             for (starts, _), path in zip(scans, unit.paths):
@@ -349,8 +351,8 @@ def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
             line_no = max(starts[block][1] if block < len(starts) else 0 for starts, _ in scans)
             if unit.paths[1:]:         # moses: line number = record number
                 line_no = block * options.shard_rows
-            tasks.append(ReadTask(unit, block, None if block == blocks - 1 else block + 1,
-                                  ReadStart(tuple(offsets), line_no, block * options.shard_rows)))
+            tasks.append(ReadTask(unit, block, block + 1, ReadStart(tuple(offsets), line_no,
+                                                                    block * options.shard_rows)))
     return tasks
 
 

@@ -149,21 +149,24 @@ def test_skipped_shards_are_read_past_but_not_emitted(bitext):
     assert emitted[1001][1]["id"] == "newstest2012:newstest2012.ces:3001"
 
 
-@pytest.mark.parametrize("fmt", ["moses", "czeng20"])
-def test_planned_blocks_read_exactly_what_one_pass_reads(bitext, tmp_path, fmt):
+@pytest.mark.parametrize("fmt,shard_rows", [("moses", 700), ("czeng20", 200), ("czeng20", 300)])
+def test_planned_blocks_read_exactly_what_one_pass_reads(bitext, tmp_path, fmt, shard_rows):
     """plan_reads cuts a plain file into one task per shard by byte offsets; the tasks together yield the same
-    (shard, record) stream, ids and counts as one read from the start."""
+    (shard, record) stream, ids and counts as one read from the start (czeng20 with 300 rows per shard: the
+    trailing blank lines make a last shard of separators only)."""
     from paranmt.transforms.io.bitext import plan_reads
     if fmt == "moses":
-        paths, options = [str(bitext / "newstest2012.ces")], ReadOptions("moses", ("ces", "eng"), shard_rows=700)
+        paths, options = [str(bitext / "newstest2012.ces")], ReadOptions("moses", ("ces", "eng"), shard_rows=shard_rows)
     else:
         lines = (bitext / "newstest2012.ces").read_text().splitlines()[:900]
         text = "".join(f"d-{i}\t0.9\t1.0\t1.0\t{line}\tx\n" + ("\n" if i % 7 == 0 else "")
                        for i, line in enumerate(lines))
         (tmp_path / "c.tsv").write_text("\n" + text + "\n\n")
-        paths, options = [str(tmp_path / "c.tsv")], ReadOptions("czeng20", shard_rows=200)
+        paths, options = [str(tmp_path / "c.tsv")], ReadOptions("czeng20", shard_rows=shard_rows)
     [unit] = plan_inputs(paths, fmt, options.suffixes)
     tasks = plan_reads([unit], options)
     assert len(tasks) > 2 and all(t.start is not None for t in tasks)
     planned = [item for task in tasks for item in read_file(unit, options, task=task)]
     assert planned == list(read_file(unit, options))
+    assert [name for task in tasks for name in task.shard_names()] == list(
+        dict.fromkeys(shard for shard, _ in planned))

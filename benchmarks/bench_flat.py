@@ -1,0 +1,195 @@
+"""Issue 13 benchmarks of `paranmt build` (one shard per element): flat memory, read,clean throughput against a
+plain 2-process Python loop, all-stages pairs per CPU-second against the previous design, kill and resume.
+
+    .venv/bin/python benchmarks/bench_flat.py memory   [--clean-sizes 16000,128000,512000] [--all-sizes 4000,16000]
+    .venv/bin/python benchmarks/bench_flat.py baseline [--size 128000]          # read,clean vs a plain loop
+    .venv/bin/python benchmarks/bench_flat.py compare  [--size 16000] --old /work/old-pythonpath
+    .venv/bin/python benchmarks/bench_flat.py resume                            # 2,000 pairs, 8 shards, translate
+
+Every run is the real CLI in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, CPU seconds of the
+process tree from os.wait4, peak RSS of the whole process tree sampled every 0.2 s from /proc), default local
+runner unless said otherwise. Inputs: the shared bitext repeated to the size asked; copy k > 0 of a pair gets
+` (k)` appended to both sides (so dedup inside the translate and parse stages cannot shortcut the repeats).
+All-stages runs use the stand-in models of RESULTS.md's Scale section where the shipped ones are slow:
+translate = tests/fixtures/nmt-tiny (threads 1), score = assets/encoder-sp, parse = assets/parser-en.
+Results are appended to WORK/results.jsonl and printed as Markdown rows.
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scale import BITEXT, REPO, measure  # noqa: E402
+
+TINY = REPO / "tests" / "fixtures" / "nmt-tiny"
+STAND_INS = ["--set", f"translate.model={TINY}", "--set", "translate.threads=1"]
+BLOCK = 50_000
+
+
+def write_repeated(n: int, directory: Path) -> Path:
+    """`n` pairs: the shared bitext (newstest20* first), repeated with ` (k)` appended to copy k > 0."""
+    prefix = directory / "bench"
+    if prefix.with_suffix(".en").exists():
+        return prefix
+    directory.mkdir(parents=True, exist_ok=True)
+    news = sorted(glob.glob(str(BITEXT / "newstest20*.ces")))
+    pairs = []
+    for source in news + sorted(set(glob.glob(str(BITEXT / "*.ces"))) - set(news)):
+        with open(source, encoding="utf-8") as a, open(source[:-4] + ".eng", encoding="utf-8") as b:
+            pairs += [(x.rstrip("\n"), y.rstrip("\n")) for x, y in zip(a, b)]
+    with open(prefix.with_suffix(".cs"), "w", encoding="utf-8") as cs, \
+            open(prefix.with_suffix(".en"), "w", encoding="utf-8") as en:
+        for i in range(n):
+            copy, (x, y) = divmod(i, len(pairs))[0], pairs[i % len(pairs)]
+            suffix = f" ({copy})" if copy else ""
+            cs.write(f"{x}{suffix}\n")
+            en.write(f"{y}{suffix}\n")
+    return prefix
+
+
+def build(prefix: Path, output: Path, stages: str, extra: list[str] = ()) -> list[str]:
+    return [sys.executable, "-m", "paranmt.pipelines.cli", "build", "--input", str(prefix), "--format", "moses",
+            "--output", str(output), "--stages", stages, *extra]
+
+
+def record(work: Path, name: str, pairs: int, command: list[str], output: Path | None) -> dict:
+    subprocess.run(["rm", "-rf", str(output)], check=True) if output else None
+    print(f"[{time.strftime('%H:%M:%S')}] {name}", flush=True)
+    entry = {"name": name, "pairs": pairs, **measure(command, work / f"{name}.log")}
+    if output and (output / "metrics.json").exists():
+        metrics = json.loads((output / "metrics.json").read_text())
+        entry.update(read=metrics["read"], written=metrics["written"], rejected=metrics["rejected"])
+    entry["pairs_per_cpu_s"] = round(pairs / max(entry["cpu_seconds"], 1e-9), 1)
+    print(f"    {entry}", flush=True)
+    with open(work / "results.jsonl", "a") as handle:
+        handle.write(json.dumps(entry) + "\n")
+    return entry
+
+
+def memory(args, work: Path) -> None:
+    for stages, sizes in (("read,clean", args.clean_sizes), ("read,clean,translate,score,parse", args.all_sizes)):
+        for n in [int(s) for s in sizes.split(",") if s]:
+            out = work / "out" / f"{stages}-{n}"
+            extra = STAND_INS if "translate" in stages else []
+            record(work, f"memory {stages} {n}", n, build(write_repeated(n, work / f"in-{n}"), out, stages, extra),
+                   out)
+
+
+def _loop_block(job: tuple[str, str, int, int, str]) -> int:
+    """One 50k-row block of the plain loop: read its lines, Moses-normalize punctuation and tokenize both sides,
+    write one Parquet file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from sacremoses import MosesPunctNormalizer, MosesTokenizer
+
+    cs_path, en_path, start, stop, out = job
+    norm = {lang: MosesPunctNormalizer(lang) for lang in ("cs", "en")}
+    tok = {lang: MosesTokenizer(lang) for lang in ("cs", "en")}
+    columns = {"cs": [], "ref": [], "cs_len": [], "ref_len": []}
+    with open(cs_path, encoding="utf-8") as a, open(en_path, encoding="utf-8") as b:
+        for i, (x, y) in enumerate(zip(a, b)):
+            if i < start:
+                continue
+            if i >= stop:
+                break
+            x, y = norm["cs"].normalize(x.strip()), norm["en"].normalize(y.strip())
+            columns["cs"].append(x)
+            columns["ref"].append(y)
+            columns["cs_len"].append(len(tok["cs"].tokenize(x, escape=False)))
+            columns["ref_len"].append(len(tok["en"].tokenize(y, escape=False)))
+    pq.write_table(pa.table(columns), out, compression="zstd")
+    return stop - start
+
+
+def plain_loop(prefix: str, n: int, out_dir: str) -> None:
+    """The baseline: 2 processes, one Parquet write per 50k-row block."""
+    os.makedirs(out_dir, exist_ok=True)
+    jobs = [(f"{prefix}.cs", f"{prefix}.en", s, min(s + BLOCK, n), f"{out_dir}/{s // BLOCK:05d}.parquet")
+            for s in range(0, n, BLOCK)]
+    with multiprocessing.Pool(2) as pool:
+        assert sum(pool.map(_loop_block, jobs, chunksize=1)) == n
+
+
+def baseline(args, work: Path) -> None:
+    n = args.size
+    prefix = write_repeated(n, work / f"in-{n}")
+    for k in range(1, args.repeat + 1):       # alternated, so both see the same contention
+        record(work, f"plain loop {n} r{k}", n, [sys.executable, __file__, "loop", str(prefix), str(n),
+                                                 str(work / "out" / "loop")], None)
+        out = work / "out" / f"clean-{n}"
+        record(work, f"build read,clean {n} r{k}", n, build(prefix, out, "read,clean"), out)
+
+
+def compare(args, work: Path) -> None:
+    """All stages, today's design vs the previous one (PYTHONPATH `--old` holds a `paranmt` link to a worktree of
+    commit 4cfb0be), alternated, each with its own default runner."""
+    n = args.size
+    prefix = write_repeated(n, work / f"in-{n}")
+    sets = STAND_INS + ["--set", f"score.encoder={REPO / 'assets/encoder-sp'}",
+                        "--set", f"parse.model_dir={REPO / 'assets/parser-en'}"]
+    stages = "read,clean,translate,score,parse"
+    for k in range(1, args.repeat + 1):
+        out = work / "out" / f"new-{n}"
+        record(work, f"all stages {n} new r{k}", n, build(prefix, out, stages, sets), out)
+        out = work / "out" / f"old-{n}"
+        command = ["env", f"PYTHONPATH={args.old}", *build(prefix, out, stages, sets)]
+        record(work, f"all stages {n} old(4cfb0be) r{k}", n, command, out)
+
+
+def resume(args, work: Path) -> None:
+    """2,000 pairs in 8 shards with translate on (shipped NMT model): a full run; a run killed at 60% of the full
+    run's time, then --resume; the resumed shards compared byte for byte with the full run's."""
+    prefix = write_repeated(2000, work / "in-2000")
+    extra = ["--shard-rows", "250"]
+    stages = "read,clean,translate"
+    full = work / "out" / "resume-full"
+    entry = record(work, "resume: full run", 2000, build(prefix, full, stages, extra), full)
+    killed = work / "out" / "resume-killed"
+    subprocess.run(["rm", "-rf", str(killed)], check=True)
+    process = subprocess.Popen(["nice", "-n", "10", *build(prefix, killed, stages, extra)], start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
+    time.sleep(0.6 * entry["seconds"])
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    kept = sorted(p.name for p in killed.glob("*.parquet"))
+    print(f"    killed at {0.6 * entry['seconds']:.1f} s: {len(kept)} of 8 shards kept", flush=True)
+    resumed = record(work, "resume: resumed run", 2000, build(prefix, killed, stages, extra + ["--resume"]), killed)
+    same = all((killed / p.relative_to(full)).read_bytes() == p.read_bytes() for p in full.rglob("*.parquet"))
+    summary = {"name": "resume summary", "kept_shards": len(kept), "resume_seconds_ratio":
+               round(resumed["seconds"] / entry["seconds"], 2), "resume_cpu_ratio":
+               round(resumed["cpu_seconds"] / entry["cpu_seconds"], 2), "byte_identical": same}
+    print(f"    {summary}", flush=True)
+    with open(work / "results.jsonl", "a") as handle:
+        handle.write(json.dumps(summary) + "\n")
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["loop"]:
+        plain_loop(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        return
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume"])
+    parser.add_argument("--clean-sizes", default="16000,128000,512000")
+    parser.add_argument("--all-sizes", default="4000,16000")
+    parser.add_argument("--size", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--old", default="/work/old-pythonpath")
+    parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
+    args = parser.parse_args()
+    args.size = args.size or (128_000 if args.what == "baseline" else 16_000)
+    work = Path(args.work)
+    (work / "out").mkdir(parents=True, exist_ok=True)
+    {"memory": memory, "baseline": baseline, "compare": compare, "resume": resume}[args.what](args, work)
+
+
+if __name__ == "__main__":
+    main()
