@@ -48,9 +48,27 @@ def completed_shards(output: str) -> set[str]:
     return {shard_of(m.path) for m in FileSystems.match([pattern])[0].metadata_list}
 
 
+def _flat(data, prefix: str = "") -> dict:
+    if not isinstance(data, dict):
+        return {prefix.rstrip("."): data}
+    return {k: v for key, value in data.items() for k, v in _flat(value, f"{prefix}{key}.").items()}
+
+
+def config_differences(old: dict, config: BuildConfig) -> list[str]:
+    """The dotted keys (outside input/output/resume) whose values differ between a written config and `config`."""
+    ignored = ("input", "output", "resume", "config_hash")
+    old = {k: v for k, v in _flat(old).items() if k.split(".")[0] not in ignored}
+    new = {k: v for k, v in _flat(config.to_dict()).items() if k.split(".")[0] not in ignored}
+    return [f"{key}: {old.get(key)!r} -> {new.get(key)!r}" for key in sorted(set(old) | set(new))
+            if old.get(key) != new.get(key)]
+
+
 def prepare_output(config: BuildConfig) -> set[str]:
-    """Check the output directory; returns the shards already complete (resume). Refuses to mix runs: existing
-    shards need --resume, and --resume needs the same config hash."""
+    """Check the output directory before any work; returns the shards already complete (resume). An output that
+    is a file or cannot be written is a ConfigError. Refuses to mix runs: existing shards need --resume, and
+    --resume needs the same config (the differing keys are named)."""
+    if "://" not in config.output and os.path.exists(config.output) and not os.path.isdir(config.output):
+        raise ConfigError(f"output {config.output} is a file, not a directory")
     done = completed_shards(config.output) if FileSystems.exists(config.output) else set()
     if done and not config.resume:
         raise ConfigError(f"output {config.output} already holds {len(done)} shard(s); use --resume to finish "
@@ -58,16 +76,24 @@ def prepare_output(config: BuildConfig) -> set[str]:
     previous = join_path(config.output, "config.yaml")
     if done and FileSystems.exists(previous):
         with FileSystems.open(previous) as handle:
-            old_hash = (yaml.safe_load(handle.read()) or {}).get("config_hash")
-        if old_hash != config.hash():
-            raise ConfigError(f"--resume: the config differs from the one that wrote {config.output} "
-                              f"(hash {old_hash} != {config.hash()})")
-    for directory in (config.output, join_path(config.output, "rejects")):
-        if not FileSystems.exists(directory):
-            FileSystems.mkdirs(directory)
-        stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
-        if stale:   # temporaries of writes a killed run left behind; their shards are rewritten
-            FileSystems.delete([m.path for m in stale])
+            old = yaml.safe_load(handle.read()) or {}
+        if old.get("config_hash") != config.hash():
+            differences = config_differences(old, config)
+            raise ConfigError(f"--resume: the config differs from the one that wrote {config.output}: "
+                              + ("; ".join(differences) or f"hash {old.get('config_hash')} != {config.hash()}"))
+    try:
+        for directory in (config.output, join_path(config.output, "rejects")):
+            if not FileSystems.exists(directory):
+                FileSystems.mkdirs(directory)
+            stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
+            if stale:   # temporaries of writes a killed run left behind; their shards are rewritten
+                FileSystems.delete([m.path for m in stale])
+        probe = join_path(config.output, f".write-check-{os.getpid()}")
+        with FileSystems.create(probe) as handle:
+            handle.write(b"")
+        FileSystems.delete([probe])
+    except (OSError, IOError) as error:
+        raise ConfigError(f"output {config.output} cannot be written: {error}") from None
     return done
 
 
@@ -253,6 +279,10 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     if not balanced:
         raise AccountingError(f"read {totals['read']} != written {totals['written']} + rejected "
                               f"{totals['rejected']}")
+    if totals["read"] and not totals["written"]:
+        print(f"paranmt build: WARNING: every one of the {totals['read']} input records was rejected (reasons "
+              f"above, rows in {join_path(config.output, 'rejects')}/): check --format, --columns and the "
+              f"input encoding", file=sys.stderr)
     return totals
 
 
@@ -285,6 +315,8 @@ def register(subparsers) -> None:
     parser.add_argument("--columns", help="tsv: 0-based columns, e.g. cs=0,ref=1")
     parser.add_argument("--corpus", help="corpus name for every row (default: from file name / CzEng id)")
     parser.add_argument("--shard-rows", type=int, help="input records per shard (default 20000; a worker holds one shard in memory)")
+    parser.add_argument("--max-reject-rate", type=float, metavar="R",
+                        help="exit 1 when more than this fraction (0-1) of the input records was rejected")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override any config key, e.g. --set translate.beam=5 --set clean.max_tokens=100")
     parser.set_defaults(func=run, accepts_beam_options=True)
@@ -305,9 +337,16 @@ def config_from_args(args) -> BuildConfig:
 
 def run(args) -> int:
     config = config_from_args(args)
+    if args.max_reject_rate is not None and not 0 <= args.max_reject_rate <= 1:
+        raise ConfigError("--max-reject-rate must be between 0 and 1")
     try:
-        run_build(config, args.beam_args)
+        totals = run_build(config, args.beam_args)
     except AccountingError as error:
         print(f"paranmt build: ACCOUNTING FAILED: {error}")
+        return 1
+    rate = totals["rejected"] / totals["read"] if totals["read"] else 0.0
+    if args.max_reject_rate is not None and rate > args.max_reject_rate:
+        print(f"paranmt build: reject rate {rate:.1%} > --max-reject-rate {args.max_reject_rate:.1%}",
+              file=sys.stderr)
         return 1
     return 0

@@ -90,13 +90,6 @@ def test_resume_rewrites_only_missing_shards_and_matches_a_full_run(tmp_path, sa
     assert json.loads((out / "metrics.json").read_text())["read"] == 2000
 
 
-def test_resume_with_a_different_config_is_refused(tmp_path, sample_dir):
-    out = tmp_path / "out"
-    args = ["--input", sample_dir / "*", "--format", "moses", "--output", out]
-    assert build(*args) == 0
-    assert build(*args, "--resume", "--set", "clean.max_tokens=50") == 2
-
-
 def test_same_input_and_config_give_byte_identical_shards(tmp_path, sample_dir):
     for name in ("a", "b"):
         assert build("--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / name) == 0
@@ -169,3 +162,31 @@ def test_translate_on_shards_are_byte_identical_across_runners_and_worker_counts
               for p in (tmp_path / "two_processes").rglob("*.parquet")}
     assert len(first) == 8 and first == second           # 4 shards (1000 pairs / 300) + their rejects files
     assert pd.read_parquet(tmp_path / "in_memory" / "tatoeba-every13th.00003.parquet")["bt"].str.len().min() > 0
+
+
+def test_output_location_is_checked_before_any_work(tmp_path, sample_dir, capsys):
+    (tmp_path / "a-file").write_text("not a directory")
+    assert build("--input", sample_dir / "*", "--format", "moses", "--output", tmp_path / "a-file") == 2
+    assert "is a file" in capsys.readouterr().err
+    if os.geteuid() != 0:          # root writes anywhere: the permission check is only testable as a user
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        assert build("--input", sample_dir / "*", "--format", "moses", "--output", locked / "out") == 2
+        assert "cannot be written" in capsys.readouterr().err
+
+
+def test_resume_with_a_different_config_names_the_keys(tmp_path, sample_dir, capsys):
+    args = ["--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / "out"]
+    assert build(*args) == 0
+    capsys.readouterr()
+    assert build(*args, "--resume", "--set", "clean.max_tokens=50") == 2
+    assert "clean.max_tokens: 200 -> 50" in capsys.readouterr().err
+
+
+def test_every_record_rejected_warns_and_max_reject_rate_fails(tmp_path, capsys):
+    (tmp_path / "in.tsv").write_text("one column only\n" * 20)
+    args = ["--input", tmp_path / "in.tsv", "--format", "tsv", "--stages", "read"]
+    assert build(*args, "--output", tmp_path / "a") == 0
+    assert "every one of the 20 input records was rejected" in capsys.readouterr().err
+    assert build(*args, "--output", tmp_path / "b", "--max-reject-rate", "0.5") == 1
+    assert "reject rate 100.0% > --max-reject-rate 50.0%" in capsys.readouterr().err
