@@ -85,7 +85,7 @@ def run(args) -> int:
         raise ConfigError(f"{args.source} / {args.target}: no pair with two non-empty sides")
     extra_sources = list(read_sentences(args.distractors_source)) if args.distractors_source else []
     extra_targets = list(read_sentences(args.distractors_target)) if args.distractors_target else []
-    search = SearchConfig(index=args.index, block_size=args.block_size, nprobe=args.nprobe, threads=args.threads)
+    search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     rows = evaluate(encoder, sources, targets, k=args.k, strategy=args.strategy, threshold=threshold,
                     gold_fraction=args.gold_fraction, seed=args.seed, search=search, batch_size=args.batch_size,

@@ -124,7 +124,7 @@ def run(args) -> int:
     output = Path(args.output)
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     encoder = load_bilingual_encoder(args.encoder, args.threads)
-    search = SearchConfig(index=args.index, block_size=args.block_size, nprobe=args.nprobe, threads=args.threads)
+    search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
     work = Path(tempfile.mkdtemp(prefix=".mine-work-", dir=args.work_dir or output))
     started = time.process_time()
     try:
@@ -139,7 +139,7 @@ def run(args) -> int:
     summary = {
         "source": args.source, "target": args.target, "encoder": os.path.abspath(asset_path(args.encoder)),
         "k": args.k, "strategy": args.strategy, "threshold": threshold,
-        "index": search.resolve(len(cs), len(en)), "nprobe": args.nprobe, "block_size": args.block_size,
+        "index": search.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
         "source_counts": cs.counts, "target_counts": en.counts, "mined": len(pairs),
         "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
     }
@@ -158,8 +158,9 @@ def add_search_arguments(parser) -> None:
                         f"(default {DEFAULT_ENCODER})")
     parser.add_argument("--k", type=int, default=4, help="neighbours for the margin and the candidates (default 4)")
     parser.add_argument("--index", choices=INDEXES, default="auto",
-                        help="k-NN search: exact (blocked), ivf (approximate), auto (exact up to 200k x 200k)")
-    parser.add_argument("--nprobe", type=int, default=16, help="ivf: inverted lists visited per query")
+                        help="k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k "
+                        "sentence pairs, hnsw above)")
+    parser.add_argument("--ef-search", type=int, default=64, help="hnsw: search candidate list size (default 64)")
     parser.add_argument("--block-size", type=int, default=65_536, help="sentences per encode/search block")
     parser.add_argument("--batch-size", type=int, default=1024, help="sentences per encoder call")
     parser.add_argument("--threads", type=int, default=1, help="torch and faiss threads")

@@ -3,21 +3,22 @@
 - `exact`: the queries are searched in blocks of `block_size` rows against the base in blocks of `block_size`
   rows (`faiss.knn`, inner product); the per-block top-k lists are merged in a `faiss.ResultHeap`. Memory is
   O(block_size * (dim + k)) whatever the corpus sizes, so the vectors may be disk-backed `np.memmap` arrays.
-- `ivf`: an approximate inverted-file index (`IndexIVFFlat`, inner product) with `nlist` = 4 * sqrt(n_base)
-  lists (at least 1), trained on at most 256 vectors per list sampled evenly from the base, filled and searched
-  in blocks, `nprobe` lists visited per query. The index holds the base vectors (n_base * dim * 4 bytes).
-- `auto`: `exact` when n_query * n_base <= `approx_above`, else `ivf` (the size was measured, docs/mining.md).
+- `hnsw`: an approximate graph index (`IndexHNSWFlat`, inner product, `hnsw_m` links per node, built with
+  efConstruction 80, searched with `ef_search`), filled and searched in blocks. The index holds the base vectors
+  plus the graph (n_base * (dim * 4 + hnsw_m * 8) bytes). HNSW rather than IVF: on the shipped encoder's real
+  embeddings IVF-Flat reached only 0.67-0.83 recall@4 at nprobe 16-64 (mean-of-pieces vectors are weakly
+  clustered) and its scan was slower than the BLAS exact search; HNSW reached 0.97-0.99 (benchmarks/RESULTS.md).
+- `auto`: `exact` when n_query * n_base <= `approx_above`, else `hnsw` (the crossover was measured, docs/mining.md).
 
 Every search returns `(sims [n_query, k], ids [n_query, k])`, best first; k is clamped to the base size.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-INDEXES = ("auto", "exact", "ivf")
+INDEXES = ("auto", "exact", "hnsw")
 
 
 @dataclass
@@ -25,21 +26,22 @@ class SearchConfig:
     """How neighbours are searched (see the module docstring)."""
     index: str = "auto"
     block_size: int = 65_536          # rows of queries / base per block
-    approx_above: float = 4e10        # `auto` switches to ivf above n_query * n_base = this (200k x 200k)
-    nprobe: int = 16                  # ivf: inverted lists visited per query
+    approx_above: float = 4e9         # `auto` switches to hnsw above n_query * n_base = this (~63k x 63k)
+    ef_search: int = 64               # hnsw: candidate list size at search time (recall vs speed)
+    hnsw_m: int = 16                  # hnsw: links per node
     threads: int = 1                  # faiss OpenMP threads
 
     def __post_init__(self):
         if self.index not in INDEXES:
             raise ValueError(f"index must be one of {', '.join(INDEXES)}, not {self.index!r}")
-        if self.block_size < 1 or self.nprobe < 1:
-            raise ValueError("block_size and nprobe must be >= 1")
+        if self.block_size < 1 or self.ef_search < 1 or self.hnsw_m < 2:
+            raise ValueError("block_size and ef_search must be >= 1, hnsw_m >= 2")
 
     def resolve(self, n_query: int, n_base: int) -> str:
         """The index kind actually used for these sizes."""
         if self.index != "auto":
             return self.index
-        return "ivf" if n_query * n_base > self.approx_above else "exact"
+        return "hnsw" if n_query * n_base > self.approx_above else "exact"
 
 
 def knn(queries: np.ndarray, base: np.ndarray, k: int, config: SearchConfig | None = None
@@ -52,8 +54,8 @@ def knn(queries: np.ndarray, base: np.ndarray, k: int, config: SearchConfig | No
     k = min(k, len(base))
     if k == 0 or len(queries) == 0:
         return np.zeros((len(queries), k), np.float32), np.zeros((len(queries), k), np.int64)
-    if config.resolve(len(queries), len(base)) == "ivf":
-        return _ivf_knn(queries, base, k, config)
+    if config.resolve(len(queries), len(base)) == "hnsw":
+        return _hnsw_knn(queries, base, k, config)
     return _exact_knn(queries, base, k, config.block_size)
 
 
@@ -77,24 +79,15 @@ def _exact_knn(queries: np.ndarray, base: np.ndarray, k: int, block: int) -> tup
     return sims, ids
 
 
-def ivf_lists(n_base: int) -> int:
-    """Number of inverted lists for a base of n_base vectors: 4 * sqrt(n), at least 1, at most n / 39 (faiss
-    wants >= 39 training points per list)."""
-    return max(1, min(int(4 * math.sqrt(n_base)), n_base // 39))
-
-
-def _ivf_knn(queries: np.ndarray, base: np.ndarray, k: int, config: SearchConfig) -> tuple[np.ndarray, np.ndarray]:
+def _hnsw_knn(queries: np.ndarray, base: np.ndarray, k: int, config: SearchConfig
+              ) -> tuple[np.ndarray, np.ndarray]:
     import faiss
 
-    dim = base.shape[1]
-    nlist = ivf_lists(len(base))
-    quantizer = faiss.IndexFlatIP(dim)
-    index = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
-    sample = np.linspace(0, len(base) - 1, min(len(base), 256 * nlist)).astype(np.int64)
-    index.train(np.ascontiguousarray(base[sample], dtype=np.float32))
+    index = faiss.IndexHNSWFlat(base.shape[1], config.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+    index.hnsw.efConstruction = 80
     for b0 in range(0, len(base), config.block_size):
         index.add(_rows(base, b0, b0 + config.block_size))
-    index.nprobe = min(config.nprobe, nlist)
+    index.hnsw.efSearch = max(config.ef_search, k)
     sims = np.empty((len(queries), k), np.float32)
     ids = np.empty((len(queries), k), np.int64)
     for q0 in range(0, len(queries), config.block_size):

@@ -59,10 +59,10 @@ def test_mine_writes_ranked_pairs_that_build_reads(tmp_path, corpora, capsys):
     assert sorted(built["cs"]) == sorted(frame["cs"]) and sorted(built["ref"]) == sorted(frame["en"])
 
 
-def test_mine_strategies_and_ivf_agree_on_real_sentences(tmp_path, corpora):
+def test_mine_strategies_and_hnsw_agree_on_real_sentences(tmp_path, corpora):
     source, target, gold = corpora
     found = {}
-    for strategy, index in (("intersection", "exact"), ("forward", "exact"), ("max", "ivf")):
+    for strategy, index in (("intersection", "exact"), ("forward", "exact"), ("max", "hnsw")):
         out = tmp_path / f"{strategy}-{index}"
         assert main(["mine", "--source", str(source), "--target", str(target), "--output", str(out),
                      "--strategy", strategy, "--index", index, "--threshold", "1.2", "--block-size", "64"]) == 0

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from paranmt.models.mining.corpus import normalize_rows
-from paranmt.models.mining.knn import SearchConfig, ivf_lists, knn, recall_at_k
+from paranmt.models.mining.knn import SearchConfig, knn, recall_at_k
 from paranmt.models.mining.margin import STRATEGIES, margins_from_neighbours, mine_vectors, select
 
 S3 = math.sqrt(3) / 2        # cos 30 degrees
@@ -89,24 +89,23 @@ def test_k_larger_than_the_base_is_clamped():
     assert len(mine_vectors(X, Y[:1], 4, "forward")) == 2
 
 
-def test_ivf_is_close_to_exact_on_clustered_data():
+def test_hnsw_is_close_to_exact_on_clustered_data():
     rng = np.random.default_rng(2)
     x = clustered(4000, 32, rng)
     y = normalize_rows(x + 0.3 * rng.normal(size=x.shape))
     exact = knn(x, y, 4, SearchConfig(index="exact"))
-    approx = knn(x, y, 4, SearchConfig(index="ivf", nprobe=16, block_size=1000))
-    assert ivf_lists(len(y)) == 102
+    approx = knn(x, y, 4, SearchConfig(index="hnsw", block_size=1000))
     assert recall_at_k(approx[1], exact[1]) > 0.9
     assert recall_at_k(exact[1], exact[1]) == 1.0
     mined_exact = mine_vectors(x, y, 4, "max", search=SearchConfig(index="exact"))
-    mined_approx = mine_vectors(x, y, 4, "max", search=SearchConfig(index="ivf"))
+    mined_approx = mine_vectors(x, y, 4, "max", search=SearchConfig(index="hnsw"))
     common = set(zip(mined_exact.source.tolist(), mined_exact.target.tolist())) & set(
         zip(mined_approx.source.tolist(), mined_approx.target.tolist()))
     assert len(common) > 0.9 * len(mined_exact)
 
 
-def test_auto_switches_to_ivf_above_the_measured_size():
+def test_auto_switches_to_hnsw_above_the_measured_size():
     config = SearchConfig()
-    assert config.resolve(1000, 1000) == "exact" and config.resolve(300_000, 300_000) == "ivf"
+    assert config.resolve(1000, 1000) == "exact" and config.resolve(300_000, 300_000) == "hnsw"
     with pytest.raises(ValueError):
-        SearchConfig(index="hnsw")
+        SearchConfig(index="annoy")
