@@ -45,22 +45,23 @@ def raw_of(row: dict) -> str:
 
 
 def split_retry(items: list[T], run: Callable[[list[T]], list[R]], fail: Callable[[T, Exception], R],
-                on_split: Callable[[], None] | None = None) -> list[R]:
-    """`run(items)`, one result per item; when it raises (or returns a wrong number of results), split the items in
-    halves and retry each half, down to single items; a single item that still fails gets `fail(item, error)`."""
+                on_split: Callable[[], None] | None = None, errors: tuple = (Exception,)) -> list[R]:
+    """`run(items)`, one result per item; when it raises one of `errors` (or returns a wrong number of results),
+    split the items in halves and retry each half, down to single items; a single item that still fails gets
+    `fail(item, error)`. The project's only split-and-retry (stages, model calls, parser calls)."""
     try:
         results = run(items)
         if len(results) != len(items):
             raise StageContractError(f"{len(results)} results for {len(items)} inputs")
         return results
-    except Exception as error:  # noqa: BLE001 - any failure is split and retried, then handed to `fail`
+    except (StageContractError, *errors) as error:  # split and retried, then handed to `fail`
         if len(items) == 1:
             return [fail(items[0], error)]
         if on_split:
             on_split()
         middle = len(items) // 2
-        return (split_retry(items[:middle], run, fail, on_split)
-                + split_retry(items[middle:], run, fail, on_split))
+        return (split_retry(items[:middle], run, fail, on_split, errors)
+                + split_retry(items[middle:], run, fail, on_split, errors))
 
 
 class PairStage:

@@ -40,7 +40,8 @@ from paranmt.transforms.stage import RunStage, build_stage
 
 log = logging.getLogger(__name__)
 
-LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner"}
+LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
+                 "PrismRunner", "prism"}
 
 
 def completed_shards(output: str) -> set[str]:

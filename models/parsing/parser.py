@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
+from paranmt.models.stage import split_retry
 from paranmt.schemas.metadata import model_identity
 
 logger = logging.getLogger(__name__)
@@ -107,14 +108,11 @@ class StanzaParser(Parser):
         if any(not sentence for sentence in sentences):
             parsed = iter(self.parse([s for s in sentences if s]))
             return [next(parsed) if sentence else None for sentence in sentences]
-        try:
-            return self._parse_all(sentences)
-        except (RuntimeError, ValueError, IndexError, KeyError, TreeFormatError) as error:
-            if len(sentences) == 1:
-                logger.warning("parser failed on %r: %s", " ".join(sentences[0])[:200], error)
-                return [None]
-            middle = len(sentences) // 2
-            return self.parse(sentences[:middle]) + self.parse(sentences[middle:])
+        def fail(sentence: list[str], error: Exception) -> None:
+            logger.warning("parser failed on %r: %s", " ".join(sentence)[:200], error)
+
+        return split_retry(sentences, self._parse_all, fail,
+                           errors=(RuntimeError, ValueError, IndexError, KeyError, TreeFormatError))
 
     def identity(self) -> dict:
         return {"parse": model_identity(os.path.abspath(self.model_dir))}
