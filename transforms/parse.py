@@ -11,8 +11,9 @@ from __future__ import annotations
 from paranmt.models.parsing.parser import ParserModelError, StanzaParser, model_files
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.stage import process_model
-from paranmt.schemas.config import ConfigError, ParseConfig, asset_path
+from paranmt.schemas.config import ParseConfig
 from paranmt.transforms.io.model_cache import local_model_path
+from paranmt.transforms.stage import checked_model
 
 
 class _ParserLoader:
@@ -29,10 +30,6 @@ class _ParserLoader:
 
 def parse_stage(config: ParseConfig) -> ParseStage:
     """The parse stage of `config`; ConfigError (one message) for a missing or invalid model."""
-    model_dir = asset_path(config.model_dir)
-    try:
-        model_files(local_model_path(model_dir))
-    except ParserModelError as error:
-        raise ConfigError(f"parse.model_dir: {error}") from None
+    model_dir = checked_model("parse.model_dir", config.model_dir, model_files, (ParserModelError,))
     return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size),
                       max_tokens=config.max_tokens, cache_size=config.cache_size)

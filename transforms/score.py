@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.scoring.stage import ScoreStage
-from paranmt.schemas.config import ConfigError, ScoreConfig, asset_path
+from paranmt.schemas.config import ScoreConfig
 from paranmt.transforms.io.model_cache import local_model_path
+from paranmt.transforms.stage import checked_model
 
 
 class CachedModelScoreStage(ScoreStage):
@@ -22,9 +23,5 @@ class CachedModelScoreStage(ScoreStage):
 
 def score_stage(config: ScoreConfig) -> ScoreStage:
     """The score stage of `config`; ConfigError (one message) for a missing or invalid encoder."""
-    encoder_dir = asset_path(config.encoder)
-    try:
-        load_encoder(local_model_path(encoder_dir))
-    except EncoderError as error:
-        raise ConfigError(f"score.encoder: {error}") from None
+    encoder_dir = checked_model("score.encoder", config.encoder, load_encoder, (EncoderError,))
     return CachedModelScoreStage(encoder_dir, batch_size=config.batch_size)

@@ -16,14 +16,16 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import time
+from typing import Callable
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
 
 from paranmt.models.stage import PairStage, run_stage
 from paranmt.models.text.clean import CleanStage
-from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig
+from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig, ConfigError, asset_path
 from paranmt.schemas.records import is_reject
+from paranmt.transforms.io.model_cache import local_model_path
 
 
 class _StageFn(beam.DoFn):
@@ -75,6 +77,17 @@ class RunStage(beam.PTransform):
         if self.isolate:
             shards = shards | "Release" >> beam.Reshuffle()
         return shards
+
+
+def checked_model(key: str, path: str, check: Callable[[str], object], errors: tuple) -> str:
+    """`path` resolved (asset_path), after `check(local copy)` passed; ConfigError `key: <problem>` when it raises
+    one of `errors` (every stage factory validates its model this way, before any work)."""
+    model = asset_path(path)
+    try:
+        check(local_model_path(model))
+    except errors as error:
+        raise ConfigError(f"{key}: {error}") from None
+    return model
 
 
 def clean_stage(config: CleanConfig) -> CleanStage:

@@ -17,8 +17,9 @@ from apache_beam.utils.multi_process_shared import MultiProcessShared
 from paranmt.models.nmt.device import select_device
 from paranmt.models.nmt.stage import TranslateStage
 from paranmt.models.nmt.translator import BACKENDS, ModelDir, ModelDirError
-from paranmt.schemas.config import ConfigError, TranslateConfig, asset_path
+from paranmt.schemas.config import ConfigError, TranslateConfig
 from paranmt.transforms.io.model_cache import local_model_path
+from paranmt.transforms.stage import checked_model
 
 
 class WorkerTranslateStage(TranslateStage):
@@ -51,9 +52,6 @@ def translate_stage(config: TranslateConfig) -> TranslateStage:
     that does not fit it (`ModelDir.check`)."""
     if config.backend not in BACKENDS:
         raise ConfigError(f"translate.backend must be one of {', '.join(BACKENDS)}, not {config.backend!r}")
-    model_dir = asset_path(config.model)
-    try:
-        ModelDir.open(local_model_path(model_dir)).check(config.backend, config.source_lang, config.target_lang)
-    except ModelDirError as error:
-        raise ConfigError(f"translate.model: {error}") from None
+    model_dir = checked_model("translate.model", config.model, lambda path: ModelDir.open(path).check(
+        config.backend, config.source_lang, config.target_lang), (ModelDirError,))
     return WorkerTranslateStage(model_dir, config)
