@@ -2,7 +2,7 @@
 plain numpy brute-force baseline, in the same run, on the same vectors; recall of HNSW against exact.
 
     .venv/bin/python benchmarks/bench_mine.py [--sizes 10000,30000,100000] [--dim 300] [--k 4]
-                                              [--workdir work/bench_mine] [--real]
+                                              [--workdir work/bench_mine] [--real] [--parallel]
 
 Vectors (SYNTHETIC, for speed/recall only; encoding 100k distinct real sentences per language is not possible
 with the data at hand, the shared cs-en bitext has 46k pairs): per size n, n source and n target unit vectors of
@@ -18,7 +18,8 @@ Methods (all: k-NN both directions, then the same ratio-margin `max` selection, 
 Each method runs in its own child process with ONE thread (OMP/BLAS/faiss = 1); the child reports its CPU time
 (user + system, resource.getrusage(RUSAGE_SELF)) for the search + selection only (vectors are memmapped .npy
 files, loading excluded), and its peak RSS (VmHWM of /proc/self/status), which includes the memmapped vector pages it touched.
-sentences/s = (n_source + n_target) / CPU seconds. Methods alternate per size (numpy, exact, hnsw).
+sentences/s = (n_source + n_target) / CPU seconds. Methods run one after the other per case (numpy, exact, hnsw),
+or all at once with `--parallel` (on a busy shared machine; per-process CPU time and peak RSS are unaffected).
 """
 from __future__ import annotations
 
@@ -98,12 +99,18 @@ def child(args) -> None:
                       "planted_found": int(np.sum((pairs.source == pairs.target) & (pairs.source < args.planted)))}))
 
 
-def run_method(method: str, x_path: Path, y_path: Path, k: int, out: Path, planted: int) -> dict:
+def start_method(method: str, x_path: Path, y_path: Path, k: int, out: Path, planted: int) -> subprocess.Popen:
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     command = [sys.executable, __file__, "--child", method, "--x", str(x_path), "--y", str(y_path), "--k", str(k),
                "--out", str(out), "--planted", str(planted)]
-    result = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+
+
+def finish_method(process: subprocess.Popen) -> dict:
+    stdout, _ = process.communicate()
+    if process.returncode:
+        raise RuntimeError(f"{process.args} failed with exit code {process.returncode}")
+    return json.loads(stdout.strip().splitlines()[-1])
 
 
 def real_vectors(workdir: Path) -> tuple[Path, Path]:
@@ -134,6 +141,7 @@ def main() -> None:
     parser.add_argument("--workdir", default="work/bench_mine")
     parser.add_argument("--methods", default="numpy,exact,hnsw")
     parser.add_argument("--real", action="store_true", help="also the real cs-en bitext embeddings")
+    parser.add_argument("--parallel", action="store_true", help="run the methods of a case at the same time")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--x", help=argparse.SUPPRESS)
     parser.add_argument("--y", help=argparse.SUPPRESS)
@@ -164,11 +172,14 @@ def main() -> None:
           "planted found | recall@4 vs exact |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for name, x_path, y_path, planted, n_x, n_y in cases:
-        results, ids = {}, {}
-        for method in args.methods.split(","):
-            out = workdir / f"ids-{method}.npy"
-            results[method] = run_method(method, x_path, y_path, args.k, out, planted)
-            ids[method] = np.load(out)
+        methods = args.methods.split(",")
+        outs = {method: workdir / f"ids-{method}.npy" for method in methods}
+        if args.parallel:      # CPU time and peak RSS are per child, so running them together changes neither
+            processes = {m: start_method(m, x_path, y_path, args.k, outs[m], planted) for m in methods}
+            results = {m: finish_method(p) for m, p in processes.items()}
+        else:
+            results = {m: finish_method(start_method(m, x_path, y_path, args.k, outs[m], planted)) for m in methods}
+        ids = {m: np.load(outs[m]) for m in methods}
         for method, r in results.items():
             speed = (n_x + n_y) / r["cpu_s"]
             ratio = results["numpy"]["cpu_s"] / r["cpu_s"] if "numpy" in results else float("nan")
