@@ -26,3 +26,9 @@ def tokenize(text: str, lang: str = "en") -> list[str]:
 
 def count_tokens(text: str, lang: str = "en") -> int:
     return len(tokenize(text, lang))
+
+
+@lru_cache(maxsize=1 << 16)
+def lowercase_tokens(text: str, lang: str = "en") -> tuple[str, ...]:
+    """`tokenize(text, lang)` lowercased, cached per process (the pair signals read each sentence several times)."""
+    return tuple(token.lower() for token in tokenize(text, lang))
