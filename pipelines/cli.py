@@ -2,15 +2,20 @@
 
 Each module `paranmt.pipelines.<module>` defines `register(subparsers)`, which adds its subparser and sets
 `func=<callable taking the parsed args, returning an exit code>` on it. Only the module of the command being run
-is imported, so `paranmt build` does not pay for torch/stanza imports it does not use.
+is imported, so `paranmt build` does not pay for torch/stanza imports it does not use, and `paranmt --help`
+imports none: it lists each command with the `help=` of its `add_parser` call, read from the module's source.
+A command that needs a package of an extra the install lacks stops with one line naming the extra (exit 2).
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import logging
 import sys
 
+from paranmt.pipelines.extras import missing_extra
 from paranmt.schemas.config import ConfigError
 
 COMMANDS = {
@@ -30,18 +35,32 @@ COMMANDS = {
 }
 
 
+def command_help(command: str) -> str | None:
+    """The `help=` string of `add_parser(command, help=...)` in the source of the command's module, read without
+    importing the module (None when the call has no literal help)."""
+    source = importlib.util.find_spec(f"paranmt.pipelines.{COMMANDS[command]}").loader.get_source(
+        f"paranmt.pipelines.{COMMANDS[command]}")
+    for node in ast.walk(ast.parse(source)):
+        if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_parser" and node.args
+                and isinstance(node.args[0], ast.Constant) and node.args[0].value == command):
+            return next((keyword.value.value for keyword in node.keywords if keyword.arg == "help"
+                         and isinstance(keyword.value, ast.Constant)), None)
+    return None
+
+
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser with every command listed, and the full arguments of `command` (all of them if None)."""
+    """The parser with every command listed (one line of help each), and the full arguments of `command`, whose
+    module is the only one imported (None: no module imported, for `paranmt --help`)."""
     parser = argparse.ArgumentParser(prog="paranmt", description="ParaNMT-style paraphrase corpora on Apache Beam, "
-                                     "and paraphrastic sentence encoders trained on them.")
+                                     "and paraphrastic sentence encoders trained on them.",
+                                     epilog="`paranmt COMMAND --help` gives the options of a command.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
-                                       help=", ".join(COMMANDS))
-    for module in dict.fromkeys(m for name, m in COMMANDS.items() if command is None or name == command):
-        importlib.import_module(f"paranmt.pipelines.{module}").register(subparsers)
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    if command is not None:
+        importlib.import_module(f"paranmt.pipelines.{COMMANDS[command]}").register(subparsers)
     for name in COMMANDS:
         if name not in subparsers.choices:
-            subparsers.add_parser(name)
+            subparsers.add_parser(name, help=command_help(name) if command is None else None)
     return parser
 
 
@@ -62,15 +81,21 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     configure_logging("-v" in argv or "--verbose" in argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = make_parser(command if command in COMMANDS else None)
-    args, extra = parser.parse_known_args(argv)
-    if extra and not getattr(args, "accepts_beam_options", False):
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
-    args.beam_args = extra
     try:
+        parser = make_parser(command if command in COMMANDS else None)
+        args, extra = parser.parse_known_args(argv)
+        if extra and not getattr(args, "accepts_beam_options", False):
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        args.beam_args = extra
         return args.func(args) or 0
+    except ModuleNotFoundError as error:
+        problem = missing_extra(error)
+        if problem is None:
+            raise
+        print(f"paranmt {command}: {problem}", file=sys.stderr)
+        return 2
     except ConfigError as error:
-        print(f"paranmt {args.command}: configuration error: {error}", file=sys.stderr)
+        print(f"paranmt {command}: configuration error: {error}", file=sys.stderr)
         return 2
 
 

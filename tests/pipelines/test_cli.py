@@ -1,0 +1,72 @@
+"""The `paranmt` command line: the top-level help imports no command module, every command's listed help is the
+one its module registers, and a missing extra is one line on stderr naming it (exit 2)."""
+import argparse
+import subprocess
+import sys
+
+import pytest
+
+from paranmt.pipelines import cli
+from paranmt.pipelines.extras import EXTRA_OF, MissingExtra, require_extra
+
+HEAVY = ("apache_beam", "torch", "matplotlib", "scipy", "pyarrow", "stanza", "fairseq", "ctranslate2", "faiss")
+
+
+def run_python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
+def test_top_level_help_imports_no_command_module_and_no_heavy_library():
+    result = run_python(
+        "import sys\n"
+        "from paranmt.pipelines.cli import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        f"print('LOADED', sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})), "
+        "sorted(m for m in sys.modules if m.startswith('paranmt.pipelines.') and m not in "
+        "('paranmt.pipelines.cli', 'paranmt.pipelines.extras')))")
+    assert result.returncode == 0, result.stderr
+    assert "LOADED [] []" in result.stdout, result.stdout.splitlines()[-1]
+    for command in cli.COMMANDS:
+        assert command in result.stdout
+
+
+def registered_help(command: str) -> str | None:
+    subparsers = argparse.ArgumentParser().add_subparsers()
+    __import__(f"paranmt.pipelines.{cli.COMMANDS[command]}", fromlist=["register"]).register(subparsers)
+    return next(action.help for action in subparsers._choices_actions if action.dest == command)
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_listed_help_is_the_registered_help(command):
+    """`command_help` reads the module source; it must give what `register` gives (a literal help= string)."""
+    listed = cli.command_help(command)
+    assert listed and listed == registered_help(command)
+
+
+def block(modules: list[str]) -> str:
+    """Python source that makes `import M` fail with ModuleNotFoundError for each M, as when it is not installed."""
+    return f"import sys\nsys.modules.update(dict.fromkeys({modules!r}))\n"
+
+
+def test_a_command_whose_extra_is_missing_stops_with_one_line_naming_it():
+    result = run_python(block(["torch"]) + "from paranmt.pipelines.cli import main\n"
+                        "sys.exit(main(['train', '--train', 'x.tsv', '--output', 'out']))")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "paranmt train: needs torch, which the core install leaves out: pip install 'paranmt[train]' "
+        "(or 'paranmt[all]')"]
+
+
+def test_require_extra_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "faiss", None)
+    with pytest.raises(MissingExtra, match=r"needs faiss, .*pip install 'paranmt\[mine\]'"):
+        require_extra("mine", "faiss")
+    assert require_extra("train", "json").dumps([]) == "[]"
+
+
+def test_a_missing_module_outside_the_extras_is_not_hidden(monkeypatch):
+    """A core module missing is a broken install: the traceback stays."""
+    assert "yaml" not in EXTRA_OF
+    result = run_python(block(["sacremoses"]) + "from paranmt.pipelines.cli import main\n"
+                        "sys.exit(main(['filter', '--help']))")
+    assert result.returncode == 1 and "ModuleNotFoundError" in result.stderr
