@@ -46,7 +46,7 @@ setup(
     packages=packages,
     package_dir=package_dir,
     install_requires=_pins("apache-beam", "pyarrow", "numpy", "PyYAML", "sacremoses", "sentencepiece", "torch",
-                           "tqdm", "zstandard", "regex", "scipy", "matplotlib"),
+                           "tqdm", "zstandard", "regex", "scipy", "matplotlib", "py3langid"),
     extras_require={
         "nmt": _pins("fairseq-fixed", "ctranslate2", "sacrebleu"),
         "parse": _pins("stanza"),

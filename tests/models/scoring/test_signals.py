@@ -1,0 +1,67 @@
+"""SignalsStage (models/scoring/signals.py) on real CzEng rows (tests/fixtures/czeng) after the score stage."""
+import gzip
+import math
+
+import pytest
+
+from paranmt.models.scoring.diversity import kendall_tau, unigram_f1
+from paranmt.models.scoring.repetition import repetition
+from paranmt.models.scoring.signals import COLUMNS, SignalsStage
+from paranmt.models.scoring.stage import ScoreStage
+from paranmt.models.stage import run_stage
+from paranmt.schemas.records import PAIR_SCHEMA, empty_row
+
+
+@pytest.fixture(scope="module")
+def rows(repo):
+    """CzEng 1.6 fixture pairs with back-translations of the kinds the stage must tell apart."""
+    with gzip.open(repo / "tests" / "fixtures" / "czeng" / "czeng16-block001.gz", "rt", encoding="utf-8") as f:
+        pairs = [line.rstrip("\n").split("\t")[2:4] for line in f][:8]
+    out = [empty_row(f"czeng16:block001:{i}", "czeng16", cs, ref) for i, (cs, ref) in enumerate(pairs)]
+    out[0]["bt"] = out[0]["ref"]                                           # a perfect copy
+    out[1]["bt"] = "We looked everywhere, but we could not find it anywhere."  # a paraphrase of row 1
+    out[2]["bt"] = "The the the atmosphere atmosphere of the Ministry of the Ministry of the Ministry"  # degenerate
+    out[3]["bt"] = out[3]["cs"]                                            # untranslated: Czech copied through
+    out[4]["bt"] = "…"                                                     # no words, no letters
+    return out                                                             # rows 5-7: bt null (not translated)
+
+
+@pytest.fixture(scope="module")
+def signalled(rows, repo):
+    encoder = str(repo / "assets" / "encoder-sp")
+    scored, _ = run_stage(ScoreStage(encoder), rows, 4)
+    out, counts = run_stage(SignalsStage(encoder), scored, 3)
+    assert counts["batches"] == 3 and "batch_splits" not in counts
+    return scored, out
+
+
+def test_every_column_is_a_schema_v2_column(signalled):
+    names = set(PAIR_SCHEMA.names)
+    assert set(COLUMNS) <= names
+    _, out = signalled
+    assert all(set(COLUMNS) <= set(row) for row in out)
+
+
+def test_languages_of_each_side(rows, signalled):
+    _, out = signalled
+    assert [row["cs_lang"] for row in out].count("cs") >= 7 and [row["ref_lang"] for row in out].count("en") >= 7
+    assert out[0]["bt_lang"] == "en" and out[3]["bt_lang"] == "cs", "the untranslated bt is caught"
+    assert out[4]["bt_lang"] == "zxx" and out[4]["bt_lang_conf"] == 1.0
+    assert all(row["bt_lang"] is None and row["bt_lang_conf"] is None for row in out[5:])
+
+
+def test_pair_signals(rows, signalled):
+    scored, out = signalled
+    assert out[0]["simile"] == pytest.approx(scored[0]["para_score"], abs=1e-6) and out[0]["unigram_f1"] == 1.0
+    assert out[0]["kendall_tau"] == 1.0 and out[0]["bt_repetition"] == 0.0
+    assert out[1]["simile"] < scored[1]["para_score"], "different lengths are penalized"
+    assert out[1]["unigram_f1"] == pytest.approx(unigram_f1(rows[1]["ref"], rows[1]["bt"]))
+    assert out[1]["kendall_tau"] == pytest.approx(kendall_tau(rows[1]["ref"], rows[1]["bt"]))
+    assert out[2]["bt_repetition"] == pytest.approx(repetition(rows[2]["bt"])) and out[2]["bt_repetition"] > 0.5
+    assert out[4]["unigram_f1"] is None and out[4]["kendall_tau"] is None
+    for row in out[5:]:
+        assert all(row[c] is None for c in ("simile", "bt_repetition", "unigram_f1", "kendall_tau"))
+    for row, before in zip(out, scored):
+        assert (row["simile"] is None) == (before["para_score"] is None or row["bt"] is None)
+        assert all(row[k] == before[k] for k in before if k not in COLUMNS), "the stage only fills its columns"
+    assert all(not isinstance(row["simile"], float) or not math.isnan(row["simile"]) for row in out)
