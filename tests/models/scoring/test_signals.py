@@ -1,6 +1,7 @@
 """SignalsStage (models/scoring/signals.py) on real CzEng rows (tests/fixtures/czeng) after the score stage."""
 import gzip
 import math
+import pickle
 
 import pytest
 
@@ -65,3 +66,10 @@ def test_pair_signals(rows, signalled):
         assert (row["simile"] is None) == (before["para_score"] is None or row["bt"] is None)
         assert all(row[k] == before[k] for k in before if k not in COLUMNS), "the stage only fills its columns"
     assert all(not isinstance(row["simile"], float) or not math.isnan(row["simile"]) for row in out)
+
+
+def test_stage_is_cheap_to_pickle_before_setup(repo):
+    stage = pickle.loads(pickle.dumps(SignalsStage(str(repo / "assets" / "encoder-sp"))))
+    assert stage.encoder is None and stage.identifier.identifier is None
+    identity = stage.identity()
+    assert "sp.model" in identity["signals_files"] and identity["signals_langid"] == "py3langid 0.4.0"
