@@ -12,9 +12,10 @@ goes (a killed run keeps them; --resume does the rest). Plain local files are pl
 
 Runs on a local Beam runner that never reaches for the network (DirectRunner, multi-processing, one worker per
 core) unless Beam options name another (`--runner DataflowRunner --project ... --region ... --temp_location ...`).
-Shows progress (shards done/total, pairs/s, ETA) on a terminal. At the end it writes DIR/_manifest.json,
-DIR/metrics.json and DIR/config.yaml, prints the accounting line and fails (exit 1) if
-`read != written + rejected`.
+Shows progress (shards done/total, pairs/s, ETA) on a terminal. Rejects go to DIR/__paranmt__/rejects/; at the end
+it writes DIR/__paranmt__/{manifest.json, metrics.json, config.yaml} (schemas/layout.py: pandas, pyarrow, Polars,
+DuckDB and `datasets` load DIR as the pairs alone), prints the accounting line and fails (exit 1) if
+`read != written + rejected`. Output directories of the old layout (`rejects/`, `config.yaml`) still resume.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ import yaml
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
+from paranmt.schemas import layout
 from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, load_build_config
 from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
 from paranmt.schemas.records import SCHEMA_VERSION
@@ -74,8 +76,9 @@ def prepare_output(config: BuildConfig) -> set[str]:
     if done and not config.resume:
         raise ConfigError(f"output {config.output} already holds {len(done)} shard(s); use --resume to finish "
                           f"that run, or choose a new output directory")
-    previous = join_path(config.output, "config.yaml")
-    if done and FileSystems.exists(previous):
+    previous = next((p for p in (join_path(config.output, name) for name in
+                                  (layout.CONFIG, layout.LEGACY_NAMES[layout.CONFIG])) if FileSystems.exists(p)), None)
+    if done and previous:
         with FileSystems.open(previous) as handle:
             old = yaml.safe_load(handle.read()) or {}
         if old.get("config_hash") != config.hash():
@@ -83,7 +86,7 @@ def prepare_output(config: BuildConfig) -> set[str]:
             raise ConfigError(f"--resume: the config differs from the one that wrote {config.output}: "
                               + ("; ".join(differences) or f"hash {old.get('config_hash')} != {config.hash()}"))
     try:
-        for directory in (config.output, join_path(config.output, "rejects")):
+        for directory in (config.output, join_path(config.output, layout.REJECTS)):
             if not FileSystems.exists(directory):
                 FileSystems.mkdirs(directory)
             stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
@@ -120,7 +123,7 @@ def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStag
 def read_options(config: BuildConfig) -> ReadOptions:
     return ReadOptions(format=config.format, suffixes=tuple(config.read.suffixes), columns=dict(config.read.columns),
                        corpus=config.read.corpus, max_line_bytes=config.read.max_line_bytes,
-                       shard_rows=config.read.shard_rows)
+                       shard_rows=config.read.shard_rows, strict_columns=config.read.strict_columns)
 
 
 def plan_input(config: BuildConfig) -> list:
@@ -231,6 +234,23 @@ def beam_counters(result) -> dict[str, int]:
     return {f"{c.key.metric.namespace}/{c.key.metric.name}": c.committed or c.attempted for c in counters}
 
 
+def encoding_hint(output: str) -> str:
+    """One line on how to convert the input, from the encoding guessed for the first invalid_utf8 reject."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    guess = "latin-1"
+    for match in FileSystems.match([join_path(output, layout.REJECTS, "*.parquet")])[0].metadata_list:
+        with FileSystems.open(match.path) as handle:
+            table = pq.read_table(handle, columns=["reason", "detail"])
+        details = table.filter(pc.equal(table.column("reason"), "invalid_utf8")).column("detail").to_pylist()
+        if details:
+            guess = details[0].rsplit("looks like ", 1)[-1] if "looks like " in details[0] else guess
+            break
+    return (f"the input looks like {guess}: convert it first, e.g. `iconv -f {guess} -t UTF-8 IN > OUT`, "
+            f"and build from OUT")
+
+
 def write_json(path: str, data: dict) -> None:
     with FileSystems.create(path) as handle:
         handle.write(json.dumps(data, indent=2, sort_keys=True).encode())
@@ -251,7 +271,7 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
     inputs = plan_input(config)
     done = prepare_output(config)
-    with FileSystems.create(join_path(config.output, "config.yaml")) as handle:
+    with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
         handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
     metadata = shard_metadata(config.hash(), models)
     planned = planned_shards(config, inputs)
@@ -263,11 +283,11 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
         result.wait_until_finish()
     elapsed = time.time() - start
     shards, totals = summarize(config.output)
-    write_json(join_path(config.output, "_manifest.json"), {
+    write_json(join_path(config.output, layout.MANIFEST), {
         "schema_version": SCHEMA_VERSION, "package_version": package_version(), "config_hash": config.hash(),
         "input": config.input, "format": config.format, "stages": config.stages, "models": models,
         "shards": shards, "resumed_shards": sorted(done)})
-    write_json(join_path(config.output, "metrics.json"), {
+    write_json(join_path(config.output, layout.METRICS), {
         **totals, "seconds": round(elapsed, 3), "beam_counters": beam_counters(result)})
     balanced = totals["read"] == totals["written"] + totals["rejected"]
     print(f"paranmt build: read {totals['read']} = written {totals['written']} + rejected {totals['rejected']}"
@@ -275,14 +295,21 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
           f"{','.join(config.stages)})")
     for reason, n in totals["rejects_by_reason"].items():
         print(f"  rejected {reason}: {n}")
-    print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, 'rejects')}/, "
-          f"_manifest.json, metrics.json")
+    extra = beam_counters(result).get("read/extra_columns", 0)
+    if extra:
+        print(f"  {extra} TSV line(s) had more columns than read.columns names; the extra columns were ignored "
+              f"(--strict-columns rejects such lines)")
+    if totals["rejects_by_reason"].get("read/invalid_utf8"):
+        print(f"paranmt build: {totals['rejects_by_reason']['read/invalid_utf8']} line(s) are not UTF-8; "
+              f"{encoding_hint(config.output)}", file=sys.stderr)
+    print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, layout.REJECTS)}/, "
+          f"{layout.MANIFEST}, {layout.METRICS}, {layout.CONFIG}")
     if not balanced:
         raise AccountingError(f"read {totals['read']} != written {totals['written']} + rejected "
                               f"{totals['rejected']}")
     if totals["read"] and not totals["written"]:
         print(f"paranmt build: WARNING: every one of the {totals['read']} input records was rejected (reasons "
-              f"above, rows in {join_path(config.output, 'rejects')}/): check --format, --columns and the "
+              f"above, rows in {join_path(config.output, layout.REJECTS)}/): check --format, --columns and the "
               f"input encoding", file=sys.stderr)
     return totals
 
@@ -314,6 +341,8 @@ def register(subparsers) -> None:
     parser.add_argument("--resume", action="store_true", default=None, help="skip shards already complete")
     parser.add_argument("--suffixes", help="moses: SOURCE,REFERENCE file suffixes (default cs,en)")
     parser.add_argument("--columns", help="tsv: 0-based columns, e.g. cs=0,ref=1")
+    parser.add_argument("--strict-columns", action="store_true", default=None,
+                        help="tsv: reject lines with more columns than --columns names (default: keep and count them)")
     parser.add_argument("--corpus", help="corpus name for every row (default: from file name / CzEng id)")
     parser.add_argument("--shard-rows", type=int, help="input records per shard (default 20000; a worker holds one shard in memory)")
     parser.add_argument("--max-reject-rate", type=float, metavar="R",
@@ -330,7 +359,7 @@ def config_from_args(args) -> BuildConfig:
         "stages": args.stages.split(",") if args.stages else None,
         "read.suffixes": args.suffixes.split(",") if args.suffixes else None,
         "read.columns": _columns(args.columns) if args.columns else None,
-        "read.corpus": args.corpus, "read.shard_rows": args.shard_rows,
+        "read.corpus": args.corpus, "read.shard_rows": args.shard_rows, "read.strict_columns": args.strict_columns,
     }
     overrides.update(dict(_set(item) for item in args.set))
     return load_build_config(args.config, overrides)

@@ -40,12 +40,15 @@ class StageSpec:
     model_field: str | None = None
     factory: str | None = None
     batch_field: str | None = None     # field of the section holding the rows per batch
+    also: tuple[str, ...] = ()         # dotted keys of other sections the factory also gets (keyword = leaf name)
 
 
 # The only place a stage is registered, in pipeline order.
 STAGES = (
     StageSpec("read", "read"),
     StageSpec("clean", "clean", None, "paranmt.transforms.stage:clean_stage", "batch_rows"),
+    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size",
+              also=("clean.min_xsim",)),
     StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size"),
     StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size"),
     StageSpec("parse", "parse", "model_dir", "paranmt.transforms.parse:parse_stage", "batch_size"),
@@ -67,6 +70,7 @@ class ReadConfig:
     columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
     corpus: str | None = None            # corpus name; default: derived from each file name
     max_line_bytes: int = 1 << 20        # lines longer than this are rejected at read (`line_too_long`)
+    strict_columns: bool = False         # tsv: reject lines with more columns than `columns` names (`extra_columns`)
     shard_rows: int = 20_000             # input records per output shard (a shard = a block of one input file);
                                          # a worker holds one shard in memory: see docs/dataflow.md, Scale
 
@@ -81,14 +85,27 @@ class CleanConfig:
     max_tokens: int = 200
     max_length_ratio: float = 5.0        # max(len_cs, len_ref) / min(...), in tokens (0 disables)
     max_chars: int = 2000
+    min_xsim: float | None = None        # reject pairs with xsim < this (`low_xsim`; needs the xsim stage); None: off
     batch_rows: int = 1024               # rows per stage batch
 
     def validate(self) -> None:
+        if self.min_xsim is not None and not -1 <= self.min_xsim <= 1:
+            raise ConfigError(f"clean.min_xsim must be in [-1, 1] (a cosine) or null, not {self.min_xsim}")
         if self.min_tokens < 0 or self.max_tokens < self.min_tokens:
             raise ConfigError("clean.min_tokens / clean.max_tokens: need 0 <= min_tokens <= max_tokens")
         if self.max_length_ratio and self.max_length_ratio < 1:
             raise ConfigError("clean.max_length_ratio must be >= 1 (or 0 to disable)")
         _at_least("clean", self, 1, "batch_rows", "max_chars")
+
+
+@dataclass
+class XsimConfig:
+    """The xsim stage: cos(cs, ref) in a bilingual encoder's space, before translate (clean.min_xsim rejects)."""
+    encoder: str = "assets/encoder-sp"   # bilingual encoder (Czech and English in one space)
+    batch_size: int = 1024               # rows per stage batch and sentences per encoder call
+
+    def validate(self) -> None:
+        _at_least("xsim", self, 1, "batch_size")
 
 
 @dataclass
@@ -146,10 +163,11 @@ class BuildConfig:
     input: str = ""
     format: str = "tsv"
     output: str = ""
-    stages: list[str] = field(default_factory=lambda: ["read", "clean"])
+    stages: list[str] = field(default_factory=lambda: list(STAGE_ORDER))   # the whole pipeline by default
     resume: bool = False
     read: ReadConfig = field(default_factory=ReadConfig)
     clean: CleanConfig = field(default_factory=CleanConfig)
+    xsim: XsimConfig = field(default_factory=XsimConfig)
     translate: TranslateConfig = field(default_factory=TranslateConfig)
     score: ScoreConfig = field(default_factory=ScoreConfig)
     parse: ParseConfig = field(default_factory=ParseConfig)
@@ -176,6 +194,8 @@ class BuildConfig:
         for spec in STAGES:
             if spec.name in self.stages:
                 getattr(self, spec.section).validate()
+        if self.clean.min_xsim is not None and "xsim" not in self.stages:
+            raise ConfigError("clean.min_xsim needs the xsim stage (add xsim to --stages, after clean)")
         return self
 
     def section(self, stage: str):

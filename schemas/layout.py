@@ -1,25 +1,30 @@
 """Names inside an output directory of `paranmt build` and `paranmt filter` (layout 2).
 
-Data files sit at the top level (`DIR/<shard>.parquet`); everything else starts with `_`, the prefix that pandas,
-pyarrow.dataset, Polars, DuckDB (`DIR/*.parquet`) and Hugging Face `datasets` skip, so the directory loads as it
-is. Layout 1 (before schema v2) used the same names without the underscore; readers accept both
-(LEGACY_NAMES), writers write layout 2 only.
+Data files sit at the top level (`DIR/<shard>.parquet`); everything else (rejects, config, metrics, manifest,
+reports) lives in one folder, `DIR/__paranmt__/`. Every tool users load a corpus with skips that folder: pandas,
+pyarrow.dataset and Polars skip names starting with `_` or `.`, DuckDB and Polars globs `DIR/*.parquet` do not
+descend into it, and Hugging Face `datasets.load_dataset("parquet", data_dir=DIR)` skips folders whose names
+start with `__` (a single `_` is not enough for it: it would read `_config.yaml` as Parquet). So DIR loads as the
+pair rows alone, in each of them.
+
+Layout 1 (before schema v2) kept the side files at the top level (LEGACY_NAMES); readers accept both, writers
+write layout 2 only.
 """
 from __future__ import annotations
 
-REJECTS = "_rejects"              # build: reject rows per shard (REJECT_SCHEMA)
-DROPPED = "_dropped"              # filter --keep-dropped: rows a filter dropped, with the reason
-CONFIG = "_config.yaml"           # the resolved config of the run
-METRICS = "_metrics.json"         # build: the accounting (per shard and total)
-MANIFEST = "_manifest.json"       # build: files, models, versions
-FILTER_REPORT = "_filter_report.json"
-TSV_PARTS = "_tsv_parts"          # filter --tsv: per-shard TSV parts before concatenation
+SIDE_DIR = "__paranmt__"
+REJECTS = f"{SIDE_DIR}/rejects"               # build: reject rows per shard (REJECT_SCHEMA)
+DROPPED = f"{SIDE_DIR}/dropped"               # filter --write-dropped: rows a filter dropped, with the reason
+CONFIG = f"{SIDE_DIR}/config.yaml"            # the resolved config of the run
+METRICS = f"{SIDE_DIR}/metrics.json"          # build: the accounting (per shard and total)
+MANIFEST = f"{SIDE_DIR}/manifest.json"        # build: files, models, versions
+FILTER_REPORT = f"{SIDE_DIR}/filter_report.json"
+TSV_PARTS = f"{SIDE_DIR}/tsv_parts"           # filter --tsv: per-shard TSV parts before concatenation
 
 LEGACY_NAMES = {REJECTS: "rejects", DROPPED: "dropped", CONFIG: "config.yaml", METRICS: "metrics.json",
-                FILTER_REPORT: "filter_report.json", TSV_PARTS: "tsv_parts"}
-SIDE_NAMES = frozenset(LEGACY_NAMES) | frozenset(LEGACY_NAMES.values()) | {MANIFEST}
+                MANIFEST: "_manifest.json", FILTER_REPORT: "filter_report.json", TSV_PARTS: "_tsv_parts"}
 
 
 def is_side_path(name: str) -> bool:
-    """True for a file or folder name that is not a data shard (side files of either layout, hidden files)."""
-    return name in SIDE_NAMES or name.startswith(("_", "."))
+    """True for a top-level file or folder name of an output directory that is not a data shard."""
+    return name == SIDE_DIR or name in LEGACY_NAMES.values() or name.startswith(("_", "."))

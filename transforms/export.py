@@ -22,7 +22,7 @@ import pyarrow as pa
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.parsing.trees import to_scpn
-from paranmt.schemas.records import PAIR_SCHEMA
+from paranmt.schemas.records import PAIR_SCHEMA, scores_as_dict
 from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches, shard_metadata,
                                        shard_name)
 
@@ -62,9 +62,9 @@ def scpn_lines(row: dict, lowercase: bool) -> tuple[str | None, str]:
 
 
 def hf_table(table: pa.Table) -> pa.Table:
-    """A shard batch in HF_SCHEMA: only `source_scores` (map -> JSON object string) passes through Python."""
+    """A shard batch in HF_SCHEMA: only `source_scores` (-> JSON object string) passes through Python."""
     index = table.schema.get_field_index("source_scores")
-    scores = [None if pairs is None else json.dumps(dict(pairs), sort_keys=True)
+    scores = [None if pairs is None else json.dumps(scores_as_dict(pairs), sort_keys=True)
               for pairs in table.column(index).to_pylist()]
     return table.set_column(index, "source_scores", pa.array(scores, pa.string()))
 

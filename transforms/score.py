@@ -1,4 +1,5 @@
-"""The score stage's factory for the stage table: `score_stage(config.score)` -> a `ScoreStage`.
+"""Factories of the encoder stages for the stage table: `score_stage(config.score)` -> a `ScoreStage`,
+`xsim_stage(config.xsim, min_xsim=config.clean.min_xsim)` -> an `XsimStage`.
 
 Rows gain `trigram_overlap` and `para_score` (see `paranmt.models.scoring.stage.ScoreStage`); rows without a
 back-translation pass with null scores. The encoder is loaded once per worker process, from a local copy of the
@@ -8,20 +9,35 @@ from __future__ import annotations
 
 from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.scoring.stage import ScoreStage
-from paranmt.schemas.config import ScoreConfig
+from paranmt.models.scoring.xsim import XsimStage
+from paranmt.schemas.config import ScoreConfig, XsimConfig
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model
 
 
-class CachedModelScoreStage(ScoreStage):
-    """ScoreStage whose encoder may live on any Beam filesystem (gs://...): copied once per worker machine."""
+class _LocalEncoderCopy:
+    """Mixin: the stage's encoder may live on any Beam filesystem (gs://...): copied once per worker machine."""
 
     def setup(self) -> None:
         self.encoder_dir = local_model_path(self.encoder_dir)
         super().setup()
 
 
+class CachedModelScoreStage(_LocalEncoderCopy, ScoreStage):
+    pass
+
+
+class CachedModelXsimStage(_LocalEncoderCopy, XsimStage):
+    pass
+
+
 def score_stage(config: ScoreConfig) -> ScoreStage:
     """The score stage of `config`; ConfigError (one message) for a missing or invalid encoder."""
     encoder_dir = checked_model("score.encoder", config.encoder, load_encoder, (EncoderError,))
     return CachedModelScoreStage(encoder_dir, batch_size=config.batch_size)
+
+
+def xsim_stage(config: XsimConfig, min_xsim: float | None = None) -> XsimStage:
+    """The xsim stage of `config` with the threshold `clean.min_xsim`; ConfigError for a bad encoder."""
+    encoder_dir = checked_model("xsim.encoder", config.encoder, load_encoder, (EncoderError,))
+    return CachedModelXsimStage(encoder_dir, min_xsim=min_xsim, batch_size=config.batch_size)

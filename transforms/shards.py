@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.schemas.config import ConfigError
-from paranmt.schemas.records import PAIR_SCHEMA, pairs_to_table
+from paranmt.schemas.records import PAIR_SCHEMA, pairs_to_table, scores_as_dict, upgrade_table
 
 BATCH_ROWS = 8192
 ROW_GROUP_ROWS = 16_384
@@ -106,18 +106,20 @@ def rows_of_table(table: pa.Table) -> list[dict]:
     rows = table.to_pylist()
     if "source_scores" in table.column_names:
         for row in rows:
-            if isinstance(row["source_scores"], list):
-                row["source_scores"] = dict(row["source_scores"])
+            row["source_scores"] = scores_as_dict(row["source_scores"])
     return rows
 
 
 def iter_table_batches(path: str, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS
                        ) -> Iterator[pa.Table]:
-    """One shard as Arrow tables of `batch_rows` rows, only `columns` (all when None)."""
+    """One shard as Arrow tables of `batch_rows` rows in schema v2 (schemas.records.upgrade_table: a v1 shard's
+    missing columns come as nulls), only `columns` (all when None)."""
     with FileSystems.open(path) as handle:
         parquet = pq.ParquetFile(handle)
-        for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns):
-            yield pa.Table.from_batches([batch])
+        present = set(parquet.schema_arrow.names)
+        wanted = None if columns is None else [c for c in columns if c in present]
+        for batch in parquet.iter_batches(batch_size=batch_rows, columns=wanted):
+            yield upgrade_table(pa.Table.from_batches([batch]), columns)
 
 
 def iter_row_batches(path: str, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS

@@ -92,16 +92,18 @@ def checked_model(key: str, path: str, check: Callable[[str], object], errors: t
 
 def clean_stage(config: CleanConfig) -> CleanStage:
     """The clean stage of `config` (factory of the stage table)."""
-    return CleanStage(**{k: v for k, v in dataclasses.asdict(config).items() if k != "batch_rows"})
+    return CleanStage(**{k: v for k, v in dataclasses.asdict(config).items() if k not in ("batch_rows", "min_xsim")})
 
 
 def make_stage(name: str, config: BuildConfig) -> PairStage:
     """The PairStage of stage `name`, made by its factory in the stage table from its config section (validated
     first: ConfigError)."""
-    section = config.section(name)
+    spec, section = STAGE_SPECS[name], config.section(name)
     section.validate()
-    module, function = STAGE_SPECS[name].factory.split(":")
-    return getattr(importlib.import_module(module), function)(section)
+    also = {key.rsplit(".", 1)[1]: getattr(getattr(config, key.split(".")[0]), key.rsplit(".", 1)[1])
+            for key in spec.also}
+    module, function = spec.factory.split(":")
+    return getattr(importlib.import_module(module), function)(section, **also)
 
 
 def build_stage(name: str, config: BuildConfig, remote: bool = False) -> RunStage:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.scoring.stage import directory_sha256, shared_encoder
@@ -23,15 +22,6 @@ from paranmt.schemas.records import reject_row
 
 REJECT_STAGE = "clean"
 REJECT_REASON = "low_xsim"
-
-
-@dataclass
-class XsimConfig:
-    """Parameters of the xsim stage (`clean.min_xsim` in the build config maps to `min_xsim`)."""
-    encoder: str = "assets/encoder-sp"   # bilingual encoder directory (Czech and English in one space)
-    min_xsim: float | None = None        # reject pairs with xsim < min_xsim; None = off (nothing rejected)
-    batch_size: int = 1024               # sentences per encoder call
-    threads: int = 1                     # torch CPU threads
 
 
 class XsimStage(PairStage):
@@ -44,11 +34,6 @@ class XsimStage(PairStage):
         self.encoder_dir, self.min_xsim = encoder_dir, min_xsim
         self.batch_size, self.threads = batch_size, threads
         self.scorer: ParaScorer | None = None
-
-    @classmethod
-    def from_config(cls, config: XsimConfig, encoder_dir: str | None = None) -> "XsimStage":
-        """The stage of `config` (`encoder_dir` overrides the config's path, e.g. after asset resolution)."""
-        return cls(encoder_dir or config.encoder, config.min_xsim, config.batch_size, config.threads)
 
     def setup(self) -> None:
         if self.scorer is None:

@@ -22,24 +22,24 @@ def build(*args):
 
 def test_demo_sample_builds_shards_every_reader_opens(tmp_path, sample_dir, capsys):
     out = tmp_path / "shards"
-    assert build("--input", sample_dir / "*", "--format", "moses", "--output", out) == 0
+    assert build("--input", sample_dir / "*", "--format", "moses", "--output", out, "--stages", "read,clean") == 0
     printed = capsys.readouterr().out
     assert "read 2000 = written 2000 + rejected 0" in printed
     shards = sorted(out.glob("*.parquet"))
     assert [p.name for p in shards] == ["newstest2017-first1000.00000.parquet", "tatoeba-every13th.00000.parquet"]
     table = pq.read_table(shards[0])
     assert table.schema.remove_metadata().equals(PAIR_SCHEMA) and table.num_rows == 1000
-    assert table.schema.metadata[b"paranmt.schema_version"] == b"1"
+    assert table.schema.metadata[b"paranmt.schema_version"] == b"2"
     assert table.column("id").to_pylist()[:3] == [f"newstest2017-first1000:newstest2017-first1000.cs:{i}"
                                                   for i in (1, 2, 3)]
     assert pd.read_parquet(shards[1]).shape[0] == 1000
     assert duckdb.sql(f"select count(*) from read_parquet('{out}/*.parquet')").fetchall()[0][0] == 2000
-    assert pq.read_table(out / "rejects" / shards[0].name).schema.remove_metadata().equals(REJECT_SCHEMA)
-    metrics = json.loads((out / "metrics.json").read_text())
+    assert pq.read_table(out / "__paranmt__" / "rejects" / shards[0].name).schema.remove_metadata().equals(REJECT_SCHEMA)
+    metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
     assert metrics["read"] == 2000 and metrics["written"] == 2000 and metrics["beam_counters"]["clean/rows_in"] == 2000
-    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest = json.loads((out / "__paranmt__" / "manifest.json").read_text())
     assert [s["name"] for s in manifest["shards"]] == [p.stem for p in shards]
-    assert (out / "config.yaml").exists() and not list(out.rglob(".*tmp-*"))
+    assert (out / "__paranmt__" / "config.yaml").exists() and not list(out.rglob(".*tmp-*"))
 
 
 def test_corrupted_inputs_end_as_rejects_and_the_accounting_balances(tmp_path, bitext, capsys):
@@ -53,14 +53,15 @@ def test_corrupted_inputs_end_as_rejects_and_the_accounting_balances(tmp_path, b
     (tmp_path / "in" / "cut.tsv.gz").write_bytes(data[: len(data) * 2 // 3])
     out = tmp_path / "out"
     multi_process = ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]
-    assert build("--input", tmp_path / "in" / "*", "--format", "tsv", "--output", out, *multi_process) == 0
-    metrics = json.loads((out / "metrics.json").read_text())
+    assert build("--input", tmp_path / "in" / "*", "--format", "tsv", "--output", out, "--stages", "read,clean",
+                 *multi_process) == 0
+    metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
     assert metrics["read"] == metrics["written"] + metrics["rejected"]
     reasons = metrics["rejects_by_reason"]
     assert reasons["read/wrong_column_count"] == 1 and reasons["read/empty_line"] == 1
     assert reasons["read/invalid_utf8"] == 1 and reasons["read/corrupt_file"] == 1
     assert reasons["clean/control_characters"] == 1 and reasons["clean/empty_side"] == 1
-    rejects = pd.read_parquet(out / "rejects")
+    rejects = pd.read_parquet(out / "__paranmt__" / "rejects")
     assert set(rejects.columns) == {"id", "stage", "reason", "detail", "raw"} and rejects["detail"].str.len().min() > 0
     assert len(rejects) == metrics["rejected"]
     rows = duckdb.sql(f"select id from read_parquet('{out}/*.parquet')").df()
@@ -70,7 +71,8 @@ def test_corrupted_inputs_end_as_rejects_and_the_accounting_balances(tmp_path, b
 
 def test_resume_rewrites_only_missing_shards_and_matches_a_full_run(tmp_path, sample_dir):
     out = tmp_path / "out"
-    args = ["--input", sample_dir / "*", "--format", "moses", "--output", out, "--shard-rows", "400"]
+    args = ["--input", sample_dir / "*", "--format", "moses", "--output", out, "--shard-rows", "400",
+            "--stages", "read,clean"]
     assert build(*args) == 0
     shards = sorted(out.glob("*.parquet"))
     assert len(shards) == 6
@@ -85,14 +87,15 @@ def test_resume_rewrites_only_missing_shards_and_matches_a_full_run(tmp_path, sa
     for p in sorted(out.glob("*.parquet")):
         if p.name != victim.name:
             assert p.stat().st_mtime_ns == untouched[p.name]
-    manifest = json.loads((out / "_manifest.json").read_text())
+    manifest = json.loads((out / "__paranmt__" / "manifest.json").read_text())
     assert len(manifest["resumed_shards"]) == 5
-    assert json.loads((out / "metrics.json").read_text())["read"] == 2000
+    assert json.loads((out / "__paranmt__" / "metrics.json").read_text())["read"] == 2000
 
 
 def test_same_input_and_config_give_byte_identical_shards(tmp_path, sample_dir):
     for name in ("a", "b"):
-        assert build("--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / name) == 0
+        assert build("--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / name,
+                     "--stages", "read,clean") == 0
     for path in (tmp_path / "a").rglob("*.parquet"):
         assert path.read_bytes() == (tmp_path / "b" / path.relative_to(tmp_path / "a")).read_bytes()
 
@@ -126,7 +129,7 @@ def test_rows_lost_between_read_and_write_fail_the_run(tmp_path, sample_dir):
     records = list(read_file(unit, options))
     rows = [r for _, r in records if "_count" not in r and not r["id"].endswith(":7")]
     [(shard, count)] = [(s, r["_count"]) for s, r in records if "_count" in r]
-    os.makedirs(tmp_path / "out" / "rejects")
+    os.makedirs(tmp_path / "out" / "__paranmt__" / "rejects")
     pipeline = beam.Pipeline(options=pipeline_options(["--runner=DirectRunner"]))
     (pipeline | beam.Create([ShardWork(shard, rows, [], count["read"], count["separators"])])
      | WriteShards(str(tmp_path / "out"), {}))
@@ -141,7 +144,7 @@ def test_stages_over_existing_shards_keep_names_and_counts(tmp_path, sample_dir)
     second = tmp_path / "second"
     assert build("--input", first, "--format", "shards", "--output", second, "--stages", "clean") == 0
     assert sorted(p.name for p in second.glob("*.parquet")) == sorted(p.name for p in first.glob("*.parquet"))
-    metrics = json.loads((second / "metrics.json").read_text())
+    metrics = json.loads((second / "__paranmt__" / "metrics.json").read_text())
     assert metrics["read"] == 2000 == metrics["written"] + metrics["rejected"]
     shutil.rmtree(first)
 
@@ -176,7 +179,8 @@ def test_output_location_is_checked_before_any_work(tmp_path, sample_dir, capsys
 
 
 def test_resume_with_a_different_config_names_the_keys(tmp_path, sample_dir, capsys):
-    args = ["--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / "out"]
+    args = ["--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / "out",
+            "--stages", "read,clean"]
     assert build(*args) == 0
     capsys.readouterr()
     assert build(*args, "--resume", "--set", "clean.max_tokens=50") == 2

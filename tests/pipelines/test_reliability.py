@@ -27,7 +27,7 @@ def shard_bytes(directory):
 
 def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample_dir):
     """SIGKILL the whole process group as soon as the first shard lands, resume, compare with a clean run."""
-    args = ["--input", str(sample_dir / "*"), "--format", "moses", "--shard-rows", "20"]
+    args = ["--input", str(sample_dir / "*"), "--format", "moses", "--shard-rows", "20", "--stages", "read,clean"]
     assert build(*args, "--output", tmp_path / "clean") == 0
     expected = shard_bytes(tmp_path / "clean")
     assert len(expected) == 2 * 100      # 2 files x 1,000 pairs / 20 per shard, data + rejects files
@@ -43,7 +43,7 @@ def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample
     process.wait()
     interrupted = len(list(out.glob("*.parquet")))
     assert 0 < interrupted < 100, f"kill landed outside the write phase ({interrupted} shards)"
-    assert not (out / "_manifest.json").exists()
+    assert not (out / "__paranmt__" / "manifest.json").exists()
 
     assert build(*args, "--output", out, "--resume") == 0
     assert shard_bytes(out) == expected
@@ -52,7 +52,8 @@ def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample
 
 def test_full_disk_fails_clearly_leaves_no_partial_file_and_resume_completes(tmp_path, sample_dir, monkeypatch,
                                                                             capsys):
-    args = ["--input", sample_dir / "*", "--format", "moses", "--output", tmp_path / "out", "--shard-rows", "500"]
+    args = ["--input", sample_dir / "*", "--format", "moses", "--output", tmp_path / "out", "--shard-rows", "500",
+            "--stages", "read,clean"]
     real_create = FileSystems.create
     created = []
 

@@ -34,5 +34,5 @@ def test_metadata_names_schema_models_and_config(tmp_path):
     (tmp_path / "model" / "weights.bin").write_bytes(b"\x00\x02")
     assert model_identity(str(tmp_path / "model"))["sha256"] != identity["sha256"]
     metadata = shard_metadata("abc123", {"score": identity})
-    assert metadata["paranmt.schema_version"] == "1" and metadata["paranmt.config_hash"] == "abc123"
+    assert metadata["paranmt.schema_version"] == "2" and metadata["paranmt.config_hash"] == "abc123"
     assert json.loads(metadata["paranmt.models"])["score"]["path"].endswith("model")

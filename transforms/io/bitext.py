@@ -5,8 +5,10 @@ a shard is a block of `shard_rows` consecutive records of ONE input file, named
 `<file stem>[-<path hash>].<block:05d>` (the path hash only when two input files share a base name).
 
 Formats
-- `tsv`      generic TSV; `columns` maps `cs`/`ref` to 0-based columns (default source TAB reference). Extra
-             columns are allowed; too few is a reject (`wrong_column_count`).
+- `tsv`      generic TSV; `columns` maps `cs`/`ref` to 0-based columns (default source TAB reference). Too few
+             columns is a reject (`wrong_column_count`); more columns than `columns` names are counted (Beam
+             counter `read/extra_columns`, reported by the build) or, with `strict_columns`, rejected
+             (`extra_columns`).
 - `czeng16`  CzEng 1.6 plain-text export: `id TAB filter_score TAB cs TAB en`. The corpus/section is the id's
              leading letters without a trailing capital (`subtitlesM-b1-00train-f000001-s1` -> `subtitles`).
              `filter_score` goes to `source_scores`.
@@ -37,6 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Iterator
 
+from apache_beam.metrics import Metrics
+
 from paranmt.schemas.records import empty_row, reject_row
 
 STAGE = "read"
@@ -61,6 +65,7 @@ class ReadOptions:
     corpus: str | None = None
     max_line_bytes: int = 1 << 20
     shard_rows: int = 50_000
+    strict_columns: bool = False
 
 
 @dataclass
@@ -228,11 +233,25 @@ def iter_lines(stream, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
         pending = (line.rstrip(b"\r\n") if not too_long else line, too_long)
 
 
+CZECH_LETTERS = set("áčďéěíňóřšťúůýžÁČĎÉĚÍŇÓŘŠŤÚŮÝŽ")
+
+
+def guess_encoding(raw: bytes) -> str:
+    """A guess at the legacy encoding of bytes that are not UTF-8: `UTF-16` (NUL bytes or a BOM), `cp1250`
+    (decodes to Czech letters under Windows-1250; ISO-8859-2 differs from it in a few letters only) or `latin-1`."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in raw:
+        return "UTF-16"
+    if CZECH_LETTERS & set(raw.decode("cp1250", "replace")):
+        return "cp1250"
+    return "latin-1"
+
+
 def _decode(raw: bytes) -> tuple[str | None, str]:
     try:
         return raw.decode("utf-8"), ""
     except UnicodeDecodeError as error:
-        return None, f"invalid UTF-8 at byte {error.start}: {raw[error.start:error.start + 4]!r}"
+        return None, (f"invalid UTF-8 at byte {error.start}: {raw[error.start:error.start + 4]!r}; "
+                      f"looks like {guess_encoding(raw)}")
 
 
 def _czeng16_corpus(sentence_id: str) -> str:
@@ -247,7 +266,8 @@ def _czeng20_corpus(sentence_id: str) -> str:
     return re.split(r"[-_.]", sentence_id, maxsplit=1)[0] or "czeng20"
 
 
-def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallback_id: str) -> dict:
+def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallback_id: str,
+               strict_columns: bool = False) -> dict:
     """One decoded line -> a pair row or a reject row (id = fallback_id unless the format carries one)."""
     fields = text.split("\t")
     if fmt == "tsv":
@@ -255,6 +275,11 @@ def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallba
         if len(fields) < need:
             return reject_row(fallback_id, STAGE, "wrong_column_count",
                               f"expected at least {need} tab-separated columns, got {len(fields)}", text)
+        if len(fields) > need:
+            if strict_columns:
+                return reject_row(fallback_id, STAGE, "extra_columns",
+                                  f"{len(fields)} tab-separated columns, read.columns names {need}", text)
+            Metrics.counter(STAGE, "extra_columns").inc()
         return empty_row(fallback_id, corpus, fields[columns["cs"]], fields[columns["ref"]])
     expected = 4 if fmt == "czeng16" else 6
     if len(fields) != expected:
@@ -420,7 +445,7 @@ def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallb
         return reject_row(fallback_id, STAGE, "invalid_utf8", problem, raw.decode("utf-8", "replace"))
     if not text.strip():
         return reject_row(fallback_id, STAGE, "empty_line", "blank line", text)
-    return parse_line(text, options.format, options.columns, corpus, fallback_id)
+    return parse_line(text, options.format, options.columns, corpus, fallback_id, options.strict_columns)
 
 
 def _read_moses(unit: InputFile, options: ReadOptions, opener,

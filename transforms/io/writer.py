@@ -1,9 +1,10 @@
-"""Writing shards: Parquet files (schema v1, zstd), written atomically, with per-shard accounting.
+"""Writing shards: Parquet files (schema v2, zstd), written atomically, with per-shard accounting.
 
-Layout of an output directory DIR:
-  DIR/<shard>.parquet          pair rows (PAIR_SCHEMA), in input order
-  DIR/rejects/<shard>.parquet  reject rows (REJECT_SCHEMA) of the same input block, sorted by id (natural order)
-  DIR/_manifest.json, DIR/metrics.json, DIR/config.yaml   written by the launcher at the end (pipelines/build.py)
+Layout of an output directory DIR (schemas/layout.py: side files live in DIR/__paranmt__/, which pandas,
+pyarrow.dataset, Polars, DuckDB and Hugging Face `datasets` skip, so they load DIR as the pair rows alone):
+  DIR/<shard>.parquet                     pair rows (PAIR_SCHEMA), in input order
+  DIR/__paranmt__/rejects/<shard>.parquet reject rows (REJECT_SCHEMA) of the same block, sorted by id (natural order)
+  DIR/__paranmt__/{manifest.json, metrics.json, config.yaml}   written by the launcher (pipelines/build.py)
 Each file is first written as `.<name>.tmp-<uuid>` and then renamed, the data file last, so a shard whose
 data file exists is complete (that is what `--resume` checks). A shard is written by the worker that read and
 processed it, as soon as its rows are done (no group-by): a run killed half-way keeps the shards it finished.
@@ -23,6 +24,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from paranmt.schemas.layout import REJECTS
 from paranmt.schemas.records import pairs_to_table, rejects_to_table
 
 ROW_GROUP_ROWS = 16_384
@@ -86,7 +88,7 @@ class _WriteShardFn(beam.DoFn):
             raise AccountingError(f"shard {work.name}: {error}") from None
         rejects = sorted(work.rejects, key=lambda r: natural_key(r["id"]))
         write_table_atomically(rejects_to_table(rejects),
-                               join_path(self.output, "rejects", f"{work.name}.parquet"))
+                               join_path(self.output, REJECTS, f"{work.name}.parquet"))
         table = pairs_to_table(work.rows)
         metadata = {**self.metadata, COUNTS_KEY.decode(): json.dumps(counts, sort_keys=True)}
         table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in metadata.items()})
