@@ -50,6 +50,7 @@ setup(
     extras_require={
         "nmt": _pins("fairseq-fixed", "ctranslate2", "sacrebleu"),
         "parse": _pins("stanza"),
+        "sentence-transformers": _pins("sentence-transformers"),
     },
     entry_points={"console_scripts": ["paranmt = paranmt.pipelines.cli:main"]},
 )

@@ -24,6 +24,7 @@ COMMANDS = {
     "train": "train",
     "eval": "evaluate",
     "encode": "encode",
+    "export-encoder": "export_encoder",
     "train-nmt": "train_nmt",
     "convert-nmt": "convert_nmt",
     "eval-nmt": "convert_nmt",

@@ -2,7 +2,8 @@
 
 A saved encoder directory holds `config.json` (`{"format": FORMAT, "kind": ..., ...}`), `weights.npz` (numpy
 arrays, loaded without pickle) and the featurizer's file (`vocab.txt` or `sp.model`); combinations keep each part
-in a subdirectory. Similarity between sentences is always the cosine of their embeddings.
+in a subdirectory. Similarity between sentences is always the cosine of their embeddings
+(`encoder.similarity(a, b)`).
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class SentenceEncoder(nn.Module):
 
     kind: str = ""
     dim: int
+    weights_dtype: str = "float32"     # dtype of the weights file the encoder was loaded from
 
     def prepare(self, sentences: list[str]):
         raise NotImplementedError
@@ -45,6 +47,20 @@ class SentenceEncoder(nn.Module):
         finally:
             self.train(was_training)
         return np.concatenate(parts) if parts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def similarity(self, a: str | list[str], b: str | list[str], pairwise: bool = False) -> np.ndarray:
+        """Cosine similarities of embeddings (a str counts as a list of one sentence).
+
+        Default: the matrix S[i, j] = cos(g(a_i), g(b_j)), shape [len(a), len(b)] (as sentence-transformers'
+        `model.similarity`). `pairwise=True`: the vector s_i = cos(g(a_i), g(b_i)) of two equally long lists,
+        shape [len(a)] (as `model.similarity_pairwise`). float32, clipped to [-1, 1]; NaN where a sentence has no
+        known units (zero vector, cosine undefined).
+        """
+        a, b = [a] if isinstance(a, str) else list(a), [b] if isinstance(b, str) else list(b)
+        if pairwise and len(a) != len(b):
+            raise ValueError(f"pairwise similarity needs lists of equal length, got {len(a)} and {len(b)}")
+        x, y = self.encode(a), self.encode(b)
+        return cosine_rows(x, y) if pairwise else cosine_matrix(x, y)
 
     def spec(self) -> dict:
         raise NotImplementedError
@@ -71,12 +87,22 @@ class SentenceEncoder(nn.Module):
         with np.load(directory / config["weights"], allow_pickle=False) as arrays:
             state = {name: torch.from_numpy(arrays[name].astype(np.float32)) for name in arrays.files}
         self.load_state_dict(state)
+        self.weights_dtype = config["weights_dtype"]
 
 
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cosine of two [n, d] matrices in one vectorized op, clipped to [-1, 1] (float rounding gives
     1.0000001 for identical sentences); a zero vector gives NaN (undefined)."""
     norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
-    dots = np.einsum("ij,ij->i", a, b)
+    return _cosine(np.einsum("ij,ij->i", a, b), norms)
+
+
+def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine of every row of a [n, d] with every row of b [m, d]: [n, m], clipped and NaN as `cosine_rows`."""
+    norms = np.linalg.norm(a, axis=1)[:, None] * np.linalg.norm(b, axis=1)[None, :]
+    return _cosine(a @ b.T, norms)
+
+
+def _cosine(dots: np.ndarray, norms: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(norms > 0, np.clip(dots / np.where(norms > 0, norms, 1.0), -1.0, 1.0), np.nan)

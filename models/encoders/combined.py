@@ -23,6 +23,10 @@ class CombinedEncoder(SentenceEncoder):
         self.kind = f"{first.kind}{'+' if mode == 'sum' else ','}{second.kind}"
         self.dim = first.dim if mode == "sum" else first.dim + second.dim
 
+    @property
+    def weights_dtype(self) -> str:
+        return self.first.weights_dtype
+
     def spec(self) -> dict:
         return {"mode": self.mode}
 
