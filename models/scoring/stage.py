@@ -5,7 +5,9 @@ For every row with a back-translation (`bt` not null) it fills
   |T(ref) & T(bt)| / min(|T(ref)|, |T(bt)|); under 3 tokens the token tuple is the only trigram; no tokens -> null),
 - `para_score` = cos(f(ref), f(bt)) of the configured encoder (paranmt.models.scoring.para_score), one vectorized
   op per batch; undefined cosine -> null.
-Rows whose `bt` is null (translate not run, or failed) are passed on with both scores null, never rejected: the
+- the pair signals of schema v2 (paranmt.models.scoring.signals.SignalsStage, with the same encoder: `simile`,
+  `bt_repetition`, `unigram_f1`, `kendall_tau`, and the language label and confidence of cs, ref and bt).
+Rows whose `bt` is null (translate not run, or failed) are passed on with the bt scores null, never rejected: the
 build pipeline scores, `paranmt filter` decides (score once, decide later).
 """
 from __future__ import annotations
@@ -40,13 +42,18 @@ class ScoreStage(PairStage):
     def __init__(self, encoder_dir: str, batch_size: int = 1024, threads: int = 1):
         self.encoder_dir, self.batch_size, self.threads = encoder_dir, batch_size, threads
         self.scorer: ParaScorer | None = None
+        self.signals = None
 
     def setup(self) -> None:
         if self.scorer is None:
             import torch
 
+            from paranmt.models.scoring.signals import SignalsStage
+
             torch.set_num_threads(self.threads)
             self.scorer = ParaScorer(shared_encoder(self.encoder_dir), self.batch_size)
+            self.signals = SignalsStage(self.encoder_dir)
+            self.signals.setup()
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
         self.setup()
@@ -56,7 +63,7 @@ class ScoreStage(PairStage):
         for i, cosine in zip(translated, cosines):
             outputs[i]["trigram_overlap"] = trigram_overlap(rows[i]["ref"], rows[i]["bt"])
             outputs[i]["para_score"] = None if math.isnan(cosine) else float(cosine)
-        return outputs
+        return self.signals.process_batch(outputs)
 
     def identity(self) -> dict:
         return {"scorer_encoder": os.path.abspath(self.encoder_dir),

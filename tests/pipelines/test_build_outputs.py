@@ -44,7 +44,8 @@ def full_build(tmp_path_factory, sample_dir):
 def test_default_build_runs_every_stage_and_says_so(full_build, capsys):
     frame = pd.read_parquet(full_build)
     assert len(frame) == 24
-    for column in ("xsim", "bt", "bt_score", "trigram_overlap", "para_score", "ref_parse", "bt_template"):
+    for column in ("xsim", "bt", "bt_score", "trigram_overlap", "para_score", "simile", "bt_repetition",
+                   "unigram_f1", "cs_lang", "ref_lang_conf", "bt_lang", "ref_parse", "bt_template"):
         assert frame[column].notna().all(), column
     config = json.loads(json.dumps(pd.read_json(full_build / "__paranmt__" / "manifest.json", typ="series")["stages"]))
     assert config == ["read", "clean", "xsim", "translate", "score", "parse"]
