@@ -36,12 +36,14 @@ demo: $(STAMP)
 	@echo
 	@echo "demo outputs (all under $(DEMO_OUT)/):"
 	@echo "  shards/*.parquet       ParaNMT-style pairs with bt, bt_score, trigram_overlap, para_score, parses, templates"
-	@echo "  shards/rejects/        rejected input with stage and reason; shards/metrics.json: the accounting"
+	@echo "  shards/__paranmt__/    rejects/ (rejected input with stage and reason), metrics.json (the accounting)"
 	@echo "  stats/                 corpus statistics report (Markdown, JSON, PNG plots)"
 	@echo "  paranmt-5m/            training corpus, the paper's recipe (top two para-score tenths, <= 30 tokens); pairs.tsv"
 	@echo "  simile/                SIMILE-style corpus (para >= 0.5, overlap <= 0.2)"
 	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"
 	@echo "  lexicon/               paraphrase lexicon (cross-sentence and adjusted PMI) and its SimLex-999 Spearman"
+	@echo
+	@$(PY) -c "from paranmt.models.nmt.translator import demo_model_notice as n; print('NOTE:', n('assets/nmt-cs-en'))"
 
 test: $(STAMP)
 	$(PY) -m pytest -q tests

@@ -31,6 +31,7 @@ import yaml
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
+from paranmt.models.nmt.translator import demo_model_notice
 from paranmt.schemas import layout
 from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, load_build_config
 from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
@@ -295,6 +296,9 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
           f"{','.join(config.stages)})")
     for reason, n in totals["rejects_by_reason"].items():
         print(f"  rejected {reason}: {n}")
+    notice = demo_model_notice(config.translate.model) if "translate" in config.stages else None
+    if notice:
+        print(f"  NOTE: {notice}")
     extra = beam_counters(result).get("read/extra_columns", 0)
     if extra:
         print(f"  {extra} TSV line(s) had more columns than read.columns names; the extra columns were ignored "

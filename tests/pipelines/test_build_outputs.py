@@ -41,7 +41,7 @@ def full_build(tmp_path_factory, sample_dir):
     return out
 
 
-def test_default_build_runs_every_stage_and_says_so(full_build, capsys):
+def test_default_build_runs_every_stage_and_says_so(full_build):
     frame = pd.read_parquet(full_build)
     assert len(frame) == 24
     for column in ("xsim", "bt", "bt_score", "trigram_overlap", "para_score", "simile", "bt_repetition",
