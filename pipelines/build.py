@@ -103,14 +103,26 @@ def prepare_output(config: BuildConfig) -> set[str]:
 
 
 def pipeline_options(beam_args: list[str]) -> PipelineOptions:
-    """Beam options as given; without --runner, a local DirectRunner that never tries to download a runner
-    binary, multi-processing with one worker per core (benchmarks/RESULTS.md, Scale: the shard-per-element
-    design uses both cores this way)."""
+    """Beam options as given, with local defaults for what the user did not say: `--runner DirectRunner` (never
+    tries to download a runner binary), and for it `--direct_running_mode multi_processing` with
+    `--direct_num_workers` = cores (benchmarks/RESULTS.md, Scale: one shard per element uses every core this way).
+    Every option the user gives wins, alone or together (e.g. `--direct_running_mode in_memory` alone runs in one
+    process). Shared by build, filter, stats, export and lexicon."""
     args = list(beam_args)
-    if not any(a == "--runner" or a.startswith("--runner=") for a in args):
-        args += ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
-                 f"--direct_num_workers={os.cpu_count() or 1}"]
-    if not any(a.startswith("--default_sdk_harness_log_level") for a in args):
+
+    def given(name: str) -> bool:
+        return any(a == f"--{name}" or a.startswith(f"--{name}=") for a in args)
+
+    if not given("runner"):
+        args.append("--runner=DirectRunner")
+    runner = next((a.split("=", 1)[1] if "=" in a else args[i + 1] for i, a in enumerate(args)
+                   if a == "--runner" or a.startswith("--runner=")), "DirectRunner")
+    if runner in ("DirectRunner", "direct"):
+        if not given("direct_running_mode"):
+            args.append("--direct_running_mode=multi_processing")
+        if not given("direct_num_workers"):
+            args.append(f"--direct_num_workers={os.cpu_count() or 1}")
+    if not given("default_sdk_harness_log_level"):
         args.append("--default_sdk_harness_log_level=WARNING")
     return PipelineOptions(args)
 

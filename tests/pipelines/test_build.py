@@ -194,3 +194,16 @@ def test_every_record_rejected_warns_and_max_reject_rate_fails(tmp_path, capsys)
     assert "every one of the 20 input records was rejected" in capsys.readouterr().err
     assert build(*args, "--output", tmp_path / "b", "--max-reject-rate", "0.5") == 1
     assert "reject rate 100.0% > --max-reject-rate 50.0%" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("given,expected", [
+    ([], {"runner": "DirectRunner", "direct_running_mode": "multi_processing"}),
+    (["--direct_running_mode=in_memory"], {"runner": "DirectRunner", "direct_running_mode": "in_memory"}),
+    (["--direct_running_mode", "in_memory", "--direct_num_workers=1"],
+     {"direct_running_mode": "in_memory", "direct_num_workers": 1}),
+    (["--runner=DirectRunner", "--direct_num_workers=3"], {"direct_running_mode": "multi_processing",
+                                                           "direct_num_workers": 3}),
+])
+def test_explicit_beam_options_win_over_the_local_defaults(given, expected):
+    options = pipeline_options(given).get_all_options()
+    assert {key: options[key] for key in expected} == expected
