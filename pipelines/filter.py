@@ -4,10 +4,11 @@
                    [--write-dropped] [beam options, e.g. --runner DataflowRunner ...]
 
 Outputs in DIR: one `<shard>.parquet` per input shard (kept rows, PAIR_SCHEMA, the input's metadata plus
-`paranmt.filter_config_hash` / `paranmt.filter_config`), `filter_report.json` (rows in / kept, per-filter
-seen / kept / dropped, the quantile bounds and sample threshold actually applied), `config.yaml` (resolved config),
-optionally `pairs.tsv` (ref TAB bt, shards in name order) and `dropped/<shard>.parquet` (dropped rows with
-`drop_reason`, `drop_detail`). See docs/filtering.md.
+`paranmt.filter_config_hash` / `paranmt.filter_config`), and side files whose names start with `_` (so pandas,
+pyarrow.dataset, Polars, DuckDB and `datasets` load DIR as the kept rows alone; names in schemas/layout.py): the
+filter report (rows in / kept, per-filter seen / kept / dropped, the quantile bounds and sample threshold actually
+applied), the resolved config, optionally the dropped rows (with `drop_reason`, `drop_detail`) and `pairs.tsv`
+(ref TAB bt, shards in name order). See docs/filtering.md.
 """
 from __future__ import annotations
 
@@ -19,18 +20,21 @@ import apache_beam as beam
 import yaml
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.models.filters.config import FilterConfig, load_filter_config
+from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.quantiles import value_at
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.build import pipeline_options
+from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
-from paranmt.transforms.filter import TSV_PARTS, FilterShards
-from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, unique_shard_names,
-                                       write_json, write_text_atomically)
+from paranmt.transforms.filter import FilterShards
+from paranmt.transforms.shards import (check_columns, column_fill, concatenate_files, list_shards,
+                                       unique_shard_names, write_json, write_text_atomically)
 
 LOG = logging.getLogger(__name__)
-REPORT = "filter_report.json"
+# Dedup candidates one hash partition holds in memory (~40 bytes each): the partition count grows with the input,
+# so a worker's memory does not.
+DEDUP_PARTITION_ROWS = 500_000
 
 
 def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None:
@@ -43,14 +47,18 @@ def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None
     if any(absolute(path.rsplit("/", 1)[0]) == absolute(output) for path in input_files):
         raise ConfigError(f"output {output} is the input directory; choose another output directory")
     if FileSystems.exists(output):
-        patterns = [FileSystems.join(output, "*.parquet"), FileSystems.join(output, "dropped", "*.parquet")]
-        old = [meta.path for result in FileSystems.match(patterns) for meta in result.metadata_list]
+        dropped = [FileSystems.join(output, name, "*.parquet")
+                   for name in (layout.DROPPED, layout.LEGACY_NAMES[layout.DROPPED])]
+        old = [meta.path for result in FileSystems.match([FileSystems.join(output, "*.parquet"), *dropped])
+               for meta in result.metadata_list]
         if old and not overwrite:
             raise ConfigError(f"output {output} already holds a corpus ({len(old)} Parquet files); "
                               "choose a new directory or pass --overwrite")
-        if old:
-            FileSystems.delete(old)
-    for directory in (output, FileSystems.join(output, "dropped"), FileSystems.join(output, TSV_PARTS)):
+        side = [FileSystems.join(output, name) for key in (layout.CONFIG, layout.FILTER_REPORT, layout.TSV_PARTS,
+                                                            layout.PAIRS_TSV)
+                for name in (key, layout.LEGACY_NAMES[key])] + [FileSystems.join(output, layout.DEDUP_WORK)]
+        FileSystems.delete(old + [path for path in side if FileSystems.exists(path)])
+    for directory in (output, FileSystems.join(output, layout.DROPPED), FileSystems.join(output, layout.TSV_PARTS)):
         if not FileSystems.exists(directory):
             FileSystems.mkdirs(directory)
 
@@ -81,6 +89,13 @@ def build_report(shard_counts: list[dict], quantiles: dict, threshold, plan: Fil
     }
 
 
+def dedup_partitions(files: list[str], plan: FilterPlan) -> int:
+    """Hash partitions for the dedup: input rows x dedup fields / DEDUP_PARTITION_ROWS, at least 1 (row counts
+    from the Parquet footers)."""
+    rows = sum(rows for path in files for rows, _ in column_fill(path, ["id"]).values())
+    return max(1, -(-rows * len(plan.dedup) // DEDUP_PARTITION_ROWS))
+
+
 def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwrite: bool = False) -> dict:
     """Validate (config, input files, needed columns), run the pipeline, write report / config / TSV."""
     config.validate()
@@ -89,32 +104,35 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
     unique_shard_names(files)
     check_columns(files, ["id"] + plan.required_columns(), "filter")
     output = config.output.rstrip("/")
+    options = pipeline_options(beam_args or [])
     prepare_output(output, files, overwrite)
     metadata = {"paranmt.filter_config_hash": config.hash(),
                 "paranmt.filter_config": json.dumps(config.to_dict(), sort_keys=True)}
     LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
 
-    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    partitions = dedup_partitions(files, plan) if plan.dedup else 1
+    with beam.Pipeline(options=options) as pipeline:
         paths = pipeline | "ShardFiles" >> beam.Create(files) | "Spread" >> beam.Reshuffle()
-        result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv)
+        result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
+                                                  partitions)
         (result["counts"]
          | "AllCounts" >> beam.combiners.ToList()
          | "Report" >> beam.Map(
              lambda counts, quantiles, threshold: write_json(
-                 FileSystems.join(output, REPORT),
+                 FileSystems.join(output, layout.FILTER_REPORT),
                  build_report(counts, quantiles, threshold, plan, config, files)),
              beam.pvalue.AsDict(result["quantiles"]), beam.pvalue.AsSingleton(result["sample_threshold"])))
 
-    parts_dir = FileSystems.join(output, TSV_PARTS)
+    parts_dir = FileSystems.join(output, layout.TSV_PARTS)
     if config.write_tsv:
         parts = sorted(m.path for m in FileSystems.match([FileSystems.join(parts_dir, "*.tsv")])[0].metadata_list)
-        concatenate_files(parts, FileSystems.join(output, "pairs.tsv"))
-    FileSystems.delete([parts_dir])
+        concatenate_files(parts, FileSystems.join(output, layout.PAIRS_TSV))
+    FileSystems.delete([parts_dir] + ([FileSystems.join(output, layout.DEDUP_WORK)] if plan.dedup else []))
     if not config.write_dropped:
-        FileSystems.delete([FileSystems.join(output, "dropped")])
-    write_text_atomically(FileSystems.join(output, "config.yaml"),
+        FileSystems.delete([FileSystems.join(output, layout.DROPPED)])
+    write_text_atomically(FileSystems.join(output, layout.CONFIG),
                           yaml.safe_dump({**config.to_dict(), "hash": config.hash()}, sort_keys=False))
-    with FileSystems.open(FileSystems.join(output, REPORT)) as handle:
+    with FileSystems.open(FileSystems.join(output, layout.FILTER_REPORT)) as handle:
         return json.loads(handle.read())
 
 
@@ -131,14 +149,15 @@ def register(subparsers) -> None:
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", help="shard directory (top-level *.parquet) or glob")
     parser.add_argument("--output", help="output directory (local or any Beam filesystem)")
-    parser.add_argument("--config", help="filter YAML, e.g. configs/filters/paranmt-5m.yaml")
+    presets = ", ".join(sorted(path.stem for path in PRESETS_DIR.glob("*.yaml")))
+    parser.add_argument("--config", help=f"a preset name ({presets}; configs/filters/) or a filter YAML file")
     parser.add_argument("--sample", type=int, help="keep this many rows (deterministic, by id hash)")
     parser.add_argument("--seed", help="sampling seed (default: paranmt)")
     parser.add_argument("--dedup", help="comma-separated: pair,ref,bt")
     parser.add_argument("--dedup-normalization", choices=("exact", "normalized"))
-    parser.add_argument("--tsv", action="store_true", default=None, help="also write pairs.tsv (ref TAB bt)")
+    parser.add_argument("--tsv", action="store_true", default=None, help=f"also write {layout.PAIRS_TSV} (ref TAB bt)")
     parser.add_argument("--write-dropped", action="store_true", default=None,
-                        help="also write dropped/<shard>.parquet with each dropped row and its reason")
+                        help=f"also write {layout.DROPPED}/<shard>.parquet with each dropped row and its reason")
     parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output")
     parser.set_defaults(func=run, accepts_beam_options=True)
 

@@ -20,9 +20,12 @@ METRICS = f"{SIDE_DIR}/metrics.json"          # build: the accounting (per shard
 MANIFEST = f"{SIDE_DIR}/manifest.json"        # build: files, models, versions
 FILTER_REPORT = f"{SIDE_DIR}/filter_report.json"
 TSV_PARTS = f"{SIDE_DIR}/tsv_parts"           # filter --tsv: per-shard TSV parts before concatenation
+PAIRS_TSV = f"{SIDE_DIR}/pairs.tsv"           # filter --tsv: `ref TAB bt` of the kept rows
+DEDUP_WORK = f"{SIDE_DIR}/dedup_work"         # filter dedup: spilled keys and losers while it runs
 
 LEGACY_NAMES = {REJECTS: "rejects", DROPPED: "dropped", CONFIG: "config.yaml", METRICS: "metrics.json",
-                MANIFEST: "_manifest.json", FILTER_REPORT: "filter_report.json", TSV_PARTS: "_tsv_parts"}
+                MANIFEST: "_manifest.json", FILTER_REPORT: "filter_report.json", TSV_PARTS: "_tsv_parts",
+                PAIRS_TSV: "pairs.tsv"}
 
 
 def is_side_path(name: str) -> bool:

@@ -1,46 +1,87 @@
 """Beam adapter of `paranmt.models.filters.plan.FilterPlan`: shard files in, filtered shard files out.
 
-Elements are shard file paths. Every pass streams a shard in record batches (memory = one batch), so no worker
-ever holds the corpus; the global decisions travel as small side inputs:
+Elements are shard file paths (and, for dedup, partition numbers). Every pass streams a shard in Arrow record
+batches and decides a whole batch at once (pyarrow compute / numpy), so no worker ever holds the corpus and no row
+becomes a Python object; the global decisions travel as small side inputs or as spill files:
 
   1. quantiles   ApproximateQuantiles (Beam's mergeable sketch, 1001 quantiles) of each QuantileFilter's column
                  over the whole input -> {column: [q_0 .. q_1000]}
-  2. dedup       for rows that pass the row filters: ((field, key64), (rank, id)) combined per key into
-                 (count, best); keys with count > 1 -> {(field, key): winning id}
-  3. sample      Top.Smallest(N) of the 64-bit sample hashes of the surviving rows -> the N-th smallest hash
-  4. write       each shard again: verdict per row; kept rows -> OUT/<shard>.parquet (same schema and metadata,
-                 plus the filter's), optionally dropped rows with reason -> OUT/dropped/<shard>.parquet and a
+  2. dedup       (a) per shard: the candidates (key, field, score, id) of the rows that pass the row filters,
+                 hash-partitioned by key into `partitions` spill files, OUT/__paranmt__/dedup_work/keys/pNNNNN/<shard>.arrow;
+                 (b) per partition (after all of (a)): the partition's candidates grouped by (field, key) with one
+                 sort, every non-best row written back to its shard's loser file
+                 OUT/__paranmt__/dedup_work/losers/<shard>/pNNNNN.arrow (id, field, winning id).
+                 Memory: one batch in (a); one partition (about input rows x dedup fields / partitions candidates,
+                 ~40 bytes each) in (b), whatever the input size.
+  3. sample      per shard the N smallest 64-bit sample hashes of its surviving rows; combined into the N
+                 smallest overall -> the N-th smallest hash (numpy arrays: 8 bytes per hash)
+  4. write       each shard again: verdicts per batch; kept rows -> OUT/<shard>.parquet (same schema and metadata,
+                 plus the filter's), optionally dropped rows with reason -> OUT/__paranmt__/dropped/<shard>.parquet and a
                  `ref TAB bt` part file; yields the shard's counts.
 Passes that the plan does not need are skipped. Each pass starts after a Reshuffle of the paths: without that
-fusion break a local runner fuses all passes into one stage that waits for its own side inputs. Memory of the
-side inputs: O(1) for quantiles, O(#duplicate groups) for dedup, O(N) 8-byte ints for the sample.
+fusion break a local runner fuses all passes into one stage that waits for its own side inputs.
 """
 from __future__ import annotations
 
-from collections import Counter
-
 import apache_beam as beam
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 from apache_beam.transforms.stats import ApproximateQuantiles
 
-from paranmt.models.filters.plan import FilterPlan
+from paranmt.models.filters.plan import KEPT, LOSER_SCHEMA, FilterPlan, dedup_losers
 from paranmt.models.filters.quantiles import NUM_QUANTILES
-from paranmt.models.filters.text_keys import dedup_rank
+from paranmt.schemas import layout
 from paranmt.schemas.records import PAIR_SCHEMA
-from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches, rows_of_table,
-                                       shard_metadata, shard_name)
+from paranmt.transforms.shards import ParquetShardWriter, iter_table_batches, shard_metadata, shard_name
 
 DROPPED_SCHEMA = PAIR_SCHEMA.append(pa.field("drop_reason", pa.string(), nullable=False)) \
     .append(pa.field("drop_detail", pa.string()))
-TSV_PARTS = "_tsv_parts"
+# Python's str.split() whitespace: what a TSV line must not contain inside a sentence.
+WHITESPACE_RUN = r"[\t\n\x{0b}\x{0c}\r\x{1c}-\x{1f}\x{85}\p{Z}]+"
 
 
-def tsv_line(row: dict) -> str:
-    """`ref TAB bt` with any tab or line break inside a sentence replaced by a space (cleaned shards have none)."""
-    return "\t".join(" ".join((row[side] or "").split()) for side in ("ref", "bt")) + "\n"
+def tsv_lines(table: pa.Table) -> bytes:
+    """`ref TAB bt` lines, with every whitespace run inside a sentence (tabs, line breaks) replaced by one space and
+    the ends trimmed (cleaned shards have none); a null bt gives an empty second column."""
+    sides = [pc.utf8_trim(pc.replace_substring_regex(table.column(side).combine_chunks().fill_null(""),
+                                                     WHITESPACE_RUN, " "), " ")
+             for side in ("ref", "bt")]
+    lines = pc.binary_join_element_wise(sides[0], "\t", sides[1], "\n", "").cast(pa.large_string())
+    offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset: lines.offset + len(lines) + 1]
+    return lines.buffers()[2].to_pybytes()[offsets[0]: offsets[-1]] if len(lines) else b""
+
+
+def partition_dir(work: str, partition: int) -> str:
+    return FileSystems.join(work, "keys", f"p{partition:05d}")
+
+
+def write_arrow(path: str, table: pa.Table) -> None:
+    with FileSystems.create(path) as handle:
+        with pa.ipc.new_file(handle, table.schema) as writer:
+            writer.write_table(table)
+
+
+def read_arrow(paths: list[str]) -> list[pa.Table]:
+    tables = []
+    for path in paths:
+        with FileSystems.open(path) as handle:
+            tables.append(pa.ipc.open_file(handle).read_all())
+    return tables
+
+
+def matching(pattern: str) -> list[str]:
+    return sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
+
+
+def shard_losers(work: str | None, path: str) -> pa.Table:
+    """The dedup losers (LOSER_SCHEMA) of one shard, from every partition; empty without dedup."""
+    if work is None:
+        return LOSER_SCHEMA.empty_table()
+    tables = read_arrow(matching(FileSystems.join(work, "losers", shard_name(path), "*.arrow")))
+    return pa.concat_tables(tables) if tables else LOSER_SCHEMA.empty_table()
 
 
 class _ColumnValuesFn(beam.DoFn):
@@ -50,124 +91,158 @@ class _ColumnValuesFn(beam.DoFn):
         self.column = column
 
     def process(self, path):
-        for batch in iter_row_batches(path, [self.column]):
-            values = [row[self.column] for row in batch
-                      if row[self.column] is not None and row[self.column] == row[self.column]]
-            if values:
-                yield values
+        for table in iter_table_batches(path, [self.column]):
+            values = table.column(self.column).combine_chunks().drop_null()
+            values = values.filter(pc.invert(pc.is_nan(values)))
+            if len(values):
+                yield values.to_pylist()
 
 
-class _DedupCandidatesFn(beam.DoFn):
-    """path -> ((field, key), (rank, id)) for every dedup key of every row that passes the row filters."""
+class _SpillCandidatesFn(beam.DoFn):
+    """path -> writes the shard's dedup candidates, hash-partitioned into spill files; yields the partitions it
+    wrote to."""
 
-    def __init__(self, plan: FilterPlan, columns: list[str]):
-        self.plan, self.columns = plan, columns
+    def __init__(self, plan: FilterPlan, columns: list[str], work: str, partitions: int):
+        self.plan, self.columns, self.work, self.partitions = plan, columns, work, partitions
 
     def process(self, path, quantiles):
         plan = self.plan.bind_quantiles(quantiles)
-        for batch in iter_row_batches(path, self.columns):
-            for row in batch:
-                if plan.row_verdict(row) is None:
-                    rank = dedup_rank(row)
-                    for dedup_field, key in plan.dedup_keys(row).items():
-                        yield (dedup_field, key), rank
+        parts: dict[int, list[pa.Table]] = {}
+        for table in iter_table_batches(path, self.columns):
+            codes, _ = plan.row_verdicts(table)
+            candidates = plan.dedup_candidates(table, codes)
+            if not candidates.num_rows:
+                continue
+            partition = candidates.column("key").to_numpy() % np.uint64(self.partitions)
+            for number in np.unique(partition):
+                parts.setdefault(int(number), []).append(candidates.filter(pa.array(partition == number)))
+        for number, tables in parts.items():
+            write_arrow(FileSystems.join(partition_dir(self.work, number), f"{shard_name(path)}.arrow"),
+                        pa.concat_tables(tables))
+            yield number
 
 
-class DedupWinnerFn(beam.CombineFn):
-    """(rank, id) values of one dedup key -> (count, id of the smallest rank)."""
+class _PartitionLosersFn(beam.DoFn):
+    """partition -> every candidate of the partition that loses its dedup group, written to its shard's loser
+    file; yields the number of losers."""
+
+    def __init__(self, work: str):
+        self.work = work
+
+    def process(self, partition):
+        paths = matching(FileSystems.join(partition_dir(self.work, partition), "*.arrow"))
+        tables = [table.append_column("shard", pa.array(np.full(table.num_rows, index, np.int32)))
+                  for index, table in enumerate(read_arrow(paths))]
+        losers = dedup_losers(pa.concat_tables(tables))
+        shard_of_loser = losers.column("shard").to_numpy()
+        for index in np.unique(shard_of_loser):
+            shard = shard_name(paths[index].rsplit("/", 1)[-1][: -len(".arrow")] + ".parquet")
+            write_arrow(FileSystems.join(self.work, "losers", shard, f"p{partition:05d}.arrow"),
+                        losers.filter(pa.array(shard_of_loser == index)).select(LOSER_SCHEMA.names))
+        yield losers.num_rows
+
+
+class SmallestHashes(beam.CombineFn):
+    """uint64 arrays -> the `count` smallest values of all of them (sorted; fewer when there are fewer)."""
+
+    def __init__(self, count: int):
+        self.count = count
+
+    def _smallest(self, values: np.ndarray) -> np.ndarray:
+        if len(values) > self.count:
+            values = np.partition(values, self.count - 1)[: self.count]
+        return np.sort(values)
 
     def create_accumulator(self):
-        return 0, None
+        return np.empty(0, dtype=np.uint64)
 
-    def add_input(self, accumulator, rank):
-        count, best = accumulator
-        return count + 1, rank if best is None or rank < best else best
+    def add_input(self, accumulator, values):
+        return self._smallest(np.concatenate([accumulator, values]))
 
     def merge_accumulators(self, accumulators):
-        count, best = 0, None
-        for other_count, other_best in accumulators:
-            count += other_count
-            if other_best is not None and (best is None or other_best < best):
-                best = other_best
-        return count, best
+        return self._smallest(np.concatenate(list(accumulators)))
 
     def extract_output(self, accumulator):
-        count, best = accumulator
-        return count, None if best is None else best[1]
+        return accumulator
 
 
 class _SampleHashesFn(beam.DoFn):
-    """path -> sample hash of every row that passes the row filters and dedup."""
+    """path -> the `count` smallest sample hashes of the rows that pass the row filters and dedup."""
 
-    def __init__(self, plan: FilterPlan, columns: list[str]):
-        self.plan, self.columns = plan, columns
+    def __init__(self, plan: FilterPlan, columns: list[str], work: str | None):
+        self.plan, self.columns, self.work = plan, columns, work
 
-    def process(self, path, quantiles, winners):
+    def process(self, path, quantiles, dedup_done):
         plan = self.plan.bind_quantiles(quantiles)
-        for batch in iter_row_batches(path, self.columns):
-            for row in batch:
-                if plan.row_verdict(row) is None and plan.dedup_verdict(row, winners) is None:
-                    yield plan.sample_hash(row)
+        losers, smallest = shard_losers(self.work, path), SmallestHashes(plan.sample)
+        for table in iter_table_batches(path, self.columns):
+            codes, _ = plan.row_verdicts(table)
+            ids = table.column("id").combine_chunks()
+            codes, _ = plan.apply_losers(ids, codes, None, losers)
+            alive = codes == KEPT
+            if alive.any():
+                yield smallest._smallest(plan.sample_hashes(ids.filter(pa.array(alive))))
 
 
 class _WriteFilteredShardFn(beam.DoFn):
     """path -> writes the shard's kept rows (and optionally dropped rows and a TSV part); yields its counts.
-    Verdicts are computed on the columns the plan reads; the rows themselves are selected with an Arrow mask
-    and written without becoming Python objects."""
+    Verdicts are computed per Arrow batch; rows are selected with masks and written without becoming Python
+    objects."""
 
     def __init__(self, plan: FilterPlan, output: str, metadata: dict[str, str], write_dropped: bool,
-                 write_tsv: bool):
+                 write_tsv: bool, work: str | None):
         self.plan, self.output, self.metadata = plan, output, metadata
-        self.write_dropped, self.write_tsv = write_dropped, write_tsv
-        self.verdict_columns = ["id"] + plan.required_columns()
+        self.write_dropped, self.write_tsv, self.work = write_dropped, write_tsv, work
         self.kept_counter = Metrics.counter("filter", "kept")
 
-    def process(self, path, quantiles, winners, sample_threshold):
+    def process(self, path, quantiles, dedup_done, sample_threshold):
         plan = self.plan.bind_quantiles(quantiles)
+        reasons = plan.reasons()
         name = shard_name(path)
         metadata = {**shard_metadata(path), **self.metadata}
+        losers = shard_losers(self.work, path)
         kept_writer = ParquetShardWriter(FileSystems.join(self.output, f"{name}.parquet"), PAIR_SCHEMA, metadata)
-        dropped_writer = ParquetShardWriter(FileSystems.join(self.output, "dropped", f"{name}.parquet"),
+        dropped_writer = ParquetShardWriter(FileSystems.join(self.output, layout.DROPPED, f"{name}.parquet"),
                                             DROPPED_SCHEMA, metadata) if self.write_dropped else None
-        tsv = FileSystems.create(FileSystems.join(self.output, TSV_PARTS, f"{name}.tsv")) if self.write_tsv \
-            else None
-        reasons, rows_in = Counter(), 0
+        tsv = FileSystems.create(FileSystems.join(self.output, layout.TSV_PARTS, f"{name}.tsv")) \
+            if self.write_tsv else None
+        counts, rows_in = np.zeros(len(reasons), dtype=np.int64), 0
         for table in iter_table_batches(path):
-            verdicts = [plan.verdict(row, winners, sample_threshold)
-                        for row in rows_of_table(table.select(self.verdict_columns))]
-            keep = pa.array([verdict is None for verdict in verdicts])
-            kept = table.filter(keep)
+            codes, details = plan.verdicts(table, losers, sample_threshold, with_details=self.write_dropped)
+            keep = codes == KEPT
+            kept = table.filter(pa.array(keep))
             kept_writer.write_table(kept)
             rows_in += table.num_rows
-            dropped_verdicts = [verdict for verdict in verdicts if verdict is not None]
-            reasons.update(reason for reason, _ in dropped_verdicts)
-            if dropped_writer and dropped_verdicts:
-                dropped = table.filter(pc.invert(keep))
-                dropped = dropped.append_column("drop_reason", pa.array([r for r, _ in dropped_verdicts]))
-                dropped_writer.write_table(dropped.append_column("drop_detail",
-                                                                 pa.array([d for _, d in dropped_verdicts])))
-            if tsv:
-                tsv.write("".join(tsv_line(row) for row in kept.select(["ref", "bt"]).to_pylist()).encode("utf-8"))
+            counts += np.bincount(codes[~keep], minlength=len(reasons))
+            if dropped_writer and not keep.all():
+                dropped_mask = pa.array(~keep)
+                dropped = table.filter(dropped_mask).append_column(
+                    "drop_reason", pa.array(reasons).take(pa.array(codes[~keep])))
+                dropped_writer.write_table(dropped.append_column("drop_detail", details.filter(dropped_mask)))
+            if tsv and kept.num_rows:
+                tsv.write(tsv_lines(kept))
             self.kept_counter.inc(kept.num_rows)
         kept_writer.close()
         if dropped_writer:
             dropped_writer.close()
         if tsv:
             tsv.close()
-        for reason, count in reasons.items():
+        dropped = {reason: int(count) for reason, count in zip(reasons, counts) if count}
+        for reason, count in dropped.items():
             Metrics.counter("filter", f"dropped_{reason}").inc(count)
-        yield {"shard": name, "rows": rows_in, "kept": kept_writer.rows, "dropped": dict(reasons)}
+        yield {"shard": name, "rows": rows_in, "kept": kept_writer.rows, "dropped": dropped}
 
 
 class FilterShards(beam.PTransform):
     """PCollection of shard paths -> {"counts": per-shard counts, "quantiles": (column, quantile list) pairs,
-    "sample_threshold": the sample's hash threshold or None}; writes the filtered corpus to `output`."""
+    "sample_threshold": the sample's hash threshold or None}; writes the filtered corpus to `output`.
+    `dedup_partitions`: how many hash partitions the dedup spills into (each is processed in memory alone)."""
 
     def __init__(self, plan: FilterPlan, output: str, metadata: dict[str, str], write_dropped: bool = False,
-                 write_tsv: bool = False):
+                 write_tsv: bool = False, dedup_partitions: int = 1):
         super().__init__()
         self.plan, self.output, self.metadata = plan, output, metadata
-        self.write_dropped, self.write_tsv = write_dropped, write_tsv
+        self.write_dropped, self.write_tsv, self.dedup_partitions = write_dropped, write_tsv, dedup_partitions
 
     def expand(self, paths):
         plan = self.plan
@@ -183,29 +258,32 @@ class FilterShards(beam.PTransform):
             else pipeline | "NoQuantiles" >> beam.Create([])
         quantiles = beam.pvalue.AsSingleton(quantile_lists | "QuantileDict" >> beam.combiners.ToDict())
 
+        work = FileSystems.join(self.output, layout.DEDUP_WORK) if plan.dedup else None
         if plan.dedup:
-            winners = (paths
-                       | "PathsForDedup" >> beam.Reshuffle()
-                       | "DedupCandidates" >> beam.ParDo(_DedupCandidatesFn(plan, row_columns), quantiles)
-                       | "DedupWinners" >> beam.CombinePerKey(DedupWinnerFn())
-                       | "SharedKeys" >> beam.Filter(lambda kv: kv[1][0] > 1)
-                       | "WinnerIds" >> beam.Map(lambda kv: (kv[0], kv[1][1])))
+            dedup_done = (paths
+                          | "PathsForDedup" >> beam.Reshuffle()
+                          | "SpillCandidates" >> beam.ParDo(
+                              _SpillCandidatesFn(plan, row_columns, work, self.dedup_partitions), quantiles)
+                          | "Partitions" >> beam.Distinct()
+                          | "PartitionLosers" >> beam.ParDo(_PartitionLosersFn(work))
+                          | "Losers" >> beam.CombineGlobally(sum))
         else:
-            winners = pipeline | "NoDedup" >> beam.Create([])
-        winners = beam.pvalue.AsDict(winners)
+            dedup_done = pipeline | "NoDedup" >> beam.Create([0])
+        dedup_done = beam.pvalue.AsSingleton(dedup_done)
 
         if plan.sample:
             threshold_value = (paths
                                | "PathsForSample" >> beam.Reshuffle()
-                               | "SampleHashes" >> beam.ParDo(_SampleHashesFn(plan, row_columns), quantiles, winners)
-                               | "SmallestHashes" >> beam.combiners.Top.Smallest(plan.sample)
-                               | "Threshold" >> beam.Map(lambda smallest: max(smallest) if smallest else None))
+                               | "SampleHashes" >> beam.ParDo(_SampleHashesFn(plan, row_columns, work), quantiles,
+                                                              dedup_done)
+                               | "SmallestHashes" >> beam.CombineGlobally(SmallestHashes(plan.sample))
+                               | "Threshold" >> beam.Map(lambda smallest: int(smallest[-1]) if len(smallest)
+                                                         else None))
         else:
             threshold_value = pipeline | "NoSample" >> beam.Create([None])
         threshold = beam.pvalue.AsSingleton(threshold_value)
 
         counts = paths | "PathsForWrite" >> beam.Reshuffle() | "WriteFiltered" >> beam.ParDo(
-            _WriteFilteredShardFn(plan, self.output, self.metadata, self.write_dropped, self.write_tsv),
-            quantiles, winners, threshold)
+            _WriteFilteredShardFn(plan, self.output, self.metadata, self.write_dropped, self.write_tsv, work),
+            quantiles, dedup_done, threshold)
         return {"counts": counts, "quantiles": quantile_lists, "sample_threshold": threshold_value}
-

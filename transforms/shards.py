@@ -1,7 +1,9 @@
 """Reading shard directories written by `paranmt build` (and by `paranmt filter`, which writes the same layout),
 and streaming Parquet writing for the corpus tools.
 
-An input is a directory (its top-level `*.parquet` files: never `rejects/` or `dropped/`) or a glob; local paths
+An input is a directory (its top-level `*.parquet` files) or a glob; side files and folders of either output layout
+(schemas.layout.is_side_path: `__paranmt__/`, `rejects/`, `dropped/`, names starting with `_` or `.`) are never
+read, even when a glob reaches into them. Local paths
 and any Beam filesystem (gs://...) work. Files are read in record batches of BATCH_ROWS rows, only the columns
 asked for, so a worker's memory stays bounded by one batch whatever the shard size.
 """
@@ -15,6 +17,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 
+from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import PAIR_SCHEMA, pairs_to_table, scores_as_dict, upgrade_table
 
@@ -24,14 +27,19 @@ METADATA_PREFIX = "paranmt."
 
 
 def list_shards(input_path: str) -> list[str]:
-    """Sorted shard files of a directory (top level only) or a glob; ConfigError when there are none."""
-    pattern = input_path if any(c in input_path for c in "*?[") or input_path.endswith(".parquet") \
+    """Sorted shard files of a directory (top level only) or a glob, without side paths below the directory or the
+    glob's fixed part; ConfigError when there are none."""
+    wildcard = min((input_path.find(c) for c in "*?[" if c in input_path), default=-1)
+    pattern = input_path if wildcard >= 0 or input_path.endswith(".parquet") \
         else FileSystems.join(input_path.rstrip("/"), "*.parquet")
+    fixed = input_path[:wildcard] if wildcard >= 0 else ""
+    root = fixed.rsplit("/", 1)[0] if "/" in fixed else "" if wildcard >= 0 else input_path  # side paths are below
     try:
         matches = FileSystems.match([pattern])[0].metadata_list
     except Exception as error:  # noqa: BLE001 - Beam raises BeamIOError with the underlying cause
         raise ConfigError(f"cannot list shards {pattern}: {error}") from None
-    files = sorted(m.path for m in matches if m.path.endswith(".parquet"))
+    files = sorted(m.path for m in matches if m.path.endswith(".parquet") and not any(
+        layout.is_side_path(part) for part in m.path[len(root):].strip("/").split("/") if part))
     if not files:
         raise ConfigError(f"no shard files (*.parquet) match {pattern}")
     return files

@@ -2,20 +2,31 @@
 `build_filter`) and named by `name` (default: derived from type and column), which is the reason code of the rows
 it drops.
 
-Null handling: a null in a column a filter reads scores as None and is never accepted (reason = the filter's name,
-detail says `null`). Bounds are inclusive everywhere.
+Every filter decides on a whole Arrow table at once (pyarrow compute / numpy). Null handling: a null (or NaN) in a
+column a filter reads is never accepted (reason = the filter's name, detail says `null`). Bounds are inclusive
+everywhere. A bound outside the range a column can take (COLUMN_RANGES, e.g. para_score min 7) is a configuration
+error: it would keep every row or none.
 """
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from paranmt.models.filters.base import PairFilter
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from paranmt.models.filters.base import PairFilter, column, true_where
 from paranmt.models.filters.english import looks_english
 from paranmt.schemas.config import ConfigError
 
 SIDES = ("ref", "bt")
-SCORE_COLUMNS = ("para_score", "trigram_overlap", "bt_score")
+# The values each score column can take (schemas/records.py): cosines and Kendall tau in [-1, 1], overlaps and
+# shares in [0, 1], bt_score a mean log-probability (<= 0).
+COLUMN_RANGES = {"para_score": (-1.0, 1.0), "trigram_overlap": (0.0, 1.0), "bt_score": (-math.inf, 0.0),
+                 "xsim": (-1.0, 1.0), "simile": (-1.0, 1.0), "bt_repetition": (0.0, 1.0), "unigram_f1": (0.0, 1.0),
+                 "kendall_tau": (-1.0, 1.0)}
+SCORE_COLUMNS = tuple(COLUMN_RANGES)
 
 
 def _number(value, what: str) -> float | None:
@@ -24,6 +35,23 @@ def _number(value, what: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
         raise ConfigError(f"{what} must be a number, got {value!r}")
     return float(value)
+
+
+def _in_range(value: float | None, column_name: str, what: str) -> float | None:
+    low, high = COLUMN_RANGES[column_name]
+    if value is not None and not low <= value <= high:
+        raise ConfigError(f"{what} {value:g} is outside the values {column_name} can take, [{low:g}, {high:g}]")
+    return value
+
+
+def _between(values: pa.Array, low: float | None, high: float | None) -> np.ndarray:
+    """low <= value <= high (a missing bound is open); null and NaN -> False."""
+    keep = pc.invert(pc.is_nan(values)) if pa.types.is_floating(values.type) else pc.is_valid(values)
+    if low is not None:
+        keep = pc.and_(keep, pc.greater_equal(values, low))
+    if high is not None:
+        keep = pc.and_(keep, pc.less_equal(values, high))
+    return true_where(keep)
 
 
 def _sides(sides, what: str) -> tuple[str, ...]:
@@ -40,7 +68,8 @@ class RangeFilter(PairFilter):
         if column not in SCORE_COLUMNS:
             raise ConfigError(f"range filter: column must be one of {list(SCORE_COLUMNS)}, got {column!r}")
         self.column = column
-        self.min, self.max = _number(min, f"{column} min"), _number(max, f"{column} max")
+        self.min = _in_range(_number(min, f"{column} min"), column, f"range filter on {column}: min")
+        self.max = _in_range(_number(max, f"{column} max"), column, f"range filter on {column}: max")
         if self.min is None and self.max is None:
             raise ConfigError(f"range filter on {column}: give min, max or both")
         if self.min is not None and self.max is not None and self.min > self.max:
@@ -48,13 +77,11 @@ class RangeFilter(PairFilter):
         self.name = name or f"{column}_range"
         self.requires = (column,)
 
-    def score(self, row):
-        return row.get(self.column)
+    def score(self, table):
+        return column(table, self.column)
 
     def accept(self, score):
-        if score is None or math.isnan(score):
-            return False
-        return (self.min is None or score >= self.min) and (self.max is None or score <= self.max)
+        return _between(score, self.min, self.max)
 
     def describe(self):
         low = "-inf" if self.min is None else f"{self.min:g}"
@@ -64,7 +91,7 @@ class RangeFilter(PairFilter):
 
 class TokenCountFilter(PairFilter):
     """Keep rows where every side in `sides` has min_tokens <= <side>_len <= max_tokens (token counts of the shard
-    columns ref_len / bt_len: sacremoses English tokens). score = tuple of the sides' lengths."""
+    columns ref_len / bt_len: sacremoses English tokens). score = struct of the sides' lengths."""
 
     def __init__(self, min_tokens: int = 1, max_tokens: int | None = None, sides=SIDES, name: str | None = None):
         self.sides = _sides(sides, "tokens filter")
@@ -75,12 +102,14 @@ class TokenCountFilter(PairFilter):
         self.name = name or "tokens"
         self.requires = tuple(f"{side}_len" for side in self.sides)
 
-    def score(self, row):
-        return tuple(row.get(column) for column in self.requires)
+    def score(self, table):
+        return pa.StructArray.from_arrays([column(table, name) for name in self.requires], list(self.requires))
 
     def accept(self, score):
-        return all(n is not None and n >= self.min_tokens and (self.max_tokens is None or n <= self.max_tokens)
-                   for n in score)
+        keep = np.ones(len(score), dtype=bool)
+        for index in range(score.type.num_fields):
+            keep &= _between(score.field(index), self.min_tokens, self.max_tokens)
+        return keep
 
     def describe(self):
         high = "inf" if self.max_tokens is None else self.max_tokens
@@ -98,14 +127,14 @@ class LengthRatioFilter(PairFilter):
             raise ConfigError(f"length_ratio filter: max_ratio must be >= 1, got {max_ratio!r}")
         self.name = name or "length_ratio"
 
-    def score(self, row):
-        a, b = row.get("ref_len"), row.get("bt_len")
-        if a is None or b is None:
-            return None
-        return max(a, b) / max(1, min(a, b))
+    def score(self, table):
+        ref, bt = (column(table, name).cast(pa.float64()) for name in ("ref_len", "bt_len"))
+        both = pc.ElementWiseAggregateOptions(skip_nulls=False)
+        longer, shorter = pc.max_element_wise(ref, bt, options=both), pc.min_element_wise(ref, bt, options=both)
+        return pc.divide(longer, pc.max_element_wise(shorter, 1.0))
 
     def accept(self, score):
-        return score is not None and score <= self.max_ratio
+        return _between(score, None, self.max_ratio)
 
     def describe(self):
         return f"max(ref_len, bt_len) / min(...) <= {self.max_ratio:g}"
@@ -114,7 +143,7 @@ class LengthRatioFilter(PairFilter):
 class TemplateFilter(PairFilter):
     """Keep rows whose ref and bt templates (level `template`: top two parse levels) or full de-leafed parses
     (level `parse`) differ (`require: differ`, SCPN's training data) or are equal (`require: equal`).
-    score = (ref value, bt value)."""
+    score = struct of the ref and bt values."""
 
     def __init__(self, require: str = "differ", level: str = "template", name: str | None = None):
         if require not in ("differ", "equal"):
@@ -125,14 +154,12 @@ class TemplateFilter(PairFilter):
         self.requires = (f"ref_{level}", f"bt_{level}")
         self.name = name or f"{level}_{require}"
 
-    def score(self, row):
-        return tuple(row.get(column) for column in self.requires)
+    def score(self, table):
+        return pa.StructArray.from_arrays([column(table, name) for name in self.requires], list(self.requires))
 
     def accept(self, score):
-        ref, bt = score
-        if ref is None or bt is None:
-            return False
-        return (ref != bt) if self.require == "differ" else (ref == bt)
+        compare = pc.not_equal if self.require == "differ" else pc.equal
+        return true_where(compare(score.field(0), score.field(1)))
 
     def describe(self):
         return f"ref and bt {self.level}s {self.require}"
@@ -140,7 +167,7 @@ class TemplateFilter(PairFilter):
 
 class EnglishFilter(PairFilter):
     """Keep rows whose `sides` all look English by the function-word heuristic of
-    `paranmt.models.filters.english` (not a trained language identifier). score = tuple of booleans."""
+    `paranmt.models.filters.english` (not a trained language identifier). score = struct of one boolean per side."""
 
     def __init__(self, sides=SIDES, min_function_word_ratio: float = 0.15, min_ascii_ratio: float = 0.97,
                  min_words: int = 4, name: str | None = None):
@@ -151,13 +178,16 @@ class EnglishFilter(PairFilter):
         self.requires = self.sides
         self.name = name or "english"
 
-    def score(self, row):
-        return tuple(row.get(side) is not None and looks_english(row[side], self.min_function_word_ratio,
-                                                                 self.min_ascii_ratio, self.min_words)
-                     for side in self.sides)
+    def score(self, table):
+        return pa.StructArray.from_arrays(
+            [pa.array(looks_english(column(table, side), self.min_function_word_ratio, self.min_ascii_ratio,
+                                    self.min_words)) for side in self.sides], list(self.sides))
 
     def accept(self, score):
-        return all(score)
+        keep = np.ones(len(score), dtype=bool)
+        for index in range(score.type.num_fields):
+            keep &= true_where(score.field(index))
+        return keep
 
     def describe(self):
         return f"{', '.join(self.sides)} look English (function-word ratio >= {self.min_function_word_ratio:g})"
@@ -185,15 +215,13 @@ class QuantileFilter(PairFilter):
         bound.bounds = (low_value, high_value)
         return bound
 
-    def score(self, row):
-        return row.get(self.column)
+    def score(self, table):
+        return column(table, self.column)
 
     def accept(self, score):
         if self.bounds is None:
             raise RuntimeError(f"quantile filter {self.name} used before its bounds were computed")
-        if score is None or math.isnan(score):
-            return False
-        return self.bounds[0] <= score <= self.bounds[1]
+        return _between(score, *self.bounds)
 
     def describe(self):
         text = f"{self.column} between its {self.lower:g} and {self.upper:g} quantiles"

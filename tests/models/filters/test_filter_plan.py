@@ -1,52 +1,111 @@
-"""The filter plan: verdict order, dedup keys and winners, deterministic sample hashes, quantile helpers,
-per-filter accounting."""
+"""The filter plan on Arrow tables: verdict order, dedup keys and losers, deterministic sample hashes, quantile
+helpers, per-filter accounting."""
 import random
+import unicodedata
 
+import numpy as np
+import pyarrow as pa
 import pytest
+import regex
 
 from paranmt.models.filters.pair_filters import QuantileFilter, RangeFilter, TokenCountFilter
-from paranmt.models.filters.plan import NOT_SAMPLED, FilterPlan, filter_counts
+from paranmt.models.filters.plan import (CANDIDATE_SCHEMA, KEPT, LOSER_SCHEMA, NOT_SAMPLED, FilterPlan,
+                                         dedup_losers, filter_counts)
 from paranmt.models.filters.quantiles import exact_quantiles, value_at
-from paranmt.models.filters.text_keys import dedup_key, dedup_rank, normalize_text, sample_hash
+from paranmt.models.filters.text_keys import dedup_keys, normalize_texts, sample_hash, text_hashes
 
 
-def row(row_id, ref, bt, para, ref_len=5, bt_len=5):
-    return {"id": row_id, "ref": ref, "bt": bt, "para_score": para, "ref_len": ref_len, "bt_len": bt_len}
+def rows_table(*rows) -> pa.Table:
+    """(id, ref, bt, para, ref_len, bt_len) tuples as a table with the shard column types."""
+    ids, refs, bts, paras, ref_lens, bt_lens = zip(*rows)
+    return pa.table({"id": pa.array(ids), "ref": pa.array(refs, pa.string()), "bt": pa.array(bts, pa.string()),
+                     "para_score": pa.array(paras, pa.float32()), "ref_len": pa.array(ref_lens, pa.int16()),
+                     "bt_len": pa.array(bt_lens, pa.int16())})
 
 
-def test_normalize_text_folds_case_punctuation_and_width():
-    assert normalize_text("Hello, World!") == normalize_text("hello world") == "hello world"
-    assert normalize_text("ＡＢＣ  — 12") == "abc 12"
-    assert normalize_text("Hello world 2") != normalize_text("Hello world 3")
+def normalize_by_hand(text: str) -> str:
+    """The documented normalization in plain Python (NFKC, lowercase, non-word runs -> one space, strip)."""
+    return regex.sub(r"[^\p{L}\p{N}]+", " ", unicodedata.normalize("NFKC", text).lower()).strip()
+
+
+def test_normalize_texts_folds_case_punctuation_and_width():
+    texts = ["Hello, World!", "hello world", "ＡＢＣ  — 12", "Hello world 2", "Hello world 3",
+             "So, what's half an hour?", None]
+    assert normalize_texts(pa.array(texts)).to_pylist() == [
+        "hello world", "hello world", "abc 12", "hello world 2", "hello world 3", "so what s half an hour", None]
+    assert normalize_texts(pa.array(texts[:-1])).to_pylist() == [normalize_by_hand(t) for t in texts[:-1]]
+
+
+def test_text_hashes_equal_exactly_for_equal_strings_on_real_sentences(bitext):
+    lines = (bitext / "newstest2017.eng").read_text(encoding="utf-8").splitlines()[:2000]
+    texts = lines + lines[:500] + ["", "a", "abcdefgh", "abcdefghi", "abcdefgh\x00"]
+    hashes = text_hashes(pa.array(texts))
+    by_hash = {}
+    for text, value in zip(texts, hashes.tolist()):
+        by_hash.setdefault(value, set()).add(text)
+    assert all(len(group) == 1 for group in by_hash.values())  # no two different texts share a hash
+    assert len(by_hash) == len(set(texts))
+    # slices and chunking do not change a string's hash
+    assert text_hashes(pa.array(texts).slice(100, 50)).tolist() == hashes[100:150].tolist()
+    assert text_hashes(pa.chunked_array([texts[:7], texts[7:20]])).tolist() == hashes[:20].tolist()
+    assert text_hashes(pa.array(texts, pa.large_string())).tolist() == hashes.tolist()
 
 
 def test_dedup_keys_exact_vs_normalized_and_null_sides():
-    a = row("1", "So, what's half an hour?", "What is half an hour?", 0.9)
-    b = row("2", "so what s half an hour", "What is half an hour?", 0.8)
-    assert dedup_key(a, "pair", "exact") != dedup_key(b, "pair", "exact")
-    assert dedup_key(a, "pair", "normalized") == dedup_key(b, "pair", "normalized")
-    assert dedup_key(a, "bt", "exact") == dedup_key(b, "bt", "exact")
-    assert dedup_key({**a, "bt": None}, "pair", "exact") is None
-    assert dedup_rank(a) < dedup_rank(b) < dedup_rank({**b, "para_score": None})
+    table = rows_table(("1", "So, what's half an hour?", "What is half an hour?", 0.9, 5, 5),
+                       ("2", "so what s half an hour", "What is half an hour?", 0.8, 5, 5),
+                       ("3", "so what s half an hour", None, 0.8, 5, 5))
+    exact, has_exact = dedup_keys(table, "pair", "exact")
+    normalized, _ = dedup_keys(table, "pair", "normalized")
+    bt, has_bt = dedup_keys(table, "bt", "exact")
+    assert exact[0] != exact[1] and normalized[0] == normalized[1] and bt[0] == bt[1]
+    assert has_exact.tolist() == [True, True, False] and has_bt.tolist() == [True, True, False]
+    ref, _ = dedup_keys(table, "ref", "exact")
+    assert ref[1] == ref[2] and ref[0] != ref[1] and exact[0] != ref[0]
 
 
-def test_verdict_reports_the_first_failing_filter_then_dedup_then_sample():
+def test_verdicts_report_the_first_failing_filter_then_dedup_then_sample():
     plan = FilterPlan([RangeFilter("para_score", min=0.5), TokenCountFilter(max_tokens=30)], dedup=["ref"],
                       sample=1)
     assert plan.reasons() == ["para_score_range", "tokens", "duplicate_ref", NOT_SAMPLED]
     assert plan.required_columns() == ["bt_len", "para_score", "ref", "ref_len"]
-    low_and_long = row("x", "a", "b", 0.1, ref_len=40)
-    assert plan.row_verdict(low_and_long)[0] == "para_score_range"
-    long = row("y", "a", "b", 0.9, ref_len=40)
-    reason, detail = plan.row_verdict(long)
-    assert reason == "tokens" and "score=(40, 5)" in detail
-    keeper, loser = row("k", "Same ref.", "x", 0.9), row("l", "same ref", "y", 0.7)
-    winners = {("ref", plan.dedup_keys(keeper)["ref"]): "k"}
-    assert plan.verdict(keeper, winners, None) is None
-    assert plan.verdict(loser, winners, None)[0] == "duplicate_ref"
-    threshold = plan.sample_hash(keeper)
-    assert plan.verdict(keeper, winners, threshold) is None
-    assert plan.verdict(keeper, winners, threshold - 1)[0] == NOT_SAMPLED
+    table = rows_table(("x", "a", "b", 0.1, 40, 5), ("y", "a", "b", 0.9, 40, 5), ("k", "Same ref.", "x", 0.9, 5, 5),
+                       ("l", "same ref", "y", 0.7, 5, 5), ("m", "same ref", "z", 0.9, 5, 5))
+    codes, details = plan.row_verdicts(table, with_details=True)
+    assert codes.tolist() == [0, 1, KEPT, KEPT, KEPT]
+    assert details.to_pylist()[:2] == ["score=0.1; keeps 0.5 <= para_score <= inf",
+                                       "ref_len=40, bt_len=5; keeps 1 <= tokens <= 30 on ref, bt"]
+    candidates = plan.dedup_candidates(table, codes)
+    assert candidates.schema == CANDIDATE_SCHEMA and candidates.column("id").to_pylist() == ["k", "l", "m"]
+    losers = dedup_losers(candidates)
+    # normalized ref: all three share a key; k and m tie on 0.9 -> the smaller id k wins
+    assert sorted(zip(losers.column("id").to_pylist(), losers.column("winner").to_pylist())) == [("l", "k"),
+                                                                                                ("m", "k")]
+    keeper_hash = sample_hash("k", plan.seed)
+    codes, details = plan.verdicts(table, losers, keeper_hash, with_details=True)
+    assert codes.tolist() == [0, 1, KEPT, 2, 2]
+    assert details.to_pylist()[3] == "duplicate of k (normalized ref)"
+    codes, details = plan.verdicts(table, losers, keeper_hash - 1, with_details=True)
+    assert codes.tolist() == [0, 1, 3, 2, 2] and details.to_pylist()[2] == "sample of 1 with seed 'paranmt'"
+    assert plan.verdicts(table, LOSER_SCHEMA.empty_table(), None)[0].tolist() == [0, 1, KEPT, KEPT, KEPT]
+
+
+def test_dedup_losers_best_score_wins_then_smallest_id_whatever_the_order():
+    rng = random.Random(5)
+    rows = [(f"id{i:03d}", f"ref {rng.randrange(30)}", "bt", rng.choice([0.5, 0.7, None]), 5, 5)
+            for i in range(300)]
+    expected = {}
+    for row_id, ref, _, para, _, _ in rows:
+        rank = (-(para if para is not None else -np.inf), row_id)
+        expected.setdefault(ref, []).append(rank)
+    winners = {min(ranks)[1] for ranks in expected.values()}
+    plan = FilterPlan([], dedup=["ref"], dedup_normalization="exact")
+    for _ in range(3):
+        rng.shuffle(rows)
+        table = rows_table(*rows)
+        candidates = plan.dedup_candidates(table, np.full(len(rows), KEPT, np.int16))
+        losers = set(dedup_losers(candidates).column("id").to_pylist())
+        assert {row[0] for row in rows} - losers == winners
 
 
 def test_sample_hash_is_deterministic_and_seeded():

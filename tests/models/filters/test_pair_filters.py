@@ -1,9 +1,12 @@
-"""Row filters (score + accept) on real sentences, their configuration errors, and the presets."""
+"""Row filters (score + accept on whole Arrow tables) on real sentences, their configuration errors, and the
+presets."""
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 
 from paranmt.models.filters.config import PRESETS_DIR, load_filter_config
+from paranmt.models.filters.base import describe_scores
 from paranmt.models.filters.english import looks_english
 from paranmt.models.filters.pair_filters import (EnglishFilter, LengthRatioFilter, QuantileFilter, RangeFilter,
                                                  TemplateFilter, TokenCountFilter, build_filter)
@@ -21,15 +24,41 @@ def with_lengths(row):
     return {**row, "ref_len": count_tokens(row["ref"]), "bt_len": count_tokens(row["bt"])}
 
 
-def test_range_filter_thresholds_are_inclusive_and_null_is_rejected():
-    para = RangeFilter("para_score", min=0.76)
-    assert para.check(FLUTE) == (True, 0.76)
-    assert para.check({**FLUTE, "para_score": 0.7599})[0] is False
-    assert para.check({**FLUTE, "para_score": None}) == (False, None)
+def table(*rows: dict) -> pa.Table:
+    """Rows as an Arrow table with the shard column types (float32 scores, int16 lengths)."""
+    types = {"para_score": pa.float32(), "trigram_overlap": pa.float32(), "bt_score": pa.float32(),
+             "ref_len": pa.int16(), "bt_len": pa.int16()}
+    names = list(dict.fromkeys(name for row in rows for name in row))
+    return pa.table({name: pa.array([row.get(name) for row in rows], types.get(name, pa.string()))
+                     for name in names})
+
+
+def accepted(pair_filter, *rows: dict) -> list[bool]:
+    return pair_filter.check(table(*rows))[0].tolist()
+
+
+def test_range_filter_thresholds_are_inclusive_and_null_or_nan_is_rejected():
+    para = RangeFilter("para_score", min=0.75)  # scores are float32 as in shards; 0.75 is exact there
+    keep, score = para.check(table({**FLUTE, "para_score": 0.75}, {**FLUTE, "para_score": 0.7499},
+                                   {**FLUTE, "para_score": None}, {**FLUTE, "para_score": float("nan")}))
+    assert keep.tolist() == [True, False, False, False]
+    assert describe_scores(score).to_pylist()[1:3] == ["score=0.7499", "score=null"]
     overlap = RangeFilter("trigram_overlap", max=0.5)
-    assert overlap.accept(overlap.score(FLUTE)) and not overlap.accept(overlap.score(PLANE))
-    assert RangeFilter("bt_score", min=-0.5, max=0.0).accept(-0.3)
+    assert accepted(overlap, FLUTE, PLANE) == [True, False]
+    assert accepted(RangeFilter("bt_score", min=-0.5, max=0.0), PLANE) == [True]
     assert RangeFilter("para_score", min=0.5).requires == ("para_score",)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"column": "para_score", "min": 7}, r"min 7 is outside the values para_score can take, \[-1, 1\]"),
+    ({"column": "para_score", "max": -1.5}, "max -1.5 is outside"),
+    ({"column": "trigram_overlap", "max": 20}, r"\[0, 1\]"),
+    ({"column": "bt_score", "min": 0.5}, r"bt_score can take, \[-inf, 0\]"),
+    ({"column": "xsim", "min": 2}, "outside"),
+])
+def test_a_threshold_outside_the_column_range_is_a_config_error(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        RangeFilter(**kwargs)
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -46,12 +75,16 @@ def test_range_filter_rejects_bad_configuration(kwargs, message):
 def test_token_count_and_length_ratio_use_the_shard_token_counts():
     plane = with_lengths(PLANE)
     assert (plane["ref_len"], plane["bt_len"]) == (6, 7)
-    assert TokenCountFilter(max_tokens=6, sides=["ref"]).check(plane) == (True, (6,))
-    assert TokenCountFilter(max_tokens=6).check(plane) == (False, (6, 7))
-    assert not TokenCountFilter(min_tokens=1, max_tokens=30).accept((None, 4))
-    assert LengthRatioFilter(max_ratio=1.2).check(plane) == (True, 7 / 6)
-    assert not LengthRatioFilter(max_ratio=1.1).accept(7 / 6)
-    assert LengthRatioFilter(2).score({"ref_len": 0, "bt_len": 3}) == 3.0
+    assert accepted(TokenCountFilter(max_tokens=6, sides=["ref"]), plane) == [True]
+    keep, score = TokenCountFilter(max_tokens=6).check(table(plane, {**plane, "ref_len": None}))
+    assert keep.tolist() == [False, False]
+    assert describe_scores(score).to_pylist() == ["ref_len=6, bt_len=7", "ref_len=null, bt_len=7"]
+    keep, ratio = LengthRatioFilter(max_ratio=1.2).check(table(plane))
+    assert keep.tolist() == [True] and ratio.to_pylist() == [7 / 6]
+    assert accepted(LengthRatioFilter(max_ratio=1.1), plane) == [False]
+    zero = {"ref_len": 0, "bt_len": 3}
+    assert LengthRatioFilter(2).score(table(zero)).to_pylist() == [3.0]
+    assert accepted(LengthRatioFilter(2), {"ref_len": None, "bt_len": 3}) == [False]
     with pytest.raises(ConfigError, match="sides"):
         TokenCountFilter(max_tokens=30, sides=["cs"])
     with pytest.raises(ConfigError, match="max_ratio"):
@@ -61,10 +94,9 @@ def test_token_count_and_length_ratio_use_the_shard_token_counts():
 def test_template_filter_differ_and_equal_on_real_templates():
     row = {"ref_template": "(S(NP)(VP)(.))", "bt_template": "(S(FRAG)(:)(S)(.))",
            "ref_parse": "(S(NP(PRP))(VP(VBD))(.))", "bt_parse": "(S(NP(PRP))(VP(VBD))(.))"}
-    assert TemplateFilter("differ").check(row)[0]
-    assert not TemplateFilter("equal").check(row)[0]
-    assert TemplateFilter("equal", level="parse").check(row)[0]
-    assert not TemplateFilter("differ").check({**row, "bt_template": None})[0]
+    assert accepted(TemplateFilter("differ"), row, {**row, "bt_template": None}) == [True, False]
+    assert accepted(TemplateFilter("equal"), row) == [False]
+    assert accepted(TemplateFilter("equal", level="parse"), row) == [True]
     assert TemplateFilter("differ", level="parse").requires == ("ref_parse", "bt_parse")
 
 
@@ -76,20 +108,42 @@ def test_english_heuristic_separates_english_from_czech_on_real_test_sets(bitext
     for name, english_min, czech_max in (("tatoeba-test-v2021-08-07", 0.98, 0.06), ("newstest2017", 0.95, 0.02)):
         english = _lines(bitext / f"{name}.eng", 3000)
         czech = _lines(bitext / f"{name}.ces", 3000)
-        assert sum(map(looks_english, english)) / len(english) >= english_min, name
-        assert sum(map(looks_english, czech)) / len(czech) <= czech_max, name
+        assert looks_english(pa.array(english)).mean() >= english_min, name
+        assert looks_english(pa.array(czech)).mean() <= czech_max, name
     english_filter = EnglishFilter(sides=["bt"])
     copied_czech = {"ref": "The report was published today.", "bt": _lines(bitext / "newstest2017.ces", 1)[0]}
-    assert english_filter.check(copied_czech) == (False, (False,))
-    assert not looks_english("")
+    keep, score = english_filter.check(table(copied_czech, {**copied_czech, "bt": None}))
+    assert keep.tolist() == [False, False] and describe_scores(score).to_pylist()[0] == "bt=false"
+    assert looks_english(pa.array(["", None, "12 34", "It is."])).tolist() == [False, False, False, True]
+
+
+def _looks_english_by_hand(sentence: str) -> bool:
+    """The module docstring's definition, one sentence at a time in plain Python (the reference)."""
+    import regex
+
+    from paranmt.models.filters.english import ENGLISH_FUNCTION_WORDS
+    function_words = set(ENGLISH_FUNCTION_WORDS.to_pylist())
+    letters = regex.findall(r"\p{L}", sentence)
+    words = regex.findall(r"\p{L}+", sentence.lower())
+    ascii_ratio = sum(bool(regex.match("[A-Za-z]", c)) for c in letters) / len(letters) if letters else 0.0
+    if ascii_ratio < 0.97:
+        return False
+    return len(words) < 4 or sum(w in function_words for w in words) / len(words) >= 0.15
+
+
+def test_vectorized_english_check_equals_the_definition_sentence_by_sentence(bitext):
+    sentences = _lines(bitext / "newstest2017.eng", 500) + _lines(bitext / "newstest2017.ces", 500) + \
+        ["", "Don't!", "ＡＢＣ is the one.", "Ça va bien, merci."]
+    assert looks_english(pa.array(sentences)).tolist() == [_looks_english_by_hand(s) for s in sentences]
 
 
 def test_quantile_filter_needs_bounds_and_keeps_the_closed_range():
     unbound = QuantileFilter("para_score", lower=0.8, upper=1.0)
+    scores = table(*({"para_score": value} for value in (0.8, 1.0, 0.79, None)))
     with pytest.raises(RuntimeError, match="before its bounds"):
-        unbound.accept(0.9)
+        unbound.check(scores)
     bound = unbound.with_bounds(0.8, 1.0)
-    assert bound.accept(0.8) and bound.accept(1.0) and not bound.accept(0.79) and not bound.accept(None)
+    assert bound.check(scores)[0].tolist() == [True, True, False, False]
     assert unbound.bounds is None
     with pytest.raises(ConfigError, match="0 <= lower < upper <= 1"):
         QuantileFilter("para_score", lower=0.9, upper=0.8)

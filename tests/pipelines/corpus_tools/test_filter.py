@@ -1,32 +1,58 @@
 """`paranmt filter` end to end from the CLI on fixture shards (see conftest.py): presets, quantiles over the whole
-input, dedup, exact deterministic sampling, outputs and accounting, and configuration errors before any work."""
+input, dedup, exact deterministic sampling, outputs and accounting, the output layout that loaders read as the kept
+rows alone, and configuration errors before any work. Expected dedup winners come from a plain-Python reference of
+the documented rule (docs/filtering.md), not from the vectorized code under test."""
 import json
+import shutil
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
+import duckdb
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+import regex
 import yaml
 
 from paranmt.models.filters.config import load_filter_config
-from paranmt.models.filters.text_keys import dedup_key, dedup_rank, sample_hash
+from paranmt.models.filters.plan import KEPT
+from paranmt.models.filters.text_keys import sample_hash
 from paranmt.pipelines.cli import main
-from paranmt.schemas.records import PAIR_SCHEMA, table_to_pairs
+from paranmt.schemas import layout
+from paranmt.schemas.records import PAIR_SCHEMA, SCHEMA_VERSION, table_to_pairs
 
-LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
+LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory", "--direct_num_workers=1"]
 
 
 def read_rows(directory: Path) -> list[dict]:
     return [row for path in sorted(directory.glob("*.parquet")) for row in table_to_pairs(pq.read_table(path))]
 
 
+def dedup_text(row: dict, dedup_field: str, normalization: str) -> tuple | None:
+    """The dedup key as text (docs/filtering.md): None when a needed side is null."""
+    texts = (row["ref"], row["bt"]) if dedup_field == "pair" else (row[dedup_field],)
+    if any(text is None for text in texts):
+        return None
+    if normalization == "normalized":
+        texts = tuple(regex.sub(r"[^\p{L}\p{N}]+", " ", unicodedata.normalize("NFKC", t).lower()).strip()
+                      for t in texts)
+    return texts
+
+
 def winners_in_memory(rows: list[dict], dedup_field: str, normalization: str) -> set[str]:
+    """Per group of equal keys the highest para_score (null lowest), ties: the smallest id."""
+    def rank(row):
+        return -row["para_score"] if row["para_score"] is not None else float("inf"), row["id"]
+
     best: dict = {}
     for row in rows:
-        key = dedup_key(row, dedup_field, normalization)
-        if key is not None and (key not in best or dedup_rank(row) < dedup_rank(best[key])):
+        key = dedup_text(row, dedup_field, normalization)
+        if key is not None and (key not in best or rank(row) < rank(best[key])):
             best[key] = row
-    return {row["id"] for row in best.values()} | {r["id"] for r in rows if dedup_key(r, dedup_field,
+    return {row["id"] for row in best.values()} | {r["id"] for r in rows if dedup_text(r, dedup_field,
                                                                                        normalization) is None}
 
 
@@ -45,7 +71,7 @@ def five_m(corpus_shards, tmp_path_factory):
 
 
 def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input_rows):
-    report = json.loads((five_m / "filter_report.json").read_text())
+    report = json.loads((five_m / layout.FILTER_REPORT).read_text())
     values = [row["para_score"] for row in input_rows]
     low, high = report["quantile_bounds"]["para_score_quantile"]
     # Beam's sketch is within 1/1001 of the input's rows of the exact 0.8 quantile's rank.
@@ -61,25 +87,39 @@ def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input
     assert {r["id"] for r in kept} == expected and len(kept) == len(expected)
     assert len(expected) < len(survivors)  # the fixture has real duplicate pairs
 
-    dropped = [row for path in sorted((five_m / "dropped").glob("*.parquet"))
+    dropped = [row for path in sorted((five_m / layout.DROPPED).glob("*.parquet"))
                for row in pq.read_table(path).to_pylist()]
     assert len(kept) + len(dropped) == len(input_rows) == report["rows_in"]
     assert {r["drop_reason"] for r in dropped} == {"para_score_quantile", "tokens", "duplicate_pair"}
-    assert all(r["drop_detail"].startswith("score=") or "duplicate of" in r["drop_detail"] for r in dropped)
+    details = {r["drop_reason"]: r["drop_detail"] for r in dropped}
+    assert details["para_score_quantile"].startswith("score=0.") and "keeps para_score between" in \
+        details["para_score_quantile"]
+    assert details["tokens"].startswith("ref_len=") and "keeps 1 <= tokens <= 30" in details["tokens"]
+    assert details["duplicate_pair"].startswith("duplicate of ") and details["duplicate_pair"].endswith(
+        "(normalized pair)")
     steps = {s["filter"]: s for s in report["filters"]}
     assert steps["tokens"]["seen"] == steps["para_score_quantile"]["kept"]
     assert steps["duplicate_pair"]["kept"] == report["rows_kept"] == len(kept)
 
-    tsv = (five_m / "pairs.tsv").read_text(encoding="utf-8").splitlines()
+    tsv = (five_m / layout.PAIRS_TSV).read_text(encoding="utf-8").splitlines()
     assert len(tsv) == len(kept) and all(line.count("\t") == 1 for line in tsv)
     schema = pq.read_schema(next(five_m.glob("*.parquet")))
     assert schema.remove_metadata().equals(PAIR_SCHEMA)
     metadata = {k.decode(): v.decode() for k, v in schema.metadata.items()}
-    assert metadata["paranmt.schema_version"] == "1" and metadata["paranmt.config_hash"] == "fixture"
+    assert metadata["paranmt.schema_version"] == SCHEMA_VERSION and metadata["paranmt.config_hash"] == "fixture"
     assert metadata["paranmt.filter_config_hash"] == report["config_hash"]
-    config = yaml.safe_load((five_m / "config.yaml").read_text())
+    config = yaml.safe_load((five_m / layout.CONFIG).read_text())
     assert config["hash"] == report["config_hash"] and config["dedup"] == ["pair"]
-    assert not (five_m / "_tsv_parts").exists()
+    assert not (five_m / layout.TSV_PARTS).exists()
+
+
+def test_the_output_directory_loads_as_the_kept_rows_alone(five_m):
+    kept = {row["id"] for row in read_rows(five_m)}
+    assert (five_m / layout.DROPPED).is_dir() and (five_m / layout.CONFIG).is_file()
+    assert set(pd.read_parquet(five_m)["id"]) == kept and len(pd.read_parquet(five_m)) == len(kept)
+    rows = duckdb.sql(f"SELECT id FROM read_parquet('{five_m}/*.parquet')").fetchall()
+    assert {row[0] for row in rows} == kept and len(rows) == len(kept)
+    assert ds.dataset(five_m, format="parquet").count_rows() == len(kept)
 
 
 def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, input_rows, tmp_path):
@@ -93,7 +133,7 @@ def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, in
     survivors = [r for r in input_rows if r["para_score"] >= 0.5 and r["trigram_overlap"] <= 0.2]
     expected = sorted(survivors, key=lambda r: sample_hash(r["id"], "s1"))[:300]
     assert kept_ids[0] == sorted(r["id"] for r in expected)
-    report = json.loads((tmp_path / "a" / "filter_report.json").read_text())
+    report = json.loads((tmp_path / "a" / layout.FILTER_REPORT).read_text())
     assert [s["filter"] for s in report["filters"]] == ["para_score_range", "trigram_overlap_range", "not_sampled"]
     assert report["filters"][-1]["seen"] == len(survivors)
 
@@ -122,7 +162,7 @@ def test_every_filter_type_agrees_with_the_plan_applied_in_memory(corpus_shards,
     output = tmp_path / "out"
     assert main(["filter", "--config", str(config), "--input", str(corpus_shards), "--output", str(output),
                  "--write-dropped", *LOCAL]) == 0
-    report = json.loads((output / "filter_report.json").read_text())
+    report = json.loads((output / layout.FILTER_REPORT).read_text())
     low, high = report["quantile_bounds"]["trigram_overlap_quantile"]
     overlaps = [r["trigram_overlap"] for r in input_rows]
     assert low == min(overlaps)
@@ -130,10 +170,11 @@ def test_every_filter_type_agrees_with_the_plan_applied_in_memory(corpus_shards,
         sum(v <= high for v in overlaps) / len(overlaps) + 2 / 1001
     plan = load_filter_config(str(config)).plan()
     plan.filters[-1] = plan.filters[-1].with_bounds(low, high)  # the sketch's bounds, checked above
-    survivors = [r for r in input_rows if plan.row_verdict(r) is None]
+    codes, _ = plan.row_verdicts(pq.read_table(sorted(corpus_shards.glob("*.parquet"))))
+    survivors = [r for r, code in zip(input_rows, codes) if code == KEPT]
     expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "bt", "exact")
     assert {r["id"] for r in read_rows(output)} == expected
-    dropped = Counter(r["drop_reason"] for path in (output / "dropped").glob("*.parquet")
+    dropped = Counter(r["drop_reason"] for path in (output / layout.DROPPED).glob("*.parquet")
                       for r in pq.read_table(path, columns=["drop_reason"]).to_pylist())
     assert dropped == {s["filter"]: s["dropped"] for s in report["filters"] if s["dropped"]}
     assert set(dropped) >= {"english", "template_differ", "length_ratio", "bt_score_range"}
@@ -152,3 +193,47 @@ def test_missing_scores_and_bad_inputs_fail_before_any_work(corpus_rows, write_f
     assert "no shard files" in capsys.readouterr().err
     assert main(["filter", "--config", "lexicon", "--input", str(unscored), "--output", str(unscored), *LOCAL]) == 2
     assert "is the input directory" in capsys.readouterr().err
+
+
+def test_side_paths_of_both_layouts_are_never_read_as_input(corpus_shards, input_rows, tmp_path):
+    """A build directory holds rejects and earlier filter outputs beside the shards; neither a directory input nor a
+    glob reaching into the side folders reads them."""
+    build = tmp_path / "build"
+    shutil.copytree(corpus_shards, build)
+    some_shard = sorted(corpus_shards.glob("*.parquet"))[0]
+    for side in (layout.REJECTS, layout.DROPPED, "rejects", "dropped", "_tmp"):
+        (build / side).mkdir(parents=True, exist_ok=True)
+        shutil.copy(some_shard, build / side / "extra-00000.parquet")
+    shutil.copy(some_shard, build / "_extra.parquet")
+    for source in (str(build), f"{build}/**", f"{build}/*/*.parquet", f"{build}/*.parquet"):
+        output = tmp_path / f"out{abs(hash(source))}"
+        if source.endswith("/*/*.parquet"):
+            assert main(["filter", "--config", "lexicon", "--input", source, "--output", str(output), *LOCAL]) == 2
+            continue
+        assert main(["filter", "--config", "lexicon", "--input", source, "--output", str(output), *LOCAL]) == 0
+        report = json.loads((output / layout.FILTER_REPORT).read_text())
+        assert report["rows_in"] == len(input_rows), source
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("{type: range, column: para_score, min: 7}", "min 7 is outside the values para_score can take, [-1, 1]"),
+    ("{type: range, column: trigram_overlap, max: 2}", "max 2 is outside the values trigram_overlap can take"),
+    ("{type: range, column: bt_score, min: 1}", "min 1 is outside the values bt_score can take, [-inf, 0]"),
+])
+def test_a_threshold_outside_the_column_range_is_one_line_and_exit_2(corpus_shards, tmp_path, capsys, spec,
+                                                                       message):
+    config = tmp_path / "bad.yaml"
+    config.write_text(f"filters:\n  - {spec}\n")
+    output = tmp_path / "out"
+    assert main(["filter", "--config", str(config), "--input", str(corpus_shards), "--output", str(output),
+                 *LOCAL]) == 2
+    error = capsys.readouterr().err.strip()
+    assert message in error and len(error.splitlines()) == 1
+    assert not output.exists()
+
+
+def test_help_names_the_presets(capsys):
+    with pytest.raises(SystemExit):
+        main(["filter", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "lexicon, paranmt-5m, simile" in text
