@@ -15,8 +15,11 @@ It takes exactly the arguments of `paranmt build` (plus --job-dir). How it works
 2. Beam's `DataflowApplicationClient.create_job_description` (credentials off, `--no_auth`) stages the artifacts
    and `pipeline.pb` into JOB_DIR/staging instead of the gs:// staging location and fills in the job's
    environment: worker pool, SDK container image per environment, experiments, service options, pipeline options.
-Nothing reaches the network. The input glob and the models must be readable from this machine (use a local sample
-input with the same options to check a launch whose input is on gs://).
+Nothing reaches the network. Paths on remote filesystems (a gs:// input glob, gs:// models) are taken as given:
+not listed, copied or hashed, and the summary says which were not verified. With --verify-remote (credentials
+needed) the input glob is listed and each remote model copied and checked as `paranmt build` would; local inputs
+and models are always checked. Invalid launch options (Beam's validation: project id, bucket names, ...) are
+configuration errors.
 
 JOB_DIR gets: job.json (the Dataflow API `Job` message, i.e. the body of the create-job request, with local
 staging paths), staging/pipeline.pb (the portable pipeline Dataflow runs, where resource hints live) and the staged
@@ -30,16 +33,19 @@ import json
 import os
 import re
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import apache_beam as beam
-from apache_beam.options.pipeline_options import StandardOptions
+from apache_beam.options.pipeline_options import GoogleCloudOptions, StandardOptions
+from apache_beam.options.pipeline_options_validator import PipelineOptionsValidator
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from paranmt.pipelines import build
 from paranmt.schemas.config import BuildConfig, ConfigError
 from paranmt.schemas.metadata import model_identity, shard_metadata
+from paranmt.transforms.io.model_cache import is_remote
+from paranmt.transforms.stage import VERIFY_REMOTE_MODELS
 
 STAGED_PIPELINE = "pipeline.pb"
 WORKER_IMAGE_ROOT = "/opt/paranmt/"               # where the Dockerfile installs the project and its assets
@@ -50,10 +56,12 @@ DEFAULT_IMAGE = re.compile(r"(^apache/|/cloud-dataflow/v1beta3/)beam_python")
 @dataclass
 class DataflowJobPlan:
     """A Dataflow job description made offline: `job` is the API `Job` message as a dict, `pipeline` the portable
-    pipeline proto staged beside it (`staging/pipeline.pb`), `staging_dir` the directory holding staged files."""
+    pipeline proto staged beside it (`staging/pipeline.pb`), `staging_dir` the directory holding staged files,
+    `unverified` the remote paths taken as given (what -> path)."""
     job: dict
     pipeline: beam_runner_api_pb2.Pipeline
     staging_dir: Path
+    unverified: dict[str, str] = field(default_factory=dict)
 
     def step_hints(self) -> dict[str, dict[str, str]]:
         """Every leaf transform (unique name) -> its environment's resource hints, short names (`accelerator`,
@@ -137,13 +145,36 @@ class DataflowJobPlan:
             "experiments": list(self.job["environment"].get("experiments", [])),
             "machine_type": self.worker_pool().get("machineType"),
             "max_num_workers": self.worker_pool().get("autoscalingSettings", {}).get("maxNumWorkers"),
+            "unverified_remote_paths": self.unverified,
             "warnings": self.warnings(config),
         }
 
 
-def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | os.PathLike) -> DataflowJobPlan:
+def remote_paths(config: BuildConfig) -> dict[str, str]:
+    """What -> path of every path of `config` on a remote filesystem: the input glob (`input`), models
+    (`<stage> model`)."""
+    paths = {f"{stage} model": path for stage, path in config.model_paths().items() if is_remote(path)}
+    if any(is_remote(part) for part in config.input.split(",")):
+        paths = {"input": config.input, **paths}
+    return paths
+
+
+def check_locations(options) -> None:
+    """ConfigError when both --temp_location and --staging_location are invalid: Beam would then look for or
+    create a default bucket on the account (network and credentials), which the offline check does not do."""
+    cloud = options.view_as(GoogleCloudOptions)
+    validator = PipelineOptionsValidator(options, None)
+    temp, staging = (validator.validate_gcs_path(cloud, name) for name in ("temp_location", "staging_location"))
+    if temp and staging:
+        raise ConfigError(f"{(temp if cloud.temp_location else staging)[0]} Beam would create a default bucket on "
+                          f"the account instead, which check-dataflow does only with --verify-remote")
+
+
+def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | os.PathLike,
+                      verify_remote: bool = False) -> DataflowJobPlan:
     """Build `config`'s pipeline for the DataflowRunner named in `beam_args` and write the job it would submit to
-    `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner."""
+    `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner. Remote
+    paths are verified only with `verify_remote` (which needs credentials)."""
     config.validate()
     options = build.pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
     if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):
@@ -152,9 +183,20 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     for stage, path in config.model_paths().items():
         if "://" not in path and not os.path.exists(path):
             raise ConfigError(f"stage {stage!r}: model {path} does not exist")
+    unverified = {} if verify_remote else remote_paths(config)
+    if not verify_remote:
+        check_locations(options)
     models = {stage: model_identity(path) for stage, path in config.model_paths().items()}
-    pipeline = beam.Pipeline(options=options)
-    build.build_pipeline(pipeline, config, set(), shard_metadata(config.hash(), models))
+    try:
+        pipeline = beam.Pipeline(options=options)
+    except ValueError as error:         # Beam's option validation: invalid project id, job name, ...
+        raise ConfigError(" ".join(str(error).split())) from None
+    token = VERIFY_REMOTE_MODELS.set(verify_remote)
+    try:
+        build.build_pipeline(pipeline, config, set(), shard_metadata(config.hash(), models),
+                             inputs=[] if "input" in unverified else None)
+    finally:
+        VERIFY_REMOTE_MODELS.reset(token)
     job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted
 
     from apache_beam.runners.dataflow.internal import apiclient   # needs the GCP client libraries
@@ -167,7 +209,7 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     description = json.loads(job.json())
     (job_dir / "job.json").write_text(json.dumps(description, indent=1, sort_keys=True))
     staged = beam_runner_api_pb2.Pipeline.FromString((staging / STAGED_PIPELINE).read_bytes())
-    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging)
+    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging, unverified=unverified)
 
 
 def print_summary(summary: dict, job_dir: Path) -> None:
@@ -182,6 +224,9 @@ def print_summary(summary: dict, job_dir: Path) -> None:
     print(f"  staged files: {', '.join(summary['staged_files']) or 'none'}")
     if summary["service_options"]:
         print(f"  service options: {', '.join(summary['service_options'])}")
+    if summary["unverified_remote_paths"]:
+        print(f"  not verified (remote, not listed or read; --verify-remote checks them with your credentials): "
+              + ", ".join(f"{what} {path}" for what, path in summary["unverified_remote_paths"].items()))
     for warning in summary["warnings"]:
         print(f"  WARNING: {warning}")
 
@@ -194,12 +239,15 @@ def register(subparsers) -> None:
         help="write the Dataflow job a `paranmt build` launch would submit, offline, and check it",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--job-dir", required=True, help="directory for job.json, summary.json and staging/")
+    parser.add_argument("--verify-remote", action="store_true",
+                        help="also list the remote (gs://) input and copy and check remote models, as `paranmt "
+                             "build` does (needs credentials and network); default: taken as given")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
 def run(args) -> int:
     config = build.config_from_args(args)
-    plan = plan_dataflow_job(config, args.beam_args, args.job_dir)
+    plan = plan_dataflow_job(config, args.beam_args, args.job_dir, args.verify_remote)
     summary = plan.summary(config)
     Path(args.job_dir, "summary.json").write_text(json.dumps(summary, indent=1))
     print_summary(summary, Path(args.job_dir))

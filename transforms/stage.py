@@ -13,6 +13,7 @@ workers, e.g. translate on GPU workers through its `accelerator` resource hint.
 """
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import importlib
 import time
@@ -25,7 +26,11 @@ from paranmt.models.stage import PairStage, run_stage
 from paranmt.models.text.clean import CleanStage
 from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig, ConfigError, asset_path
 from paranmt.schemas.records import is_reject
-from paranmt.transforms.io.model_cache import local_model_path
+from paranmt.transforms.io.model_cache import is_remote, local_model_path
+
+# False only while `paranmt check-dataflow` plans a job without --verify-remote: models on remote filesystems are
+# then taken as given (nothing is listed, copied or loaded), so the check needs no credentials and no network.
+VERIFY_REMOTE_MODELS = contextvars.ContextVar("verify_remote_models", default=True)
 
 
 class _StageFn(beam.DoFn):
@@ -81,8 +86,11 @@ class RunStage(beam.PTransform):
 
 def checked_model(key: str, path: str, check: Callable[[str], object], errors: tuple) -> str:
     """`path` resolved (asset_path), after `check(local copy)` passed; ConfigError `key: <problem>` when it raises
-    one of `errors` (every stage factory validates its model this way, before any work)."""
+    one of `errors` (every stage factory validates its model this way, before any work). A remote model is not
+    checked while VERIFY_REMOTE_MODELS is False."""
     model = asset_path(path)
+    if is_remote(model) and not VERIFY_REMOTE_MODELS.get():
+        return model
     try:
         check(local_model_path(model))
     except errors as error:

@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import tarfile
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -167,3 +168,86 @@ def test_a_launch_without_the_dataflow_runner_is_refused(offline, sample_dir, tm
     config = load_build_config(None, {"input": f"{sample_dir}/*", "format": "moses", "output": str(tmp_path)})
     with pytest.raises(ConfigError, match="--runner DataflowRunner"):
         plan_dataflow_job(config, ["--project", "paranmt-demo"], tmp_path / "job")
+
+
+# The README's Dataflow example, with its placeholders (PROJECT, BUCKET, REGION) given valid values.
+README_EXAMPLE = [
+    "--config", str(REPO / "configs" / "dataflow-gpu.yaml"),
+    "--input", "gs://paranmt-demo-bucket/czeng16/*.gz", "--format", "czeng16",
+    "--output", "gs://paranmt-demo-bucket/paranmt/czeng",
+    "--set", "translate.model=gs://paranmt-demo-bucket/models/nmt-cs-en",
+    "--set", "score.encoder=gs://paranmt-demo-bucket/models/encoder-sp",
+    "--set", "parse.model_dir=gs://paranmt-demo-bucket/models/parser-en",
+    "--runner", "DataflowRunner", "--project", "paranmt-demo", "--region", "europe-west4",
+    "--temp_location", "gs://paranmt-demo-bucket/tmp", "--sdk_container_image", IMAGE,
+    "--experiments", "use_runner_v2"]
+
+
+@pytest.fixture
+def gcs_calls(offline, monkeypatch):
+    """Every use of Google Cloud Storage or of Google credentials is recorded and refused at once (no retries)."""
+    from apache_beam.io.gcp import gcsfilesystem, gcsio
+    import google.auth
+
+    calls = []
+
+    def refuse(what):
+        def call(*args, **kwargs):
+            calls.append(what)
+            raise OSError(f"{what} used during the offline check")
+        return call
+
+    monkeypatch.setattr(gcsfilesystem.GCSFileSystem, "_gcsIO", refuse("GCSFileSystem"))
+    monkeypatch.setattr(gcsio.GcsIO, "__init__", refuse("GcsIO"))
+    monkeypatch.setattr(google.auth, "default", refuse("google.auth.default"))
+    return calls
+
+
+def test_the_readme_example_is_checked_offline_in_seconds_without_touching_gcs(gcs_calls, tmp_path, capsys):
+    start = time.monotonic()
+    code = main(["check-dataflow", "--job-dir", str(tmp_path / "job"), *README_EXAMPLE])
+    elapsed = time.monotonic() - start
+    printed = capsys.readouterr().out
+    assert gcs_calls == [] and code in (0, 1), printed
+    assert elapsed < 60            # was 150 s: 30 s of credential retries, 120 s listing gs://
+    summary = json.loads((tmp_path / "job" / "summary.json").read_text())
+    assert summary["unverified_remote_paths"] == {
+        "input": "gs://paranmt-demo-bucket/czeng16/*.gz",
+        "translate model": "gs://paranmt-demo-bucket/models/nmt-cs-en",
+        "score model": "gs://paranmt-demo-bucket/models/encoder-sp",
+        "parse model": "gs://paranmt-demo-bucket/models/parser-en"}
+    line = next(line for line in printed.splitlines() if "not verified" in line)
+    assert "--verify-remote" in line and "input gs://paranmt-demo-bucket/czeng16/*.gz" in line
+    assert {"ReadBitext", "Translate", "Score", "Parse", "Write"} <= set(summary["stages"])
+    assert (tmp_path / "job" / "job.json").is_file()
+
+
+def test_verify_remote_lists_the_input_as_build_does(gcs_calls, tmp_path, capsys):
+    assert main(["check-dataflow", "--job-dir", str(tmp_path / "job"), "--verify-remote", *README_EXAMPLE]) == 2
+    assert "cannot list input 'gs://paranmt-demo-bucket/czeng16/*.gz'" in capsys.readouterr().err
+    assert gcs_calls
+
+
+def test_verify_remote_copies_remote_models_as_build_does(gcs_calls, sample_dir, tmp_path):
+    args = ["--input", f"{sample_dir}/*", "--format", "moses", "--stages", "read,clean,translate",
+            "--output", "gs://paranmt-demo-bucket/out", "--set", "translate.model=gs://paranmt-demo-bucket/nmt",
+            *LAUNCH, "--sdk_container_image", IMAGE]
+    assert main(["check-dataflow", "--job-dir", str(tmp_path / "unverified"), *args]) == 0 and gcs_calls == []
+    with pytest.raises(OSError, match="GCSFileSystem used"):
+        main(["check-dataflow", "--job-dir", str(tmp_path / "verified"), "--verify-remote", *args])
+
+
+def test_an_invalid_bucket_is_one_line_without_the_default_bucket_lookup(gcs_calls, tmp_path, capsys):
+    """The README's placeholders as they stand: Beam would look for (or create) a default bucket on the account."""
+    args = [arg.replace("gs://paranmt-demo-bucket/tmp", "gs://BUCKET/tmp") for arg in README_EXAMPLE]
+    assert main(["check-dataflow", "--job-dir", str(tmp_path / "job"), *args]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1 and "Invalid GCS bucket (gs://BUCKET/tmp)" in error[0] and "--verify-remote" in error[0]
+    assert gcs_calls == []
+
+
+def test_an_invalid_project_id_is_one_line(gcs_calls, tmp_path, capsys):
+    args = [arg.replace("paranmt-demo", "PROJECT") if arg == "paranmt-demo" else arg for arg in README_EXAMPLE]
+    assert main(["check-dataflow", "--job-dir", str(tmp_path / "job"), *args]) == 2
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1 and "Invalid Project ID (PROJECT)" in error[0]
