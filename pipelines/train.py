@@ -7,13 +7,15 @@ from TrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from pathlib import Path
 
 from paranmt.models.encoders import ENCODER_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
-from paranmt.models.training.trainer import TrainConfig, TrainConfigError, Trainer
+from paranmt.models.training.negatives import STRATEGIES
+from paranmt.models.training.trainer import DEVICES, MODES, TrainConfig, TrainConfigError, Trainer
 from paranmt.schemas.config import ConfigError, load_config
 
 log = logging.getLogger(__name__)
@@ -56,27 +58,60 @@ def run(args) -> int:
     return 0
 
 
+# flag -> help; the TrainConfig default is appended to each
+FLAG_HELP = {
+    "encoder": "encoder architecture: word / trigram averaging, sentencepiece averaging (sp), LSTM average "
+               "(lstm), BLSTM (blstm), GRAN (gran), their sum (word+trigram) or concatenation (word,trigram)",
+    "mode": "monolingual: English paraphrase pairs; bilingual: cs-en bitext (negatives from the other side)",
+    "negatives": "negative per sentence in each mega-batch: the most similar (max), max or random half of the "
+                 "time (mix), random (rand)",
+    "recurrent_units": "units of the recurrent encoders: words or sentencepiece pieces",
+    "weights_dtype": "dtype of the saved final weights (float16 halves the size)",
+    "sp_model": "an existing sentencepiece model for sp encoders (else one is trained on the training data)",
+    "device": "training device: auto = CUDA when available",
+    "dev_sts_dir": "STS root folder; its STS2017 en-en is scored at each epoch end",
+    "dim": "embedding size",
+    "hidden": "hidden size of the recurrent encoders (default: dim)",
+    "vocab_size": "word / trigram vocabulary: the most frequent units of the training data",
+    "sp_vocab_size": "vocabulary of the sentencepiece model trained on the data",
+    "batch_size": "pairs per mini-batch (one Adam step)",
+    "margin": "margin of the contrastive loss",
+    "epochs": "passes over the training pairs (0 saves the randomly initialized encoder)",
+    "lr": "Adam learning rate",
+    "megabatch_size": "mega-batch size M, in mini-batches: negatives are chosen among M x batch-size pairs",
+    "anneal_every": "grow M by 1 every N mini-batches up to --megabatch-size (0: M fixed)",
+    "dropout": "dropout on the embeddings",
+    "word_dropout": "probability of dropping each word (unit) of a training sentence",
+    "scramble": "probability of shuffling a pair's word order (default 0.3 for recurrent encoders, else 0)",
+    "max_words": "skip training pairs with a longer side (whitespace words)",
+    "seed": "random seed (data order, initialization, dropout)",
+    "max_steps": "stop after this many mini-batches in total (0: no limit)",
+    "time_budget_minutes": "stop after this much training time in total (0: no limit)",
+    "checkpoint_every": "write <output>/checkpoint every N mini-batches (and at the end)",
+    "log_every": "log loss, M and pairs/s to <output>/metrics.jsonl every N mini-batches",
+    "threads": "CPU threads of torch",
+}
+FLAG_CHOICES = {"encoder": ENCODER_KINDS, "mode": MODES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
+                "weights_dtype": ("float32", "float16"), "device": DEVICES}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("train", help="train a paraphrastic sentence encoder", description=__doc__)
-    parser.add_argument("--train", nargs="+", required=True, metavar="PATH", help="training input(s)")
-    parser.add_argument("--format", choices=FORMATS, default="auto")
+    parser.add_argument("--train", nargs="+", required=True, metavar="PATH",
+                        help="training input(s): shard directories, Parquet corpora, TSV pair files, Moses prefixes")
+    parser.add_argument("--format", choices=FORMATS, default="auto",
+                        help="format of the inputs (default auto: by what each path is)")
     parser.add_argument("--suffixes", help="Moses suffixes SIDE1,SIDE2 (default: en,cs or eng,ces)")
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
     parser.add_argument("--config", help="training YAML (keys = TrainConfig fields), e.g. configs/train/sp-bitext.yaml")
     parser.add_argument("--resume", action="store_true", help="continue from <output>/checkpoint")
-    parser.add_argument("--encoder", choices=ENCODER_KINDS)
-    parser.add_argument("--mode", choices=("monolingual", "bilingual"))
-    parser.add_argument("--negatives", choices=("max", "mix", "rand"))
-    parser.add_argument("--recurrent-units", dest="recurrent_units", choices=("word", "sp"))
-    parser.add_argument("--weights-dtype", dest="weights_dtype", choices=("float32", "float16"))
-    parser.add_argument("--sp-model", dest="sp_model", help="existing sentencepiece model for sp encoders")
-    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), help="training device (default auto)")
-    parser.add_argument("--dev-sts-dir", dest="dev_sts_dir", help="STS root; STS2017 en-en is scored each epoch")
-    for name, kind in (("dim", int), ("hidden", int), ("vocab_size", int), ("sp_vocab_size", int),
-                       ("batch_size", int), ("margin", float), ("epochs", int), ("lr", float),
-                       ("megabatch_size", int), ("anneal_every", int), ("dropout", float), ("word_dropout", float),
-                       ("scramble", float), ("max_words", int), ("seed", int), ("max_steps", int),
-                       ("time_budget_minutes", float), ("checkpoint_every", int), ("log_every", int),
-                       ("threads", int)):
-        parser.add_argument("--" + name.replace("_", "-"), dest=name, type=kind)
+    defaults = dataclasses.asdict(TrainConfig())
+    for field in dataclasses.fields(TrainConfig):
+        if field.name not in FLAG_FIELDS:
+            continue
+        default = defaults[field.name]
+        kind = {"int": int, "float": float}.get(str(field.type).split(" |")[0], str)
+        parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
+                            choices=FLAG_CHOICES.get(field.name),
+                            help=FLAG_HELP[field.name] + ("" if default is None else f" (default {default})"))
     parser.set_defaults(func=run, **{name: None for name in FLAG_FIELDS})

@@ -70,3 +70,13 @@ def test_a_missing_module_outside_the_extras_is_not_hidden(monkeypatch):
     result = run_python(block(["sacremoses"]) + "from paranmt.pipelines.cli import main\n"
                         "sys.exit(main(['filter', '--help']))")
     assert result.returncode == 1 and "ModuleNotFoundError" in result.stderr
+
+
+def test_every_train_flag_has_help_with_its_default():
+    subparsers = argparse.ArgumentParser().add_subparsers()
+    __import__("paranmt.pipelines.train", fromlist=["register"]).register(subparsers)
+    actions = [a for a in subparsers.choices["train"]._actions if a.option_strings and a.dest != "help"]
+    assert len(actions) > 30
+    assert [a.option_strings[0] for a in actions if not a.help] == []
+    helps = {a.dest: a.help for a in actions}
+    assert helps["margin"].endswith("(default 0.4)") and helps["megabatch_size"].endswith("(default 40)")
