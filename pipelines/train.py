@@ -20,13 +20,6 @@ from paranmt.schemas.config import ConfigError, load_config
 
 log = logging.getLogger(__name__)
 
-# flag name -> TrainConfig field (flags left at None keep the YAML/default value)
-FLAG_FIELDS = ("encoder", "mode", "dim", "hidden", "recurrent_units", "vocab_size", "sp_vocab_size", "sp_model",
-               "batch_size", "margin", "epochs", "lr", "megabatch_size", "anneal_every", "negatives", "dropout",
-               "word_dropout", "scramble", "max_words", "seed", "max_steps", "time_budget_minutes",
-               "checkpoint_every", "log_every", "dev_sts_dir", "weights_dtype", "threads", "device")
-
-
 def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
     """TrainConfig defaults <- YAML mapping (yaml.safe_load) <- non-None overrides; validated."""
     config = load_config(TrainConfig, path, overrides, what="training config")
@@ -58,7 +51,8 @@ def run(args) -> int:
     return 0
 
 
-# flag -> help; the TrainConfig default is appended to each
+# TrainConfig field -> help of its flag (--field-name; the field's default is appended); flags left at None keep the
+# YAML/default value
 FLAG_HELP = {
     "encoder": "encoder architecture: word / trigram averaging, sentencepiece averaging (sp), LSTM average "
                "(lstm), BLSTM (blstm), GRAN (gran), their sum (word+trigram) or concatenation (word,trigram)",
@@ -91,6 +85,7 @@ FLAG_HELP = {
     "log_every": "log loss, M and pairs/s to <output>/metrics.jsonl every N mini-batches",
     "threads": "CPU threads of torch",
 }
+FLAG_FIELDS = tuple(FLAG_HELP)
 FLAG_CHOICES = {"encoder": ENCODER_KINDS, "mode": MODES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
                 "weights_dtype": ("float32", "float16"), "device": DEVICES}
 
