@@ -232,6 +232,10 @@ def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantiz
         raise NotATranslationModel(f"{model_dir} has no config.json: not a Hugging Face model directory")
     if not has_weights(model.root):
         raise NotATranslationModel(f"{model_dir} has no weights ({', '.join(WEIGHT_FILES[:2])})")
+    if model.family != "marian" and not model.language_codes:    # CTranslate2's converter would fail obscurely
+        raise NotATranslationModel(f"{model_dir}: this {model.family} model's files list no language tokens "
+                                   f"(published snapshots list them under additional_special_tokens in "
+                                   f"tokenizer_config.json)")
     identity = dict(model_identity(str(model.root)), path=source_name or str(model_dir))
     TransformersConverter(str(model.root)).convert(
         output_dir, quantization=None if quantization in (None, "float32") else quantization, force=True)
