@@ -1,7 +1,7 @@
 """XsimStage: cross-lingual cosine of cs and ref with the shipped bilingual encoder, opt-in low_xsim rejects."""
 import pytest
 
-from paranmt.models.scoring.xsim import XsimConfig, XsimStage
+from paranmt.models.scoring.xsim import XsimStage
 from paranmt.schemas.records import empty_row, is_reject
 
 
@@ -38,8 +38,7 @@ def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pair
     cs, en = pairs
     en_mixed = list(en)
     en_mixed[::10] = en[5::10]                     # every 10th pair misaligned
-    config = XsimConfig(min_xsim=0.2)
-    stage = XsimStage.from_config(config, str(repo / "assets" / "encoder-sp"))
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"), min_xsim=0.2)
     outputs = stage.process_batch(rows_of(cs, en_mixed) + [empty_row("e:1", "t", "", "x")])
     assert len(outputs) == 101 and outputs[-1]["xsim"] is None
     rejected = {r["id"] for r in outputs if is_reject(r)}
