@@ -9,8 +9,8 @@ unsorted, sharded), DIR/simlex_pairs.tsv (the lexicon rows of the benchmark's pa
 """
 from __future__ import annotations
 
-import json
 import logging
+import sys
 from pathlib import Path
 
 import apache_beam as beam
@@ -25,6 +25,7 @@ from paranmt.transforms.shards import check_columns, list_shards, write_json, wr
 LOG = logging.getLogger(__name__)
 COLUMNS = ("u", "v", "cross_count", "pmi_cross", "pmi_within", "pmi_adj")
 DEFAULT_SIMLEX = PROJECT_ROOT.parent / "shared" / "data" / "word-sim" / "EN-SIMLEX-999.txt"
+MIN_COVERED_PAIRS = 50     # fewer covered benchmark pairs than this: the Spearman rho says little
 
 
 def tsv_line(entry: dict) -> str:
@@ -87,7 +88,26 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
+def print_summary(result: dict, output: str) -> None:
+    """The evaluation in words on stdout; a warning on stderr when fewer than MIN_COVERED_PAIRS benchmark pairs
+    are covered."""
+    print(f"paranmt lexicon: {output}/lexicon-*.tsv, simlex_pairs.tsv, lexicon_eval.json")
+
+    def rho(value):
+        return "n/a" if value is None else f"{value:.3f}"
+
+    covered, pairs = result["pmi_adj"]["covered"], result["pmi_adj"]["pairs"]
+    print(f"  {Path(result['benchmark']).name}: {covered} of {pairs} pairs covered (min count {result['min_count']})")
+    for column in ("pmi_adj", "pmi_cross"):
+        print(f"  Spearman rho of {column}: {rho(result[column]['rho_covered'])} over the covered pairs, "
+              f"{rho(result[column]['rho_all'])} over all (uncovered pairs ranked last)")
+    if covered < MIN_COVERED_PAIRS:
+        print(f"paranmt lexicon: WARNING: only {covered} of the {pairs} benchmark pairs are in the lexicon, too few "
+              f"for the Spearman rho to mean much: give more shards (a bigger corpus)"
+              + (" or a lower --min-count" if result["min_count"] > 1 else ""), file=sys.stderr)
+
+
 def run(args) -> int:
     result = run_lexicon(args.input, args.output, args.simlex, args.min_count, args.alpha, args.beam_args)
-    print(json.dumps(result, indent=2))
+    print_summary(result, args.output.rstrip("/"))
     return 0

@@ -8,6 +8,7 @@ import pytest
 
 from paranmt.models.lexicon.pmi import lexicon_words
 from paranmt.pipelines.cli import main
+from paranmt.pipelines.lexicon import MIN_COVERED_PAIRS, print_summary
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 
@@ -58,3 +59,22 @@ def test_lexicon_values_and_simlex_evaluation(corpus_shards, tmp_path):
     assert pmi_adj == pytest.approx(pmi_cross - pmi_within, abs=2e-5)
     simlex_lines = (output / "simlex_pairs.tsv").read_text().splitlines()
     assert len(simlex_lines) - 1 == 2 * evaluation["pmi_adj"]["covered"]
+
+
+def test_the_summary_is_readable_and_low_coverage_is_a_warning(corpus_shards, tmp_path, capsys):
+    """12 SOW-REAP pairs cover a handful of SimLex pairs: the rho is printed, and stderr says it means little."""
+    assert main(["lexicon", "--input", str(corpus_shards / "sowreap-*.parquet"), "--output", str(tmp_path / "lex"),
+                 "--min-count", "2", *LOCAL]) == 0
+    captured = capsys.readouterr()
+    evaluation = json.loads((tmp_path / "lex" / "lexicon_eval.json").read_text())
+    covered = evaluation["pmi_adj"]["covered"]
+    assert covered < 50
+    assert f"EN-SIMLEX-999.txt: {covered} of 999 pairs covered (min count 2)" in captured.out
+    assert "Spearman rho of pmi_adj" in captured.out and "{" not in captured.out
+    warning = [line for line in captured.err.splitlines() if "WARNING" in line]
+    assert warning == [f"paranmt lexicon: WARNING: only {covered} of the 999 benchmark pairs are in the lexicon, "
+                       f"too few for the Spearman rho to mean much: give more shards (a bigger corpus) or a lower "
+                       f"--min-count"]
+    evaluation["pmi_adj"]["covered"] = MIN_COVERED_PAIRS
+    print_summary(evaluation, str(tmp_path / "lex"))
+    assert "WARNING" not in capsys.readouterr().err
