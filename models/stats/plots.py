@@ -4,6 +4,8 @@
   para score and trigram overlap (fixed bins, every row), bt_score and reference length (the stats sample).
 - para_vs_overlap.png: 2-D histogram of para score x trigram overlap over every row of all corpora, log color
   scale (the relation behind T-Tab27: overlap grows with para score).
+The para-score and overlap axes span the bins that hold data (`data_range`), within the column's possible range
+(para score [-1, 1], overlap [0, 1]): a corpus whose cosines are all above -0.15 is not drawn over -1..1.
 - templates.png: the 20 most frequent templates (horizontal bars).
 """
 from __future__ import annotations
@@ -32,6 +34,18 @@ def _per_corpus(report: dict) -> dict:
     return {name: data for name, data in report["corpora"].items() if name != ALL}
 
 
+def data_range(histograms: list[list[int]], value_range: tuple[float, float]) -> tuple[float, float]:
+    """(lower edge of the first non-empty bin, upper edge of the last) over `histograms`, equal-width bins over
+    `value_range` (so never outside it); `value_range` itself when every bin is empty."""
+    counts = np.sum(np.asarray(histograms, dtype=float), axis=0) if len(histograms) else np.zeros(0)
+    filled = np.flatnonzero(counts)
+    if not len(filled):
+        return value_range
+    low, high = value_range
+    width = (high - low) / len(counts)
+    return low + filled[0] * width, low + (filled[-1] + 1) * width
+
+
 def _fixed_bins(axis, counts, value_range, label):
     counts = np.asarray(counts, dtype=float)
     if counts.sum() == 0:
@@ -47,6 +61,10 @@ def _sampled(axis, values, bins, label):
 
 
 def score_histograms(report: dict) -> bytes:
+    return _png(score_figure(report))
+
+
+def score_figure(report: dict):
     corpora = _per_corpus(report)
     figure, axes = plt.subplots(2, 2, figsize=(11, 7.5), layout="constrained")
     samples_bt = [v for d in corpora.values() for v in d["bt_score_sample"]]
@@ -72,11 +90,17 @@ def score_histograms(report: dict) -> bytes:
         if axis.get_legend_handles_labels()[0]:
             axis.legend(fontsize=8)
             break
+    axes[0, 0].set_xlim(*data_range([d["para_histogram"] for d in corpora.values()], PARA_RANGE))
+    axes[0, 1].set_xlim(*data_range([d["overlap_histogram"] for d in corpora.values()], OVERLAP_RANGE))
     figure.suptitle("Score and length distributions per corpus")
-    return _png(figure)
+    return figure
 
 
 def para_vs_overlap(report: dict) -> bytes:
+    return _png(para_overlap_figure(report))
+
+
+def para_overlap_figure(report: dict):
     corpora = report["corpora"]
     data = corpora[ALL] if ALL in corpora else next(iter(corpora.values()))
     matrix = np.asarray(data["para_overlap_histogram"], dtype=float)
@@ -85,12 +109,12 @@ def para_vs_overlap(report: dict) -> bytes:
         image = axis.imshow(matrix.T, origin="lower", aspect="auto", cmap="viridis",
                             extent=(*PARA_RANGE, *OVERLAP_RANGE), norm=LogNorm(vmin=1, vmax=max(1.0, matrix.max())))
         figure.colorbar(image, ax=axis, label="rows")
-    axis.set_xlim(*PARA_RANGE)
-    axis.set_ylim(*OVERLAP_RANGE)
-    axis.set_xlabel(f"para score ({PARA_BINS} bins)")
-    axis.set_ylabel(f"trigram overlap ({OVERLAP_BINS} bins)")
+    axis.set_xlim(*data_range([matrix.sum(axis=1)], PARA_RANGE))
+    axis.set_ylim(*data_range([matrix.sum(axis=0)], OVERLAP_RANGE))
+    axis.set_xlabel(f"para score ({(PARA_RANGE[1] - PARA_RANGE[0]) / PARA_BINS:g}-wide bins)")
+    axis.set_ylabel(f"trigram overlap ({(OVERLAP_RANGE[1] - OVERLAP_RANGE[0]) / OVERLAP_BINS:g}-wide bins)")
     axis.set_title(f"Para score vs trigram overlap ({int(matrix.sum())} rows)")
-    return _png(figure)
+    return figure
 
 
 def templates(report: dict) -> bytes:
