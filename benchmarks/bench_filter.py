@@ -1,26 +1,34 @@
-"""`paranmt filter` throughput and peak memory on synthetic shards of growing size, against an in-memory baseline
-run in the same session on the same files.
+"""`paranmt filter` against OpusFilter 3.3.1 on the same synthetic pairs: throughput and peak memory of the process
+tree, alternated run by run (issue 16).
 
-    .venv/bin/python benchmarks/bench_filter.py [--rows 500000,1000000,2000000] [--shard-rows 50000]
-                                                [--workdir work/bench_filter] [--runner-args "..."]
+    nice -n 5 .venv/bin/python benchmarks/bench_filter.py [--rows 1000000,5000000] [--repeats 2]
+        [--opusfilter /work/opusfilter-venv/bin/opusfilter] [--workdir work/bench_filter] [--runner-args "..."]
+
+OpusFilter runs from its own venv (`python3 -m venv /work/opusfilter-venv && /work/opusfilter-venv/bin/pip install
+opusfilter==3.3.1`), on `ref.txt` / `bt.txt` exported once from the same shards (one sentence per line, not
+timed), with its defaults (one job). Steps, equivalent on both sides (lengths are whitespace words in OpusFilter and
+the shards' ref_len / bt_len, which equal them on this corpus):
+  length+ratio+dedup  both sides 1-30 words, max/min length ratio <= 2, exact pair dedup
+                      (OpusFilter: filter step LengthFilter + LengthRatioFilter threshold 2.01, which keeps the
+                      same integer ratios as "<= 2"; then remove_duplicates)
+  length              both sides 1-30 words (OpusFilter: LengthFilter)
+  presets             paranmt only: `--config paranmt-5m|simile|lexicon`, for memory at each size
+Both sides keep the same number of rows (checked); which row of a duplicate group survives differs (OpusFilter the
+first, paranmt the best para_score). paranmt reads the Parquet shards and writes Parquet with every column;
+OpusFilter reads and writes the two plain-text columns.
 
 Synthetic corpus (SYNTHETIC values, for speed measurements only): shards of PAIR_SCHEMA, `--shard-rows` rows each;
 ref / bt are 3-40 words drawn from a 5,000-word synthetic vocabulary, para_score ~ Beta(5, 2) * 2 - 1 clipped to
 [-1, 1], trigram_overlap ~ U(0, 1), bt_score ~ -Exp(1), lengths = word counts, 1% of rows duplicate an earlier pair.
 Generated once per size and reused.
-
-Steps per size (all read the same shards, all write the kept rows as Parquet):
-  baseline     pyarrow: read every shard into ONE table, exact 0.8 quantile of para_score, vectorized mask
-               (para >= q, both sides <= 30 tokens), write one Parquet file. Memory grows with the corpus.
-  paranmt-5m   `paranmt filter --config paranmt-5m` (quantile sketch pass + write pass), default local runner
-               (DirectRunner, multi-processing, 2 workers), shards streamed in 8,192-row batches.
-  5m+dedup+sample  the same plus `--dedup pair --sample 100000` (two more passes over the shards).
-Peak memory = the largest summed RSS of the benchmark's child process tree, sampled every 0.2 s from /proc.
+Peak memory = the largest summed RSS of the command's process tree, sampled every 0.2 s from /proc.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -29,13 +37,23 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
+import yaml
 
 from paranmt.schemas.records import PAIR_SCHEMA
 
+from paranmt.schemas import layout
+
 REPO = Path(__file__).resolve().parents[1]
 VOCABULARY = 5000
+LENGTH = {"type": "tokens", "min_tokens": 1, "max_tokens": 30, "sides": ["ref", "bt"]}
+PARANMT_STEPS = {"length+ratio+dedup": {"filters": [LENGTH, {"type": "length_ratio", "max_ratio": 2}],
+                                        "dedup": ["pair"], "dedup_normalization": "exact"},
+                 "length": {"filters": [LENGTH]}}
+OPUS_LENGTH = {"LengthFilter": {"unit": "word", "min_length": 1, "max_length": 30}}
+OPUS_STEPS = {"length+ratio+dedup": [OPUS_LENGTH, {"LengthRatioFilter": {"unit": "word", "threshold": 2.01}}],
+              "length": [OPUS_LENGTH]}
+PRESETS = ("paranmt-5m", "simile", "lexicon")
 
 
 def synthetic_table(rng: np.random.Generator, start: int, rows: int, words: np.ndarray) -> pa.Table:
@@ -75,16 +93,6 @@ def make_corpus(directory: Path, rows: int, shard_rows: int) -> Path:
                        compression="zstd")
     done.write_text(str(rows))
     return directory
-
-
-def baseline(input_dir: str, output: str) -> None:
-    """Runs in a child process (so its memory is measured like the pipeline's)."""
-    table = pq.read_table(sorted(str(p) for p in Path(input_dir).glob("*.parquet")))
-    para = table.column("para_score").to_numpy(zero_copy_only=False)
-    threshold = float(np.quantile(para, 0.8, method="nearest"))
-    mask = pc.and_(pc.and_(pc.greater_equal(table.column("para_score"), threshold),
-                           pc.less_equal(table.column("ref_len"), 30)), pc.less_equal(table.column("bt_len"), 30))
-    pq.write_table(table.filter(mask), output, compression="zstd")
 
 
 def tree_rss(pid: int) -> int:
@@ -130,35 +138,81 @@ def measured(command: list[str]) -> tuple[float, int]:
     return time.perf_counter() - start, peak[0]
 
 
+def export_text(corpus: Path) -> tuple[Path, Path]:
+    """ref.txt and bt.txt (one sentence per line, shard order) beside the shards, once."""
+    ref, bt = corpus.parent / f"{corpus.name}-ref.txt", corpus.parent / f"{corpus.name}-bt.txt"
+    if not bt.exists():
+        with open(ref, "w", encoding="utf-8") as ref_out, open(bt, "w", encoding="utf-8") as bt_out:
+            for path in sorted(corpus.glob("*.parquet")):
+                table = pq.read_table(path, columns=["ref", "bt"])
+                ref_out.write("\n".join(table.column("ref").to_pylist()) + "\n")
+                bt_out.write("\n".join(table.column("bt").to_pylist()) + "\n")
+    return ref, bt
+
+
+def opusfilter_config(step: str, ref: Path, bt: Path, out: Path) -> Path:
+    steps = [{"type": "filter", "parameters": {"inputs": [str(ref), str(bt)], "outputs": ["ref.f.txt", "bt.f.txt"],
+                                               "filters": OPUS_STEPS[step]}}]
+    if "dedup" in step:
+        steps.append({"type": "remove_duplicates", "parameters": {"inputs": ["ref.f.txt", "bt.f.txt"],
+                                                                  "outputs": ["ref.d.txt", "bt.d.txt"]}})
+    path = out / f"opusfilter-{step}.yaml"
+    path.write_text(yaml.safe_dump({"common": {"output_directory": str(out / "opus")}, "steps": steps}))
+    return path
+
+
+def opusfilter_kept(out: Path, step: str) -> int:
+    with open(out / "opus" / ("ref.d.txt" if "dedup" in step else "ref.f.txt"), "rb") as handle:
+        return sum(1 for _ in handle)
+
+
+def paranmt_kept(output: Path) -> int:
+    return json.loads((output / layout.FILTER_REPORT).read_text())["rows_kept"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", default="500000,1000000,2000000")
+    parser.add_argument("--rows", default="1000000,5000000")
     parser.add_argument("--shard-rows", type=int, default=50_000)
+    parser.add_argument("--repeats", type=int, default=2, help="alternated runs of each step per tool")
+    parser.add_argument("--opusfilter", default="/work/opusfilter-venv/bin/opusfilter")
+    parser.add_argument("--steps", default="length+ratio+dedup,length,presets")
     parser.add_argument("--workdir", default=str(REPO / "work" / "bench_filter"))
     parser.add_argument("--runner-args", default="", help="extra Beam options for paranmt filter")
     args = parser.parse_args()
     workdir = Path(args.workdir)
-    print("| rows | step | seconds | pairs/s | peak RSS (MB) | pairs/s ratio vs baseline | RSS ratio vs baseline |")
+    print("| rows | step | tool | seconds (runs) | pairs/s | peak RSS MB (runs) | kept |")
     print("|---|---|---|---|---|---|---|")
     for rows in [int(r) for r in args.rows.split(",")]:
         corpus = make_corpus(workdir / f"corpus-{rows}", rows, args.shard_rows)
+        ref, bt = export_text(corpus)
         out = workdir / f"out-{rows}"
-        subprocess.run(["rm", "-rf", str(out)], check=True)
+        shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
-        cli = [sys.executable, "-m", "paranmt.pipelines.cli", "filter", "--input", str(corpus), "--config",
-               "paranmt-5m", "--overwrite", *args.runner_args.split()]
-        steps = {
-            "baseline": [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(REPO / 'benchmarks')!r}); "
-                         f"import bench_filter; bench_filter.baseline({str(corpus)!r}, "
-                         f"{str(out / 'baseline.parquet')!r})"],
-            "paranmt-5m": cli + ["--output", str(out / "filter")],
-            "5m+dedup+sample": cli + ["--output", str(out / "full"), "--dedup", "pair", "--sample", "100000"],
-        }
-        results = {name: measured(command) for name, command in steps.items()}
-        base_seconds, base_rss = results["baseline"]
-        for name, (seconds, rss) in results.items():
-            print(f"| {rows:,} | {name} | {seconds:.1f} | {rows / seconds:,.0f} | {rss / 2**20:,.0f} | "
-                  f"{base_seconds / seconds:.3f} | {rss / base_rss:.2f} |", flush=True)
+        cli = [sys.executable, "-m", "paranmt.pipelines.cli", "filter", "--input", str(corpus), "--output",
+               str(out / "paranmt"), "--overwrite", *args.runner_args.split()]
+        for step in args.steps.split(","):
+            runs: dict[str, list[tuple[float, int, int]]] = {}
+            if step == "presets":
+                for preset in PRESETS:
+                    for _ in range(args.repeats):
+                        seconds, rss = measured(cli + ["--config", preset])
+                        runs.setdefault(f"paranmt {preset}", []).append((seconds, rss, paranmt_kept(out / "paranmt")))
+            else:
+                config = out / f"paranmt-{step}.yaml"
+                config.write_text(yaml.safe_dump(PARANMT_STEPS[step]))
+                opus = [args.opusfilter, "--overwrite", str(opusfilter_config(step, ref, bt, out))]
+                for _ in range(args.repeats):
+                    seconds, rss = measured(opus)
+                    runs.setdefault("OpusFilter 3.3.1", []).append((seconds, rss, opusfilter_kept(out, step)))
+                    seconds, rss = measured(cli + ["--config", str(config)])
+                    runs.setdefault("paranmt", []).append((seconds, rss, paranmt_kept(out / "paranmt")))
+            for tool, results in runs.items():
+                best = min(seconds for seconds, _, _ in results)
+                print(f"| {rows:,} | {step} | {tool} | {best:.1f} ({', '.join(f'{r[0]:.1f}' for r in results)}) | "
+                      f"{rows / best:,.0f} | {max(r[1] for r in results) / 2**20:,.0f} "
+                      f"({', '.join(f'{r[1] / 2**20:,.0f}' for r in results)}) | "
+                      f"{', '.join(sorted({f'{r[2]:,}' for r in results}))} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -29,9 +29,10 @@ import time
 import apache_beam as beam
 import yaml
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.options.pipeline_options import StandardOptions
 
 from paranmt.models.nmt.translator import demo_model_notice
+from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas import layout
 from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, load_build_config
 from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
@@ -100,31 +101,6 @@ def prepare_output(config: BuildConfig) -> set[str]:
     except (OSError, IOError) as error:
         raise ConfigError(f"output {config.output} cannot be written: {error}") from None
     return done
-
-
-def pipeline_options(beam_args: list[str]) -> PipelineOptions:
-    """Beam options as given, with local defaults for what the user did not say: `--runner DirectRunner` (never
-    tries to download a runner binary), and for it `--direct_running_mode multi_processing` with
-    `--direct_num_workers` = cores (benchmarks/RESULTS.md, Scale: one shard per element uses every core this way).
-    Every option the user gives wins, alone or together (e.g. `--direct_running_mode in_memory` alone runs in one
-    process). Shared by build, filter, stats, export and lexicon."""
-    args = list(beam_args)
-
-    def given(name: str) -> bool:
-        return any(a == f"--{name}" or a.startswith(f"--{name}=") for a in args)
-
-    if not given("runner"):
-        args.append("--runner=DirectRunner")
-    runner = next((a.split("=", 1)[1] if "=" in a else args[i + 1] for i, a in enumerate(args)
-                   if a == "--runner" or a.startswith("--runner=")), "DirectRunner")
-    if runner in ("DirectRunner", "direct"):
-        if not given("direct_running_mode"):
-            args.append("--direct_running_mode=multi_processing")
-        if not given("direct_num_workers"):
-            args.append(f"--direct_num_workers={os.cpu_count() or 1}")
-    if not given("default_sdk_harness_log_level"):
-        args.append("--default_sdk_harness_log_level=WARNING")
-    return PipelineOptions(args)
 
 
 def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStage]:

@@ -24,7 +24,7 @@ from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.quantiles import value_at
 from paranmt.models.filters.pair_filters import QuantileFilter
-from paranmt.pipelines.build import pipeline_options
+from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.filter import FilterShards
@@ -104,7 +104,7 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
     unique_shard_names(files)
     check_columns(files, ["id"] + plan.required_columns(), "filter")
     output = config.output.rstrip("/")
-    options = pipeline_options(beam_args or [])
+    options = pipeline_options(beam_args or [], running_mode="in_memory")
     prepare_output(output, files, overwrite)
     metadata = {"paranmt.filter_config_hash": config.hash(),
                 "paranmt.filter_config": json.dumps(config.to_dict(), sort_keys=True)}

@@ -47,6 +47,19 @@ def column(table: pa.Table, name: str) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
 
+def struct_of(table: pa.Table, names) -> pa.StructArray:
+    """A score of several columns per row: the columns `names` of `table` as one struct array."""
+    return pa.StructArray.from_arrays([column(table, name) for name in names], list(names))
+
+
+def every_field(score: pa.StructArray, accept) -> np.ndarray:
+    """True where `accept(field)` holds for every field of a struct score."""
+    keep = np.ones(len(score), dtype=bool)
+    for index in range(score.type.num_fields):
+        keep &= accept(score.field(index))
+    return keep
+
+
 def true_where(mask: pa.Array) -> np.ndarray:
     """A boolean Arrow array as numpy, null -> False."""
     return mask.fill_null(False).to_numpy(zero_copy_only=False)

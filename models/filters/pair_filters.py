@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from paranmt.models.filters.base import PairFilter, column, true_where
+from paranmt.models.filters.base import PairFilter, column, every_field, struct_of, true_where
 from paranmt.models.filters.english import looks_english
 from paranmt.schemas.config import ConfigError
 
@@ -103,13 +103,10 @@ class TokenCountFilter(PairFilter):
         self.requires = tuple(f"{side}_len" for side in self.sides)
 
     def score(self, table):
-        return pa.StructArray.from_arrays([column(table, name) for name in self.requires], list(self.requires))
+        return struct_of(table, self.requires)
 
     def accept(self, score):
-        keep = np.ones(len(score), dtype=bool)
-        for index in range(score.type.num_fields):
-            keep &= _between(score.field(index), self.min_tokens, self.max_tokens)
-        return keep
+        return every_field(score, lambda lengths: _between(lengths, self.min_tokens, self.max_tokens))
 
     def describe(self):
         high = "inf" if self.max_tokens is None else self.max_tokens
@@ -155,7 +152,7 @@ class TemplateFilter(PairFilter):
         self.name = name or f"{level}_{require}"
 
     def score(self, table):
-        return pa.StructArray.from_arrays([column(table, name) for name in self.requires], list(self.requires))
+        return struct_of(table, self.requires)
 
     def accept(self, score):
         compare = pc.not_equal if self.require == "differ" else pc.equal
@@ -184,10 +181,7 @@ class EnglishFilter(PairFilter):
                                     self.min_words)) for side in self.sides], list(self.sides))
 
     def accept(self, score):
-        keep = np.ones(len(score), dtype=bool)
-        for index in range(score.type.num_fields):
-            keep &= true_where(score.field(index))
-        return keep
+        return every_field(score, true_where)
 
     def describe(self):
         return f"{', '.join(self.sides)} look English (function-word ratio >= {self.min_function_word_ratio:g})"

@@ -5,7 +5,6 @@ import pytest
 from paranmt.models.text.tokenize import count_tokens
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import PAIR_SCHEMA, empty_row, table_to_pairs
-from paranmt.transforms.filter import DedupWinnerFn
 from paranmt.transforms.shards import (ParquetShardWriter, check_columns, concatenate_files, iter_row_batches,
                                        list_shards, shard_metadata, unique_shard_names)
 
@@ -50,7 +49,11 @@ def test_listing_reads_top_level_shards_only(real_rows, tmp_path):
     (tmp_path / "rejects").mkdir()
     write(real_rows[:5], tmp_path / "rejects" / "a.parquet")
     assert [p.rsplit("/", 1)[1] for p in list_shards(str(tmp_path))] == ["a.parquet", "b.parquet"]
-    assert len(list_shards(str(tmp_path / "*" / "*.parquet"))) == 1
+    with pytest.raises(ConfigError, match="no shard files"):  # a glob into a side folder of either layout
+        list_shards(str(tmp_path / "*" / "*.parquet"))
+    (tmp_path / "more").mkdir()
+    write(real_rows[:5], tmp_path / "more" / "c.parquet")
+    assert [p.rsplit("/", 1)[1] for p in list_shards(str(tmp_path / "*" / "*.parquet"))] == ["c.parquet"]
     with pytest.raises(ConfigError, match="no shard files"):
         list_shards(str(tmp_path / "empty"))
     with pytest.raises(ConfigError, match="shard names repeat"):
@@ -75,15 +78,3 @@ def test_concatenate_parts_in_order(tmp_path):
     assert concatenate_files(parts, str(tmp_path / "all.tsv"), "x\ty\n") == 12
     assert (tmp_path / "all.tsv").read_text() == "x\ty\na\tb\nc\td\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.tsv"]
-
-
-def test_dedup_winner_combiner_is_order_free():
-    combiner = DedupWinnerFn()
-    ranks = [(-0.9, "b"), (-0.95, "z"), (float("inf"), "a"), (-0.95, "c")]
-    one = combiner.create_accumulator()
-    for rank in ranks:
-        one = combiner.add_input(one, rank)
-    left = combiner.add_input(combiner.add_input(combiner.create_accumulator(), ranks[3]), ranks[0])
-    right = combiner.add_input(combiner.add_input(combiner.create_accumulator(), ranks[2]), ranks[1])
-    merged = combiner.merge_accumulators([right, combiner.create_accumulator(), left])
-    assert combiner.extract_output(one) == combiner.extract_output(merged) == (4, "c")

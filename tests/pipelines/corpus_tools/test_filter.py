@@ -10,7 +10,6 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
