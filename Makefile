@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 DEMO_OUT ?= out/demo
 
-.PHONY: demo test install bench clean-demo
+.PHONY: demo test test-core install bench clean-demo
 
 $(STAMP): setup.py requirements/lock.txt requirements/dev.txt requirements/build-constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,21 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q tests
+
+# The core install (`pip install .`: setup.py's install_requires, no extras, versions from the lock file) in a
+# second venv, and the tests of what it must do: filter, stats, export; a missing extra named in one line.
+CORE_VENV := .venv-core
+CORE_STAMP := $(CORE_VENV)/.installed
+
+$(CORE_STAMP): setup.py requirements/lock.txt requirements/dev.txt
+	test -x $(CORE_VENV)/bin/python || $(PYTHON) -m venv $(CORE_VENV)
+	$(CORE_VENV)/bin/pip install --quiet --disable-pip-version-check -c requirements/lock.txt -c requirements/dev.txt \
+		. pytest
+	touch $(CORE_STAMP)
+
+test-core: $(CORE_STAMP)
+	$(CORE_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall .
+	PARANMT_CORE_INSTALL=1 $(CORE_VENV)/bin/python -m pytest -q tests/pipelines/corpus_tools/test_core_install.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_read_write.py

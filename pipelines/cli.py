@@ -15,7 +15,7 @@ import importlib.util
 import logging
 import sys
 
-from paranmt.pipelines.extras import missing_extra
+from paranmt.pipelines.extras import MissingExtra, missing_extra
 from paranmt.schemas.config import ConfigError
 
 COMMANDS = {
@@ -90,14 +90,19 @@ def main(argv: list[str] | None = None) -> int:
         args.beam_args = extra
         return args.func(args) or 0
     except ModuleNotFoundError as error:
-        problem = missing_extra(error)
-        if problem is None:
+        problem = missing_extra(error, command)
+        if problem is None:         # not a module of an extra: a broken install, keep the traceback
             raise
-        print(f"paranmt {command}: {problem}", file=sys.stderr)
-        return 2
+        return user_error(command, problem)
     except ConfigError as error:
-        print(f"paranmt {command}: configuration error: {error}", file=sys.stderr)
-        return 2
+        return user_error(command, error)
+
+
+def user_error(command: str | None, error: ConfigError) -> int:
+    """A user's mistake (or a missing extra): one line on stderr, exit code 2."""
+    kind = "" if isinstance(error, MissingExtra) else "configuration error: "
+    print(f"paranmt {command}: {kind}{error}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

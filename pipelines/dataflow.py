@@ -42,6 +42,7 @@ from apache_beam.options.pipeline_options_validator import PipelineOptionsValida
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from paranmt.pipelines import build
+from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import BuildConfig, ConfigError
 from paranmt.schemas.metadata import model_identity, shard_metadata
 from paranmt.transforms.io.model_cache import is_remote
@@ -176,6 +177,7 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner. Remote
     paths are verified only with `verify_remote` (which needs credentials)."""
     config.validate()
+    apiclient = require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")   # GCP client libraries
     options = build.pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
     if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):
         raise ConfigError("check-dataflow needs the launch options: --runner DataflowRunner --project P "
@@ -199,7 +201,6 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
         VERIFY_REMOTE_MODELS.reset(token)
     job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted
 
-    from apache_beam.runners.dataflow.internal import apiclient   # needs the GCP client libraries
     job_dir = Path(job_dir)
     staging = job_dir / "staging"
     shutil.rmtree(staging, ignore_errors=True)

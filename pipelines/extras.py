@@ -8,10 +8,12 @@ enough for filter, stats, export and lexicon), and each extra of setup.py adds w
     train      torch                                                         train, eval, encode, build's score stage
     mine       faiss-cpu, torch                                              mine, eval-xling
     dataflow   the Google Cloud clients of the DataflowRunner and gs://      --runner DataflowRunner, check-dataflow
+    sentence-transformers  sentence-transformers, torch                      export-encoder's target library
     all        every extra above
 
 A command that needs a missing one stops with one line naming the extra (exit 2): `require_extra` when a command
-knows up front what it needs, and the CLI for a `ModuleNotFoundError` of a module in EXTRA_OF raised anywhere.
+knows up front what it needs, and the CLI for a `ModuleNotFoundError` of a module of an extra raised anywhere
+(`missing_extra`: the command's own extra when it provides the module, else the first extra that does).
 """
 from __future__ import annotations
 
@@ -20,10 +22,21 @@ from types import ModuleType
 
 from paranmt.schemas.config import ConfigError
 
-# module (or package of modules) -> the extra that installs it (torch comes with several; `train` is the smallest)
-EXTRA_OF = {"ctranslate2": "translate", "sacrebleu": "translate", "fairseq": "fairseq", "transformers": "hf",
-            "stanza": "parse", "torch": "train", "faiss": "mine", "google.cloud": "dataflow",
-            "google.auth": "dataflow", "google.api_core": "dataflow"}
+# extra -> the modules (or packages of modules) it installs, as setup.py's extras_require; torch comes with several,
+# `train` (torch alone) is the first
+EXTRAS = {
+    "translate": ("ctranslate2", "sacrebleu"),
+    "train": ("torch",),
+    "fairseq": ("fairseq", "torch"),
+    "hf": ("transformers", "torch"),
+    "parse": ("stanza", "torch"),
+    "mine": ("faiss", "torch"),
+    "dataflow": ("google.cloud", "google.auth", "google.api_core"),
+    "sentence-transformers": ("sentence_transformers", "torch"),
+}
+# commands whose extra is not the first one providing the missing module
+COMMAND_EXTRAS = {"mine": "mine", "eval-xling": "mine", "train-nmt": "fairseq", "train-parser": "parse",
+                  "check-dataflow": "dataflow", "export-encoder": "sentence-transformers"}
 
 
 class MissingExtra(ConfigError):
@@ -43,10 +56,13 @@ def require_extra(extra: str, module: str) -> ModuleType:
         raise MissingExtra(extra, error.name or module) from None
 
 
-def missing_extra(error: ModuleNotFoundError) -> MissingExtra | None:
-    """The MissingExtra for an import that failed on a module of an extra (EXTRA_OF); None for any other module
-    (a broken install, not a missing extra)."""
+def missing_extra(error: ModuleNotFoundError, command: str | None = None) -> MissingExtra | None:
+    """The MissingExtra for an import that failed on a module of an extra (EXTRAS), naming `command`'s own extra
+    when that one provides the module; None for any other module (a broken install, not a missing extra)."""
     name = error.name or ""
-    extra = next((extra for module, extra in EXTRA_OF.items() if name == module or name.startswith(module + ".")),
-                 None)
-    return MissingExtra(extra, name) if extra else None
+    providers = [extra for extra, modules in EXTRAS.items()
+                 if any(name == module or name.startswith(module + ".") for module in modules)]
+    if not providers:
+        return None
+    return MissingExtra(COMMAND_EXTRAS.get(command) if COMMAND_EXTRAS.get(command) in providers else providers[0],
+                        name)

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from paranmt.pipelines import cli
-from paranmt.pipelines.extras import EXTRA_OF, MissingExtra, require_extra
+from paranmt.pipelines.extras import EXTRAS, MissingExtra, missing_extra, require_extra
 
 HEAVY = ("apache_beam", "torch", "matplotlib", "scipy", "pyarrow", "stanza", "fairseq", "ctranslate2", "faiss")
 
@@ -44,8 +44,13 @@ def test_listed_help_is_the_registered_help(command):
 
 
 def block(modules: list[str]) -> str:
-    """Python source that makes `import M` fail with ModuleNotFoundError for each M, as when it is not installed."""
-    return f"import sys\nsys.modules.update(dict.fromkeys({modules!r}))\n"
+    """Python source after which `import M` fails with ModuleNotFoundError for each M, as when it is not installed."""
+    return ("import importlib.abc, sys\n"
+            "class Missing(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            f"        if name.split('.')[0] in {modules!r}:\n"
+            "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "sys.meta_path.insert(0, Missing())\n")
 
 
 def test_a_command_whose_extra_is_missing_stops_with_one_line_naming_it():
@@ -57,6 +62,15 @@ def test_a_command_whose_extra_is_missing_stops_with_one_line_naming_it():
         "(or 'paranmt[all]')"]
 
 
+def test_the_extra_named_is_the_commands_own_when_it_provides_the_module():
+    torch_missing = ModuleNotFoundError("No module named 'torch'", name="torch")
+    assert missing_extra(torch_missing, "train").extra == "train"
+    assert missing_extra(torch_missing, "mine").extra == "mine"            # faiss-cpu + torch
+    assert missing_extra(torch_missing, "train-parser").extra == "parse"
+    assert missing_extra(ModuleNotFoundError(name="google.cloud.storage"), "build").extra == "dataflow"
+    assert missing_extra(ModuleNotFoundError(name="sacremoses"), "filter") is None     # core: a broken install
+
+
 def test_require_extra_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "faiss", None)
     with pytest.raises(MissingExtra, match=r"needs faiss, .*pip install 'paranmt\[mine\]'"):
@@ -64,10 +78,9 @@ def test_require_extra_names_the_extra(monkeypatch):
     assert require_extra("train", "json").dumps([]) == "[]"
 
 
-def test_a_missing_module_outside_the_extras_is_not_hidden(monkeypatch):
+def test_a_missing_module_outside_the_extras_is_not_hidden():
     """A core module missing is a broken install: the traceback stays."""
-    assert "yaml" not in EXTRA_OF
-    result = run_python(block(["sacremoses"]) + "from paranmt.pipelines.cli import main\n"
+    result = run_python(block(["apache_beam"]) + "from paranmt.pipelines.cli import main\n"
                         "sys.exit(main(['filter', '--help']))")
     assert result.returncode == 1 and "ModuleNotFoundError" in result.stderr
 
@@ -80,3 +93,27 @@ def test_every_train_flag_has_help_with_its_default():
     assert [a.option_strings[0] for a in actions if not a.help] == []
     helps = {a.dest: a.help for a in actions}
     assert helps["margin"].endswith("(default 0.4)") and helps["megabatch_size"].endswith("(default 40)")
+
+
+def test_build_help_names_the_default_local_runner_mode():
+    """`build --help` and the code agree on how a build without --runner runs."""
+    from apache_beam.options.pipeline_options import DirectOptions
+
+    from paranmt.pipelines.build import pipeline_options
+
+    mode = pipeline_options([]).view_as(DirectOptions).direct_running_mode
+    text = " ".join((__import__("paranmt.pipelines.build", fromlist=["__doc__"]).__doc__ or "").split())
+    assert {"multi_processing": "multi-processing", "in_memory": "in-process"}[mode] in text
+
+
+def test_the_extras_named_in_errors_are_setup_py_extras(repo):
+    """Every extra that an error message can name exists in setup.py (whose `all` has every one)."""
+    import ast
+
+    from paranmt.pipelines.extras import COMMAND_EXTRAS
+
+    tree = ast.parse((repo / "setup.py").read_text())
+    assignment = next(node for node in tree.body if isinstance(node, ast.Assign)
+                      and getattr(node.targets[0], "id", None) == "EXTRAS")
+    assert {key.value for key in assignment.value.keys} == set(EXTRAS)
+    assert set(COMMAND_EXTRAS.values()) <= set(EXTRAS) and set(COMMAND_EXTRAS) <= set(cli.COMMANDS)
