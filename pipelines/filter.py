@@ -22,7 +22,6 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
 from paranmt.models.filters.plan import FilterPlan, filter_counts
-from paranmt.models.filters.quantiles import value_at
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas import layout
@@ -74,7 +73,7 @@ def build_report(shard_counts: list[dict], quantiles: dict, threshold, plan: Fil
         for reason, count in counts["dropped"].items():
             reasons[reason] = reasons.get(reason, 0) + count
     rows_in = sum(c["rows"] for c in shard_counts)
-    bounds = {f.name: [value_at(quantiles[f.column], f.lower), value_at(quantiles[f.column], f.upper)]
+    bounds = {f.name: [quantiles[f.column][f.lower], quantiles[f.column][f.upper]]
               for f in plan.filters if isinstance(f, QuantileFilter)}
     return {
         "config_hash": config.hash(),

@@ -4,10 +4,12 @@ Elements are shard file paths (and, for dedup, partition numbers). Every pass st
 batches and decides a whole batch at once (pyarrow compute / numpy), so no worker ever holds the corpus and no row
 becomes a Python object; the global decisions travel as small side inputs or as spill files:
 
-  1. quantiles   ApproximateQuantiles (Beam's mergeable sketch, 1001 quantiles) of each QuantileFilter's column
-                 over the whole input -> {column: [q_0 .. q_1000]}
+  1. quantiles   two counting passes over each QuantileFilter's column (models/filters/quantiles.py: counts per
+                 high, then per low half of an order-preserving key; summed in any order) -> the exact
+                 nearest-rank values {column: {fraction: value}}
   2. dedup       (a) per shard: the candidates (key, field, score, id) of the rows that pass the row filters,
-                 hash-partitioned by key into `partitions` spill files, OUT/__paranmt__/dedup_work/keys/pNNNNN/<shard>.arrow;
+                 hash-partitioned by key into `partitions` spill files,
+                 OUT/__paranmt__/dedup_work/keys/pNNNNN/<shard>.arrow;
                  (b) per partition (after all of (a)): the partition's candidates grouped by (field, key) with one
                  sort, every non-best row written back to its shard's loser file
                  OUT/__paranmt__/dedup_work/losers/<shard>/pNNNNN.arrow (id, field, winning id).
@@ -16,8 +18,8 @@ becomes a Python object; the global decisions travel as small side inputs or as 
   3. sample      per shard the N smallest 64-bit sample hashes of its surviving rows; combined into the N
                  smallest overall -> the N-th smallest hash (numpy arrays: 8 bytes per hash)
   4. write       each shard again: verdicts per batch; kept rows -> OUT/<shard>.parquet (same schema and metadata,
-                 plus the filter's), optionally dropped rows with reason -> OUT/__paranmt__/dropped/<shard>.parquet and a
-                 `ref TAB bt` part file; yields the shard's counts.
+                 plus the filter's), optionally dropped rows with reason ->
+                 OUT/__paranmt__/dropped/<shard>.parquet and a `ref TAB bt` part file; yields the shard's counts.
 Passes that the plan does not need are skipped. Each pass starts after a Reshuffle of the paths: without that
 fusion break a local runner fuses all passes into one stage that waits for its own side inputs.
 """
@@ -29,10 +31,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
-from apache_beam.transforms.stats import ApproximateQuantiles
 
 from paranmt.models.filters.plan import KEPT, LOSER_SCHEMA, FilterPlan, dedup_losers
-from paranmt.models.filters.quantiles import NUM_QUANTILES
+from paranmt.models.filters.quantiles import (add_counts, finite_values, high_counts, low_counts, needed_buckets,
+                                              value_at)
 from paranmt.schemas import layout
 from paranmt.schemas.records import PAIR_SCHEMA
 from paranmt.transforms.shards import ParquetShardWriter, iter_table_batches, shard_metadata, shard_name
@@ -84,18 +86,44 @@ def shard_losers(work: str | None, path: str) -> pa.Table:
     return pa.concat_tables(tables) if tables else LOSER_SCHEMA.empty_table()
 
 
-class _ColumnValuesFn(beam.DoFn):
-    """path -> batches (lists) of the non-null, non-NaN values of one column."""
+class _HighCountsFn(beam.DoFn):
+    """path -> quantile pass 1 counts of one column over the shard."""
 
     def __init__(self, column: str):
         self.column = column
 
     def process(self, path):
-        for table in iter_table_batches(path, [self.column]):
-            values = table.column(self.column).combine_chunks().drop_null()
-            values = values.filter(pc.invert(pc.is_nan(values)))
-            if len(values):
-                yield values.to_pylist()
+        yield add_counts(high_counts(finite_values(table.column(self.column)))
+                         for table in iter_table_batches(path, [self.column]))
+
+
+class _LowCountsFn(beam.DoFn):
+    """path -> quantile pass 2 counts of one column over the shard, for the needed high halves."""
+
+    def __init__(self, column: str):
+        self.column = column
+
+    def process(self, path, buckets):
+        counts = [low_counts(finite_values(table.column(self.column)), buckets)
+                  for table in iter_table_batches(path, [self.column])]
+        yield add_counts(counts) if counts else {}
+
+
+class SumCounts(beam.CombineFn):
+    """Count arrays (or {bucket: count array} dicts) -> their sum; order-free."""
+
+    def create_accumulator(self):
+        return None
+
+    def add_input(self, accumulator, counts):
+        return counts if accumulator is None else add_counts([accumulator, counts])
+
+    def merge_accumulators(self, accumulators):
+        present = [a for a in accumulators if a is not None]
+        return add_counts(present) if present else None
+
+    def extract_output(self, accumulator):
+        return add_counts([]) if accumulator is None else accumulator
 
 
 class _SpillCandidatesFn(beam.DoFn):
@@ -234,7 +262,7 @@ class _WriteFilteredShardFn(beam.DoFn):
 
 
 class FilterShards(beam.PTransform):
-    """PCollection of shard paths -> {"counts": per-shard counts, "quantiles": (column, quantile list) pairs,
+    """PCollection of shard paths -> {"counts": per-shard counts, "quantiles": (column, {fraction: value}) pairs,
     "sample_threshold": the sample's hash threshold or None}; writes the filtered corpus to `output`.
     `dedup_partitions`: how many hash partitions the dedup spills into (each is processed in memory alone)."""
 
@@ -249,14 +277,21 @@ class FilterShards(beam.PTransform):
         pipeline = paths.pipeline
         row_columns = ["id"] + plan.required_columns()
 
-        quantile_sets = [
-            paths | f"Paths_{column}" >> beam.Reshuffle() | f"Values_{column}" >> beam.ParDo(_ColumnValuesFn(column))
-            | f"Quantiles_{column}" >> ApproximateQuantiles.Globally(NUM_QUANTILES, input_batched=True)
-            | f"Key_{column}" >> beam.Map(lambda q, c=column: (c, q))
-            for column in plan.quantile_columns]
-        quantile_lists = (quantile_sets | "AllQuantiles" >> beam.Flatten(pipeline=pipeline)) if quantile_sets \
+        quantile_sets = []
+        for column, fractions in plan.quantile_fractions().items():
+            high = (paths | f"PathsHigh_{column}" >> beam.Reshuffle()
+                    | f"HighCounts_{column}" >> beam.ParDo(_HighCountsFn(column))
+                    | f"SumHigh_{column}" >> beam.CombineGlobally(SumCounts()))
+            buckets = high | f"Buckets_{column}" >> beam.Map(needed_buckets, fractions)
+            low = (paths | f"PathsLow_{column}" >> beam.Reshuffle()
+                   | f"LowCounts_{column}" >> beam.ParDo(_LowCountsFn(column), beam.pvalue.AsSingleton(buckets))
+                   | f"SumLow_{column}" >> beam.CombineGlobally(SumCounts()))
+            quantile_sets.append(low | f"Values_{column}" >> beam.Map(
+                lambda low_counts_, high_counts_, c=column, fs=tuple(fractions):
+                    (c, {f: value_at(high_counts_, low_counts_, f) for f in fs}), beam.pvalue.AsSingleton(high)))
+        quantile_values = (quantile_sets | "AllQuantiles" >> beam.Flatten(pipeline=pipeline)) if quantile_sets \
             else pipeline | "NoQuantiles" >> beam.Create([])
-        quantiles = beam.pvalue.AsSingleton(quantile_lists | "QuantileDict" >> beam.combiners.ToDict())
+        quantiles = beam.pvalue.AsSingleton(quantile_values | "QuantileDict" >> beam.combiners.ToDict())
 
         work = FileSystems.join(self.output, layout.DEDUP_WORK) if plan.dedup else None
         if plan.dedup:
@@ -286,4 +321,4 @@ class FilterShards(beam.PTransform):
         counts = paths | "PathsForWrite" >> beam.Reshuffle() | "WriteFiltered" >> beam.ParDo(
             _WriteFilteredShardFn(plan, self.output, self.metadata, self.write_dropped, self.write_tsv, work),
             quantiles, dedup_done, threshold)
-        return {"counts": counts, "quantiles": quantile_lists, "sample_threshold": threshold_value}
+        return {"counts": counts, "quantiles": quantile_values, "sample_threshold": threshold_value}

@@ -1,7 +1,8 @@
 """An offline English check by a function-word heuristic (NOT a trained language identifier), computed on whole
 Arrow arrays of sentences (Arrow compute with RE2 Unicode classes, numpy for the per-sentence sums).
 
-For a sentence s, let W(s) be its words (maximal runs of letters (Unicode category L), lowercased) and L(s) its letters:
+For a sentence s, let W(s) be its words (maximal runs of letters, Unicode category L, lowercased) and L(s) its
+letters:
 
     function_word_ratio(s) = |{w in W(s) : w in ENGLISH_FUNCTION_WORDS}| / |W(s)|
     ascii_letter_ratio(s)  = |{c in L(s) : c in a-z, A-Z}| / |L(s)|

@@ -6,7 +6,8 @@ Every input row gets exactly one verdict: kept, or dropped with ONE reason — t
 the index of the reason in `reasons()`.
 
 The global parts are computed by the pipeline beforehand and handed in:
-- quantile bounds of each QuantileFilter, over the whole input (before any filter);
+- quantile values of each QuantileFilter's column at its lower and upper fractions, exact over the whole input
+  (before any filter; `quantiles.py`);
 - dedup losers: the rows that passed the row filters (candidates: one row per dedup field with a key,
   `dedup_candidates`) are grouped by (field, key) (`text_keys`); in each group of more than one row the row with
   the highest para_score wins (null lowest, ties: the smallest id) and every other row loses (`dedup_losers`). A row
@@ -27,7 +28,6 @@ import pyarrow.compute as pc
 
 from paranmt.models.filters.base import PairFilter, column, describe_scores
 from paranmt.models.filters.pair_filters import QuantileFilter
-from paranmt.models.filters.quantiles import value_at
 from paranmt.models.filters.text_keys import dedup_keys, dedup_scores, sample_hash
 
 NOT_SAMPLED = "not_sampled"
@@ -49,9 +49,13 @@ class FilterPlan:
     sample: int | None = None
     seed: str = "paranmt"
 
-    @property
-    def quantile_columns(self) -> list[str]:
-        return sorted({f.column for f in self.filters if isinstance(f, QuantileFilter)})
+    def quantile_fractions(self) -> dict[str, list[float]]:
+        """{column: the fractions whose quantile values the QuantileFilters on it need}."""
+        fractions: dict[str, set[float]] = {}
+        for f in self.filters:
+            if isinstance(f, QuantileFilter):
+                fractions.setdefault(f.column, set()).update((f.lower, f.upper))
+        return {column: sorted(values) for column, values in sorted(fractions.items())}
 
     def required_columns(self) -> list[str]:
         """Columns the plan reads besides `id` (a missing one is a configuration error before any work)."""
@@ -66,9 +70,9 @@ class FilterPlan:
         return ([f.name for f in self.filters] + [duplicate_reason(d) for d in self.dedup]
                 + ([NOT_SAMPLED] if self.sample else []))
 
-    def bind_quantiles(self, quantiles: dict[str, list[float]]) -> "FilterPlan":
-        """A copy whose QuantileFilters carry value bounds from `quantiles[column]` (evenly spaced quantiles)."""
-        bound = [f.with_bounds(value_at(quantiles[f.column], f.lower), value_at(quantiles[f.column], f.upper))
+    def bind_quantiles(self, quantiles: dict[str, dict[float, float]]) -> "FilterPlan":
+        """A copy whose QuantileFilters carry value bounds from `quantiles[column][fraction]`."""
+        bound = [f.with_bounds(quantiles[f.column][f.lower], quantiles[f.column][f.upper])
                  if isinstance(f, QuantileFilter) else f for f in self.filters]
         return FilterPlan(bound, list(self.dedup), self.dedup_normalization, self.sample, self.seed)
 

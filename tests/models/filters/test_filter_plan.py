@@ -11,7 +11,7 @@ import regex
 from paranmt.models.filters.pair_filters import QuantileFilter, RangeFilter, TokenCountFilter
 from paranmt.models.filters.plan import (CANDIDATE_SCHEMA, KEPT, LOSER_SCHEMA, NOT_SAMPLED, FilterPlan,
                                          dedup_losers, filter_counts)
-from paranmt.models.filters.quantiles import exact_quantiles, value_at
+from paranmt.models.filters.quantiles import add_counts, high_counts, low_counts, needed_buckets, value_at
 from paranmt.models.filters.text_keys import dedup_keys, normalize_texts, sample_hash, text_hashes
 
 
@@ -117,16 +117,36 @@ def test_sample_hash_is_deterministic_and_seeded():
     assert 0.48 < below_half < 0.52
 
 
-def test_quantile_helpers_and_binding():
-    values = [random.Random(3).random() for _ in range(5001)]
-    quantiles = exact_quantiles(values)
-    assert quantiles[0] == min(values) and quantiles[-1] == max(values)
-    assert value_at(quantiles, 0.8) == sorted(values)[4000]
-    with pytest.raises(ValueError, match="no quantiles"):
-        value_at([], 0.5)
-    plan = FilterPlan([QuantileFilter("para_score", 0.8, 1.0)])
-    bound = plan.bind_quantiles({"para_score": quantiles})
-    assert bound.filters[0].bounds == (sorted(values)[4000], max(values))
+def exact_values(values: np.ndarray, fractions) -> dict:
+    """Both counting passes over `values` split into uneven parts merged in a shuffled order (as shards are)."""
+    rng = random.Random(11)
+    parts = np.array_split(values, [3, 100, 2500, 2501])
+    high = add_counts(rng.sample([high_counts(part) for part in parts], len(parts)))
+    buckets = needed_buckets(high, fractions)
+    low = add_counts(rng.sample([low_counts(part, buckets) for part in parts], len(parts)))
+    return {f: value_at(high, low, f) for f in fractions}
+
+
+def test_quantiles_are_exact_nearest_ranks_whatever_the_merge_order():
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.beta(5, 2, 5001) * 2 - 1, [-0.0, 0.0, 1.0, -1.0, 0.25, 0.25, np.inf]]) \
+        .astype(np.float32)
+    rng.shuffle(values)
+    fractions = [0.0, 0.1, 0.5, 0.8, 0.9, 0.999, 1.0]
+    ordered = np.sort(values)
+    assert exact_values(values, fractions) == {f: float(ordered[round(f * (len(values) - 1))]) for f in fractions}
+    negative = -np.abs(values[:101])
+    assert exact_values(negative, [0.0, 0.5, 1.0]) == {f: float(np.sort(negative)[round(f * 100)])
+                                                       for f in (0.0, 0.5, 1.0)}
+    with pytest.raises(ValueError, match="no values"):
+        needed_buckets(high_counts(np.zeros(0, np.float32)), [0.5])
+
+
+def test_plan_binds_quantile_values_by_column_and_fraction():
+    plan = FilterPlan([QuantileFilter("para_score", 0.8, 1.0), QuantileFilter("bt_score", 0.0, 0.5)])
+    assert plan.quantile_fractions() == {"bt_score": [0.0, 0.5], "para_score": [0.8, 1.0]}
+    bound = plan.bind_quantiles({"para_score": {0.8: 0.7, 1.0: 0.99}, "bt_score": {0.0: -3.0, 0.5: -1.0}})
+    assert [f.bounds for f in bound.filters] == [(0.7, 0.99), (-3.0, -1.0)]
     assert plan.filters[0].bounds is None
 
 
