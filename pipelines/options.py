@@ -13,8 +13,8 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
     """Beam options as given, with local defaults for what the user did not say: `--runner DirectRunner` (never
     tries to download a runner binary), and for it `--direct_running_mode running_mode` (build: multi_processing,
     benchmarks/RESULTS.md, Scale: one shard per element uses every core this way; filter: in_memory, whose Arrow
-    work is threaded, "Filter speed (issue 16)") with `--direct_num_workers` = cores (1 in_memory).
-    Every option the user gives wins, alone or together (e.g. `--direct_running_mode in_memory` alone runs in one
+    work is threaded, "Filter speed (issue 16)") with `--direct_num_workers` = cores (1 in_memory); with an
+    explicit `--runner`, Beam's own defaults (in_memory for the DirectRunner). Every option the user gives wins, alone or together (e.g. `--direct_running_mode in_memory` alone runs in one
     process). Shared by build, filter, stats, export and lexicon."""
     args = list(beam_args)
 
@@ -25,9 +25,8 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
         return next((a.split("=", 1)[1] if "=" in a else args[i + 1] for i, a in enumerate(args)
                      if a == f"--{name}" or a.startswith(f"--{name}=")), default)
 
-    if not given("runner"):
+    if not given("runner"):         # an explicit --runner gets Beam's own defaults for what is not given
         args.append("--runner=DirectRunner")
-    if value("runner", "DirectRunner") in ("DirectRunner", "direct"):
         if not given("direct_running_mode"):
             args.append(f"--direct_running_mode={running_mode}")
         if not given("direct_num_workers"):

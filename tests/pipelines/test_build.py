@@ -201,8 +201,8 @@ def test_every_record_rejected_warns_and_max_reject_rate_fails(tmp_path, capsys)
     (["--direct_running_mode=in_memory"], {"runner": "DirectRunner", "direct_running_mode": "in_memory"}),
     (["--direct_running_mode", "in_memory", "--direct_num_workers=1"],
      {"direct_running_mode": "in_memory", "direct_num_workers": 1}),
-    (["--runner=DirectRunner", "--direct_num_workers=3"], {"direct_running_mode": "multi_processing",
-                                                           "direct_num_workers": 3}),
+    (["--direct_num_workers=3"], {"direct_running_mode": "multi_processing", "direct_num_workers": 3}),
+    (["--runner=DirectRunner"], {"direct_running_mode": "in_memory"}),     # an explicit runner: Beam's defaults
 ])
 def test_explicit_beam_options_win_over_the_local_defaults(given, expected):
     options = pipeline_options(given).get_all_options()
