@@ -25,6 +25,8 @@ fusion break a local runner fuses all passes into one stage that waits for its o
 """
 from __future__ import annotations
 
+from typing import Any
+
 import apache_beam as beam
 import numpy as np
 import pyarrow as pa
@@ -313,7 +315,7 @@ class FilterShards(beam.PTransform):
                                                               dedup_done)
                                | "SmallestHashes" >> beam.CombineGlobally(SmallestHashes(plan.sample))
                                | "Threshold" >> beam.Map(lambda smallest: int(smallest[-1]) if len(smallest)
-                                                         else None))
+                                                         else None).with_output_types(Any))
         else:
             threshold_value = pipeline | "NoSample" >> beam.Create([None])
         threshold = beam.pvalue.AsSingleton(threshold_value)

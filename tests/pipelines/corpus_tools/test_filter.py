@@ -119,16 +119,17 @@ def test_the_output_directory_loads_as_the_kept_rows_alone(five_m):
     assert ds.dataset(five_m, format="parquet").count_rows() == len(kept)
 
 
-def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, input_rows, tmp_path):
+@pytest.mark.parametrize("size", [300, 900])  # 900 of 995: the threshold hash is above 2^63
+def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, input_rows, tmp_path, size):
     kept_ids = []
     for name, source in (("a", str(corpus_shards)), ("b", str(corpus_shards / "*.parquet"))):
         output = tmp_path / name
         assert main(["filter", "--config", "simile", "--input", source, "--output", str(output),
-                     "--sample", "300", "--seed", "s1", *LOCAL]) == 0
+                     "--sample", str(size), "--seed", "s1", *LOCAL]) == 0
         kept_ids.append(sorted(r["id"] for r in read_rows(output)))
-    assert kept_ids[0] == kept_ids[1] and len(kept_ids[0]) == 300
+    assert kept_ids[0] == kept_ids[1] and len(kept_ids[0]) == size
     survivors = [r for r in input_rows if r["para_score"] >= 0.5 and r["trigram_overlap"] <= 0.2]
-    expected = sorted(survivors, key=lambda r: sample_hash(r["id"], "s1"))[:300]
+    expected = sorted(survivors, key=lambda r: sample_hash(r["id"], "s1"))[:size]
     assert kept_ids[0] == sorted(r["id"] for r in expected)
     report = json.loads((tmp_path / "a" / layout.FILTER_REPORT).read_text())
     assert [s["filter"] for s in report["filters"]] == ["para_score_range", "trigram_overlap_range", "not_sampled"]
