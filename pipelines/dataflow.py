@@ -42,7 +42,7 @@ from apache_beam.options.pipeline_options_validator import PipelineOptionsValida
 from apache_beam.portability.api import beam_runner_api_pb2
 
 from paranmt.pipelines import build
-from paranmt.pipelines.extras import require_extra
+from paranmt.pipelines.extras import require_extra, stage_extras
 from paranmt.schemas.config import BuildConfig, ConfigError
 from paranmt.schemas.metadata import model_identity, shard_metadata
 from paranmt.transforms.io.model_cache import is_remote
@@ -146,6 +146,7 @@ class DataflowJobPlan:
             "experiments": list(self.job["environment"].get("experiments", [])),
             "machine_type": self.worker_pool().get("machineType"),
             "max_num_workers": self.worker_pool().get("autoscalingSettings", {}).get("maxNumWorkers"),
+            "worker_extras": stage_extras(config.stages, config.translate.backend),
             "unverified_remote_paths": self.unverified,
             "warnings": self.warnings(config),
         }
@@ -223,6 +224,9 @@ def print_summary(summary: dict, job_dir: Path) -> None:
     print(f"  container image(s): {', '.join(summary['container_images'])} "
           f"({summary['environments']} environment(s))")
     print(f"  staged files: {', '.join(summary['staged_files']) or 'none'}")
+    extras = ",".join(summary["worker_extras"])
+    print(f"  the workers need paranmt[{extras}]" + (f" (worker image: docker build --build-arg PARANMT_EXTRAS={extras})"
+                                                     if extras else " (the core install)"))
     if summary["service_options"]:
         print(f"  service options: {', '.join(summary['service_options'])}")
     if summary["unverified_remote_paths"]:

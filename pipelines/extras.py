@@ -34,6 +34,9 @@ EXTRAS = {
     "dataflow": ("google.cloud", "google.auth", "google.api_core"),
     "sentence-transformers": ("sentence_transformers", "torch"),
 }
+# build stage -> the extra its workers need (read and clean: the core); translate: per backend
+STAGE_EXTRAS = {"xsim": "train", "score": "train", "parse": "parse",
+                "translate": {"ctranslate2": "translate", "fairseq": "fairseq", "transformers": "hf"}}
 # commands whose extra is not the first one providing the missing module
 COMMAND_EXTRAS = {"mine": "mine", "eval-xling": "mine", "train-nmt": "fairseq", "train-parser": "parse",
                   "check-dataflow": "dataflow", "export-encoder": "sentence-transformers"}
@@ -66,3 +69,13 @@ def missing_extra(error: ModuleNotFoundError, command: str | None = None) -> Mis
         return None
     return MissingExtra(COMMAND_EXTRAS.get(command) if COMMAND_EXTRAS.get(command) in providers else providers[0],
                         name)
+
+
+def stage_extras(stages: list[str], translate_backend: str) -> list[str]:
+    """The extras a build running `stages` needs on its workers (EXTRAS order), e.g. the Dockerfile's
+    PARANMT_EXTRAS build argument."""
+    needed = set()
+    for stage in stages:
+        extra = STAGE_EXTRAS.get(stage)
+        needed.add(extra.get(translate_backend) if isinstance(extra, dict) else extra)
+    return [extra for extra in EXTRAS if extra in needed]

@@ -22,6 +22,7 @@ import pytest
 
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.dataflow import plan_dataflow_job
+from paranmt.pipelines.extras import stage_extras
 from paranmt.schemas.config import ConfigError, load_build_config
 from paranmt.schemas.records import empty_row, pairs_to_table
 
@@ -251,3 +252,24 @@ def test_an_invalid_project_id_is_one_line(gcs_calls, tmp_path, capsys):
     assert main(["check-dataflow", "--job-dir", str(tmp_path / "job"), *args]) == 2
     error = capsys.readouterr().err.strip().splitlines()
     assert len(error) == 1 and "Invalid Project ID (PROJECT)" in error[0]
+
+
+def test_the_worker_image_installs_the_extras_of_the_default_stages():
+    """The Dockerfile's default PARANMT_EXTRAS is what a build with the default stages and backend needs."""
+    config = load_build_config(None, {"input": "x", "format": "moses", "output": "y"})
+    default = next(line.split("=", 1)[1] for line in (REPO / "Dockerfile").read_text().splitlines()
+                   if line.startswith("ARG PARANMT_EXTRAS="))
+    assert default.split(",") == stage_extras(config.stages, config.translate.backend) == ["translate", "train",
+                                                                                          "parse"]
+    assert stage_extras(["read", "clean", "translate"], "fairseq") == ["fairseq"]
+    assert stage_extras(["read", "clean"], "ctranslate2") == []
+
+
+def test_the_check_names_the_extras_the_workers_need(gcs_calls, tmp_path, capsys):
+    code = main(["check-dataflow", "--job-dir", str(tmp_path / "job"), *README_EXAMPLE,
+                 "--set", "translate.backend=fairseq"])
+    printed = capsys.readouterr().out
+    assert code in (0, 1)
+    summary = json.loads((tmp_path / "job" / "summary.json").read_text())
+    assert summary["worker_extras"] == ["train", "fairseq", "parse"]
+    assert "docker build --build-arg PARANMT_EXTRAS=train,fairseq,parse" in printed
