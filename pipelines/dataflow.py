@@ -225,8 +225,8 @@ def print_summary(summary: dict, job_dir: Path) -> None:
           f"({summary['environments']} environment(s))")
     print(f"  staged files: {', '.join(summary['staged_files']) or 'none'}")
     extras = ",".join(summary["worker_extras"])
-    print(f"  the workers need paranmt[{extras}]" + (f" (worker image: docker build --build-arg PARANMT_EXTRAS={extras})"
-                                                     if extras else " (the core install)"))
+    print(f"  the workers need paranmt[{extras}] (worker image: docker build --build-arg PARANMT_EXTRAS={extras})"
+          if extras else "  the workers need the core install of paranmt only (no extras)")
     if summary["service_options"]:
         print(f"  service options: {', '.join(summary['service_options'])}")
     if summary["unverified_remote_paths"]:

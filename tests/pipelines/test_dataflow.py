@@ -139,6 +139,7 @@ def test_a_cpu_job_ships_an_installable_sdist(offline, sample_dir, tmp_path, cap
     assert all(not info["steps_with_resource_hints"] for info in summary["stages"].values())
     assert "workflow.tar.gz" in summary["staged_files"]
     assert "Clean" in printed and "no resource hints" in printed
+    assert "the workers need the core install of paranmt only (no extras)" in printed
     sdist = job_dir / "staging" / "workflow.tar.gz"
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
