@@ -59,8 +59,10 @@ $(CORE_STAMP): setup.py requirements/lock.txt requirements/dev.txt
 		. pytest
 	touch $(CORE_STAMP)
 
+# (pip builds the wheel in the tree: its build/ copy of the sources is removed, so no tool reads it as code)
 test-core: $(CORE_STAMP)
 	$(CORE_VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps --force-reinstall .
+	rm -rf build
 	PARANMT_CORE_INSTALL=1 $(CORE_VENV)/bin/python -m pytest -q tests/pipelines/corpus_tools/test_core_install.py
 
 bench: $(STAMP)
