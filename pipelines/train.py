@@ -105,6 +105,7 @@ def register(subparsers) -> None:
         if field.name not in FLAG_FIELDS:
             continue
         default = defaults[field.name]
+        # the annotation's first type; annotations are strings here, e.g. "int | None"
         kind = {"int": int, "float": float}.get(str(field.type).split(" |")[0], str)
         parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
                             choices=FLAG_CHOICES.get(field.name),
