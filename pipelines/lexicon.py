@@ -17,7 +17,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
-from paranmt.pipelines.build import pipeline_options
+from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
 from paranmt.transforms.lexicon import ParaphraseLexicon
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
