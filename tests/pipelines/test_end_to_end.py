@@ -30,8 +30,8 @@ def demo_shards(tmp_path_factory, sample_dir):
 def test_every_column_is_filled_by_the_shipped_models(demo_shards):
     table = duckdb.sql(f"select * from read_parquet('{demo_shards}/*.parquet')").df()
     assert len(table) == 120
-    for column in ("bt", "bt_score", "trigram_overlap", "para_score", "bt_len", "ref_parse", "bt_parse",
-                   "ref_template", "bt_template"):
+    for column in ("xsim", "bt", "bt_score", "trigram_overlap", "para_score", "simile", "bt_repetition", "unigram_f1",
+                   "cs_lang", "ref_lang", "bt_lang", "bt_len", "ref_parse", "bt_parse", "ref_template", "bt_template"):
         assert table[column].notna().mean() > 0.95, column
     assert (table["bt_score"] <= 0).all() and table["para_score"].between(-1, 1).all()
     assert table["trigram_overlap"].between(0, 1).all()
@@ -41,7 +41,7 @@ def test_every_column_is_filled_by_the_shipped_models(demo_shards):
     assert table["para_score"].corr(table["trigram_overlap"]) > 0.3
     metadata = pq.read_schema(next(demo_shards.glob("*.parquet"))).metadata
     models = json.loads(metadata[b"paranmt.models"])
-    assert set(models) == {"translate", "score", "parse"} and all(len(m["sha256"]) == 64 for m in models.values())
+    assert set(models) == {"xsim", "translate", "score", "parse"} and all(len(m["sha256"]) == 64 for m in models.values())
 
 
 def test_stats_filter_export_and_lexicon_run_on_the_shards(demo_shards, tmp_path):
