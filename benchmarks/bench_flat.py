@@ -3,7 +3,7 @@ plain 2-process Python loop, all-stages pairs per CPU-second against the previou
 
     .venv/bin/python benchmarks/bench_flat.py memory   [--clean-sizes 16000,128000,512000] [--all-sizes 4000,16000]
     .venv/bin/python benchmarks/bench_flat.py baseline [--size 128000]          # read,clean vs a plain loop
-    .venv/bin/python benchmarks/bench_flat.py compare  [--size 16000] --old /work/old-pythonpath
+    .venv/bin/python benchmarks/bench_flat.py compare  [--size 16000] --old OLD [--sides new,old]
     .venv/bin/python benchmarks/bench_flat.py resume                            # 2,000 pairs, 8 shards, translate
 
 Every run is the real CLI in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, CPU seconds of the
@@ -33,6 +33,7 @@ from bench_scale import BITEXT, REPO, measure  # noqa: E402
 TINY = REPO / "tests" / "fixtures" / "nmt-tiny"
 STAND_INS = ["--set", f"translate.model={TINY}", "--set", "translate.threads=1"]
 BLOCK = 50_000
+METRICS_NAMES = ("__paranmt__/metrics.json", "_metrics.json", "metrics.json")   # layouts 2, 1.5, 1 (old design)
 
 
 def write_repeated(n: int, directory: Path) -> Path:
@@ -65,8 +66,9 @@ def record(work: Path, name: str, pairs: int, command: list[str], output: Path |
     subprocess.run(["rm", "-rf", str(output)], check=True) if output else None
     print(f"[{time.strftime('%H:%M:%S')}] {name}", flush=True)
     entry = {"name": name, "pairs": pairs, **measure(command, work / f"{name}.log")}
-    if output and (output / "metrics.json").exists():
-        metrics = json.loads((output / "metrics.json").read_text())
+    found = [output / m for m in METRICS_NAMES if (output / m).exists()] if output else []
+    if found:
+        metrics = json.loads(found[0].read_text())
         entry.update(read=metrics["read"], written=metrics["written"], rejected=metrics["rejected"])
     entry["pairs_per_cpu_s"] = round(pairs / max(entry["cpu_seconds"], 1e-9), 1)
     print(f"    {entry}", flush=True)
@@ -130,19 +132,23 @@ def baseline(args, work: Path) -> None:
 
 
 def compare(args, work: Path) -> None:
-    """All stages, today's design vs the previous one (PYTHONPATH `--old` holds a `paranmt` link to a worktree of
-    commit 4cfb0be), alternated, each with its own default runner."""
+    """All stages, today's design vs the previous one, alternated, each with its own default runner. `--old` is a
+    PYTHONPATH whose `paranmt/` holds the package folders of ee34c7b^ (3fcf465, the last commit before the one
+    stage shape), e.g. `git archive ee34c7b^ pipelines transforms models schemas | tar -x -C OLD/paranmt` plus
+    links OLD/paranmt/{assets,configs,tests} -> the repository's."""
     n = args.size
     prefix = write_repeated(n, work / f"in-{n}")
     sets = STAND_INS + ["--set", f"score.encoder={REPO / 'assets/encoder-sp'}",
                         "--set", f"parse.model_dir={REPO / 'assets/parser-en'}"]
     stages = "read,clean,translate,score,parse"
     for k in range(1, args.repeat + 1):
-        out = work / "out" / f"new-{n}"
-        record(work, f"all stages {n} new r{k}", n, build(prefix, out, stages, sets), out)
-        out = work / "out" / f"old-{n}"
-        command = ["env", f"PYTHONPATH={args.old}", *build(prefix, out, stages, sets)]
-        record(work, f"all stages {n} old(4cfb0be) r{k}", n, command, out)
+        if "new" in args.sides:
+            out = work / "out" / f"new-{n}"
+            record(work, f"all stages {n} new r{k}", n, build(prefix, out, stages, sets), out)
+        if "old" in args.sides:
+            out = work / "out" / f"old-{n}"
+            command = ["env", f"PYTHONPATH={args.old}", *build(prefix, out, stages, sets)]
+            record(work, f"all stages {n} old(3fcf465) r{k}", n, command, out)
 
 
 def resume(args, work: Path) -> None:
@@ -183,6 +189,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=None)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--old", default="/work/old-pythonpath")
+    parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
     parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
     args = parser.parse_args()
     args.size = args.size or (128_000 if args.what == "baseline" else 16_000)

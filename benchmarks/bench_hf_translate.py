@@ -75,7 +75,10 @@ def run(hf_dir: Path, ct2_dir: Path, sentences: list[str], beams: list[int], thr
     results = {}
     for beam in beams:
         totals = {name: {"cpu_s": 0.0, "wall_s": 0.0, "target_tokens": 0} for name in systems}
-        for batch in batches:
+        for number, batch in enumerate(batches, 1):
+            if number % 5 == 0:
+                print(f"beam {beam}: batch {number}/{len(batches)}, CPU s so far "
+                      f"{ {n: round(t['cpu_s']) for n, t in totals.items()} }", file=sys.stderr, flush=True)
             target = max(4, round(target_ratio * max(lengths[i] for i in batch)))
             for name, translator in systems.items():             # alternate the systems batch by batch
                 translator.min_length = translator.max_target_tokens = target
