@@ -34,7 +34,8 @@ from apache_beam.options.pipeline_options import StandardOptions
 from paranmt.models.nmt.translator import demo_model_notice
 from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas import layout
-from paranmt.schemas.config import STAGE_ORDER, BuildConfig, ConfigError, load_build_config
+from paranmt.pipelines.extras import require_extra
+from paranmt.schemas.config import STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config
 from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.io.bitext import ReadOptions, plan_reads
@@ -251,12 +252,18 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     paths = config.model_paths()
     for stage, path in paths.items():
         if "://" not in path and not os.path.exists(path):
-            raise ConfigError(f"stage {stage!r}: model {path} does not exist")
+            spec = STAGE_SPECS[stage]
+            hint = (f"; the shipped models are in a source checkout's assets/, not in the pip package: give a model "
+                    f"(--set {spec.section}.{spec.model_field}=DIR) or fewer stages (--stages read,clean)"
+                    if path.startswith("assets/") else "")
+            raise ConfigError(f"stage {stage!r}: model {path} does not exist{hint}")
         problems = verify_manifest(path)
         if problems:
             raise ConfigError(f"stage {stage!r}: model {path}: " + "; ".join(problems))
     models = {stage: model_identity(path) for stage, path in paths.items()}
     options = pipeline_options(beam_args or [])
+    if options.view_as(StandardOptions).runner in ("DataflowRunner", "dataflow"):
+        require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")
     stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
     inputs = plan_input(config)
     done = prepare_output(config)

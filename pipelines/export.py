@@ -17,7 +17,7 @@ import logging
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.pipelines.build import pipeline_options
+from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HF_SCHEMA, SCPN_HEADER, ExportShardFn

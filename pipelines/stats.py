@@ -15,7 +15,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
-from paranmt.pipelines.build import pipeline_options
+from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics

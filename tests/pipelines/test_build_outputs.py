@@ -157,3 +157,12 @@ def test_min_xsim_rejects_planted_misaligned_pairs(tmp_path, bitext):
 
 
 MIN_XSIM = 0.2
+
+
+def test_a_missing_shipped_model_names_the_key_and_the_way_out(tmp_path, sample_dir, capsys):
+    """A pip-installed copy has no assets/: the default stages' error says which key to set or which stages."""
+    assert build("--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / "o",
+                 "--set", "xsim.encoder=assets/not-shipped") == 2
+    err = capsys.readouterr().err
+    assert "stage 'xsim': model assets/not-shipped does not exist" in err
+    assert "--set xsim.encoder=DIR" in err and "--stages read,clean" in err
