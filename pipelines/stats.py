@@ -41,14 +41,18 @@ def write_report(accumulators: dict, output: str, idf_reference: str | None) -> 
     """Build the report from the merged accumulators and write stats.json, stats.md and the PNG plots."""
     reference = read_reference(idf_reference) if idf_reference else None
     report = build_stats(accumulators, reference, idf_reference or "")
+    written = []
     for name, plot in PLOTS.items():
-        with FileSystems.create(FileSystems.join(output, name)) as handle:
-            handle.write(plot(report))
+        image = plot(report)
+        if image is not None:       # a plot with nothing to show (e.g. no signal columns in v1 shards) is left out
+            with FileSystems.create(FileSystems.join(output, name)) as handle:
+                handle.write(image)
+            written.append(name)
     for data in report["corpora"].values():
         for key in SAMPLE_KEYS:
             data.pop(key)
     write_json(FileSystems.join(output, "stats.json"), report)
-    write_text_atomically(FileSystems.join(output, "stats.md"), render_markdown(report, list(PLOTS)))
+    write_text_atomically(FileSystems.join(output, "stats.md"), render_markdown(report, written))
     return report
 
 

@@ -11,11 +11,12 @@ from collections import Counter
 
 import apache_beam as beam
 
-from paranmt.models.stats.corpus_stats import SAMPLE_COLUMNS, CorpusAccumulator, sample_hash_limit
+from paranmt.models.stats.corpus_stats import (LANGUAGE_COLUMNS, SAMPLE_COLUMNS, SIGNAL_RANGES, CorpusAccumulator,
+                                               sample_hash_limit)
 from paranmt.transforms.shards import iter_row_batches
 
 STATS_COLUMNS = sorted({"id", "corpus", "para_score", "trigram_overlap", "ref_template", "bt_template",
-                        *SAMPLE_COLUMNS})
+                        *SAMPLE_COLUMNS, *SIGNAL_RANGES, *LANGUAGE_COLUMNS})
 
 
 def corpus_counts(path: str) -> Counter:

@@ -6,7 +6,9 @@ Two kinds of numbers, as in the papers:
   para score x trigram overlap, and template frequencies (ref and bt templates counted together);
 - over a deterministic SAMPLE of up to `sample_size` rows per corpus (P18-Tab1 uses 100K random references per
   source): average length, average IDF, vocabulary entropy, parse (template) entropy, and the bt_score and length
-  histograms. The sample is the `sample_size` rows with the smallest 64-bit hash of `stats:<id>`, so it does not
+  histograms. Also over every row: fixed-bin histograms of the schema v2 pair signals (SIGNAL_RANGES: xsim,
+  simile, bt_repetition, unigram_f1, kendall_tau) and the language labels of each side (cs_lang, ref_lang,
+  bt_lang). The sample is the `sample_size` rows with the smallest 64-bit hash of `stats:<id>`, so it does not
   depend on row order or sharding, and merging two accumulators keeps exactly that set.
 
 Bounded partial samples: a partial accumulator (one shard) cannot know which of its rows are among the corpus's
@@ -32,6 +34,10 @@ SCORE_BIN_EDGES = (-1.0, -0.1, 0.2, 0.4, 0.6, 0.8, 1.0)
 PARA_RANGE, PARA_BINS = (-1.0, 1.0), 40
 OVERLAP_RANGE, OVERLAP_BINS = (0.0, 1.0), 20
 SAMPLE_COLUMNS = ("ref", "ref_len", "bt_len", "bt_score", "ref_template")
+# pair signals of schema v2: column -> (value range, bins) of its every-row histogram
+SIGNAL_RANGES = {"xsim": ((-1.0, 1.0), 40), "simile": ((-1.0, 1.0), 40), "bt_repetition": ((0.0, 1.0), 20),
+                 "unigram_f1": ((0.0, 1.0), 20), "kendall_tau": ((-1.0, 1.0), 20)}
+LANGUAGE_COLUMNS = ("cs_lang", "ref_lang", "bt_lang")
 SAMPLE_SEED = "stats"
 HASH_SPACE = 2 ** 64
 
@@ -111,6 +117,8 @@ class CorpusAccumulator:
     overlap_hist: list[int] = field(default_factory=lambda: [0] * OVERLAP_BINS)
     joint_hist: list[list[int]] = field(default_factory=lambda: [[0] * OVERLAP_BINS for _ in range(PARA_BINS)])
     templates: Counter = field(default_factory=Counter)
+    signal_hists: dict = field(default_factory=lambda: {c: [0] * bins for c, (_, bins) in SIGNAL_RANGES.items()})
+    languages: dict = field(default_factory=lambda: {c: Counter() for c in LANGUAGE_COLUMNS})
     sample: list = field(default_factory=list)  # max-heap by hash: entries (-hash, id, reduced row)
 
     def add(self, row: dict) -> None:
@@ -132,6 +140,12 @@ class CorpusAccumulator:
         for side in ("ref_template", "bt_template"):
             if row.get(side):
                 self.templates[row[side]] += 1
+        for column, (value_range, bins) in SIGNAL_RANGES.items():
+            if _usable(row.get(column)):
+                self.signal_hists[column][histogram_bin(row[column], value_range, bins)] += 1
+        for column in LANGUAGE_COLUMNS:
+            if row.get(column):
+                self.languages[column][row[column]] += 1
         row_hash = sample_hash(row["id"], SAMPLE_SEED)
         if row_hash >= self.hash_limit:
             return
@@ -152,6 +166,10 @@ class CorpusAccumulator:
         self.overlap_hist = [a + b for a, b in zip(self.overlap_hist, other.overlap_hist)]
         self.joint_hist = [[a + b for a, b in zip(ra, rb)] for ra, rb in zip(self.joint_hist, other.joint_hist)]
         self.templates.update(other.templates)
+        for column, counts in other.signal_hists.items():
+            self.signal_hists[column] = [a + b for a, b in zip(self.signal_hists[column], counts)]
+        for column, counts in other.languages.items():
+            self.languages[column].update(counts)
         for entry in other.sample:
             if len(self.sample) < self.sample_size:
                 heapq.heappush(self.sample, entry)

@@ -7,6 +7,9 @@
 The para-score and overlap axes span the bins that hold data (`data_range`), within the column's possible range
 (para score [-1, 1], overlap [0, 1]): a corpus whose cosines are all above -0.15 is not drawn over -1..1.
 - templates.png: the 20 most frequent templates (horizontal bars).
+- signals.png: one panel per pair signal of schema v2 (xsim, simile, bt_repetition, unigram_f1, kendall_tau),
+  fixed bins over every row, one line per corpus, axes spanning the bins that hold data (skipped when a build
+  filled none of them, e.g. schema v1 shards).
 """
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402 - the backend must be chosen first
 import numpy as np  # noqa: E402
 from matplotlib.colors import LogNorm  # noqa: E402
 
-from paranmt.models.stats.corpus_stats import OVERLAP_BINS, OVERLAP_RANGE, PARA_BINS, PARA_RANGE  # noqa: E402
+from paranmt.models.stats.corpus_stats import (OVERLAP_BINS, OVERLAP_RANGE, PARA_BINS, PARA_RANGE,  # noqa: E402
+                                               SIGNAL_RANGES)
 from paranmt.models.stats.report import ALL  # noqa: E402
 
 
@@ -133,5 +137,30 @@ def templates(report: dict) -> bytes:
     return _png(figure)
 
 
+def signals(report: dict) -> bytes | None:
+    corpora = _per_corpus(report) or report["corpora"]
+    filled = [c for c in SIGNAL_RANGES if any(sum(d.get("signal_histograms", {}).get(c, [])) for d in corpora.values())]
+    if not filled:
+        return None
+    columns = min(3, len(filled))
+    rows = -(-len(filled) // columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(4.2 * columns, 3.2 * rows), squeeze=False,
+                                layout="constrained")
+    for index, column in enumerate(filled):
+        axis = axes[index // columns][index % columns]
+        value_range = SIGNAL_RANGES[column][0]
+        for name, data in corpora.items():
+            _fixed_bins(axis, data["signal_histograms"][column], value_range, name)
+        axis.set_xlim(*data_range([d["signal_histograms"][column] for d in corpora.values()], value_range))
+        axis.set_title(column)
+        if index % columns == 0:
+            axis.set_ylabel("share of rows")
+    for index in range(len(filled), rows * columns):
+        axes[index // columns][index % columns].axis("off")
+    axes[0][0].legend(fontsize=7)
+    figure.suptitle("Pair signals per corpus (every row)")
+    return _png(figure)
+
+
 PLOTS = {"score_histograms.png": score_histograms, "para_vs_overlap.png": para_vs_overlap,
-         "templates.png": templates}
+         "templates.png": templates, "signals.png": signals}

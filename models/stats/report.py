@@ -15,6 +15,7 @@ from paranmt.models.stats.text_stats import IdfTable, entropy, words
 
 ALL = "all"
 TOP_TEMPLATES = 20
+TOP_LANGUAGES = 5
 
 
 def merged(accumulators: dict[str, CorpusAccumulator]) -> CorpusAccumulator:
@@ -84,6 +85,10 @@ def build_stats(accumulators: dict[str, CorpusAccumulator], idf_reference: list[
             "templates_top": [{"template": t, "count": c} for t, c in
                               sorted(accumulator.templates.items(), key=lambda tc: (-tc[1], tc[0]))[:TOP_TEMPLATES]],
             "templates_distinct": len(accumulator.templates),
+            "signal_histograms": accumulator.signal_hists,
+            "languages": {column: dict(counts.most_common(TOP_LANGUAGES))
+                          for column, counts in accumulator.languages.items()},
+            "language_rows": {column: sum(counts.values()) for column, counts in accumulator.languages.items()},
             "templates_total": sum(accumulator.templates.values()),
             "bt_score_sample": [r["bt_score"] for r in accumulator.sample_rows() if r["bt_score"] is not None],
             "ref_length_sample": [r["ref_len"] for r in accumulator.sample_rows() if r["ref_len"] is not None],
@@ -132,5 +137,11 @@ def render_markdown(report: dict, plots: list[str]) -> str:
     for rank, entry in enumerate(top["templates_top"], 1):
         share = entry["count"] / top["templates_total"]
         lines.append(f"| {rank} | `{entry['template']}` | {entry['count']} | {share:.1%} |")
+    lines += ["", f"## Languages ({top_name}; top {TOP_LANGUAGES} labels per side, share of rows with a label)", "",
+              "| Side | Labels |", "|---|---|"]
+    for column, counts in top["languages"].items():
+        total = top["language_rows"][column]
+        labels = ", ".join(f"{label} {count / total:.1%}" for label, count in counts.items()) if total else "-"
+        lines.append(f"| {column} | {labels} |")
     lines += ["", "## Plots", ""] + [f"![{name}]({name})" for name in plots]
     return "\n".join(lines) + "\n"

@@ -73,3 +73,20 @@ def test_small_sample_is_the_smallest_hashes_per_corpus(corpus_shards, tmp_path)
         table = report["corpora"][corpus]["table1"]
         assert table["sample_rows"] == len(sample) and table["rows"] == len(members)
         assert table["ref_length"]["mean"] == pytest.approx(np.mean([r["ref_len"] for r in sample]))
+
+
+def test_pair_signals_get_histograms_and_a_language_table(corpus_rows, write_fixture_shards, tmp_path, repo):
+    """Rows scored by the real SignalsStage (shipped encoder, py3langid): every non-null signal value lands in its
+    histogram, the language table names the labels, and signals.png is drawn (v1-style null columns: no plot)."""
+    from paranmt.models.scoring.signals import SignalsStage
+
+    rows = SignalsStage(str(repo / "assets" / "encoder-sp")).process_batch(corpus_rows[:400])
+    write_fixture_shards(rows, tmp_path / "shards")
+    assert main(["stats", "--input", str(tmp_path / "shards"), "--output", str(tmp_path / "stats"), *LOCAL]) == 0
+    report = json.loads((tmp_path / "stats" / "stats.json").read_text())
+    everything = report["corpora"].get("all") or next(iter(report["corpora"].values()))
+    for column in ("simile", "bt_repetition", "unigram_f1", "kendall_tau"):
+        assert sum(everything["signal_histograms"][column]) == sum(r[column] is not None for r in rows), column
+    assert everything["languages"]["ref_lang"]["en"] == sum(r["ref_lang"] == "en" for r in rows)
+    assert "| ref_lang | en " in (tmp_path / "stats" / "stats.md").read_text()
+    assert (tmp_path / "stats" / "signals.png").read_bytes()[:4] == b"\x89PNG"
