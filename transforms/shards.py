@@ -111,7 +111,9 @@ def check_columns(files: list[str], columns: list[str], what: str) -> None:
     empty = [c for c, (rows, filled) in totals.items() if rows and not filled]
     if empty:
         raise ConfigError(f"{what} needs column(s) {empty}, but they are null in every row of the input "
-                          "(was the build stage that fills them run? see `paranmt build --stages`)")
+                          "(was the build stage that fills them run? see `paranmt build --stages`; shards of an "
+                          "older build get the pair signals from `paranmt build --input DIR --format shards "
+                          "--stages score --output NEW`)")
 
 
 def rows_of_table(table: pa.Table) -> list[dict]:

@@ -187,6 +187,36 @@ class EnglishFilter(PairFilter):
         return f"{', '.join(self.sides)} look English (function-word ratio >= {self.min_function_word_ratio:g})"
 
 
+class LanguageFilter(PairFilter):
+    """Keep rows whose language label of `side` (a schema v2 column `<side>_lang`, filled by the score stage's
+    language identifier) is one of `languages` with confidence `<side>_lang_conf` >= `min_conf`.
+    score = struct of the label and its confidence."""
+
+    def __init__(self, side: str, languages, min_conf: float = 0.0, name: str | None = None):
+        if side not in ("cs", "ref", "bt"):
+            raise ConfigError(f"language filter: side must be cs, ref or bt, got {side!r}")
+        languages = [languages] if isinstance(languages, str) else list(languages or [])
+        if not languages or not all(isinstance(label, str) and label for label in languages):
+            raise ConfigError(f"language filter on {side}: languages must be ISO 639-1 labels, e.g. [en]")
+        self.side, self.languages = side, languages
+        self.min_conf = _number(min_conf, f"language filter on {side}: min_conf")
+        if not 0.0 <= self.min_conf <= 1.0:
+            raise ConfigError(f"language filter on {side}: min_conf {self.min_conf:g} is outside [0, 1]")
+        self.requires = (f"{side}_lang", f"{side}_lang_conf")
+        self.name = name or f"{side}_language"
+
+    def score(self, table):
+        return struct_of(table, self.requires)
+
+    def accept(self, score):
+        keep = pc.and_(pc.is_in(score.field(0), value_set=pa.array(self.languages)),
+                       pc.greater_equal(score.field(1), self.min_conf))
+        return true_where(keep)
+
+    def describe(self):
+        return f"{self.side} is {'/'.join(self.languages)} (confidence >= {self.min_conf:g})"
+
+
 class QuantileFilter(PairFilter):
     """Keep rows whose `column` lies between its `lower` and `upper` quantiles over the WHOLE input (e.g. lower 0.8,
     upper 1.0 = the top two tenths). The quantiles are computed by the pipeline in a first pass and bound with
@@ -230,6 +260,7 @@ FILTER_TYPES: dict[str, type[PairFilter]] = {
     "length_ratio": LengthRatioFilter,
     "template": TemplateFilter,
     "english": EnglishFilter,
+    "language": LanguageFilter,
     "quantile": QuantileFilter,
 }
 

@@ -163,12 +163,13 @@ def test_presets_load_and_say_what_the_papers_say():
     plans = {path.stem: load_filter_config(str(path), {"input": "x", "output": "y"}).validate().plan()
              for path in sorted(PRESETS_DIR.glob("*.yaml"))}
     assert set(plans) == {"paranmt-5m", "simile", "lexicon"}
+    guards = ["-inf <= bt_repetition <= 0.2", "ref is en (confidence >= 0)", "bt is en (confidence >= 0)"]
     assert [f.describe() for f in plans["paranmt-5m"].filters] == [
-        "para_score between its 0.8 and 1 quantiles", "1 <= tokens <= 30 on ref, bt"]
+        "para_score between its 0.8 and 1 quantiles", "1 <= tokens <= 30 on ref, bt", *guards]
     assert [f.describe() for f in plans["simile"].filters] == ["0.5 <= para_score <= inf",
-                                                               "-inf <= trigram_overlap <= 0.2"]
+                                                               "-inf <= trigram_overlap <= 0.2", *guards]
     assert [f.describe() for f in plans["lexicon"].filters] == ["0.35 <= para_score <= inf",
-                                                                "1 <= tokens <= 30 on ref, bt"]
+                                                                "1 <= tokens <= 30 on ref, bt", guards[0]]
     assert load_filter_config("simile").filters == load_filter_config(str(PRESETS_DIR / "simile.yaml")).filters
 
 

@@ -17,6 +17,9 @@ Columns, and what is real:
   for the STS/SICK rows the templates are SYNTHETIC: drawn by id hash from the SCPN authors' 10 frequent templates
   (scpn/scpn_top10_templates.txt) with Zipf weights, bt keeping ref's template for about half the rows; their
   parses are null.
+- the schema v2 pair signals (simile, bt_repetition, unigram_f1, kendall_tau, language per side): real, computed
+  by the build's own SignalsStage with the shipped encoder (simile from the stand-in para_score); xsim stays null
+  (no Czech side).
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from paranmt.models.text.tokenize import tokenize
 from paranmt.schemas.records import SCHEMA_VERSION, empty_row
 from paranmt.transforms.shards import ParquetShardWriter
 
+REPO = Path(__file__).resolve().parents[3]
 STSB_ROWS = 3000
 SICK_ROWS = 1000
 FIXTURE_NOTE = "test fixture: real STS/SICK/SOW-REAP pairs; see tests/pipelines/corpus_tools/conftest.py"
@@ -146,11 +150,16 @@ def sow_reap_rows(shared_data: Path) -> list[dict]:
 
 
 def fixture_rows(shared_data: Path) -> list[dict]:
+    from paranmt.models.scoring.signals import SignalsStage
+
     templates = scpn_templates(shared_data)
     rows = stsb_rows(shared_data, STSB_ROWS) + sick_rows(shared_data, SICK_ROWS)
     for row in rows:
         synthetic_templates(row, templates)
-    return rows + sow_reap_rows(shared_data)
+    rows = SignalsStage(str(REPO / "assets" / "encoder-sp")).process_batch(rows + sow_reap_rows(shared_data))
+    for row in rows:
+        row["cs_lang"] = row["cs_lang_conf"] = None      # the cs column is a marker, not a Czech sentence
+    return rows
 
 
 def write_shards(rows: list[dict], directory: Path, rows_per_shard: int = 1000) -> list[Path]:

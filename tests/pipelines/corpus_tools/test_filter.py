@@ -78,7 +78,7 @@ def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input
     assert high == max(values)
 
     survivors = [r for r in input_rows if low <= r["para_score"] <= high and 1 <= r["ref_len"] <= 30
-                 and 1 <= r["bt_len"] <= 30]
+                 and 1 <= r["bt_len"] <= 30 and fluent_english(r)]
     expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "pair", "normalized")
     kept = read_rows(five_m)
     assert {r["id"] for r in kept} == expected and len(kept) == len(expected)
@@ -87,7 +87,8 @@ def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input
     dropped = [row for path in sorted((five_m / layout.DROPPED).glob("*.parquet"))
                for row in pq.read_table(path).to_pylist()]
     assert len(kept) + len(dropped) == len(input_rows) == report["rows_in"]
-    assert {r["drop_reason"] for r in dropped} == {"para_score_quantile", "tokens", "duplicate_pair"}
+    assert {r["drop_reason"] for r in dropped} == {"para_score_quantile", "tokens", "duplicate_pair",
+                                                   "bt_repetition_range", "ref_language", "bt_language"}
     details = {r["drop_reason"]: r["drop_detail"] for r in dropped}
     assert details["para_score_quantile"].startswith("score=0.") and "keeps para_score between" in \
         details["para_score_quantile"]
@@ -119,6 +120,11 @@ def test_the_output_directory_loads_as_the_kept_rows_alone(five_m):
     assert ds.dataset(five_m, format="parquet").count_rows() == len(kept)
 
 
+def fluent_english(row: dict) -> bool:
+    """The presets' schema v2 guards, row by row: no degenerate loop, ref and bt labelled English."""
+    return row["bt_repetition"] <= 0.2 and row["ref_lang"] == "en" and row["bt_lang"] == "en"
+
+
 @pytest.mark.parametrize("size", [300, 900])  # 900 of 995: the threshold hash is above 2^63
 def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, input_rows, tmp_path, size):
     kept_ids = []
@@ -128,11 +134,14 @@ def test_sample_is_exact_deterministic_and_the_smallest_hashes(corpus_shards, in
                      "--sample", str(size), "--seed", "s1", *LOCAL]) == 0
         kept_ids.append(sorted(r["id"] for r in read_rows(output)))
     assert kept_ids[0] == kept_ids[1] and len(kept_ids[0]) == size
-    survivors = [r for r in input_rows if r["para_score"] >= 0.5 and r["trigram_overlap"] <= 0.2]
+    survivors = [r for r in input_rows if r["para_score"] >= 0.5 and r["trigram_overlap"] <= 0.2
+                 and fluent_english(r)]
     expected = sorted(survivors, key=lambda r: sample_hash(r["id"], "s1"))[:size]
     assert kept_ids[0] == sorted(r["id"] for r in expected)
     report = json.loads((tmp_path / "a" / layout.FILTER_REPORT).read_text())
-    assert [s["filter"] for s in report["filters"]] == ["para_score_range", "trigram_overlap_range", "not_sampled"]
+    assert [s["filter"] for s in report["filters"]] == ["para_score_range", "trigram_overlap_range",
+                                                         "bt_repetition_range", "ref_language", "bt_language",
+                                                         "not_sampled"]
     assert report["filters"][-1]["seen"] == len(survivors)
 
 

@@ -25,7 +25,7 @@ def stats_dir(corpus_shards, tmp_path_factory, shared_data):
 
 def test_report_files_and_plots(stats_dir):
     assert {p.name for p in stats_dir.iterdir()} == {"stats.md", "stats.json", "score_histograms.png",
-                                                      "para_vs_overlap.png", "templates.png"}
+                                                      "para_vs_overlap.png", "templates.png", "signals.png"}
     for png in stats_dir.glob("*.png"):
         data = png.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000, png.name
