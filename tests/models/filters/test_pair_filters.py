@@ -190,3 +190,19 @@ def test_unknown_config_key_is_an_error(tmp_path):
     path.write_text("filters: []\nthreshold: 0.5\n")
     with pytest.raises(ConfigError, match="unknown filter config key"):
         load_filter_config(str(path))
+
+
+def test_language_filter_keeps_the_labels_asked_for_above_the_confidence():
+    import pyarrow as pa
+
+    table = pa.table({"bt_lang": ["en", "en", "sk", None], "bt_lang_conf": pa.array([0.9, 0.2, 0.99, None],
+                                                                                    pa.float32())})
+    assert build_filter({"type": "language", "side": "bt", "languages": ["en"]}).accept(
+        build_filter({"type": "language", "side": "bt", "languages": ["en"]}).score(table)).tolist() == [
+        True, True, False, False]
+    strict = build_filter({"type": "language", "side": "bt", "languages": ["en", "sk"], "min_conf": 0.5})
+    assert strict.accept(strict.score(table)).tolist() == [True, False, True, False]
+    for bad, message in (({"side": "de", "languages": ["en"]}, "side must be"), ({"side": "bt", "languages": []},
+                         "languages must be"), ({"side": "bt", "languages": ["en"], "min_conf": 2}, "outside")):
+        with pytest.raises(ConfigError, match=message):
+            build_filter({"type": "language", **bad})
