@@ -8,7 +8,9 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+import datasets
 import duckdb
+import polars as pl
 import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
@@ -118,6 +120,10 @@ def test_the_output_directory_loads_as_the_kept_rows_alone(five_m):
     rows = duckdb.sql(f"SELECT id FROM read_parquet('{five_m}/*.parquet')").fetchall()
     assert {row[0] for row in rows} == kept and len(rows) == len(kept)
     assert ds.dataset(five_m, format="parquet").count_rows() == len(kept)
+    assert set(pl.read_parquet(five_m / "*.parquet")["id"]) == kept
+    loaded = datasets.load_dataset("parquet", data_dir=str(five_m), split="train",
+                                   cache_dir=str(five_m.parent / "hf-cache"))
+    assert set(loaded["id"]) == kept and loaded.num_rows == len(kept)
 
 
 def fluent_english(row: dict) -> bool:
