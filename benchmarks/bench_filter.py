@@ -19,8 +19,8 @@ OpusFilter reads and writes the two plain-text columns.
 
 Synthetic corpus (SYNTHETIC values, for speed measurements only): shards of PAIR_SCHEMA, `--shard-rows` rows each;
 ref / bt are 3-40 words drawn from a 5,000-word synthetic vocabulary, para_score ~ Beta(5, 2) * 2 - 1 clipped to
-[-1, 1], trigram_overlap ~ U(0, 1), bt_score ~ -Exp(1), lengths = word counts, 1% of rows duplicate an earlier pair.
-Generated once per size and reused.
+[-1, 1], trigram_overlap ~ U(0, 1), bt_score ~ -Exp(1), lengths = word counts, 1% of rows duplicate an earlier pair;
+bt_repetition and the language columns the presets read as in `signal_columns`. Generated once per size and reused.
 Peak memory = the largest summed RSS of the command's process tree, sampled every 0.2 s from /proc.
 """
 from __future__ import annotations
@@ -46,6 +46,7 @@ from paranmt.schemas import layout
 
 REPO = Path(__file__).resolve().parents[1]
 VOCABULARY = 5000
+SIGNALS_SEED = 16
 LENGTH = {"type": "tokens", "min_tokens": 1, "max_tokens": 30, "sides": ["ref", "bt"]}
 PARANMT_STEPS = {"length+ratio+dedup": {"filters": [LENGTH, {"type": "length_ratio", "max_ratio": 2}],
                                         "dedup": ["pair"], "dedup_normalization": "exact"},
@@ -74,13 +75,27 @@ def synthetic_table(rng: np.random.Generator, start: int, rows: int, words: np.n
         "para_score": np.clip(rng.beta(5, 2, rows) * 2 - 1, -1, 1).astype(np.float32),
         "ref_len": (ref_len + 1).astype(np.int16), "bt_len": (bt_len + 1).astype(np.int16),
     }
+    columns.update(signal_columns(start, rows))
     arrays = [pa.array(columns[f.name], f.type) if f.name in columns else pa.nulls(rows, f.type)
               for f in PAIR_SCHEMA]
     return pa.Table.from_arrays(arrays, schema=PAIR_SCHEMA)
 
 
+def signal_columns(start: int, rows: int) -> dict[str, np.ndarray]:
+    """The schema v2 columns the presets read, from their own generator (seeded by the shard's first row, so the
+    text columns are those of a corpus made without them): bt_repetition 0 for 90% of rows, else U(0, 1); ref / bt
+    language `en` for 97%, else `cs`, with confidence U(0.3, 1)."""
+    rng = np.random.default_rng([SIGNALS_SEED, start])
+    repetition = np.where(rng.random(rows) < 0.9, 0.0, rng.random(rows)).astype(np.float32)
+    columns = {"bt_repetition": repetition}
+    for side in ("ref", "bt"):
+        columns[f"{side}_lang"] = np.where(rng.random(rows) < 0.97, "en", "cs")
+        columns[f"{side}_lang_conf"] = rng.uniform(0.3, 1.0, rows).astype(np.float32)
+    return columns
+
+
 def make_corpus(directory: Path, rows: int, shard_rows: int) -> Path:
-    done = directory / "_complete"
+    done = directory / "_complete_v2"
     if done.exists():
         return directory
     directory.mkdir(parents=True, exist_ok=True)
@@ -207,6 +222,10 @@ def main() -> None:
                     runs.setdefault("OpusFilter 3.3.1", []).append((seconds, rss, opusfilter_kept(out, step)))
                     seconds, rss = measured(cli + ["--config", str(config)])
                     runs.setdefault("paranmt", []).append((seconds, rss, paranmt_kept(out / "paranmt")))
+            if "paranmt" in runs and "OpusFilter 3.3.1" in runs:
+                pairs = zip(runs["OpusFilter 3.3.1"], runs["paranmt"])
+                print(f"| {rows:,} | {step} | paranmt / OpusFilter pairs/s, alternated runs | "
+                      f"{', '.join(f'{opus[0] / ours[0]:.2f}x' for opus, ours in pairs)} | | | |", flush=True)
             for tool, results in runs.items():
                 best = min(seconds for seconds, _, _ in results)
                 print(f"| {rows:,} | {step} | {tool} | {best:.1f} ({', '.join(f'{r[0]:.1f}' for r in results)}) | "

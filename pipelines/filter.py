@@ -111,7 +111,7 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
 
     partitions = dedup_partitions(files, plan) if plan.dedup else 1
     with beam.Pipeline(options=options) as pipeline:
-        paths = pipeline | "ShardFiles" >> beam.Create(files) | "Spread" >> beam.Reshuffle()
+        paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
         result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
                                                   partitions)
         (result["counts"]

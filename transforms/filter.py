@@ -293,7 +293,8 @@ class FilterShards(beam.PTransform):
                     (c, {f: value_at(high_counts_, low_counts_, f) for f in fs}), beam.pvalue.AsSingleton(high)))
         quantile_values = (quantile_sets | "AllQuantiles" >> beam.Flatten(pipeline=pipeline)) if quantile_sets \
             else pipeline | "NoQuantiles" >> beam.Create([])
-        quantiles = beam.pvalue.AsSingleton(quantile_values | "QuantileDict" >> beam.combiners.ToDict())
+        quantiles = beam.pvalue.AsSingleton(quantile_values | "QuantileDict" >> beam.combiners.ToDict()
+                                            if quantile_sets else pipeline | "NoQuantileDict" >> beam.Create([{}]))
 
         work = FileSystems.join(self.output, layout.DEDUP_WORK) if plan.dedup else None
         if plan.dedup:
