@@ -210,6 +210,13 @@ def has_weights(root: Path) -> bool:
     return any((root / name).is_file() for name in WEIGHT_FILES)
 
 
+def use_fast_tokenizer(model_dir: str | Path) -> bool:
+    """Load the fast tokenizer only when the directory ships its `tokenizer.json`; otherwise the slow sentencepiece
+    tokenizer (building a fast one from a .model file needs sentencepiece's protobuf module, whose generated code
+    does not load with the protobuf apache-beam pins: an NLLB directory saved without tokenizer.json failed)."""
+    return (Path(model_dir) / "tokenizer.json").is_file()
+
+
 def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantization: str | None = "int8",
                                         source_name: str | None = None) -> dict:
     """CTranslate2's TransformersConverter on a local model directory, plus the sentencepiece models and an
@@ -237,7 +244,13 @@ def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantiz
                                    f"(published snapshots list them under additional_special_tokens in "
                                    f"tokenizer_config.json)")
     identity = dict(model_identity(str(model.root)), path=source_name or str(model_dir))
-    TransformersConverter(str(model.root)).convert(
+
+    class Converter(TransformersConverter):
+        def load_tokenizer(self, tokenizer_class, model_name_or_path, **kwargs):
+            kwargs.setdefault("use_fast", use_fast_tokenizer(model_name_or_path))
+            return super().load_tokenizer(tokenizer_class, model_name_or_path, **kwargs)
+
+    Converter(str(model.root)).convert(
         output_dir, quantization=None if quantization in (None, "float32") else quantization, force=True)
     out = Path(output_dir)
     shutil.copyfile(model.spm, out / model.spm.name)

@@ -381,7 +381,9 @@ class TransformersTranslator(Translator):
 
         if device.kind == "cpu" and device.threads:
             torch.set_num_threads(device.threads)
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model.root))
+        from paranmt.models.nmt.hf import use_fast_tokenizer
+
+        self.tokenizer = AutoTokenizer.from_pretrained(str(model.root), use_fast=use_fast_tokenizer(model.root))
         self.hf = AutoModelForSeq2SeqLM.from_pretrained(str(model.root)).eval()
         # a forced EOS at the length limit (Marian's default) would score a token the model did not choose
         self.hf.generation_config.forced_eos_token_id = None

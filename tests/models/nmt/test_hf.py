@@ -204,3 +204,19 @@ def test_demo_model_notice_names_the_shipped_model_only(repo, hf_models):
     assert "BLEU 3.55 on held-out newstest2017[501:]" in notice
     assert demo_model_notice("assets/nmt-cs-en") == notice
     assert demo_model_notice(str(hf_models["marian"])) is None
+
+
+def test_an_nllb_directory_without_tokenizer_json_translates_and_converts(hf_models, tmp_path, sentences):
+    """Saved from the slow NllbTokenizer (no tokenizer.json): the slow sentencepiece tokenizer is used for the
+    transformers backend and for CTranslate2's converter (a fast one would need sentencepiece's protobuf module)."""
+    import shutil
+
+    slow = tmp_path / "nllb-slow"
+    shutil.copytree(hf_models["nllb"], slow)
+    (slow / "tokenizer.json").unlink()
+    [result] = open_translator(str(slow), "transformers", "cpu", 1, max_target_tokens=MAX_TARGET).translate(
+        sentences[:1], beam=2)
+    assert result.text and result.score < 0
+    assert main(["convert-nmt", "--transformers", str(slow), "--output", str(tmp_path / "ct2"),
+                 "--quantization", "int8"]) == 0
+    assert (tmp_path / "ct2" / "model.bin").is_file()
