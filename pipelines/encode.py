@@ -5,18 +5,26 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-import torch
 
-from paranmt.models.encoders import EncoderError, load_encoder
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, asset_path
+
+
+def open_encoder(directory: str, threads: int = 1):
+    """The saved encoder at `directory` (assets/... resolved against the project) with torch on `threads` CPU
+    threads, for every command that takes `--model`/`--encoder`; a bad directory is a ConfigError."""
+    import torch
+
+    from paranmt.models.encoders import EncoderError, load_encoder
+
+    torch.set_num_threads(threads)
+    try:
+        return load_encoder(asset_path(directory))
+    except EncoderError as error:
+        raise ConfigError(str(error)) from None
 
 
 def run(args) -> int:
-    torch.set_num_threads(args.threads)
-    try:
-        encoder = load_encoder(args.model)
-    except EncoderError as error:
-        raise ConfigError(str(error)) from None
+    encoder = open_encoder(args.model, args.threads)
     source = open(args.input, encoding="utf-8") if args.input else sys.stdin
     with source:
         sentences = [line.rstrip("\n") for line in source]

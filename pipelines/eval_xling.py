@@ -14,7 +14,8 @@ from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf, retrieval_p_at_1
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
-from paranmt.pipelines.mine import DEFAULT_THRESHOLD, add_search_arguments, load_bilingual_encoder, read_sentences
+from paranmt.pipelines.encode import open_encoder
+from paranmt.pipelines.mine import DEFAULT_THRESHOLD, add_search_arguments, read_sentences
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -79,7 +80,7 @@ def run(args) -> int:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ConfigError(f"--output {args.output} is not writable: {error}") from None
-    encoder = load_bilingual_encoder(args.encoder, args.threads)
+    encoder = open_encoder(args.encoder, args.threads)
     sources, targets = read_bitext(args.source, args.target)
     if not sources:
         raise ConfigError(f"{args.source} / {args.target}: no pair with two non-empty sides")

@@ -6,21 +6,15 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-import torch
-
-from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.evaluation.sts import evaluate, write_results, year_means
+from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
 
 
 def run(args) -> int:
-    torch.set_num_threads(args.threads)
-    try:
-        encoder = load_encoder(args.model)
-    except EncoderError as error:
-        raise ConfigError(str(error)) from None
+    encoder = open_encoder(args.model, args.threads)
     if not Path(args.sts_dir).is_dir():
         raise ConfigError(f"--sts-dir {args.sts_dir} is not a directory")
     results, skipped = evaluate(lambda s: encoder.encode(s, args.batch_size), args.sts_dir, args.select)

@@ -20,6 +20,7 @@ from pathlib import Path
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
+from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError, asset_path
 
 log = logging.getLogger(__name__)
@@ -55,19 +56,6 @@ def read_sentences(path: str, column: int | None = None, counts: dict | None = N
             yield text
     except CorruptFile as error:
         raise ConfigError(f"{path}: corrupt or truncated compressed file ({error})") from None
-
-
-def load_bilingual_encoder(directory: str, threads: int = 1):
-    """The encoder at `directory` (assets/... resolved against the project); a bad directory is a ConfigError."""
-    import torch
-
-    from paranmt.models.encoders import EncoderError, load_encoder
-
-    torch.set_num_threads(threads)
-    try:
-        return load_encoder(asset_path(directory))
-    except EncoderError as error:
-        raise ConfigError(str(error)) from None
 
 
 def encode_file(path: str, column: int | None, encoder, work: Path, name: str, block_size: int,
@@ -123,7 +111,7 @@ def run(args) -> int:
     validate(args)
     output = Path(args.output)
     threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    encoder = load_bilingual_encoder(args.encoder, args.threads)
+    encoder = open_encoder(args.encoder, args.threads)
     search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
     work = Path(tempfile.mkdtemp(prefix=".mine-work-", dir=args.work_dir or output))
     started = time.process_time()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
-from paranmt.pipelines.mine import load_bilingual_encoder
+from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError, ScoreConfig
 
 
@@ -28,7 +28,7 @@ def run(args) -> int:
         raise ConfigError(f"{args.hyp} has {len(hyps)} lines but {args.ref} has {len(refs)}")
     if not hyps:
         raise ConfigError(f"{args.hyp} and {args.ref} have no lines")
-    scorer = SimileScorer(load_bilingual_encoder(args.encoder, args.threads), args.batch_size)
+    scorer = SimileScorer(open_encoder(args.encoder, args.threads), args.batch_size)
     print(f"SIMILE = {corpus_simile(scorer.score(refs, hyps)):.4f}")
     return 0
 
