@@ -144,8 +144,11 @@ def format_report(report: dict) -> str:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("filter", help="filter shards into a training corpus",
-                                   description=__doc__.split("\n\n")[0])
+    parser = subparsers.add_parser(
+        "filter", help="filter shards into a training corpus", description=__doc__.split("\n\n")[0],
+        epilog="Any Beam option passes through and wins over the local default (a DirectRunner in this process, "
+               "--direct_running_mode in_memory), e.g. --direct_running_mode multi_processing, or --runner "
+               "DataflowRunner --project P --region R --temp_location gs://... with gs:// paths.")
     parser.add_argument("--input", help="shard directory (top-level *.parquet) or glob")
     parser.add_argument("--output", help="output directory (local or any Beam filesystem)")
     presets = ", ".join(sorted(path.stem for path in PRESETS_DIR.glob("*.yaml")))

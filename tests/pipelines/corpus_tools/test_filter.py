@@ -249,3 +249,4 @@ def test_help_names_the_presets(capsys):
         main(["filter", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "lexicon, paranmt-5m, simile" in text
+    assert "Any Beam option passes through and wins over the local default" in text
