@@ -166,7 +166,7 @@ class _PartitionLosersFn(beam.DoFn):
         losers = dedup_losers(pa.concat_tables(tables))
         shard_of_loser = losers.column("shard").to_numpy()
         for index in np.unique(shard_of_loser):
-            shard = shard_name(paths[index].rsplit("/", 1)[-1][: -len(".arrow")] + ".parquet")
+            shard = paths[index].rsplit("/", 1)[-1][: -len(".arrow")]  # spill files are named <shard>.arrow
             write_arrow(FileSystems.join(self.work, "losers", shard, f"p{partition:05d}.arrow"),
                         losers.filter(pa.array(shard_of_loser == index)).select(LOSER_SCHEMA.names))
         yield losers.num_rows
