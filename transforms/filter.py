@@ -13,8 +13,8 @@ becomes a Python object; the global decisions travel as small side inputs or as 
                  (b) per partition (after all of (a)): the partition's candidates grouped by (field, key) with one
                  sort, every non-best row written back to its shard's loser file
                  OUT/__paranmt__/dedup_work/losers/<shard>/pNNNNN.arrow (id, field, winning id).
-                 Memory: one batch in (a); one partition (about input rows x dedup fields / partitions candidates,
-                 ~40 bytes each) in (b), whatever the input size.
+                 Memory: one shard's candidates in (a); one partition (about input rows x dedup fields /
+                 partitions candidates, ~40 bytes each) in (b), whatever the input size.
   3. sample      per shard the N smallest 64-bit sample hashes of its surviving rows; combined into the N
                  smallest overall -> the N-th smallest hash (numpy arrays: 8 bytes per hash)
   4. write       each shard again: verdicts per batch; kept rows -> OUT/<shard>.parquet (same schema and metadata,
@@ -172,25 +172,27 @@ class _PartitionLosersFn(beam.DoFn):
         yield losers.num_rows
 
 
+def smallest(values: np.ndarray, count: int) -> np.ndarray:
+    """The `count` smallest of `values`, sorted (all of them when there are fewer)."""
+    if len(values) > count:
+        values = np.partition(values, count - 1)[:count]
+    return np.sort(values)
+
+
 class SmallestHashes(beam.CombineFn):
     """uint64 arrays -> the `count` smallest values of all of them (sorted; fewer when there are fewer)."""
 
     def __init__(self, count: int):
         self.count = count
 
-    def _smallest(self, values: np.ndarray) -> np.ndarray:
-        if len(values) > self.count:
-            values = np.partition(values, self.count - 1)[: self.count]
-        return np.sort(values)
-
     def create_accumulator(self):
         return np.empty(0, dtype=np.uint64)
 
     def add_input(self, accumulator, values):
-        return self._smallest(np.concatenate([accumulator, values]))
+        return smallest(np.concatenate([accumulator, values]), self.count)
 
     def merge_accumulators(self, accumulators):
-        return self._smallest(np.concatenate(list(accumulators)))
+        return smallest(np.concatenate(list(accumulators)), self.count)
 
     def extract_output(self, accumulator):
         return accumulator
@@ -204,14 +206,14 @@ class _SampleHashesFn(beam.DoFn):
 
     def process(self, path, quantiles, dedup_done):
         plan = self.plan.bind_quantiles(quantiles)
-        losers, smallest = shard_losers(self.work, path), SmallestHashes(plan.sample)
+        losers = shard_losers(self.work, path)
         for table in iter_table_batches(path, self.columns):
             codes, _ = plan.row_verdicts(table)
             ids = table.column("id").combine_chunks()
             codes, _ = plan.apply_losers(ids, codes, None, losers)
             alive = codes == KEPT
             if alive.any():
-                yield smallest._smallest(plan.sample_hashes(ids.filter(pa.array(alive))))
+                yield smallest(plan.sample_hashes(ids.filter(pa.array(alive))), plan.sample)
 
 
 class _WriteFilteredShardFn(beam.DoFn):
