@@ -45,6 +45,8 @@ def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None
     output = output.rstrip("/")
     if any(absolute(path.rsplit("/", 1)[0]) == absolute(output) for path in input_files):
         raise ConfigError(f"output {output} is the input directory; choose another output directory")
+    if "://" not in output and os.path.exists(output) and not os.path.isdir(output):
+        raise ConfigError(f"output {output} is a file, not a directory; choose a directory")
     if FileSystems.exists(output):
         dropped = [FileSystems.join(output, name, "*.parquet")
                    for name in (layout.DROPPED, layout.LEGACY_NAMES[layout.DROPPED])]
@@ -57,9 +59,13 @@ def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None
                                                             layout.PAIRS_TSV)
                 for name in (key, layout.LEGACY_NAMES[key])] + [FileSystems.join(output, layout.DEDUP_WORK)]
         FileSystems.delete(old + [path for path in side if FileSystems.exists(path)])
-    for directory in (output, FileSystems.join(output, layout.DROPPED), FileSystems.join(output, layout.TSV_PARTS)):
-        if not FileSystems.exists(directory):
-            FileSystems.mkdirs(directory)
+    try:
+        for directory in (output, FileSystems.join(output, layout.DROPPED),
+                          FileSystems.join(output, layout.TSV_PARTS)):
+            if not FileSystems.exists(directory):
+                FileSystems.mkdirs(directory)
+    except OSError as error:  # Beam's BeamIOError is one; the cause is in its message
+        raise ConfigError(f"cannot create the output directory {output}: {error}") from None
 
 
 def build_report(shard_counts: list[dict], quantiles: dict, threshold, plan: FilterPlan, config: FilterConfig,

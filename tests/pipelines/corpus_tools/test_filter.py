@@ -205,6 +205,14 @@ def test_missing_scores_and_bad_inputs_fail_before_any_work(corpus_rows, write_f
     assert "no shard files" in capsys.readouterr().err
     assert main(["filter", "--config", "lexicon", "--input", str(unscored), "--output", str(unscored), *LOCAL]) == 2
     assert "is the input directory" in capsys.readouterr().err
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a directory")
+    assert main(["filter", "--config", "lexicon", "--input", str(unscored), "--output", str(a_file), *LOCAL]) == 2
+    error = capsys.readouterr().err.strip()
+    assert "is a file, not a directory" in error and len(error.splitlines()) == 1
+    assert main(["filter", "--config", "lexicon", "--input", str(unscored), "--output", str(a_file / "out"),
+                 *LOCAL]) == 2
+    assert "cannot create the output directory" in capsys.readouterr().err
 
 
 def test_side_paths_of_both_layouts_are_never_read_as_input(corpus_shards, input_rows, tmp_path):
