@@ -4,7 +4,7 @@ plain 2-process Python loop, all-stages pairs per CPU-second against the previou
     .venv/bin/python benchmarks/bench_flat.py memory   [--clean-sizes 16000,128000,512000] [--all-sizes 4000,16000]
     .venv/bin/python benchmarks/bench_flat.py baseline [--size 128000]          # read,clean vs a plain loop
     .venv/bin/python benchmarks/bench_flat.py compare  [--size 16000] --old OLD [--sides new,old]
-    .venv/bin/python benchmarks/bench_flat.py resume                            # 2,000 pairs, 8 shards, translate
+    .venv/bin/python benchmarks/bench_flat.py resume [--kill-at 0.6] [--reuse-full]   # 2,000 pairs, 8 shards, translate
 
 Every run is the real CLI in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, CPU seconds of the
 process tree from os.wait4, peak RSS of the whole process tree sampled every 0.2 s from /proc), default local
@@ -62,8 +62,10 @@ def build(prefix: Path, output: Path, stages: str, extra: list[str] = ()) -> lis
             "--output", str(output), "--stages", stages, *extra]
 
 
-def record(work: Path, name: str, pairs: int, command: list[str], output: Path | None) -> dict:
-    subprocess.run(["rm", "-rf", str(output)], check=True) if output else None
+def record(work: Path, name: str, pairs: int, command: list[str], output: Path | None, fresh: bool = True) -> dict:
+    """Run and measure `command`, writing into `output` (emptied first when `fresh`)."""
+    if output and fresh:
+        subprocess.run(["rm", "-rf", str(output)], check=True)
     print(f"[{time.strftime('%H:%M:%S')}] {name}", flush=True)
     entry = {"name": name, "pairs": pairs, **measure(command, work / f"{name}.log")}
     found = [output / m for m in METRICS_NAMES if (output / m).exists()] if output else []
@@ -151,26 +153,55 @@ def compare(args, work: Path) -> None:
             record(work, f"all stages {n} old(3fcf465) r{k}", n, command, out)
 
 
+def session_cpu_seconds(session: int) -> float:
+    """User + system CPU seconds of the live processes of one session (a build and its Beam workers)."""
+    ticks = 0
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat) as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def resume(args, work: Path) -> None:
-    """2,000 pairs in 8 shards with translate on (shipped NMT model): a full run; a run killed at 60% of the full
-    run's time, then --resume; the resumed shards compared byte for byte with the full run's."""
+    """2,000 pairs in 8 shards with translate on (shipped NMT model): a full run; a run killed once its process
+    tree has used `--kill-at` (0.6) of the full run's CPU seconds (CPU, not wall time: on a shared machine the wall
+    time of two identical runs differs by more than 40%), then --resume; the resumed shards compared byte for byte
+    with the full run's. `--reuse-full` takes the full run recorded in WORK/results.jsonl."""
     prefix = write_repeated(2000, work / "in-2000")
     extra = ["--shard-rows", "250"]
     stages = "read,clean,translate"
     full = work / "out" / "resume-full"
-    entry = record(work, "resume: full run", 2000, build(prefix, full, stages, extra), full)
+    recorded = [json.loads(line) for line in open(work / "results.jsonl")] if (work / "results.jsonl").exists() else []
+    recorded = [e for e in recorded if e["name"] == "resume: full run"]
+    if args.reuse_full and recorded and full.exists():
+        entry = recorded[-1]
+    else:
+        entry = record(work, "resume: full run", 2000, build(prefix, full, stages, extra), full)
     killed = work / "out" / "resume-killed"
     subprocess.run(["rm", "-rf", str(killed)], check=True)
+    start = time.perf_counter()
     process = subprocess.Popen(["nice", "-n", "10", *build(prefix, killed, stages, extra)], start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
-    time.sleep(0.6 * entry["seconds"])
+    used = 0.0
+    while process.poll() is None and used < args.kill_at * entry["cpu_seconds"]:
+        time.sleep(0.5)
+        used = session_cpu_seconds(process.pid)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     kept = sorted(p.name for p in killed.glob("*.parquet"))
-    print(f"    killed at {0.6 * entry['seconds']:.1f} s: {len(kept)} of 8 shards kept", flush=True)
-    resumed = record(work, "resume: resumed run", 2000, build(prefix, killed, stages, extra + ["--resume"]), killed)
+    kill = {"name": "resume kill", "killed_at_cpu_s": round(used, 1),
+            "killed_at_s": round(time.perf_counter() - start, 1), "full_cpu_s": entry["cpu_seconds"],
+            "kept_shards": len(kept)}
+    print(f"    {kill}", flush=True)
+    resumed = record(work, "resume: resumed run", 2000, build(prefix, killed, stages, extra + ["--resume"]), killed,
+                     fresh=False)
     same = all((killed / p.relative_to(full)).read_bytes() == p.read_bytes() for p in full.rglob("*.parquet"))
-    summary = {"name": "resume summary", "kept_shards": len(kept), "resume_seconds_ratio":
+    summary = {**kill, "name": "resume summary", "resume_seconds_ratio":
                round(resumed["seconds"] / entry["seconds"], 2), "resume_cpu_ratio":
                round(resumed["cpu_seconds"] / entry["cpu_seconds"], 2), "byte_identical": same}
     print(f"    {summary}", flush=True)
@@ -190,6 +221,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--old", default="/work/old-pythonpath")
     parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
+    parser.add_argument("--kill-at", type=float, default=0.6, help="resume: kill at this share of the full run's CPU")
+    parser.add_argument("--reuse-full", action="store_true", help="resume: reuse the recorded full run")
     parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
     args = parser.parse_args()
     args.size = args.size or (128_000 if args.what == "baseline" else 16_000)
