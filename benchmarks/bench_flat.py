@@ -154,17 +154,10 @@ def compare(args, work: Path) -> None:
 
 
 def session_cpu_seconds(session: int) -> float:
-    """User + system CPU seconds of the live processes of one session (a build and its Beam workers)."""
-    ticks = 0
-    for stat in glob.glob("/proc/[0-9]*/stat"):
-        try:
-            with open(stat) as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[3]) == session:
-            ticks += int(fields[11]) + int(fields[12])
-    return ticks / os.sysconf("SC_CLK_TCK")
+    """User + system CPU seconds (whole seconds per process, `ps` TIMES) of the live processes of one session (a
+    build and its Beam workers)."""
+    listing = subprocess.run(["ps", "-o", "times=", "-s", str(session)], capture_output=True, text=True).stdout
+    return float(sum(int(seconds) for seconds in listing.split()))
 
 
 def resume(args, work: Path) -> None:
