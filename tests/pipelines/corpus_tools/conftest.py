@@ -17,9 +17,9 @@ Columns, and what is real:
   for the STS/SICK rows the templates are SYNTHETIC: drawn by id hash from the SCPN authors' 10 frequent templates
   (scpn/scpn_top10_templates.txt) with Zipf weights, bt keeping ref's template for about half the rows; their
   parses are null.
-- the schema v2 pair signals (simile, bt_repetition, unigram_f1, kendall_tau, language per side): real, computed
-  by the build's own SignalsStage with the shipped encoder (simile from the stand-in para_score); xsim stays null
-  (no Czech side).
+- the schema v2 pair signals bt_repetition, unigram_f1, kendall_tau and the ref/bt language labels: real, by the
+  build's own functions (models/scoring: repetition, diversity, langid; no torch, so the core-install test shares
+  this fixture); simile and xsim stay null (the encoder needs torch; no Czech side).
 """
 from __future__ import annotations
 
@@ -30,11 +30,13 @@ from pathlib import Path
 import pytest
 
 from paranmt.models.parsing.trees import from_scpn, linearize, parse_one, template
+from paranmt.models.scoring.diversity import kendall_tau, unigram_f1
+from paranmt.models.scoring.langid import LanguageIdentifier
+from paranmt.models.scoring.repetition import repetition
 from paranmt.models.text.tokenize import tokenize
 from paranmt.schemas.records import SCHEMA_VERSION, empty_row
 from paranmt.transforms.shards import ParquetShardWriter
 
-REPO = Path(__file__).resolve().parents[3]
 STSB_ROWS = 3000
 SICK_ROWS = 1000
 FIXTURE_NOTE = "test fixture: real STS/SICK/SOW-REAP pairs; see tests/pipelines/corpus_tools/conftest.py"
@@ -149,16 +151,24 @@ def sow_reap_rows(shared_data: Path) -> list[dict]:
     return rows
 
 
-def fixture_rows(shared_data: Path) -> list[dict]:
-    from paranmt.models.scoring.signals import SignalsStage
+def add_signals(rows: list[dict]) -> None:
+    identifier = LanguageIdentifier()
+    identifier.setup()
+    for side in ("ref", "bt"):
+        for row, (label, conf) in zip(rows, identifier.identify([row[side] for row in rows])):
+            row[f"{side}_lang"], row[f"{side}_lang_conf"] = label, conf
+    for row in rows:
+        row.update(bt_repetition=repetition(row["bt"]), unigram_f1=unigram_f1(row["ref"], row["bt"]),
+                   kendall_tau=kendall_tau(row["ref"], row["bt"]))
 
+
+def fixture_rows(shared_data: Path) -> list[dict]:
     templates = scpn_templates(shared_data)
     rows = stsb_rows(shared_data, STSB_ROWS) + sick_rows(shared_data, SICK_ROWS)
     for row in rows:
         synthetic_templates(row, templates)
-    rows = SignalsStage(str(REPO / "assets" / "encoder-sp")).process_batch(rows + sow_reap_rows(shared_data))
-    for row in rows:
-        row["cs_lang"] = row["cs_lang_conf"] = None      # the cs column is a marker, not a Czech sentence
+    rows += sow_reap_rows(shared_data)
+    add_signals(rows)
     return rows
 
 
