@@ -190,7 +190,8 @@ def main() -> None:
     parser.add_argument("--rows", default="1000000,5000000")
     parser.add_argument("--shard-rows", type=int, default=50_000)
     parser.add_argument("--repeats", type=int, default=2, help="alternated runs of each step per tool")
-    parser.add_argument("--opusfilter", default="/work/opusfilter-venv/bin/opusfilter")
+    parser.add_argument("--opusfilter", default="/work/opusfilter-venv/bin/opusfilter",
+                        help="its command; empty: paranmt alone (e.g. memory at 10M rows)")
     parser.add_argument("--steps", default="length+ratio+dedup,length,presets")
     parser.add_argument("--workdir", default=str(REPO / "work" / "bench_filter"))
     parser.add_argument("--runner-args", default="", help="extra Beam options for paranmt filter")
@@ -200,7 +201,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for rows in [int(r) for r in args.rows.split(",")]:
         corpus = make_corpus(workdir / f"corpus-{rows}", rows, args.shard_rows)
-        ref, bt = export_text(corpus)
+        ref, bt = export_text(corpus) if args.opusfilter else (None, None)
         out = workdir / f"out-{rows}"
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
@@ -216,10 +217,11 @@ def main() -> None:
             else:
                 config = out / f"paranmt-{step}.yaml"
                 config.write_text(yaml.safe_dump(PARANMT_STEPS[step]))
-                opus = [args.opusfilter, "--overwrite", str(opusfilter_config(step, ref, bt, out))]
                 for _ in range(args.repeats):
-                    seconds, rss = measured(opus)
-                    runs.setdefault("OpusFilter 3.3.1", []).append((seconds, rss, opusfilter_kept(out, step)))
+                    if args.opusfilter:
+                        seconds, rss = measured([args.opusfilter, "--overwrite",
+                                                 str(opusfilter_config(step, ref, bt, out))])
+                        runs.setdefault("OpusFilter 3.3.1", []).append((seconds, rss, opusfilter_kept(out, step)))
                     seconds, rss = measured(cli + ["--config", str(config)])
                     runs.setdefault("paranmt", []).append((seconds, rss, paranmt_kept(out / "paranmt")))
             if "paranmt" in runs and "OpusFilter 3.3.1" in runs:
