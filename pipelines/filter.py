@@ -178,4 +178,8 @@ def run(args) -> int:
     config = load_filter_config(args.config, overrides)
     report = run_filter(config, args.beam_args, overwrite=args.overwrite)
     print(format_report(report))
+    side = [name for name, wanted in ((layout.PAIRS_TSV, config.write_tsv), (layout.DROPPED, config.write_dropped))
+            if wanted]
+    print(f"  outputs: {config.output}/*.parquet (the kept rows); "
+          + ", ".join([*side, layout.FILTER_REPORT, layout.CONFIG]))
     return 0
