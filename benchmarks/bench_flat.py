@@ -2,6 +2,7 @@
 plain 2-process Python loop, all-stages pairs per CPU-second against the previous design, kill and resume.
 
     .venv/bin/python benchmarks/bench_flat.py memory   [--clean-sizes 16000,128000,512000] [--all-sizes 4000,16000]
+                                                       [--shard-rows N]
     .venv/bin/python benchmarks/bench_flat.py baseline [--size 128000]          # read,clean vs a plain loop
     .venv/bin/python benchmarks/bench_flat.py compare  [--size 16000] --old OLD [--sides new,old]
     .venv/bin/python benchmarks/bench_flat.py resume [--kill-at 0.6] [--reuse-full]   # 2,000 pairs, 8 shards, translate
@@ -82,10 +83,11 @@ def record(work: Path, name: str, pairs: int, command: list[str], output: Path |
 def memory(args, work: Path) -> None:
     for stages, sizes in (("read,clean", args.clean_sizes), ("read,clean,translate,score,parse", args.all_sizes)):
         for n in [int(s) for s in sizes.split(",") if s]:
-            out = work / "out" / f"{stages}-{n}"
-            extra = STAND_INS if "translate" in stages else []
-            record(work, f"memory {stages} {n}", n, build(write_repeated(n, work / f"in-{n}"), out, stages, extra),
-                   out)
+            rows = ["--shard-rows", str(args.shard_rows)] if args.shard_rows else []
+            name = f"{stages}-{n}" + (f"-rows{args.shard_rows}" if args.shard_rows else "")
+            out = work / "out" / name
+            extra = (STAND_INS if "translate" in stages else []) + rows
+            record(work, f"memory {name}", n, build(write_repeated(n, work / f"in-{n}"), out, stages, extra), out)
 
 
 def _loop_block(job: tuple[str, str, int, int, str]) -> int:
@@ -211,6 +213,7 @@ def main() -> None:
     parser.add_argument("--clean-sizes", default="16000,128000,512000")
     parser.add_argument("--all-sizes", default="4000,16000")
     parser.add_argument("--size", type=int, default=None)
+    parser.add_argument("--shard-rows", type=int, default=None, help="memory: --shard-rows of the builds")
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--old", default="/work/old-pythonpath")
     parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
