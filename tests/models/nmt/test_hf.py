@@ -220,3 +220,19 @@ def test_an_nllb_directory_without_tokenizer_json_translates_and_converts(hf_mod
     assert main(["convert-nmt", "--transformers", str(slow), "--output", str(tmp_path / "ct2"),
                  "--quantization", "int8"]) == 0
     assert (tmp_path / "ct2" / "model.bin").is_file()
+
+
+def test_an_m2m100_directory_listing_no_language_tokens_is_one_line_at_conversion(hf_models, tmp_path, capsys):
+    """transformers 4.57 saves a fresh M2M100Tokenizer without its language tokens in any file; CTranslate2's
+    converter then failed with a vocabulary-size traceback."""
+    import shutil
+
+    bare = tmp_path / "m2m100-bare"
+    shutil.copytree(hf_models["m2m100"], bare)
+    for name in ("tokenizer_config.json", "special_tokens_map.json"):
+        data = json.loads((bare / name).read_text())
+        data.pop("additional_special_tokens", None)
+        (bare / name).write_text(json.dumps(data))
+    (bare / "added_tokens.json").write_text("{}")
+    assert main(["convert-nmt", "--transformers", str(bare), "--output", str(tmp_path / "out")]) == 2
+    assert "list no language tokens" in capsys.readouterr().err
