@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from paranmt.models.text.tokenize import tokenize
+from paranmt.models.text.tokenize import lowercase_tokens
 
 
 def word_trigrams(tokens: list[str]) -> set[tuple[str, ...]]:
@@ -25,8 +25,9 @@ def word_trigrams(tokens: list[str]) -> set[tuple[str, ...]]:
 @lru_cache(maxsize=1 << 16)
 def sentence_trigrams(sentence: str) -> frozenset[tuple[str, ...]]:
     """T(sentence); cached per process (tokenization dominates the cost, and short sentences such as subtitles'
-    "Thank you." repeat often, also as ref == bt)."""
-    return frozenset(word_trigrams([token.lower() for token in tokenize(sentence, "en")]))
+    "Thank you." repeat often, also as ref == bt). The tokens come from the per-process cache the pair signals
+    also read (models.text.tokenize.lowercase_tokens), so the score stage tokenizes each sentence once."""
+    return frozenset(word_trigrams(list(lowercase_tokens(sentence, "en"))))
 
 
 def overlap_of_sets(a: set, b: set) -> float | None:
