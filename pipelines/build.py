@@ -25,11 +25,12 @@ import os
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 
 import apache_beam as beam
 import yaml
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import StandardOptions
+from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
 from paranmt.models.nmt.translator import demo_model_notice
 from paranmt.pipelines.options import pipeline_options
@@ -41,7 +42,8 @@ from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.io.bitext import ReadOptions, plan_reads
 from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext, shard_files, shard_of
 from paranmt.transforms.io.writer import AccountingError, WriteShards, join_path, read_shard_counts
-from paranmt.transforms.stage import RunStage, build_stage
+from paranmt.transforms.io.model_cache import is_remote as is_remote_path
+from paranmt.transforms.stage import VERIFY_REMOTE_MODELS, RunStage, build_stage
 
 log = logging.getLogger(__name__)
 
@@ -132,23 +134,18 @@ def planned_shards(config: BuildConfig, inputs: list) -> list[str] | None:
     return None if any(n is None for n in names) else [name for group in names for name in group]
 
 
-def is_remote(pipeline: beam.Pipeline) -> bool:
-    return pipeline.options.view_as(StandardOptions).runner not in LOCAL_RUNNERS
-
-
-def build_pipeline(pipeline: beam.Pipeline, config: BuildConfig, done: set[str], metadata: dict,
-                   stages: list[RunStage] | None = None, inputs: list | None = None):
-    """Compose the graph: Read -> Clean -> Translate -> Score -> Parse -> Write (stages as configured), one
+def build_pipeline(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str]):
+    """Compose the graph: Read -> Clean -> Xsim -> Translate -> Score -> Parse -> Write (the plan's stages), one
     element per shard; shards in `done` are not read again."""
-    inputs = plan_input(config) if inputs is None else inputs
+    config = plan.config
     if config.format == "shards":
-        shards = pipeline | "ReadShards" >> ReadShards(inputs, done)
+        shards = pipeline | "ReadShards" >> ReadShards(plan.inputs, done)
     else:
-        tasks = [t for t in inputs if not t.shard_names() or not set(t.shard_names()) <= done]
+        tasks = [t for t in plan.inputs if not t.shard_names() or not set(t.shard_names()) <= done]
         shards = pipeline | "ReadBitext" >> ReadBitext(tasks, read_options(config), done)
-    for transform in stages if stages is not None else processing_stages(config, is_remote(pipeline)):
+    for transform in plan.stages:
         shards = shards | transform
-    return shards | "Write" >> WriteShards(config.output, metadata)
+    return shards | "Write" >> WriteShards(config.output, plan.metadata)
 
 
 class Progress:
@@ -246,11 +243,29 @@ def write_json(path: str, data: dict) -> None:
         handle.write(json.dumps(data, indent=2, sort_keys=True).encode())
 
 
-def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
-    """Validate, run the pipeline, write manifest/metrics/config, check the accounting. Returns the totals."""
-    config.validate()
-    paths = config.model_paths()
-    for stage, path in paths.items():
+@dataclass
+class BuildPlan:
+    """What a build decided before any work, shared by `paranmt build` and `paranmt check-dataflow`: the validated
+    config, the Beam options, each enabled model's identity (path + sha256), the transform of every stage after
+    read, the work items (`plan_input`; [] when the input is remote and taken as given) and the remote paths not
+    verified (what -> path; only check-dataflow leaves any)."""
+    config: BuildConfig
+    options: PipelineOptions
+    models: dict[str, dict]
+    stages: list[RunStage]
+    inputs: list
+    unverified: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        """The Parquet key-value metadata of every shard the plan writes."""
+        return shard_metadata(self.config.hash(), self.models)
+
+
+def check_models(config: BuildConfig) -> None:
+    """ConfigError for an enabled stage whose local model is missing (with how to give one) or fails its
+    MANIFEST.json check; remote models are checked by the stage factories."""
+    for stage, path in config.model_paths().items():
         if "://" not in path and not os.path.exists(path):
             spec = STAGE_SPECS[stage]
             hint = (f"; the shipped models are in a source checkout's assets/, not in the pip package: give a model "
@@ -260,31 +275,64 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
         problems = verify_manifest(path)
         if problems:
             raise ConfigError(f"stage {stage!r}: model {path}: " + "; ".join(problems))
-    models = {stage: model_identity(path) for stage, path in paths.items()}
-    options = pipeline_options(beam_args or [])
+
+
+def remote_paths(config: BuildConfig) -> dict[str, str]:
+    """What -> path of every path of `config` on a remote filesystem: the input glob (`input`), models
+    (`<stage> model`)."""
+    paths = {f"{stage} model": path for stage, path in config.model_paths().items() if is_remote_path(path)}
+    if any(is_remote_path(part) for part in config.input.split(",")):
+        paths = {"input": config.input, **paths}
+    return paths
+
+
+def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: bool = True) -> BuildPlan:
+    """Validate `config` and plan its build for the runner of `options`, before any work (every problem a
+    ConfigError): models checked and identified, stages built (their factories load-check the models), input
+    matched and planned (before the models load). Without `verify_remote`, remote inputs and models are taken as given (check-dataflow)."""
+    config.validate()
     if options.view_as(StandardOptions).runner in ("DataflowRunner", "dataflow"):
         require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")
-    stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
-    inputs = plan_input(config)
+    check_models(config)
+    unverified = {} if verify_remote else remote_paths(config)
+    models = {stage: model_identity(path) for stage, path in config.model_paths().items()}
+    inputs = [] if "input" in unverified else plan_input(config)
+    token = VERIFY_REMOTE_MODELS.set(verify_remote)
+    try:
+        stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
+    finally:
+        VERIFY_REMOTE_MODELS.reset(token)
+    return BuildPlan(config, options, models, stages, inputs, unverified)
+
+
+def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
+    """Plan (`plan_build`), prepare the output, run the pipeline, report (`report_build`). Returns the totals."""
+    plan = plan_build(config, pipeline_options(beam_args or []))
     done = prepare_output(config)
     with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
         handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
-    metadata = shard_metadata(config.hash(), models)
-    planned = planned_shards(config, inputs)
+    planned = planned_shards(config, plan.inputs)
     start = time.time()
-    pipeline = beam.Pipeline(options=options)
-    build_pipeline(pipeline, config, done, metadata, stages, inputs)
+    pipeline = beam.Pipeline(options=plan.options)
+    build_pipeline(pipeline, plan, done)
     with Progress(config.output, done, len(planned) if planned is not None else None):
         result = pipeline.run()
         result.wait_until_finish()
     elapsed = time.time() - start
+    return report_build(plan, done, result, elapsed)
+
+
+def report_build(plan: BuildPlan, done: set[str], result, elapsed: float) -> dict:
+    """After a run: write the manifest and metrics, print the accounting line, the rejects by reason and the
+    notes, and raise AccountingError when read != written + rejected. Returns the totals."""
+    config, counters = plan.config, beam_counters(result)
     shards, totals = summarize(config.output)
     write_json(join_path(config.output, layout.MANIFEST), {
         "schema_version": SCHEMA_VERSION, "package_version": package_version(), "config_hash": config.hash(),
-        "input": config.input, "format": config.format, "stages": config.stages, "models": models,
+        "input": config.input, "format": config.format, "stages": config.stages, "models": plan.models,
         "shards": shards, "resumed_shards": sorted(done)})
     write_json(join_path(config.output, layout.METRICS), {
-        **totals, "seconds": round(elapsed, 3), "beam_counters": beam_counters(result)})
+        **totals, "seconds": round(elapsed, 3), "beam_counters": counters})
     balanced = totals["read"] == totals["written"] + totals["rejected"]
     print(f"paranmt build: read {totals['read']} = written {totals['written']} + rejected {totals['rejected']}"
           f"{'' if balanced else '  MISMATCH'}  ({len(shards)} shards, {elapsed:.1f} s; stages "
@@ -294,7 +342,7 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     notice = demo_model_notice(config.translate.model) if "translate" in config.stages else None
     if notice:
         print(f"  NOTE: {notice}")
-    extra = beam_counters(result).get("read/extra_columns", 0)
+    extra = counters.get("read/extra_columns", 0)
     if extra:
         print(f"  {extra} TSV line(s) had more columns than read.columns names; the extra columns were ignored "
               f"(--strict-columns rejects such lines)")

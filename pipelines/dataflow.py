@@ -7,7 +7,8 @@ made offline by Beam's own DataflowRunner code, written to a directory and summa
         --sdk_container_image REGION-docker.pkg.dev/PROJECT/REPO/paranmt-worker:0.1.0
 
 It takes exactly the arguments of `paranmt build` (plus --job-dir). How it works:
-1. the pipeline is composed by `paranmt.pipelines.build.build_pipeline`, as `paranmt build` composes it, and run
+1. the pipeline is planned by `paranmt.pipelines.build.plan_build` and composed by `build_pipeline`, as `paranmt build`
+   plans and composes it, and run
    with Beam's `--dry_run=True` test option: the DataflowRunner applies its transform overrides, translates the
    graph to the portable pipeline proto, resolves the environments (container image, the resource hints of each
    transform, the staged dependencies, e.g. the sdist built from --setup_file) and creates the Dataflow `Job`
@@ -44,9 +45,6 @@ from apache_beam.portability.api import beam_runner_api_pb2
 from paranmt.pipelines import build
 from paranmt.pipelines.extras import require_extra, stage_extras
 from paranmt.schemas.config import BuildConfig, ConfigError
-from paranmt.schemas.metadata import model_identity, shard_metadata
-from paranmt.transforms.io.model_cache import is_remote
-from paranmt.transforms.stage import VERIFY_REMOTE_MODELS
 
 STAGED_PIPELINE = "pipeline.pb"
 WORKER_IMAGE_ROOT = "/opt/paranmt/"               # where the Dockerfile installs the project and its assets
@@ -152,15 +150,6 @@ class DataflowJobPlan:
         }
 
 
-def remote_paths(config: BuildConfig) -> dict[str, str]:
-    """What -> path of every path of `config` on a remote filesystem: the input glob (`input`), models
-    (`<stage> model`)."""
-    paths = {f"{stage} model": path for stage, path in config.model_paths().items() if is_remote(path)}
-    if any(is_remote(part) for part in config.input.split(",")):
-        paths = {"input": config.input, **paths}
-    return paths
-
-
 def check_locations(options) -> None:
     """ConfigError when both --temp_location and --staging_location are invalid: Beam would then look for or
     create a default bucket on the account (network and credentials), which the offline check does not do."""
@@ -177,29 +166,19 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     """Build `config`'s pipeline for the DataflowRunner named in `beam_args` and write the job it would submit to
     `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner. Remote
     paths are verified only with `verify_remote` (which needs credentials)."""
-    config.validate()
     apiclient = require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")   # GCP client libraries
     options = build.pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
     if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):
         raise ConfigError("check-dataflow needs the launch options: --runner DataflowRunner --project P "
                           "--region R --temp_location gs://BUCKET/tmp ...")
-    for stage, path in config.model_paths().items():
-        if "://" not in path and not os.path.exists(path):
-            raise ConfigError(f"stage {stage!r}: model {path} does not exist")
-    unverified = {} if verify_remote else remote_paths(config)
     if not verify_remote:
         check_locations(options)
-    models = {stage: model_identity(path) for stage, path in config.model_paths().items()}
     try:
         pipeline = beam.Pipeline(options=options)
     except ValueError as error:         # Beam's option validation: invalid project id, job name, ...
         raise ConfigError(" ".join(str(error).split())) from None
-    token = VERIFY_REMOTE_MODELS.set(verify_remote)
-    try:
-        build.build_pipeline(pipeline, config, set(), shard_metadata(config.hash(), models),
-                             inputs=[] if "input" in unverified else None)
-    finally:
-        VERIFY_REMOTE_MODELS.reset(token)
+    plan = build.plan_build(config, options, verify_remote)
+    build.build_pipeline(pipeline, plan, set())
     job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted
 
     job_dir = Path(job_dir)
@@ -211,7 +190,7 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     description = json.loads(job.json())
     (job_dir / "job.json").write_text(json.dumps(description, indent=1, sort_keys=True))
     staged = beam_runner_api_pb2.Pipeline.FromString((staging / STAGED_PIPELINE).read_bytes())
-    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging, unverified=unverified)
+    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging, unverified=plan.unverified)
 
 
 def print_summary(summary: dict, job_dir: Path) -> None:
