@@ -1,12 +1,15 @@
 """`paranmt eval`: STS evaluation of a saved encoder over every dataset found under `--sts-dir` (SemEval
 STS.input/STS.gs pairs, STS Benchmark sts-*.csv, SICK); writes `results.csv` (dataset,n,pearson,spearman) and
-`summary.md` (per-dataset table, STS year means and their mean) into `--output`."""
+`summary.md` (per-dataset table, STS year means and their mean) into `--output`. `--hard` adds the Hard+ / Hard−
+subsets of the STS 2012-2016 test years (thesis §5.6; models/evaluation/hard_sts.py) as datasets `hard/Hard+` and
+`hard/Hard-`."""
 from __future__ import annotations
 
 import logging
 from pathlib import Path
 
-from paranmt.models.evaluation.sts import evaluate, write_results, year_means
+from paranmt.models.evaluation.hard_sts import hard_subsets
+from paranmt.models.evaluation.sts import YEAR_GROUP, discover_datasets, score_dataset, write_results, year_means
 from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError
 
@@ -17,9 +20,15 @@ def run(args) -> int:
     encoder = open_encoder(args.model, args.threads)
     if not Path(args.sts_dir).is_dir():
         raise ConfigError(f"--sts-dir {args.sts_dir} is not a directory")
-    results, skipped = evaluate(lambda s: encoder.encode(s, args.batch_size), args.sts_dir, args.select)
-    if not results:
+    datasets, skipped = discover_datasets(args.sts_dir, args.select)
+    if not datasets:
         raise ConfigError(f"no STS datasets found under {args.sts_dir}")
+    if args.hard:
+        years = [d for d in discover_datasets(args.sts_dir)[0] if YEAR_GROUP.match(d.group)]
+        if not years:
+            raise ConfigError(f"--hard pools the STS<year>-test folders; none found under {args.sts_dir}")
+        datasets += hard_subsets(years, args.hard_fraction)
+    results = [score_dataset(lambda s: encoder.encode(s, args.batch_size), d) for d in datasets]
     write_results(results, skipped, args.output, title=f"STS: {args.model}")
     for result in results:
         print(f"{result.dataset}\t{result.n}\t{100 * result.pearson:.1f}\t{100 * result.spearman:.1f}")
@@ -36,6 +45,10 @@ def register(subparsers) -> None:
     parser.add_argument("--sts-dir", required=True, help="root folder holding the STS datasets")
     parser.add_argument("--output", required=True, help="directory for results.csv and summary.md")
     parser.add_argument("--select", nargs="+", help="only datasets whose name contains one of these strings")
+    parser.add_argument("--hard", action="store_true",
+                        help="add the Hard+/Hard- subsets (symmetric WER extremes x gold bands) of STS 2012-2016")
+    parser.add_argument("--hard-fraction", type=float, default=0.2,
+                        help="share of the SWER distribution at each extreme (default 0.2, as the thesis)")
     parser.add_argument("--batch-size", type=int, default=1024)
     parser.add_argument("--threads", type=int, default=1)
     parser.set_defaults(func=run)
