@@ -75,7 +75,7 @@ setup(
     package_dir=package_dir,
     package_data={f"paranmt.{folder}": patterns for folder, patterns in DATA_FOLDERS.items()},
     install_requires=_pins("apache-beam", "pyarrow", "numpy", "PyYAML", "sacremoses", "sentencepiece", "tqdm",
-                           "zstandard", "regex", "scipy", "matplotlib", "py3langid"),
+                           "zstandard", "regex", "scipy", "matplotlib", "py3langid", "psutil"),
     extras_require=EXTRAS,
     entry_points={"console_scripts": ["paranmt = paranmt.pipelines.cli:main"]},
 )

@@ -34,10 +34,12 @@ from apache_beam.options.pipeline_options import PipelineOptions, StandardOption
 
 from paranmt.models.nmt.translator import demo_model_notice
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.output_lock import OutputLock
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
-from paranmt.schemas.config import STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config
-from paranmt.schemas.metadata import model_identity, package_version, shard_metadata, verify_manifest
+from paranmt.schemas.config import RUN_FIELDS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config
+from paranmt.schemas.metadata import (input_changes, input_fingerprint, model_identity, package_version,
+                                      shard_metadata, verify_manifest)
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.io.bitext import ReadOptions, plan_reads
 from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext, shard_files, shard_of
@@ -63,21 +65,30 @@ def _flat(data, prefix: str = "") -> dict:
 
 
 def config_differences(old: dict, config: BuildConfig) -> list[str]:
-    """The dotted keys (outside input/output/resume) whose values differ between a written config and `config`."""
-    ignored = ("input", "output", "resume", "config_hash")
+    """The dotted keys (outside RUN_FIELDS) whose values differ between a written config and `config`."""
+    ignored = (*RUN_FIELDS, "config_hash")
     old = {k: v for k, v in _flat(old).items() if k.split(".")[0] not in ignored}
     new = {k: v for k, v in _flat(config.to_dict()).items() if k.split(".")[0] not in ignored}
     return [f"{key}: {old.get(key)!r} -> {new.get(key)!r}" for key in sorted(set(old) | set(new))
             if old.get(key) != new.get(key)]
 
 
-def prepare_output(config: BuildConfig) -> set[str]:
+def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
     """Check the output directory before any work; returns the shards already complete (resume). An output that
-    is a file or cannot be written is a ConfigError. Refuses to mix runs: existing shards need --resume, and
-    --resume needs the same config (the differing keys are named)."""
+    is a file or cannot be written is a ConfigError. Takes `lock` first (one build per output directory: another
+    build's lock is a ConfigError naming it; a stale one is taken over by --resume), so that nothing below touches
+    the files of a build still running. Refuses to mix runs: existing shards need --resume, and --resume needs the
+    same config (the differing keys are named)."""
     if "://" not in config.output and os.path.exists(config.output) and not os.path.isdir(config.output):
         raise ConfigError(f"output {config.output} is a file, not a directory")
-    done = completed_shards(config.output) if FileSystems.exists(config.output) else set()
+    holds_shards = FileSystems.exists(config.output) and bool(completed_shards(config.output))
+    try:
+        note = lock.acquire(take_stale=config.resume, holds_shards=holds_shards)
+    except OSError as error:
+        raise ConfigError(f"output {config.output} cannot be written: {error}") from None
+    if note:
+        print(f"paranmt build: {note}", file=sys.stderr)
+    done = completed_shards(config.output)
     if done and not config.resume:
         raise ConfigError(f"output {config.output} already holds {len(done)} shard(s); use --resume to finish "
                           f"that run, or choose a new output directory")
@@ -104,6 +115,33 @@ def prepare_output(config: BuildConfig) -> set[str]:
     except (OSError, IOError) as error:
         raise ConfigError(f"output {config.output} cannot be written: {error}") from None
     return done
+
+
+def input_files(config: BuildConfig, inputs: list) -> list[str]:
+    """Every file the planned work items read (both files of a Moses pair; the shard files for `shards`)."""
+    if config.format == "shards":
+        return sorted(inputs)
+    return sorted({path for task in inputs for path in task.unit.paths})
+
+
+def check_same_input(config: BuildConfig, fingerprints: dict[str, dict], done: set[str]) -> None:
+    """ConfigError when a --resume that has shards to keep would read inputs that differ from the ones the run
+    recorded at its start (manifest `input_files`), naming each changed file and how, unless
+    `allow_changed_input`. Outputs of versions that recorded no fingerprints are resumed unchecked."""
+    if not done or config.allow_changed_input:
+        return
+    path = next((p for p in (join_path(config.output, name) for name in
+                             (layout.MANIFEST, layout.LEGACY_NAMES[layout.MANIFEST])) if FileSystems.exists(p)), None)
+    if path is None:
+        return
+    with FileSystems.open(path) as handle:
+        recorded = json.loads(handle.read()).get("input_files")
+    changes = input_changes(recorded, fingerprints) if recorded is not None else []
+    if changes:
+        raise ConfigError(f"--resume: the input changed since the run that wrote {config.output} started, so its "
+                          f"{len(done)} finished shard(s) would mix with shards of the new input: "
+                          f"{'; '.join(changes[:5])}{f' (and {len(changes) - 5} more)' if len(changes) > 5 else ''}"
+                          f"; build into a new output, or add --allow-changed-input if the change is harmless")
 
 
 def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStage]:
@@ -308,29 +346,44 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
 def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     """Plan (`plan_build`), prepare the output, run the pipeline, report (`report_build`). Returns the totals."""
     plan = plan_build(config, pipeline_options(beam_args or []))
-    done = prepare_output(config)
-    with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
-        handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
-    planned = planned_shards(config, plan.inputs)
-    start = time.time()
-    pipeline = beam.Pipeline(options=plan.options)
-    build_pipeline(pipeline, plan, done)
-    with Progress(config.output, done, len(planned) if planned is not None else None):
-        result = pipeline.run()
-        result.wait_until_finish()
-    elapsed = time.time() - start
-    return report_build(plan, done, result, elapsed)
+    lock = OutputLock(config.output)
+    try:
+        done = prepare_output(config, lock)
+        fingerprints = {path: input_fingerprint(path) for path in input_files(config, plan.inputs)}
+        check_same_input(config, fingerprints, done)
+        with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
+            handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()},
+                                        sort_keys=False).encode())
+        write_manifest(plan, fingerprints, [], done)     # now, so that a run killed half-way has it
+        planned = planned_shards(config, plan.inputs)
+        start = time.time()
+        pipeline = beam.Pipeline(options=plan.options)
+        build_pipeline(pipeline, plan, done)
+        with Progress(config.output, done, len(planned) if planned is not None else None):
+            result = pipeline.run()
+            result.wait_until_finish()
+        elapsed = time.time() - start
+        return report_build(plan, done, result, elapsed, fingerprints)
+    finally:
+        lock.release()
 
 
-def report_build(plan: BuildPlan, done: set[str], result, elapsed: float) -> dict:
+def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[dict], done: set[str]) -> None:
+    """DIR/__paranmt__/manifest.json: versions, config hash, input and its files' fingerprints (size, sha256:
+    what --resume checks), stages, model identities, the shards written and those a resume kept."""
+    config = plan.config
+    write_json(join_path(config.output, layout.MANIFEST), {
+        "schema_version": SCHEMA_VERSION, "package_version": package_version(), "config_hash": config.hash(),
+        "input": config.input, "format": config.format, "input_files": fingerprints, "stages": config.stages,
+        "models": plan.models, "shards": shards, "resumed_shards": sorted(done)})
+
+
+def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, fingerprints: dict[str, dict]) -> dict:
     """After a run: write the manifest and metrics, print the accounting line, the rejects by reason and the
     notes, and raise AccountingError when read != written + rejected. Returns the totals."""
     config, counters = plan.config, beam_counters(result)
     shards, totals = summarize(config.output)
-    write_json(join_path(config.output, layout.MANIFEST), {
-        "schema_version": SCHEMA_VERSION, "package_version": package_version(), "config_hash": config.hash(),
-        "input": config.input, "format": config.format, "stages": config.stages, "models": plan.models,
-        "shards": shards, "resumed_shards": sorted(done)})
+    write_manifest(plan, fingerprints, shards, done)
     write_json(join_path(config.output, layout.METRICS), {
         **totals, "seconds": round(elapsed, 3), "beam_counters": counters})
     balanced = totals["read"] == totals["written"] + totals["rejected"]
@@ -386,6 +439,8 @@ def register(subparsers) -> None:
     parser.add_argument("--config", help="YAML config (everything a flag can say; flags win)")
     parser.add_argument("--stages", help=f"comma-separated subset of {','.join(STAGE_ORDER)}")
     parser.add_argument("--resume", action="store_true", default=None, help="skip shards already complete")
+    parser.add_argument("--allow-changed-input", action="store_true", default=None,
+                        help="--resume even though an input file changed since the run started (refused otherwise)")
     parser.add_argument("--suffixes", help="moses: SOURCE,REFERENCE file suffixes (default cs,en)")
     parser.add_argument("--columns", help="tsv: 0-based columns, e.g. cs=0,ref=1")
     parser.add_argument("--strict-columns", action="store_true", default=None,
@@ -403,6 +458,7 @@ def config_from_args(args) -> BuildConfig:
     """The BuildConfig of `paranmt build`'s arguments: defaults <- --config YAML <- flags <- --set KEY=VALUE."""
     overrides = {
         "input": args.input, "format": args.format, "output": args.output, "resume": args.resume,
+        "allow_changed_input": args.allow_changed_input,
         "stages": args.stages.split(",") if args.stages else None,
         "read.suffixes": args.suffixes.split(",") if args.suffixes else None,
         "read.columns": _columns(args.columns) if args.columns else None,

@@ -158,6 +158,25 @@ class ParseConfig:
             raise ConfigError(f"parse.device must be auto, cpu or cuda, not {self.device!r}")
 
 
+# BuildConfig fields that say where and how a run goes, not what its shards hold: outside the config hash, and a
+# --resume may change them.
+RUN_FIELDS = ("input", "output", "resume", "allow_changed_input", "workers")
+
+
+@dataclass
+class WorkersConfig:
+    """Supervision of the worker processes of a local run (docs/reliability.md): a build stops with one line when
+    no stage batch finished anywhere for `stall_seconds`, or when a worker's resident memory goes over
+    `memory_limit_mb` (checked by the launcher every second and by the worker after each batch). The default stall
+    limit is 30 minutes, several times the slowest batch measured on a CPU (a translate group of 1,024 rows at
+    beam 12 with a large NMT model); a model loading counts as activity."""
+    stall_seconds: int = 1800            # 0 disables the stall check
+    memory_limit_mb: int = 0             # per worker process; 0: no limit (the kernel's OOM killer decides)
+
+    def validate(self) -> None:
+        _at_least("workers", self, 0, "stall_seconds", "memory_limit_mb")
+
+
 @dataclass
 class BuildConfig:
     input: str = ""
@@ -165,12 +184,14 @@ class BuildConfig:
     output: str = ""
     stages: list[str] = field(default_factory=lambda: list(STAGE_ORDER))   # the whole pipeline by default
     resume: bool = False
+    allow_changed_input: bool = False    # --resume even though an input file changed since the run started
     read: ReadConfig = field(default_factory=ReadConfig)
     clean: CleanConfig = field(default_factory=CleanConfig)
     xsim: XsimConfig = field(default_factory=XsimConfig)
     translate: TranslateConfig = field(default_factory=TranslateConfig)
     score: ScoreConfig = field(default_factory=ScoreConfig)
     parse: ParseConfig = field(default_factory=ParseConfig)
+    workers: WorkersConfig = field(default_factory=WorkersConfig)
 
     def validate(self) -> "BuildConfig":
         if not self.input:
@@ -196,6 +217,7 @@ class BuildConfig:
                 getattr(self, spec.section).validate()
         if self.clean.min_xsim is not None and "xsim" not in self.stages:
             raise ConfigError("clean.min_xsim needs the xsim stage (add xsim to --stages, after clean)")
+        self.workers.validate()
         return self
 
     def section(self, stage: str):
@@ -211,8 +233,9 @@ class BuildConfig:
         return dataclasses.asdict(self)
 
     def hash(self) -> str:
-        """sha256 of the resolved config minus the run-location fields (input/output/resume), 16 hex digits."""
-        data = {k: v for k, v in self.to_dict().items() if k not in ("input", "output", "resume")}
+        """sha256 of the resolved config minus the fields that do not change a shard's bytes (RUN_FIELDS), 16 hex
+        digits."""
+        data = {k: v for k, v in self.to_dict().items() if k not in RUN_FIELDS}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 

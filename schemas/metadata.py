@@ -78,3 +78,47 @@ def shard_metadata(config_hash: str, models: dict) -> dict[str, str]:
         "paranmt.tokenizer": TOKENIZER,
         "paranmt.models": json.dumps(models, sort_keys=True),
     }
+
+
+SAMPLE_BYTES = 1 << 20
+
+
+def input_fingerprint(path: str) -> dict:
+    """What identifies an input file's content: {"size", "sha256"}. A local file is hashed whole (sha256 reads at
+    about the speed of the build's own planning pass over it); a remote file (scheme://) is not read whole just to
+    be identified: its sha256 covers its first and last MiB, and its modification time is kept ("sampled": true)."""
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+
+    if "://" not in path or path.startswith("file://"):
+        local = Path(path[len("file://"):] if path.startswith("file://") else path)
+        return {"size": local.stat().st_size, "sha256": file_sha256(local)}
+    metadata = FileSystems.match([path])[0].metadata_list[0]
+    digest = hashlib.sha256()
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:
+        digest.update(handle.read(SAMPLE_BYTES))
+        if metadata.size_in_bytes > 2 * SAMPLE_BYTES:
+            handle.seek(metadata.size_in_bytes - SAMPLE_BYTES)
+            digest.update(handle.read(SAMPLE_BYTES))
+    return {"size": metadata.size_in_bytes, "sha256": digest.hexdigest(), "sampled": True,
+            "modified": metadata.last_updated_in_seconds}
+
+
+def input_changes(recorded: dict[str, dict], current: dict[str, dict]) -> list[str]:
+    """How the input files of a run differ from the fingerprints it recorded (`path: how`), in path order: files
+    no longer matched, new files, a different size, the same size with different content, a remote file
+    modified since."""
+    changes = []
+    for path in sorted(set(recorded) | set(current)):
+        old, new = recorded.get(path), current.get(path)
+        if new is None:
+            changes.append(f"{path}: no longer part of the input")
+        elif old is None:
+            changes.append(f"{path}: new in the input")
+        elif old.get("size") != new.get("size"):
+            changes.append(f"{path}: size {old.get('size')} -> {new.get('size')} bytes")
+        elif old.get("sha256") != new.get("sha256"):
+            changes.append(f"{path}: content changed (same size, {new.get('size')} bytes, different sha256)")
+        elif old.get("modified") != new.get("modified"):
+            changes.append(f"{path}: modified since (same size and sampled content)")
+    return changes

@@ -1,6 +1,7 @@
 """Faults around a whole build: a real kill mid-run then --resume, a full disk, corrupt input shards, hostile
 names and configs. Each must end in success after a retry/resume, or one clear error, never a silent loss."""
 import errno
+import json
 import os
 import signal
 import subprocess
@@ -43,7 +44,9 @@ def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample
     process.wait()
     interrupted = len(list(out.glob("*.parquet")))
     assert 0 < interrupted < 100, f"kill landed outside the write phase ({interrupted} shards)"
-    assert not (out / "__paranmt__" / "manifest.json").exists()
+    manifest = json.loads((out / "__paranmt__" / "manifest.json").read_text())
+    assert manifest["shards"] == [] and len(manifest["input_files"]) == 4   # written at the start, for --resume
+    assert (out / "__paranmt__" / "lock.json").exists()                    # stale: its holder is gone
 
     assert build(*args, "--output", out, "--resume") == 0
     assert shard_bytes(out) == expected
