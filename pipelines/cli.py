@@ -22,6 +22,7 @@ COMMANDS = {
     "build": "build",
     "train-parser": "train_parser",
     "train": "train",
+    "train-bgt": "train_bgt",
     "eval": "evaluate",
     "encode": "encode",
     "export-encoder": "export_encoder",

@@ -29,23 +29,31 @@ def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
         raise ConfigError(str(error)) from None
 
 
+def load_training_pairs(paths: list[str], fmt: str, output: Path, suffixes: tuple[str, str] | None = None,
+                        max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")) -> list[tuple[str, str]]:
+    """The usable pairs of a trainer's inputs (models/training/data.read_pairs); unreadable or empty inputs are a
+    ConfigError. Creates `output` and records what was read and skipped in `output/train_data.json`."""
+    try:
+        pairs, counts = read_pairs(paths, fmt, suffixes, max_words, shard_columns)
+    except (TrainingDataError, OSError) as error:
+        raise ConfigError(str(error)) from None
+    if not pairs:
+        raise ConfigError(f"no usable training pairs in {paths} ({counts})")
+    log.info("training pairs: %d kept of %d read; skipped %s", counts.kept, counts.read, counts.skipped)
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "train_data.json").write_text(json.dumps(
+        {"inputs": paths, "format": fmt, "read": counts.read, "kept": counts.kept, "skipped": counts.skipped},
+        indent=2) + "\n")
+    return pairs
+
+
 def run(args) -> int:
     config = load_train_config(args.config, {name: getattr(args, name) for name in FLAG_FIELDS})
     suffixes = tuple(args.suffixes.split(",")) if args.suffixes else None
     if suffixes is not None and len(suffixes) != 2:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
-    try:
-        pairs, counts = read_pairs(args.train, args.format, suffixes, config.max_words)
-    except (TrainingDataError, OSError) as error:
-        raise ConfigError(str(error)) from None
-    if not pairs:
-        raise ConfigError(f"no usable training pairs in {args.train} ({counts})")
-    log.info("training pairs: %d kept of %d read; skipped %s", counts.kept, counts.read, counts.skipped)
     output = Path(args.output)
-    output.mkdir(parents=True, exist_ok=True)
-    (output / "train_data.json").write_text(json.dumps(
-        {"inputs": args.train, "format": args.format, "read": counts.read, "kept": counts.kept,
-         "skipped": counts.skipped}, indent=2) + "\n")
+    pairs = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
     Trainer(config, output).fit(pairs, resume=args.resume)
     log.info("encoder saved to %s", output)
     return 0

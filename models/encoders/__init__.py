@@ -77,6 +77,10 @@ def load_encoder(directory: str | Path) -> SentenceEncoder:
         encoder = RECURRENT[kind].from_config(directory, config)
     elif kind in ("word+trigram", "word,trigram"):
         encoder = CombinedEncoder.from_config(directory, config)
+    elif kind == "bgt":
+        from paranmt.models.encoders.bgt import BGTEncoder
+
+        encoder = BGTEncoder.from_config(directory, config)
     else:
         raise EncoderError(f"{config_file}: unknown encoder kind {kind!r}")
     return encoder.eval()

@@ -2,8 +2,8 @@
 
 Formats (`auto` picks by what the path is):
 - `shards`: a directory written by `paranmt build` (its top-level *.parquet files; rejects/ is ignored) or a
-  single Parquet file with the shard schema (a filtered corpus): pairs (ref, bt); rows whose bt is null or empty
-  are skipped (not translated yet).
+  single Parquet file with the shard schema (a filtered corpus): pairs (ref, bt) (`shard_columns`; bitext
+  trainers read (ref, cs)); rows whose second column is null or empty are skipped (e.g. not translated yet).
 - `tsv`: one pair per line, `side1 TAB side2` (extra columns ignored); lines without two non-empty sides skipped.
 - `moses`: a two-file prefix `PREFIX.<s1>` / `PREFIX.<s2>` (suffixes given, or auto: en/cs then eng/ces, English
   first); the two files must have the same number of lines.
@@ -45,7 +45,7 @@ def detect_format(path: str) -> str:
     raise TrainingDataError(f"training input {path!r} not found (not a shard dir, Parquet, TSV or Moses prefix)")
 
 
-def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None):
+def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_columns: tuple[str, str]):
     if fmt == "shards":
         import pyarrow.parquet as pq
 
@@ -54,8 +54,8 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None):
         if not files:
             raise TrainingDataError(f"{path}: no *.parquet files at its top level")
         for file in files:
-            table = pq.read_table(file, columns=["ref", "bt"])
-            yield from zip(table.column("ref").to_pylist(), table.column("bt").to_pylist())
+            table = pq.read_table(file, columns=list(shard_columns))
+            yield from zip(*(table.column(name).to_pylist() for name in shard_columns))
     elif fmt == "tsv":
         with open(path, encoding="utf-8", errors="replace") as handle:
             for line in handle:
@@ -78,11 +78,13 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None):
 
 
 def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | None = None,
-               max_words: int = 100) -> tuple[list[tuple[str, str]], PairCounts]:
+               max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")
+               ) -> tuple[list[tuple[str, str]], PairCounts]:
     """All usable pairs of `paths` (in order) and the counts of what was read and skipped."""
     pairs, counts = [], PairCounts()
     for path in paths:
-        for side1, side2 in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes):
+        for side1, side2 in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes,
+                                  shard_columns):
             counts.read += 1
             side1, side2 = (side1 or "").strip(), (side2 or "").strip()
             if not side1 or not side2:

@@ -1,0 +1,25 @@
+"""`paranmt train-bgt` as a user runs it: Moses bitext in, a paranmt encoder out that `eval`, `encode` and
+`eval-xling` open; mistakes are one line and exit 2."""
+import csv
+
+from paranmt.pipelines.cli import main
+
+
+def test_train_bgt_then_eval_and_encode(bitext, repo, shared_data, tmp_path, capsys):
+    out = tmp_path / "bgt"
+    code = main(["train-bgt", "--train", str(bitext / "multi30k_test_2016_flickr"), "--output", str(out),
+                 "--sp-model", str(repo / "assets/nmt-cs-en/spm.model"), "--dim", "16", "--latent", "8",
+                 "--encoder-layers", "1", "--max-tokens", "600", "--max-steps", "2", "--device", "cpu"])
+    assert code == 0 and "its semantic encoder is" in capsys.readouterr().out
+    assert main(["eval", "--model", str(out), "--sts-dir", str(shared_data / "sts"), "--select",
+                 "STS2017/track5.en-en", "--output", str(tmp_path / "eval")]) == 0
+    rows = list(csv.DictReader((tmp_path / "eval" / "results.csv").open()))
+    assert [r["dataset"] for r in rows] == ["STS2017/track5.en-en"] and int(rows[0]["n"]) == 250
+
+
+def test_train_bgt_user_mistakes_are_one_line(tmp_path, capsys):
+    assert main(["train-bgt", "--train", str(tmp_path / "missing"), "--output", str(tmp_path / "o")]) == 2
+    assert main(["train-bgt", "--train", str(tmp_path / "missing"), "--output", str(tmp_path / "o"),
+                 "--dim", "10"]) == 2
+    errors = capsys.readouterr().err.strip().splitlines()
+    assert len(errors) == 2 and "not found" in errors[0] and "multiple of heads" in errors[1]
