@@ -14,7 +14,7 @@ export, lexicon and `build --stages read,clean`. The extras add the heavy parts 
 command needs which: paranmt/pipelines/extras.py, whose table maps a missing module to its extra):
     translate  ctranslate2 + sacrebleu          fairseq  fairseq-fixed + torch (sdist: compiles 3-5 min)
     hf         transformers + torch             parse    stanza + torch
-    train      torch                            mine     faiss-cpu + torch
+    train      torch + scikit-learn             mine     faiss-cpu + torch
     dataflow   DataflowRunner's GCP clients     sentence-transformers   export-encoder's target library
     all        every extra
 `make install` (make demo / make test) installs everything from requirements/lock.txt instead.
@@ -58,7 +58,7 @@ EXTRAS = {
     "fairseq": _pins("fairseq-fixed", "torch"),
     "hf": _pins("transformers", "torch"),
     "parse": _pins("stanza", "torch"),
-    "train": _pins("torch"),
+    "train": _pins("torch", "scikit-learn"),
     "mine": _pins("faiss-cpu", "torch"),
     "dataflow": _pins("google-cloud-dataflow-client", "google-cloud-storage", "google-auth", "google-auth-httplib2"),
     "sentence-transformers": _pins("sentence-transformers", "torch"),

@@ -34,6 +34,8 @@ COMMANDS = {
     "mine": "mine",
     "eval-xling": "eval_xling",
     "simile": "simile",
+    "eval-transfer": "eval_transfer",
+    "finetune-sts": "finetune_sts",
 }
 
 

@@ -5,7 +5,8 @@ enough for filter, stats, export and lexicon), and each extra of setup.py adds w
     fairseq    fairseq-fixed, torch                                          train-nmt, convert-nmt, fairseq backend
     hf         transformers, torch                                           Hugging Face translation models
     parse      stanza, torch                                                 build's parse stage, train-parser
-    train      torch                                                         train, eval, encode, build's score stage
+    train      torch, scikit-learn                                           train, eval, encode, eval-transfer,
+                                                                             finetune-sts, build's score stage
     mine       faiss-cpu, torch                                              mine, eval-xling
     dataflow   the Google Cloud clients of the DataflowRunner and gs://      --runner DataflowRunner, check-dataflow
     sentence-transformers  sentence-transformers, torch                      export-encoder's target library
@@ -26,7 +27,7 @@ from paranmt.schemas.config import ConfigError
 # `train` (torch alone) is the first
 EXTRAS = {
     "translate": ("ctranslate2", "sacrebleu"),
-    "train": ("torch",),
+    "train": ("torch", "sklearn"),
     "fairseq": ("fairseq", "torch"),
     "hf": ("transformers", "torch"),
     "parse": ("stanza", "torch"),

@@ -90,6 +90,28 @@ class SentenceEncoder(nn.Module):
         self.weights_dtype = config["weights_dtype"]
 
 
+def random_copy(encoder: SentenceEncoder, seed: int = 1, init_scale: float = 0.1) -> SentenceEncoder:
+    """A copy of `encoder` (same architecture, featurizer and vocabulary) with every parameter re-initialized:
+    embedding tables uniform in [-init_scale, init_scale] (as a fresh encoder), every other module by its own
+    `reset_parameters` (torch's default initialization). The random baseline of the evaluations (SPEC §5: random
+    encoders are strong monolingual baselines)."""
+    import copy
+
+    generator_state = torch.get_rng_state()
+    torch.manual_seed(seed)
+    try:
+        clone = copy.deepcopy(encoder)
+        for module in clone.modules():
+            if isinstance(module, nn.Embedding):
+                with torch.no_grad():
+                    module.weight.uniform_(-init_scale, init_scale)
+            elif module is not clone and hasattr(module, "reset_parameters"):
+                module.reset_parameters()
+    finally:
+        torch.set_rng_state(generator_state)
+    return clone.eval()
+
+
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cosine of two [n, d] matrices in one vectorized op, clipped to [-1, 1] (float rounding gives
     1.0000001 for identical sentences); a zero vector gives NaN (undefined)."""

@@ -27,6 +27,8 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
+from paranmt.models.evaluation.tables import write_results_csv
+
 YEAR_GROUP = re.compile(r"^STS(\d{4})-test$")
 
 
@@ -152,12 +154,8 @@ def year_means(results: list[STSResult]) -> dict[str, float]:
 def write_results(results: list[STSResult], skipped: list[str], output: str | Path, title: str = "STS") -> None:
     """`results.csv` (dataset,n,pearson,spearman; raw correlations) and `summary.md` (x100) in `output`."""
     output = Path(output)
-    output.mkdir(parents=True, exist_ok=True)
-    with (output / "results.csv").open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["dataset", "n", "pearson", "spearman"])
-        for r in results:
-            writer.writerow([r.dataset, r.n, f"{r.pearson:.6f}", f"{r.spearman:.6f}"])
+    write_results_csv(output, ["dataset", "n", "pearson", "spearman"],
+                      ([r.dataset, r.n, r.pearson, r.spearman] for r in results))
     lines = [f"# {title}", "", "Pearson r and Spearman rho x100 of cosine similarity against gold.", "",
              "| dataset | n | Pearson | Spearman |", "|---|---:|---:|---:|"]
     lines += [f"| {r.dataset} | {r.n} | {100 * r.pearson:.1f} | {100 * r.spearman:.1f} |" for r in results]

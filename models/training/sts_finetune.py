@@ -1,0 +1,271 @@
+"""Supervised STS (Tai et al. 2015, as the GRAN paper uses it; SPEC §9 "Head"): a similarity head on two sentence
+embeddings, trained with the encoder (initialized from a trained encoder) on SICK relatedness or STS Benchmark.
+
+Head, for embeddings h_L, h_R of the two sentences, each first rescaled to unit root-mean-square
+(h = g sqrt(d) / ||g||; decided here: averaging encoders give entries around 0.01, which leave Tai et al.'s
+sigmoid layer at its midpoint for thousands of steps; after the rescaling sum(h_x) = d cos(g_L, g_R), so the
+unsupervised predictor lies in the head's span, and one learning rate fits every encoder's scale):
+
+    h_x = h_L * h_R,   h_+ = |h_L - h_R|
+    h_s = sigmoid(W_x h_x + W_+ h_+ + b_h)                     (hidden size `hidden`, 50 as Tai et al.)
+    p^  = softmax(W_p h_s + b_p)                               (K score bins)
+    y^  = r^T p^,   r = [low, low + 1, ..., high]              (K = high - low + 1)
+
+Target distribution of a gold score y in [low, high] (Tai et al. with 1-based bins shifted to start at `low`):
+with f = floor(y), p[f] = f - y + 1 and p[f + 1] = y - f (bins indexed by their score value), all other bins 0;
+y = high puts all mass on the last bin. E.g. bins 1..5, y = 3.6: p = [0, 0, 0.4, 0.6, 0]; r^T p = 3.6.
+Loss: J = (1/m) Σ KL(p || p^) + λ_w Σ ‖θ_enc − θ_enc(init)‖² (the L2-to-initial option on the encoder weights).
+Tasks: `sick-r` (bins 1..5; SICK_train / SICK_trial / SICK_test_annotated) and `stsb` (bins 0..5; sts-train /
+sts-dev / sts-test; when sts-test.csv is absent, as in ../shared/data, sts-dev is the test set and a seeded
+`dev_fraction` of sts-train is held out as the dev set). Each epoch ends with the dev Pearson of y^; the epoch
+with the best dev Pearson is kept (its encoder and head).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from scipy.stats import pearsonr
+from torch import nn
+
+from paranmt.models.encoders import SentenceEncoder
+from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
+from paranmt.models.training.regularizers import L2ToInitial
+
+log = logging.getLogger(__name__)
+
+# task -> (score range, dataset names under the data dir's sts/ folder: train, dev, test)
+TASKS = {
+    "sick-r": ((1, 5), ("SICK/SICK_train", "SICK/SICK_trial", "SICK/SICK_test_annotated")),
+    "stsb": ((0, 5), ("stsbenchmark/sts-train", "stsbenchmark/sts-dev", "stsbenchmark/sts-test")),
+}
+
+
+class FinetuneDataError(ValueError):
+    """Missing task files or gold scores outside the task's range."""
+
+
+@dataclass
+class FinetuneConfig:
+    task: str = "sick-r"
+    epochs: int = 10
+    batch_size: int = 25
+    lr: float = 1e-3                  # Adam, head and encoder
+    hidden: int = 50
+    l2_to_init: float = 0.0           # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
+    freeze_encoder: bool = False      # train the head only (frozen features)
+    dev_fraction: float = 0.1         # stsb without sts-test.csv: share of sts-train held out as dev
+    limit: int = 0                    # at most this many pairs per split (0 = all; quick checks)
+    max_steps: int = 0                # stop after this many updates in total (0 = no limit)
+    seed: int = 1
+
+
+def target_distribution(scores: np.ndarray, low: int, high: int) -> np.ndarray:
+    """float32 [n, K] Tai et al. targets of `scores` in [low, high] over the bins low..high (see module doc)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.size and (scores.min() < low or scores.max() > high):
+        raise ValueError(f"scores must lie in [{low}, {high}], got [{scores.min()}, {scores.max()}]")
+    bins = high - low + 1
+    position = scores - low                         # 0-based real-valued bin position
+    floor = np.minimum(np.floor(position).astype(int), bins - 1)
+    upper_mass = position - floor                   # 0 when y = high (floor = last bin)
+    target = np.zeros((len(scores), bins), dtype=np.float32)
+    rows = np.arange(len(scores))
+    target[rows, floor] = 1.0 - upper_mass
+    has_upper = floor + 1 < bins
+    target[rows[has_upper], floor[has_upper] + 1] = upper_mass[has_upper]
+    return target
+
+
+class SimilarityHead(nn.Module):
+    """Tai et al.'s head: log p^ [n, K] from two embedding batches; `expected` gives y^ = r^T p^."""
+
+    def __init__(self, dim: int, hidden: int, low: int, high: int):
+        super().__init__()
+        self.low, self.high = low, high
+        self.product = nn.Linear(dim, hidden, bias=False)
+        self.difference = nn.Linear(dim, hidden)
+        self.output = nn.Linear(hidden, high - low + 1)
+        self.register_buffer("scores", torch.arange(low, high + 1, dtype=torch.float32))
+
+    def forward(self, left: torch.Tensor, right: torch.Tensor) -> torch.Tensor:
+        left, right = unit_rms(left), unit_rms(right)
+        hidden = torch.sigmoid(self.product(left * right) + self.difference((left - right).abs()))
+        return torch.log_softmax(self.output(hidden), dim=1)
+
+    def expected(self, log_probabilities: torch.Tensor) -> torch.Tensor:
+        return log_probabilities.exp() @ self.scores
+
+
+def unit_rms(vectors: torch.Tensor, eps: float = 1e-12) -> torch.Tensor:
+    """Rows rescaled to unit root-mean-square, g * sqrt(d) / ||g|| (a zero row stays zero)."""
+    return vectors * (vectors.shape[1] ** 0.5 / vectors.norm(dim=1, keepdim=True).clamp_min(eps))
+
+
+def kl_loss(log_predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """(1/m) Σ_i KL(p_i || p^_i) = mean over rows of Σ_k p log p − p log p^ (0 log 0 = 0)."""
+    return nn.functional.kl_div(log_predicted, target, reduction="batchmean")
+
+
+def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1,
+                seed: int = 1) -> dict[str, STSDataset]:
+    """{train, dev, test} STSDatasets of `task` from the STS root (`<data-dir>/sts`), read by the STS reader."""
+    if task not in TASKS:
+        raise FinetuneDataError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
+    (low, high), names = TASKS[task]
+    found = {d.name: d for d in discover_datasets(sts_dir, list(names))[0]}
+    train, dev, test = (found.get(n) for n in names)
+    if train is None:
+        raise FinetuneDataError(f"{names[0]} not found under {sts_dir}")
+    if dev is None:
+        raise FinetuneDataError(f"{names[1]} not found under {sts_dir}")
+    if test is None:
+        if task != "stsb":
+            raise FinetuneDataError(f"{names[2]} not found under {sts_dir}")
+        order = np.random.default_rng(seed).permutation(len(train.gold))
+        held = np.sort(order[:int(round(dev_fraction * len(order)))])
+        kept = np.sort(order[int(round(dev_fraction * len(order))):])
+        test = dev
+        dev = _subset(train, held, f"{train.name}[held-out {dev_fraction:g}]")
+        train = _subset(train, kept, train.name)
+        log.info("no %s: testing on %s, dev = %d pairs held out of the training set", names[2], test.name,
+                 len(held))
+    for dataset in (train, dev, test):
+        if dataset.gold.min() < low or dataset.gold.max() > high:
+            raise FinetuneDataError(f"{dataset.name}: gold scores outside [{low}, {high}]")
+    return {"train": train, "dev": dev, "test": test}
+
+
+def _subset(dataset: STSDataset, index: np.ndarray, name: str) -> STSDataset:
+    return STSDataset(name, dataset.group, [dataset.s1[i] for i in index], [dataset.s2[i] for i in index],
+                      dataset.gold[index])
+
+
+def limit_dataset(dataset: STSDataset, limit: int, seed: int) -> STSDataset:
+    if not limit or limit >= len(dataset.gold):
+        return dataset
+    return _subset(dataset, np.sort(np.random.default_rng(seed).permutation(len(dataset.gold))[:limit]),
+                   dataset.name)
+
+
+@torch.no_grad()
+def predict(encoder: SentenceEncoder, head: SimilarityHead, dataset: STSDataset, batch_size: int = 1024) -> np.ndarray:
+    """y^ for every pair of `dataset` (eval mode)."""
+    encoder.eval()
+    head.eval()
+    left = torch.from_numpy(encoder.encode(dataset.s1, batch_size))
+    right = torch.from_numpy(encoder.encode(dataset.s2, batch_size))
+    return head.expected(head(left, right)).numpy()
+
+
+def pearson(predicted: np.ndarray, gold: np.ndarray) -> float:
+    return float(pearsonr(predicted, gold)[0])
+
+
+def _dense_embeddings(encoder: SentenceEncoder, dense: bool) -> list[nn.Embedding]:
+    """Switch every embedding table to dense gradients (Adam + L2-to-initial need them); returns those switched."""
+    switched = [m for m in encoder.modules() if isinstance(m, nn.Embedding) and m.sparse == dense]
+    for module in switched:
+        module.sparse = not dense
+    return switched
+
+
+def finetune(encoder: SentenceEncoder, splits: dict[str, STSDataset], config: FinetuneConfig,
+             metrics_file: Path | None = None) -> tuple[SentenceEncoder, SimilarityHead, dict]:
+    """Train head (+ encoder unless frozen) on splits['train'], keep the best epoch by dev Pearson.
+
+    Returns (encoder, head, report) with report = {unsupervised: {dev, test}, supervised: {dev, test},
+    best_epoch, steps}; the unsupervised numbers are the cosine of the encoder as given (before training)."""
+    from tqdm import tqdm
+
+    (low, high), _ = TASKS[config.task]
+    torch.manual_seed(config.seed)
+    unsupervised = {split: score_dataset(encoder.encode, splits[split]).pearson for split in ("dev", "test")}
+    encoder = copy.deepcopy(encoder)
+    switched = _dense_embeddings(encoder, dense=True)
+    head = SimilarityHead(encoder.dim, config.hidden, low, high)
+    parameters = list(head.parameters())
+    regularizer = L2ToInitial({}, 0.0)
+    if config.freeze_encoder:
+        encoder.requires_grad_(False)
+    else:
+        parameters += list(encoder.parameters())
+        regularizer = L2ToInitial(dict(encoder.named_parameters()), config.l2_to_init)
+    optimizer = torch.optim.Adam(parameters, lr=config.lr)
+    train = splits["train"]
+    target = torch.from_numpy(target_distribution(train.gold, low, high))
+    rng = np.random.default_rng(config.seed)
+    steps_per_epoch = math.ceil(len(train.gold) / config.batch_size)
+    total = steps_per_epoch * config.epochs
+    if config.max_steps:
+        total = min(total, config.max_steps)
+    best = {"dev": -math.inf, "epoch": 0, "state": None}
+    step = 0
+    bar = tqdm(total=total, desc=f"finetune-sts {config.task}", unit="batch", dynamic_ncols=True)
+    metrics = metrics_file.open("w") if metrics_file else None
+    try:
+        for epoch in range(1, config.epochs + 1):
+            order = rng.permutation(len(train.gold))
+            started, epoch_loss, batches = time.perf_counter(), 0.0, 0
+            for start in range(0, len(order), config.batch_size):
+                if config.max_steps and step >= config.max_steps:
+                    break
+                index = order[start:start + config.batch_size]
+                encoder.train(not config.freeze_encoder)
+                head.train()
+                vectors = encoder.embed([train.s1[i] for i in index] + [train.s2[i] for i in index])
+                left, right = vectors.split(len(index))
+                loss = kl_loss(head(left, right), target[index])
+                total_loss = loss + regularizer()
+                optimizer.zero_grad()
+                total_loss.backward()
+                optimizer.step()
+                step += 1
+                batches += 1
+                epoch_loss += loss.item()
+                bar.update(1)
+                bar.set_postfix(kl=f"{loss.item():.4f}", epoch=epoch)
+            if not batches:
+                break
+            dev = pearson(predict(encoder, head, splits["dev"]), splits["dev"].gold)
+            record = {"epoch": epoch, "step": step, "kl": epoch_loss / batches, "dev_pearson": dev,
+                      "seconds": time.perf_counter() - started}
+            log.info("epoch %d: KL %.4f, dev Pearson %.4f", epoch, record["kl"], dev)
+            if metrics:
+                metrics.write(json.dumps(record) + "\n")
+                metrics.flush()
+            if dev > best["dev"]:
+                best = {"dev": dev, "epoch": epoch,
+                        "state": (copy.deepcopy(encoder.state_dict()), copy.deepcopy(head.state_dict()))}
+    finally:
+        bar.close()
+        if metrics:
+            metrics.close()
+    if best["state"] is not None:
+        encoder.load_state_dict(best["state"][0])
+        head.load_state_dict(best["state"][1])
+    for module in switched:
+        module.sparse = True
+    encoder.requires_grad_(True)
+    supervised = {split: pearson(predict(encoder, head, splits[split]), splits[split].gold)
+                  for split in ("dev", "test")}
+    report = {"unsupervised": unsupervised, "supervised": supervised, "best_epoch": best["epoch"], "steps": step,
+              "config": asdict(config)}
+    return encoder.eval(), head.eval(), report
+
+
+def save_head(head: SimilarityHead, directory: Path) -> None:
+    """head.json (sizes, score range) + head.npz (weights) in `directory`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    np.savez(directory / "head.npz", **{k: v.numpy() for k, v in head.state_dict().items()})
+    (directory / "head.json").write_text(json.dumps(
+        {"dim": head.product.in_features, "hidden": head.product.out_features, "low": head.low,
+         "high": head.high, "formula": "p = softmax(W_p sigmoid(W_x (u*v) + W_+ |u-v| + b_h) + b_p); y = r.p"},
+        indent=2) + "\n")

@@ -1,0 +1,89 @@
+"""`paranmt finetune-sts`: supervised STS (Tai et al. 2015, as in the GRAN paper; paranmt.models.training.
+sts_finetune has the head, the target distribution and the loss). Starts from a trained encoder (`--model`),
+trains Tai et al.'s similarity head on it (and fine-tunes the encoder unless `--freeze-encoder`; `--l2-to-init`
+pulls its weights toward the starting ones) on `--task sick-r` (SICK relatedness) or `stsb` (STS Benchmark), from
+`--data-dir` (a folder laid out like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`). Writes into `--output`:
+`results.csv` (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's
+expected score, on the dev and the test set), `report.json`, `metrics.jsonl` (per epoch: KL, dev Pearson),
+`encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+from paranmt.models.evaluation.tables import write_results_csv
+from paranmt.pipelines.encode import open_encoder
+from paranmt.schemas.config import ConfigError
+
+log = logging.getLogger(__name__)
+
+
+def run(args) -> int:
+    from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, finetune, limit_dataset,
+                                                      load_splits, save_head)
+
+    config = FinetuneConfig(task=args.task, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
+                            hidden=args.hidden, l2_to_init=args.l2_to_init, freeze_encoder=args.freeze_encoder,
+                            dev_fraction=args.dev_fraction, limit=args.limit, max_steps=args.max_steps,
+                            seed=args.seed)
+    if config.epochs < 1 or config.batch_size < 1 or config.hidden < 1 or config.l2_to_init < 0:
+        raise ConfigError("--epochs, --batch-size and --hidden must be >= 1, --l2-to-init >= 0")
+    if not 0 < config.dev_fraction < 1:
+        raise ConfigError("--dev-fraction must lie in (0, 1)")
+    sts_dir = Path(args.data_dir) / "sts"
+    if not sts_dir.is_dir():
+        raise ConfigError(f"--data-dir {args.data_dir} has no sts/ folder")
+    output = Path(args.output)
+    if output.exists() and not output.is_dir():
+        raise ConfigError(f"--output {output} is a file")
+    encoder = open_encoder(args.model, args.threads)
+    try:
+        splits = load_splits(sts_dir, config.task, config.dev_fraction, config.seed)
+    except FinetuneDataError as error:
+        raise ConfigError(str(error)) from None
+    splits = {name: limit_dataset(d, config.limit, config.seed) for name, d in splits.items()}
+    log.info("%s: train %d, dev %d (%s), test %d (%s) pairs", config.task, len(splits["train"].gold),
+             len(splits["dev"].gold), splits["dev"].name, len(splits["test"].gold), splits["test"].name)
+    output.mkdir(parents=True, exist_ok=True)
+    tuned, head, report = finetune(encoder, splits, config, output / "metrics.jsonl")
+    tuned.save(output / "encoder", dtype=getattr(encoder, "weights_dtype", "float32"))
+    save_head(head, output / "head")
+    report.update({"model": args.model, "command": "paranmt " + " ".join(sys.argv[1:]),
+                   "datasets": {name: {"name": d.name, "pairs": len(d.gold)} for name, d in splits.items()}})
+    (output / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    write_results_csv(output, ["model", "dataset", "pearson"], ([model, splits[split].name, report[model][split]]
+                                                                 for split in ("dev", "test")
+                                                                 for model in ("unsupervised", "supervised")))
+    for split in ("dev", "test"):
+        print(f"{splits[split].name}\tunsupervised {100 * report['unsupervised'][split]:.1f}"
+              f"\tsupervised {100 * report['supervised'][split]:.1f}")
+    return 0
+
+
+def register(subparsers) -> None:
+    from paranmt.models.training.sts_finetune import TASKS, FinetuneConfig
+
+    defaults = FinetuneConfig()
+    parser = subparsers.add_parser("finetune-sts", help="supervised STS: Tai et al.'s similarity head on a trained "
+                                   "encoder (SICK-R or STS-B), next to its unsupervised cosine", description=__doc__)
+    parser.add_argument("--model", required=True, help="the trained encoder directory to start from")
+    parser.add_argument("--task", required=True, choices=tuple(TASKS))
+    parser.add_argument("--data-dir", required=True, help="folder laid out like ../shared/data (its sts/ folder)")
+    parser.add_argument("--output", required=True, help="directory for results.csv, report.json, encoder/, head/")
+    parser.add_argument("--epochs", type=int, default=defaults.epochs)
+    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    parser.add_argument("--lr", type=float, default=defaults.lr, help="Adam learning rate (head and encoder)")
+    parser.add_argument("--hidden", type=int, default=defaults.hidden, help="hidden size of the head (Tai: 50)")
+    parser.add_argument("--l2-to-init", type=float, default=defaults.l2_to_init,
+                        help="lambda_w of the L2 penalty toward the starting encoder weights (0: off)")
+    parser.add_argument("--freeze-encoder", action="store_true", help="train the head only")
+    parser.add_argument("--dev-fraction", type=float, default=defaults.dev_fraction,
+                        help="stsb without sts-test.csv: share of sts-train held out as dev (sts-dev is then test)")
+    parser.add_argument("--limit", type=int, default=0, help="at most N pairs per split (0 = all; quick checks)")
+    parser.add_argument("--max-steps", type=int, default=0, help="stop after N updates (0 = no limit)")
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.set_defaults(func=run)

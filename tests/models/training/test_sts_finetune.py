@@ -1,0 +1,82 @@
+"""Tai et al.'s supervised STS head: targets on hand-computed values, the KL loss, L2 toward the initial weights,
+and a short fine-tuning run on real SICK pairs."""
+import numpy as np
+import pytest
+import torch
+
+from paranmt.models.encoders import load_encoder
+from paranmt.models.training.regularizers import L2ToInitial
+from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, SimilarityHead, finetune,
+                                                  kl_loss, limit_dataset, load_splits, target_distribution, unit_rms)
+
+
+def test_target_distribution_of_tai_et_al_on_hand_values():
+    # SICK bins 1..5: y = 3.6 -> p_3 = floor(y) - y + 1 = 0.4, p_4 = y - floor(y) = 0.6
+    target = target_distribution(np.array([3.6, 1.0, 5.0, 4.2]), 1, 5)
+    np.testing.assert_allclose(target, [[0, 0, 0.4, 0.6, 0], [1, 0, 0, 0, 0], [0, 0, 0, 0, 1],
+                                        [0, 0, 0, 0.8, 0.2]], atol=1e-6)
+    np.testing.assert_allclose(target @ np.arange(1, 6), [3.6, 1.0, 5.0, 4.2], rtol=1e-6, err_msg="r^T p = y")
+    # STS-B bins 0..5 (K = 6): y = 0.25 -> p_0 = 0.75, p_1 = 0.25
+    np.testing.assert_allclose(target_distribution(np.array([0.25]), 0, 5), [[0.75, 0.25, 0, 0, 0, 0]])
+    with pytest.raises(ValueError, match=r"\[1, 5\]"):
+        target_distribution(np.array([0.5]), 1, 5)
+
+
+def test_kl_loss_is_zero_at_the_target_and_matches_the_formula():
+    p = torch.tensor([[0.0, 0.4, 0.6], [1.0, 0.0, 0.0]])
+    assert kl_loss(torch.log(p.clamp_min(1e-30)), p).item() == pytest.approx(0.0, abs=1e-6)
+    q = torch.tensor([[0.2, 0.3, 0.5], [0.5, 0.25, 0.25]])
+    expected = ((0.4 * np.log(0.4 / 0.3) + 0.6 * np.log(0.6 / 0.5)) + np.log(1 / 0.5)) / 2
+    assert kl_loss(torch.log(q), p).item() == pytest.approx(expected, rel=1e-5)
+
+
+def test_head_shapes_expected_score_and_scale_invariance():
+    torch.manual_seed(0)
+    head = SimilarityHead(dim=4, hidden=3, low=1, high=5)
+    u, v = torch.randn(2, 4), torch.randn(2, 4)
+    log_p = head(u, v)
+    assert log_p.shape == (2, 5) and torch.allclose(log_p.exp().sum(1), torch.ones(2))
+    assert torch.all((head.expected(log_p) >= 1) & (head.expected(log_p) <= 5))
+    assert torch.allclose(head(100 * u, 0.01 * v), log_p, atol=1e-5), "embeddings are rescaled to unit RMS"
+    assert unit_rms(torch.zeros(1, 4)).abs().sum() == 0
+    assert (unit_rms(u) ** 2).mean(1).tolist() == pytest.approx([1.0, 1.0])
+
+
+def test_l2_to_initial_penalty_and_gradient():
+    weight = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
+    regularizer = L2ToInitial({"w": weight}, 0.5)
+    with torch.no_grad():
+        weight += torch.tensor([1.0, -2.0])
+    penalty = regularizer()
+    assert penalty.item() == pytest.approx(0.5 * (1 + 4))
+    penalty.backward()
+    assert weight.grad.tolist() == pytest.approx([1.0, -2.0]), "2 * lambda * (w - w_init)"
+    assert L2ToInitial({"w": weight}, 0.0)().item() == 0.0
+    with pytest.raises(ValueError):
+        L2ToInitial({"w": weight}, -1.0)
+
+
+def test_splits_from_the_real_layout(shared_data):
+    sick = load_splits(shared_data / "sts", "sick-r")
+    assert [len(sick[s].gold) for s in ("train", "dev", "test")] == [4500, 500, 4927]
+    stsb = load_splits(shared_data / "sts", "stsb", dev_fraction=0.1, seed=1)
+    assert stsb["test"].name == "stsbenchmark/sts-dev", "sts-test.csv is not staged: sts-dev is the test set"
+    assert [len(stsb[s].gold) for s in ("train", "dev", "test")] == [5174, 575, 1500], "5,749 = 5,174 + 575"
+    with pytest.raises(FinetuneDataError, match="unknown task"):
+        load_splits(shared_data / "sts", "sst")
+
+
+def test_short_finetuning_lowers_the_training_loss_and_keeps_the_encoder_loadable(repo, shared_data, tmp_path):
+    encoder = load_encoder(repo / "assets" / "encoder-sp")
+    before = encoder.embedding.weight.detach().clone()
+    splits = {k: limit_dataset(d, 200, 1) for k, d in load_splits(shared_data / "sts", "sick-r").items()}
+    config = FinetuneConfig(epochs=3, batch_size=20, l2_to_init=1e-3)
+    tuned, head, report = finetune(encoder, splits, config, tmp_path / "metrics.jsonl")
+    assert torch.equal(encoder.embedding.weight, before), "the given encoder is not modified"
+    assert not torch.equal(tuned.embedding.weight, before) and tuned.embedding.sparse
+    kl = [float(line.split('"kl": ')[1].split(",")[0]) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    assert len(kl) == 3 and kl[2] < kl[0]
+    assert report["steps"] == 30 and 1 <= report["best_epoch"] <= 3
+    assert set(report["supervised"]) == {"dev", "test"} and all(-1 <= v <= 1 for v in report["supervised"].values())
+    tuned.save(tmp_path / "encoder")
+    assert load_encoder(tmp_path / "encoder").encode(["a man plays"]).shape == (1, 300)

@@ -1,0 +1,35 @@
+"""`paranmt finetune-sts` as a user runs it, on a small slice of real SICK."""
+import csv
+import json
+
+from paranmt.models.encoders import load_encoder
+from paranmt.pipelines.cli import main
+
+
+def test_finetune_sts_end_to_end(repo, shared_data, tmp_path, capsys):
+    out = tmp_path / "sick"
+    assert main(["finetune-sts", "--model", str(repo / "assets" / "encoder-sp"), "--task", "sick-r", "--data-dir",
+                 str(shared_data), "--output", str(out), "--epochs", "2", "--limit", "150"]) == 0
+    rows = list(csv.DictReader((out / "results.csv").open()))
+    assert [(r["model"], r["dataset"]) for r in rows] == [
+        ("unsupervised", "SICK/SICK_trial"), ("supervised", "SICK/SICK_trial"),
+        ("unsupervised", "SICK/SICK_test_annotated"), ("supervised", "SICK/SICK_test_annotated")]
+    assert all(-1 <= float(r["pearson"]) <= 1 for r in rows)
+    report = json.loads((out / "report.json").read_text())
+    assert report["datasets"]["test"]["pairs"] == 150 and report["config"]["task"] == "sick-r"
+    assert load_encoder(out / "encoder").dim == 300
+    assert json.loads((out / "head" / "head.json").read_text())["low"] == 1
+    assert "SICK/SICK_test_annotated\tunsupervised" in capsys.readouterr().out
+
+
+def test_finetune_sts_user_mistakes(repo, tmp_path, capsys):
+    model = str(repo / "assets" / "encoder-sp")
+    (tmp_path / "sts").mkdir()
+    cases = [(["--data-dir", str(tmp_path / "none")], "no sts/ folder"),
+             (["--data-dir", str(tmp_path)], "SICK/SICK_train not found"),
+             (["--data-dir", str(tmp_path), "--epochs", "0"], "--epochs")]
+    for args, message in cases:
+        assert main(["finetune-sts", "--model", model, "--task", "sick-r", "--output", str(tmp_path / "o"),
+                     *args]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.splitlines()) == 1, err
