@@ -12,6 +12,16 @@ Steps (each writes a `.done` marker in the work directory, so rerunning the reci
 3. `preprocess`:  `fairseq-preprocess --joined-dictionary` over the sentencepiece-encoded files.
 4. `train`:       `fairseq-train` with the model / optimization arguments of the config; stops at `max_epoch` or
                   after `stop_time_hours` of cumulative training time (kept in the checkpoint), whichever first.
+5. `mrt`:         (objective `mrt` only) minimum risk training on top of a maximum-likelihood model (thesis ch. 7;
+                  models/nmt/mrt.py): `fairseq-train --user-dir models/nmt/paranmt_mrt --criterion mrt` restored
+                  from `mrt.init_checkpoint` (default: the `train` step's checkpoint_last.pt, or the `init_from`
+                  model's fairseq/model.pt) with a fresh optimizer, into `checkpoints-mrt-<cost>/` (rerunning
+                  resumes there). Its optimization flags are `mrt.train`.
+
+`init_from` (a model directory in the layout `convert-nmt` writes, e.g. the shipped assets/nmt-cs-en): the `spm`
+step copies its sentencepiece model instead of training one, `preprocess` uses its dictionary, and the default
+steps skip `train` (the model exists): `paranmt train-nmt --config configs/nmt/mrt-demo.yaml` runs MRT on the
+shipped model.
 
 fairseq's tools load their own checkpoints with `torch.load`; torch >= 2.6 defaults to weights-only loading, which
 rejects the `argparse.Namespace` inside fairseq checkpoints, so the recipe sets TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1
@@ -23,6 +33,7 @@ import dataclasses
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -31,11 +42,12 @@ from pathlib import Path
 from typing import Iterator
 
 
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError, load_config
+from paranmt.schemas.config import PROJECT_ROOT, ConfigError, asset_path, load_config
 
 log = logging.getLogger(__name__)
 
-STEPS = ("data", "spm", "preprocess", "train")
+STEPS = ("data", "spm", "preprocess", "train", "mrt")
+OBJECTIVES = ("mle", "mrt")
 
 
 @dataclass
@@ -63,6 +75,24 @@ class RecipeSentencepiece:
 
 
 @dataclass
+class RecipeMRT:
+    """The minimum-risk stage (objective `mrt`; models/nmt/mrt.py). `train`: fairseq-train optimization flags of
+    this stage. AMBIG: the thesis trains ConvS2S with Nesterov (lr 0.25, momentum 0.99, clip 0.1) for 10 epochs;
+    that learning rate diverges a transformer trained with Adam, so the default continues with Adam at a small
+    constant rate; `mrt.train` takes the thesis' settings for a ConvS2S model."""
+    cost: str = "simile"                  # simile | bleu | both
+    gamma: float = 0.3                    # weight of the token-level loss
+    nbest: int = 8
+    simile_encoder: str = "assets/encoder-sp"
+    init_checkpoint: str = ""             # default: the train step's checkpoint_last.pt, or init_from's model
+    train: dict = field(default_factory=lambda: {
+        "optimizer": "adam", "adam_betas": "(0.9, 0.98)", "lr": 5e-5, "lr_scheduler": "fixed",
+        "clip_norm": 0.1, "max_tokens": 1024, "max_update": 200, "save_interval_updates": 50,
+        "keep_interval_updates": 1, "no_epoch_checkpoints": True, "log_interval": 10, "seed": 1,
+        "skip_invalid_size_inputs_valid_test": True})
+
+
+@dataclass
 class RecipeConfig:
     """One NMT training run. `model` and `train` are passed to fairseq-train as `--key value` flags (keys with
     underscores become dashes; `true` gives a bare flag; `false`/null leaves the flag out)."""
@@ -75,8 +105,21 @@ class RecipeConfig:
     sentencepiece: RecipeSentencepiece = field(default_factory=RecipeSentencepiece)
     model: dict = field(default_factory=dict)
     train: dict = field(default_factory=dict)
+    objective: str = "mle"                # mle | mrt (adds the `mrt` step)
+    init_from: str = ""                   # an existing model directory (nmt.json layout) to start from
+    mrt: RecipeMRT = field(default_factory=RecipeMRT)
 
     def validate(self) -> "RecipeConfig":
+        from paranmt.models.nmt.mrt import COSTS
+
+        if self.objective not in OBJECTIVES:
+            raise ConfigError(f"nmt recipe: objective must be one of {', '.join(OBJECTIVES)}, not {self.objective!r}")
+        if self.mrt.cost not in COSTS:
+            raise ConfigError(f"nmt recipe: mrt.cost must be one of {', '.join(COSTS)}, not {self.mrt.cost!r}")
+        if not 0 <= self.mrt.gamma <= 1 or self.mrt.nbest < 2:
+            raise ConfigError("nmt recipe: mrt.gamma must be in [0, 1] and mrt.nbest >= 2")
+        if self.init_from and not (Path(resolve(self.init_from)) / "nmt.json").is_file():
+            raise ConfigError(f"nmt recipe: init_from {self.init_from!r} is not a model directory (no nmt.json)")
         if not self.data.inputs:
             raise ConfigError("nmt recipe: data.inputs is empty; list bitext directories or files")
         if self.data.format not in ("moses", "tsv"):
@@ -246,7 +289,27 @@ class NMTRecipe:
         (self.work / "data_stats.json").write_text(json.dumps(stats, indent=2))
         log.info("data: %d train, %d valid, %d test pairs", stats["train"], stats["valid"], stats["test"])
 
+    def init_model(self) -> tuple[Path, dict] | None:
+        """(directory, nmt.json) of `init_from`, or None."""
+        if not self.config.init_from:
+            return None
+        directory = Path(resolve(self.config.init_from))
+        return directory, json.loads((directory / "nmt.json").read_text())
+
+    def default_steps(self) -> tuple[str, ...]:
+        """data, spm, preprocess, then train (unless the model comes from init_from) and mrt (objective mrt)."""
+        return tuple(s for s in STEPS if (s != "train" or not self.config.init_from)
+                     and (s != "mrt" or self.config.objective == "mrt"))
+
     def step_spm(self) -> None:
+        init = self.init_model()
+        if init:
+            shutil.copyfile(init[0] / init[1]["spm"], self.spm_model)
+        else:
+            self._train_spm()
+        self._encode_splits()
+
+    def _train_spm(self) -> None:
         import sentencepiece as spm
 
         c, sp = self.config, self.config.sentencepiece
@@ -257,6 +320,11 @@ class NMTRecipe:
             character_coverage=sp.character_coverage, input_sentence_size=sp.input_sentence_size,
             shuffle_input_sentence=True, seed_sentencepiece_size=1_000_000, num_threads=max(1, c.threads),
             minloglevel=2)
+
+    def _encode_splits(self) -> None:
+        import sentencepiece as spm
+
+        c = self.config
         processor = spm.SentencePieceProcessor(model_file=str(self.spm_model))
         self.sp.mkdir(parents=True, exist_ok=True)
         for split in ("train", "valid", "test"):
@@ -272,28 +340,58 @@ class NMTRecipe:
             "--source-lang", c.source_lang, "--target-lang", c.target_lang,
             "--trainpref", str(self.sp / "train"), "--validpref", str(self.sp / "valid"),
             "--testpref", str(self.sp / "test"), "--destdir", str(self.bin),
-            "--joined-dictionary", "--workers", "1"])
+            "--joined-dictionary", "--workers", "1",
+            *(["--srcdict", str(self.init_model()[0] / "fairseq" / f"dict.{c.source_lang}.txt")]
+              if self.config.init_from else [])])
 
-    def train_args(self) -> list[str]:
+    def fairseq_train_args(self, save_dir: Path, extra: list[str], train: dict) -> list[str]:
+        """fairseq-train's arguments: the binarized data, `save_dir`, `extra`, the model flags and `train`'s."""
         from paranmt.models.nmt.device import cuda_available
 
         c = self.config
         args = [str(self.bin), "--source-lang", c.source_lang, "--target-lang", c.target_lang,
-                "--save-dir", str(self.checkpoints), "--num-workers", "0", "--log-format", "simple"]
-        args += fairseq_flags(c.model) + fairseq_flags(c.train)
+                "--save-dir", str(save_dir), "--num-workers", "0", "--log-format", "simple", *extra]
+        args += fairseq_flags(c.model) + fairseq_flags(train)
         if not cuda_available():
             args.append("--cpu")
         return args
 
+    def train_args(self) -> list[str]:
+        return self.fairseq_train_args(self.checkpoints, [], self.config.train)
+
     def step_train(self) -> None:
         self._run("fairseq_cli.train", self.train_args())
 
-    def run(self, steps: tuple[str, ...] = STEPS, force: bool = False) -> None:
+    def mrt_args(self) -> list[str]:
+        """fairseq-train arguments of the minimum-risk stage (module docstring, step 5)."""
+        from paranmt.models.nmt import paranmt_mrt_dir
+
+        c, m = self.config, self.config.mrt
+        save_dir = self.work / f"checkpoints-mrt-{m.cost}"
+        init = m.init_checkpoint or (str(self.init_model()[0] / self.init_model()[1]["fairseq"]) if c.init_from
+                                     else str(self.checkpoints / "checkpoint_last.pt"))
+        extra = ["--user-dir", str(paranmt_mrt_dir()), "--criterion", "mrt", "--mrt-cost", m.cost,
+                 "--mrt-gamma", str(m.gamma), "--mrt-nbest", str(m.nbest),
+                 "--mrt-simile-encoder", asset_path(m.simile_encoder),
+                 "--label-smoothing", str(c.train.get("label_smoothing", 0.1))]
+        if not (save_dir / "checkpoint_last.pt").is_file():       # first run: start from the MLE model
+            if not Path(resolve(init)).is_file():
+                raise ConfigError(f"nmt recipe: mrt.init_checkpoint {init} does not exist; run the train step "
+                                  f"first or set mrt.init_checkpoint / init_from")
+            extra += ["--restore-file", str(Path(resolve(init)).resolve()), "--reset-optimizer",
+                      "--reset-lr-scheduler", "--reset-dataloader", "--reset-meters"]
+        return self.fairseq_train_args(save_dir, extra, m.train)
+
+    def step_mrt(self) -> None:
+        self._run("fairseq_cli.train", self.mrt_args())
+
+    def run(self, steps: tuple[str, ...] | None = None, force: bool = False) -> None:
+        steps = self.default_steps() if steps is None else steps
         self.work.mkdir(parents=True, exist_ok=True)
         (self.work / "recipe_config.json").write_text(json.dumps(dataclasses.asdict(self.config), indent=2))
         for step in steps:
             done = self._done(step)
-            if done.exists() and not force and step != "train":
+            if done.exists() and not force and step not in ("train", "mrt"):
                 log.info("step %s already done (%s)", step, done)
                 continue
             start = time.time()
