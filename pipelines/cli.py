@@ -36,6 +36,8 @@ COMMANDS = {
     "simile": "simile",
     "eval-transfer": "eval_transfer",
     "finetune-sts": "finetune_sts",
+    "paraphrase-data": "paraphrase_data",
+    "train-paraphraser": "train_paraphraser",
 }
 
 

@@ -16,7 +16,7 @@ from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
 from paranmt.pipelines.encode import open_encoder
 from paranmt.pipelines.mine import DEFAULT_THRESHOLD, add_search_arguments, read_sentences
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, make_output_dir
 
 log = logging.getLogger(__name__)
 FIELDS = ("task", "setting", "metric", "value", "n")
@@ -75,11 +75,7 @@ def run(args) -> int:
         raise ConfigError(f"--gold-fraction must be in (0, 1], not {args.gold_fraction}")
     if args.k < 1:
         raise ConfigError(f"--k must be >= 1, not {args.k}")
-    output = Path(args.output)
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ConfigError(f"--output {args.output} is not writable: {error}") from None
+    output = make_output_dir(args.output)
     encoder = open_encoder(args.encoder, args.threads)
     sources, targets = read_bitext(args.source, args.target)
     if not sources:

@@ -98,6 +98,22 @@ FLAG_CHOICES = {"encoder": ENCODER_KINDS, "mode": MODES, "negatives": STRATEGIES
                 "weights_dtype": ("float32", "float16"), "device": DEVICES}
 
 
+def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> None:
+    """One flag `--field-name` per field of the dataclass `config_class` named in `flag_help` (help text with the
+    field's default appended; type from the annotation's first type; `choices` per field); every flag defaults
+    to None, so an absent flag keeps the YAML / default value (schemas.config.load_config)."""
+    defaults = dataclasses.asdict(config_class())
+    for field in dataclasses.fields(config_class):
+        if field.name not in flag_help:
+            continue
+        default = defaults[field.name]
+        # the annotation's first type; annotations are strings here, e.g. "int | None"
+        kind = {"int": int, "float": float}.get(str(field.type).split(" |")[0], str)
+        parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
+                            choices=choices.get(field.name), default=None,
+                            help=flag_help[field.name] + ("" if default is None else f" (default {default})"))
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("train", help="train a paraphrastic sentence encoder", description=__doc__)
     parser.add_argument("--train", nargs="+", required=True, metavar="PATH",
@@ -108,14 +124,5 @@ def register(subparsers) -> None:
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
     parser.add_argument("--config", help="training YAML (keys = TrainConfig fields), e.g. configs/train/sp-bitext.yaml")
     parser.add_argument("--resume", action="store_true", help="continue from <output>/checkpoint")
-    defaults = dataclasses.asdict(TrainConfig())
-    for field in dataclasses.fields(TrainConfig):
-        if field.name not in FLAG_FIELDS:
-            continue
-        default = defaults[field.name]
-        # the annotation's first type; annotations are strings here, e.g. "int | None"
-        kind = {"int": int, "float": float}.get(str(field.type).split(" |")[0], str)
-        parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
-                            choices=FLAG_CHOICES.get(field.name),
-                            help=FLAG_HELP[field.name] + ("" if default is None else f" (default {default})"))
+    add_config_flags(parser, TrainConfig, FLAG_HELP, FLAG_CHOICES)
     parser.set_defaults(func=run, **{name: None for name in FLAG_FIELDS})

@@ -30,6 +30,19 @@ def asset_path(path: str) -> str:
     return str(project) if project.exists() else path
 
 
+def make_output_dir(path: str | Path, flag: str = "--output") -> Path:
+    """The local output directory `path`, created if missing; ConfigError when it is a file or cannot be
+    created (a user's mistake: one line, before any work)."""
+    output = Path(path)
+    if output.exists() and not output.is_dir():
+        raise ConfigError(f"{flag} {path} exists and is not a directory")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"{flag} {path} is not writable: {error}") from None
+    return output
+
+
 @dataclass(frozen=True)
 class StageSpec:
     """One stage of `paranmt build`. `section`: the BuildConfig attribute holding its config; `model_field`: the

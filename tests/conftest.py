@@ -27,3 +27,29 @@ def sample_dir() -> Path:
 @pytest.fixture(scope="session")
 def bitext(shared_data) -> Path:
     return shared_data / "bitext" / "cs-en"
+
+
+@pytest.fixture(scope="session")
+def paraphrase_pairs() -> Path:
+    """200 real paraphrase pairs with their parses (tests/fixtures/paraphrase/SOURCE.txt)."""
+    return REPO / "tests" / "fixtures" / "paraphrase" / "pairs.tsv"
+
+
+@pytest.fixture(scope="session")
+def tiny_paraphraser(tmp_path_factory, paraphrase_pairs):
+    """tiny_paraphraser(task, arch) -> the directory of a tiny paraphraser of that task (scpn, parse-generator,
+    plain) and architecture (scpn, transformers), trained for a few updates on `paraphrase_pairs`
+    (models/generation/tiny.py); each is built once per session, on first use. Load it with
+    paranmt.models.generation.paraphraser.load_generator."""
+    built = {}
+
+    def get(task: str, arch: str) -> Path:
+        if (task, arch) not in built:
+            from paranmt.models.generation.tiny import train_tiny_paraphraser
+
+            out = tmp_path_factory.mktemp(f"paraphraser-{task}-{arch}")
+            train_tiny_paraphraser(task, arch, out, paraphrase_pairs)
+            built[task, arch] = out
+        return built[task, arch]
+
+    return get

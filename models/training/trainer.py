@@ -132,6 +132,20 @@ def scramble_pairs(pairs: list[tuple[str, str]], probability: float, rng: np.ran
     return out
 
 
+def swap_in(new: Path, checkpoint: Path) -> None:
+    """Make the finished directory `new` the checkpoint: the current one is renamed to `<checkpoint>.old`, `new`
+    to `checkpoint`, then the old one is deleted, so a crash at any point leaves a complete checkpoint (under its
+    name or as `.old`, which resuming looks for)."""
+    old = checkpoint.with_name(checkpoint.name + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if checkpoint.exists():
+        checkpoint.rename(old)
+    new.rename(checkpoint)
+    if old.exists():
+        shutil.rmtree(old)
+
+
 class Optimizers:
     """Adam over an encoder: SparseAdam for the (sparse-gradient) embedding tables, so a step costs the rows a
     mini-batch touches rather than the whole vocabulary; Adam for every other parameter (LSTM, gates)."""
@@ -185,20 +199,15 @@ class Trainer:
 
     def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:
         """Write the checkpoint beside the current one, then swap them (a crash never leaves no checkpoint)."""
-        tmp, old = self.output / "checkpoint.tmp", self.output / "checkpoint.old"
-        for leftover in (tmp, old):
-            if leftover.exists():
-                shutil.rmtree(leftover)
+        tmp = self.output / "checkpoint.tmp"
+        if tmp.exists():
+            shutil.rmtree(tmp)
         state["encoder"].save(tmp)
         torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
                     "position": state["position"], "elapsed": state["elapsed"],
                     "rng": json.dumps(state["rng"].bit_generator.state), "torch_rng": torch.get_rng_state(),
                     "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
-        if self.checkpoint_dir.exists():
-            self.checkpoint_dir.rename(old)
-        tmp.rename(self.checkpoint_dir)
-        if old.exists():
-            shutil.rmtree(old)
+        swap_in(tmp, self.checkpoint_dir)
 
     def _load_checkpoint(self) -> dict:
         saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")

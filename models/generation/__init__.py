@@ -1,0 +1,2 @@
+"""Paraphrase generation: syntactically controlled (SCPN) and plain paraphrasers, their training data, training and
+loading (`load_generator`). SPEC §2 and §7; docs/paraphrase.md."""

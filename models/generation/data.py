@@ -1,0 +1,345 @@
+"""Training instances of the paraphrasers (SPEC §2, §7) and the inputs they are made from.
+
+Tasks (an instance is `source`, `condition`, `target`):
+- `scpn`:            (s1, linearized target parse p2) -> s2, and the reversed pair (s2, p1) -> s1;
+- `parse-generator`: (p1, target template t2) -> p2, and the reversed (p2, t1) -> p1;
+- `plain`:           s1 -> s2 (ref -> bt; no reversed pair: the ParaNMT-50M §6 model maps references to
+                     back-translations), condition None.
+Parses are paranmt's linearized parses without leaves (`(S(NP(PRP))(VP(VBD)(NP(NN)))(.))`), templates their
+top two levels (`(S(NP)(VP)(.))`), as in the shards (models/parsing/trees.py).
+
+Pairs are kept for `scpn` and `parse-generator` only when the two sides differ at `require_different` level
+(`template`: the shards' templates, the issue's choice for both tasks; `parse`: the full de-leafed parses, the
+SCPN authors' code for SCPN; `none`: every parsed pair), decided by the `template` filter of models/filters.
+A pair without both parses cannot make such an instance and is counted as `no_parse`.
+
+Sentence-only training (`from_sentences`, SynPG, Huang & Chang 2021): each English sentence s with its parse p
+gives (shuffle(s), p) -> s for `scpn`, and shuffle(s) -> s for `plain`; the words (whitespace tokens) of the source
+are shuffled anew every time the instance is drawn (`Instance.shuffle_source`), so the model has to take the
+order from the parse. `parse-generator` needs pairs (a sentence alone gives no target parse different from its
+own) and is refused.
+
+Inputs (`read_pairs`; `detect_input`):
+- shards: a `paranmt build` output directory (top-level *.parquet) or one Parquet file with its columns
+  `ref, bt` and, when parsed, `ref_parse, bt_parse` (templates are derived from the parses);
+- scpn TSV: the output of `paranmt export --format scpn` (header `source TAB target_parse TAB target_template TAB
+  target`, parses in the SCPN authors' format); every line is already one directed instance (both directions are
+  in the file), so no reversed pair is added;
+- pair TSV: `s1 TAB s2` per line; or with a header line naming the columns `ref`, `bt` and optionally `ref_parse`,
+  `bt_parse` (paranmt form);
+- sentences (`from_sentences`): a text file, one English sentence per line.
+Sentences without a parse are parsed with the configured parser (assets/parser-en by default) through
+`ParseCache`, a TSV `sentence TAB parse` (empty parse = the parser failed) that is appended to as parsing goes,
+so a killed run or a second task reuses it.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TASKS = ("scpn", "parse-generator", "plain")
+REQUIRE_DIFFERENT = ("template", "parse", "none")
+SCPN_TSV_COLUMNS = ("source", "target_parse", "target_template", "target")
+
+
+class GenerationDataError(ValueError):
+    """A training input that cannot be used (missing file, unknown layout, task that needs something absent)."""
+
+
+@dataclass(frozen=True)
+class Instance:
+    source: str
+    condition: str | None
+    target: str
+    shuffle_source: bool = False
+
+    def drawn(self, rng: random.Random) -> "Instance":
+        """The instance as the model sees it this time: the source words shuffled when `shuffle_source`."""
+        if not self.shuffle_source:
+            return self
+        words = self.source.split()
+        rng.shuffle(words)
+        return Instance(" ".join(words), self.condition, self.target, False)
+
+
+@dataclass
+class ParsedPair:
+    s1: str
+    s2: str
+    p1: str | None = None
+    p2: str | None = None
+    directed: bool = False        # an scpn-TSV line: (s1, p2) -> s2 only
+
+    @property
+    def t1(self) -> str | None:
+        return template_or_none(self.p1)
+
+    @property
+    def t2(self) -> str | None:
+        return template_or_none(self.p2)
+
+
+@dataclass
+class DataCounts:
+    read: int = 0
+    instances: int = 0
+    skipped: Counter = field(default_factory=Counter)
+
+    def as_dict(self) -> dict:
+        return {"read": self.read, "instances": self.instances, "skipped": dict(self.skipped)}
+
+
+def template_or_none(parse: str | None) -> str | None:
+    from paranmt.models.parsing.trees import TreeFormatError, template_of_linearized
+
+    if not parse:
+        return None
+    try:
+        return template_of_linearized(parse)
+    except TreeFormatError:
+        return None
+
+
+# -- reading ----------------------------------------------------------------------------------------------------
+def detect_input(path: str) -> str:
+    """`shards` (a directory or .parquet), `scpn-tsv` (export --format scpn), `pair-tsv`; GenerationDataError for
+    a missing path."""
+    p = Path(path)
+    if p.is_dir() or p.suffix == ".parquet":
+        return "shards"
+    if not p.is_file():
+        raise GenerationDataError(f"training input {path} not found")
+    with p.open(encoding="utf-8", errors="replace") as handle:
+        first = handle.readline().rstrip("\n").split("\t")
+    return "scpn-tsv" if tuple(first) == SCPN_TSV_COLUMNS else "pair-tsv"
+
+
+def _shard_pairs(path: str) -> list[ParsedPair]:
+    import pyarrow.parquet as pq
+
+    p = Path(path)
+    files = sorted(p.glob("*.parquet")) if p.is_dir() else [p]
+    if not files:
+        raise GenerationDataError(f"{path}: no *.parquet files at its top level")
+    pairs = []
+    for file in files:
+        names = pq.read_schema(file).names
+        if "ref" not in names or "bt" not in names:
+            raise GenerationDataError(f"{file} has no ref/bt columns (not a paranmt shard)")
+        wanted = [c for c in ("ref", "bt", "ref_parse", "bt_parse") if c in names]
+        for row in pq.read_table(file, columns=wanted).to_pylist():
+            pairs.append(ParsedPair(row["ref"] or "", row["bt"] or "", row.get("ref_parse"), row.get("bt_parse")))
+    return pairs
+
+
+def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
+    from paranmt.models.parsing.trees import TreeFormatError, from_scpn
+
+    pairs = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        lines = [line.rstrip("\n").split("\t") for line in handle]
+    if kind == "scpn-tsv":
+        for parts in lines[1:]:
+            if len(parts) < 4:
+                pairs.append(ParsedPair(parts[0] if parts else "", ""))
+                continue
+            try:
+                parse = from_scpn(parts[1]) if parts[1].strip() else None
+            except TreeFormatError:
+                parse = None
+            pairs.append(ParsedPair(parts[0], parts[3], None, parse, directed=True))
+        return pairs
+    header = lines[0] if lines else []
+    if "ref" in header and "bt" in header:
+        index = {name: header.index(name) for name in ("ref", "bt", "ref_parse", "bt_parse") if name in header}
+        lines = lines[1:]
+    else:
+        index = {"ref": 0, "bt": 1}
+
+    def cell(parts: list[str], name: str) -> str | None:
+        position = index.get(name)
+        return parts[position] if position is not None and position < len(parts) and parts[position] else None
+
+    for parts in lines:
+        pairs.append(ParsedPair(cell(parts, "ref") or "", cell(parts, "bt") or "", cell(parts, "ref_parse"),
+                                cell(parts, "bt_parse")))
+    return pairs
+
+
+def read_pairs(paths: list[str]) -> list[ParsedPair]:
+    """Every pair of `paths` (layouts in the module docstring), in order; parses may be None."""
+    pairs = []
+    for path in paths:
+        kind = detect_input(path)
+        pairs += _shard_pairs(path) if kind == "shards" else _tsv_pairs(path, kind)
+    return pairs
+
+
+def read_sentences(paths: list[str]) -> list[str]:
+    sentences = []
+    for path in paths:
+        if not Path(path).is_file():
+            raise GenerationDataError(f"sentence file {path} not found")
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            sentences += [line.strip() for line in handle]
+    return sentences
+
+
+# -- parsing ----------------------------------------------------------------------------------------------------
+class ParseCache:
+    """Linearized parses of sentences, kept in a TSV file (`sentence TAB parse`, one line per distinct sentence;
+    an empty parse = the parser gave none) that `parse` appends to batch by batch."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.parses: dict[str, str | None] = {}
+        if self.path.is_file():
+            with self.path.open(encoding="utf-8") as handle:
+                for line in handle:
+                    sentence, _, parse = line.rstrip("\n").partition("\t")
+                    self.parses[sentence] = parse or None
+
+    def missing(self, sentences) -> list[str]:
+        return [s for s in dict.fromkeys(sentences) if s and s not in self.parses and "\t" not in s]
+
+    def parse(self, sentences, parser_dir: str, device: str = "auto", batch_size: int = 256,
+              max_tokens: int = 100, progress: bool = True) -> dict[str, str | None]:
+        """Parse the sentences not in the cache (the parse stage's rules: PTB tokens, <= max_tokens, a failure
+        gives None) and return the cache's mapping."""
+        todo = self.missing(sentences)
+        if not todo:
+            return self.parses
+        from tqdm import tqdm
+
+        from paranmt.models.parsing.parser import StanzaParser
+        from paranmt.models.parsing.stage import ParseStage
+
+        stage = ParseStage(lambda: StanzaParser(parser_dir, device=device), max_tokens=max_tokens, cache_size=0)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out, tqdm(total=len(todo), desc="parse", unit="sent",
+                                                                 disable=not progress, dynamic_ncols=True) as bar:
+            for start in range(0, len(todo), batch_size):
+                batch = todo[start:start + batch_size]
+                results, _ = stage.parse_texts(batch)
+                for sentence in batch:
+                    parse = results[sentence][0]
+                    self.parses[sentence] = parse
+                    out.write(f"{sentence}\t{parse or ''}\n")
+                out.flush()
+                bar.update(len(batch))
+        return self.parses
+
+
+def fill_parses(pairs: list[ParsedPair], cache: ParseCache | None, parser_dir: str | None, task: str,
+                progress: bool = True) -> None:
+    """Give every pair the parses its task needs (in place): from the cache, parsing what is missing."""
+    if task == "plain":
+        return
+    wanted = []
+    for pair in pairs:
+        if pair.p2 is None and not pair.directed and pair.s2:
+            wanted.append(pair.s2)
+        if pair.p1 is None and pair.s1 and (not pair.directed or task == "parse-generator"):
+            wanted.append(pair.s1)
+    if not wanted:
+        return
+    if cache is None or parser_dir is None:
+        raise GenerationDataError(f"{len(wanted)} sentences have no parse and no parser is configured")
+    parses = cache.parse(wanted, parser_dir, progress=progress)
+    for pair in pairs:
+        if pair.p1 is None:
+            pair.p1 = parses.get(pair.s1)
+        if pair.p2 is None and not pair.directed:
+            pair.p2 = parses.get(pair.s2)
+
+
+# -- instances --------------------------------------------------------------------------------------------------
+def differ(pairs: list[ParsedPair], level: str) -> list[bool]:
+    """Per pair: do its sides differ at `level` (template / parse), by the `template` filter of models/filters
+    (a null on either side is never kept)."""
+    import pyarrow as pa
+
+    from paranmt.models.filters.pair_filters import TemplateFilter
+
+    table = pa.table({f"ref_{level}": [p.p1 if level == "parse" else p.t1 for p in pairs],
+                      f"bt_{level}": [p.p2 if level == "parse" else p.t2 for p in pairs]},
+                     schema=pa.schema([(f"ref_{level}", pa.string()), (f"bt_{level}", pa.string())]))
+    keep, _ = TemplateFilter("differ", level).check(table)
+    return keep.tolist()
+
+
+def pair_instances(task: str, pairs: list[ParsedPair], require_different: str = "template",
+                   max_words: int = 60) -> tuple[list[Instance], DataCounts]:
+    """The instances of `task` from parsed pairs (module docstring), with counts of what was skipped and why."""
+    if task not in TASKS:
+        raise GenerationDataError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    if require_different not in REQUIRE_DIFFERENT:
+        raise GenerationDataError(f"require_different must be one of {', '.join(REQUIRE_DIFFERENT)}")
+    counts = DataCounts(read=len(pairs))
+    usable = []
+    for pair in pairs:
+        s1, s2 = pair.s1.strip(), pair.s2.strip()
+        if not s1 or not s2:
+            counts.skipped["empty_side"] += 1
+        elif max(len(s1.split()), len(s2.split())) > max_words:
+            counts.skipped["too_long"] += 1
+        elif task != "plain" and (pair.p2 is None or (pair.p1 is None and not pair.directed)):
+            counts.skipped["no_parse"] += 1
+        else:
+            usable.append(pair)
+    if task != "plain" and require_different != "none":
+        undirected = [p for p in usable if not p.directed]
+        keep = dict(zip(map(id, undirected), differ(undirected, require_different))) if undirected else {}
+        kept = [p for p in usable if p.directed or keep[id(p)]]
+        counts.skipped[f"same_{require_different}"] += len(usable) - len(kept)
+        usable = kept
+    instances = []
+    for pair in usable:
+        if task == "plain":
+            instances.append(Instance(pair.s1, None, pair.s2))
+        elif task == "scpn":
+            instances.append(Instance(pair.s1, pair.p2, pair.s2))
+            if not pair.directed:
+                instances.append(Instance(pair.s2, pair.p1, pair.s1))
+        else:
+            if pair.p1 is None or pair.t2 is None:
+                counts.skipped["no_parse"] += 1
+                continue
+            instances.append(Instance(pair.p1, pair.t2, pair.p2))
+            if not pair.directed:
+                instances.append(Instance(pair.p2, pair.t1, pair.p1))
+    counts.instances = len(instances)
+    return instances, counts
+
+
+def sentence_instances(task: str, sentences: list[str], parses: dict[str, str | None],
+                       max_words: int = 60) -> tuple[list[Instance], DataCounts]:
+    """SynPG instances from single sentences: (shuffle(s), parse(s)) -> s (scpn) or shuffle(s) -> s (plain)."""
+    if task == "parse-generator":
+        raise GenerationDataError("the parse generator needs pairs (p1, t2) -> p2; --from-sentences trains scpn "
+                                  "or plain")
+    if task not in TASKS:
+        raise GenerationDataError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    counts = DataCounts(read=len(sentences))
+    instances = []
+    for sentence in dict.fromkeys(sentences):
+        words = sentence.split()
+        if not words:
+            counts.skipped["empty"] += 1
+        elif len(words) > max_words:
+            counts.skipped["too_long"] += 1
+        elif task == "scpn" and not parses.get(sentence):
+            counts.skipped["no_parse"] += 1
+        else:
+            instances.append(Instance(sentence, parses.get(sentence) if task == "scpn" else None, sentence, True))
+    counts.skipped["duplicate"] = len(sentences) - len(dict.fromkeys(sentences))
+    counts.instances = len(instances)
+    return instances, counts
+
+
+def top_templates(parses, n: int = 20) -> list[tuple[str, int]]:
+    """The `n` most frequent templates of the given linearized parses (ties: first seen first)."""
+    counter = Counter(t for t in (template_or_none(p) for p in parses) if t)
+    return counter.most_common(n)

@@ -1,0 +1,142 @@
+"""A trained paraphraser on disk and in memory: `load_generator(path)` -> `Paraphraser`.
+
+Model directory (both architectures):
+    paraphraser.json   {"task": scpn|parse-generator|plain, "arch": scpn|transformers, "format": 1,
+                        "model": {architecture settings}, "training": {data counts, steps, ...}}
+    templates.json     the 20 most frequent templates of the training corpus, [{"template", "count"}], most
+                       frequent first (`Paraphraser.templates`: the default templates of `paranmt paraphrase`)
+    arch scpn:         model.safetensors (weights), units.model (sentencepiece) or parse_units.json, and for the
+                       conditioned tasks condition_units.json
+    arch transformers: the Hugging Face `save_pretrained` files of the model and its tokenizer (config.json,
+                       model.safetensors, tokenizer files), so the directory also loads in transformers as it is.
+
+`Paraphraser.generate(sources, conditions, beam=4, n_best=1)`:
+    scpn:            source = sentence, condition = linearized target parse `(S(NP(PRP))(VP(VBD)(NP(NN)))(.))`
+    parse-generator: source = linearized full parse p1, condition = template t2 `(S(NP)(VP)(.))`; output = p2
+                     (made well-formed: `units.balance_parse`)
+    plain:           condition None
+returns, per input, n_best (text, score) best first, score = length-normalized log-probability (the mean
+log-probability per output unit, end-of-sequence included). Inputs are decoded in batches sorted by length; the
+result is in input order and, on CPU, deterministic.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+DESCRIPTOR = "paraphraser.json"
+TEMPLATES_FILE = "templates.json"
+FORMAT_VERSION = 1
+ARCHS = ("scpn", "transformers")
+
+
+class ParaphraserModelError(ValueError):
+    """A directory that is not a usable paraphraser (missing files, unknown task or architecture)."""
+
+
+class Paraphraser:
+    """Interface shared by the architectures (module docstring). Subclasses implement `_generate_batch`,
+    `loss`, `save_weights`, `module` (the torch module) and the class method `load`."""
+
+    arch = ""
+
+    def __init__(self, task: str, templates: list[tuple[str, int]], settings: dict, device: str = "cpu"):
+        self.task = task
+        self.template_counts = list(templates)
+        self.settings = dict(settings)
+        self.device = device
+
+    @property
+    def templates(self) -> list[str]:
+        return [template for template, _ in self.template_counts]
+
+    # -- generation ------------------------------------------------------------------------------------------
+    def generate(self, sources: list[str], conditions: list[str | None] | None = None, beam: int = 4,
+                 n_best: int = 1, batch_size: int = 32) -> list[list[tuple[str, float]]]:
+        import torch
+
+        conditions = [None] * len(sources) if conditions is None else list(conditions)
+        if len(conditions) != len(sources):
+            raise ValueError(f"{len(sources)} sources but {len(conditions)} conditions")
+        if self.task != "plain" and any(not c for c in conditions):
+            raise ValueError(f"a {self.task} model needs a condition for every source")
+        if n_best < 1 or beam < 1:
+            raise ValueError("beam and n_best must be >= 1")
+        order = sorted(range(len(sources)), key=lambda i: (len(sources[i]), i))
+        results: list = [None] * len(sources)
+        self.module.eval()
+        with torch.no_grad():
+            for start in range(0, len(order), batch_size):
+                batch = order[start:start + batch_size]
+                outputs = self._generate_batch([sources[i] for i in batch],
+                                               [conditions[i] if self.task != "plain" else None for i in batch],
+                                               beam, n_best)
+                for i, output in zip(batch, outputs):
+                    results[i] = output
+        return results
+
+    def _generate_batch(self, sources, conditions, beam, n_best) -> list[list[tuple[str, float]]]:
+        raise NotImplementedError
+
+    # -- training and saving ---------------------------------------------------------------------------------
+    @property
+    def module(self):
+        raise NotImplementedError
+
+    def loss(self, instances):
+        raise NotImplementedError
+
+    def save_weights(self, directory: Path, dtype: str = "float32") -> None:
+        raise NotImplementedError
+
+    def save(self, directory: str | Path, training: dict | None = None, dtype: str = "float32") -> Path:
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        self.save_weights(directory, dtype)
+        (directory / TEMPLATES_FILE).write_text(json.dumps(
+            [{"template": t, "count": n} for t, n in self.template_counts], indent=1) + "\n")
+        (directory / DESCRIPTOR).write_text(json.dumps(
+            {"task": self.task, "arch": self.arch, "format": FORMAT_VERSION, "model": self.settings,
+             "training": training or {}}, indent=2) + "\n")
+        return directory
+
+    def to(self, device: str) -> "Paraphraser":
+        self.module.to(device)
+        self.device = device
+        return self
+
+
+def read_descriptor(path: str | Path) -> dict:
+    directory = Path(path)
+    if not (directory / DESCRIPTOR).is_file():
+        raise ParaphraserModelError(f"{path} is not a paraphraser directory (no {DESCRIPTOR})")
+    descriptor = json.loads((directory / DESCRIPTOR).read_text())
+    from paranmt.models.generation.data import TASKS
+
+    if descriptor.get("task") not in TASKS or descriptor.get("arch") not in ARCHS:
+        raise ParaphraserModelError(f"{path}: unknown task {descriptor.get('task')!r} or architecture "
+                                    f"{descriptor.get('arch')!r}")
+    return descriptor
+
+
+def read_templates(path: str | Path) -> list[tuple[str, int]]:
+    file = Path(path) / TEMPLATES_FILE
+    return [(entry["template"], entry["count"]) for entry in json.loads(file.read_text())] if file.is_file() else []
+
+
+def load_generator(path: str | Path, device: str = "auto", threads: int = 0) -> Paraphraser:
+    """The paraphraser in `path`, on the device the project's device choice gives (models/nmt/device.py:
+    `auto` = CUDA when available, else CPU with `threads` torch threads, 0 = torch's default)."""
+    from paranmt.models.nmt.device import select_device
+
+    descriptor = read_descriptor(path)
+    chosen = select_device(device, threads)
+    if chosen.kind == "cpu" and chosen.threads:
+        import torch
+
+        torch.set_num_threads(chosen.threads)
+    if descriptor["arch"] == "scpn":
+        from paranmt.models.generation.scpn import SCPNParaphraser as cls
+    else:
+        from paranmt.models.generation.hf import HFParaphraser as cls
+    return cls.load(Path(path), descriptor, read_templates(path)).to(chosen.kind)

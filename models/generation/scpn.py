@@ -1,0 +1,318 @@
+"""The SCPN architecture (Iyyer et al. 2018; thesis §6.3.1, SPEC §7), for all three tasks.
+
+    source units x_1..x_S ──embed──► BiLSTM ──► H = h_1..h_S                        (sentence encoder)
+    condition tokens ──embed──► BiLSTM ──► Q = q_1..q_P        (parse encoder; AMBIG: the papers name none;
+                                                               a 1-layer BiLSTM over the parse tokens)
+    decoder (`decoder_layers` >= 2 LSTM layers), step t:
+        s_t   = LSTM_1(E y_{t-1}, s_{t-1})                                   bottom layer
+        z_t   = sum_j softmax_j(s_tᵀ W_q q_j) q_j                           bilinear parse attention
+        d_t   = LSTM_2..L([s_t; z_t], d_{t-1})                               upper layers: z_t is decoder input
+        a_t   = softmax_i(d_tᵀ W_h h_i),  c_t = sum_i a_ti h_i               bilinear sentence attention
+        o_t   = tanh(W_o [d_t; c_t])
+        P_voc = softmax(W_v o_t)
+        g_t   = sigmoid(w_g [d_t; c_t; E y_{t-1}; z_t])                     copy switch (See et al. 2017)
+        P(y_t = w) = g_t P_voc(w) + (1 - g_t) sum_{i: x_i = w} a_ti
+    The initial state of every decoder layer is tanh(W_init mean_i h_i) (cells 0).
+AMBIG resolved: the query of the parse attention is the bottom decoder layer's current state s_t (the papers only
+say z_t is an attention-weighted average of the encoded parse that is part of the decoder input); it carries the
+decoding history like the previous top state would, and lets teacher-forced training run each layer as one fused
+LSTM call over the whole target instead of a Python loop over time steps.
+Source and target share one vocabulary and one embedding table (sentencepiece pieces for `scpn`/`plain`, parse
+tokens for `parse-generator`), so copying needs no extended vocabulary (subword units leave no out-of-vocabulary
+words). The `plain` task has no condition: no parse encoder, no z_t.
+
+Loss: mean negative log-likelihood per target unit (EOS included). Decoding: batched beam search; a hypothesis'
+score is its length-normalized log-probability, sum_t log P(y_t) / |y| with EOS counted in |y| (a hypothesis cut
+at `max_target_units` has no EOS and is averaged over the units it has). On CPU the results are deterministic.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from paranmt.models.generation.paraphraser import Paraphraser
+from paranmt.models.generation.units import BOS, EOS, PAD, ParseUnits, SentencePieceUnits, balance_parse
+
+
+@dataclass
+class SCPNSizes:
+    vocab: int
+    condition_vocab: int = 0           # 0: no condition (plain task)
+    embed_dim: int = 256
+    hidden: int = 384                  # encoder output size (BiLSTM: hidden / 2 per direction) and decoder size
+    parse_embed_dim: int = 64
+    parse_hidden: int = 128            # parse encoder output size (BiLSTM: parse_hidden / 2 per direction)
+    decoder_layers: int = 2
+    dropout: float = 0.2
+    copy: bool = True
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+class BiLSTMEncoder(nn.Module):
+    def __init__(self, embed_dim: int, hidden: int):
+        super().__init__()
+        if hidden % 2:
+            raise ValueError(f"BiLSTM output size must be even, got {hidden}")
+        self.lstm = nn.LSTM(embed_dim, hidden // 2, batch_first=True, bidirectional=True)
+
+    def forward(self, embedded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        packed = pack_padded_sequence(embedded, lengths.cpu().clamp(min=1), batch_first=True, enforce_sorted=False)
+        states, _ = self.lstm(packed)
+        states, _ = pad_packed_sequence(states, batch_first=True, total_length=embedded.size(1))
+        return states
+
+
+def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(scores.masked_fill(~mask, -1e9), dim=-1)
+
+
+class SCPN(nn.Module):
+    def __init__(self, sizes: SCPNSizes):
+        super().__init__()
+        if sizes.decoder_layers < 2:
+            raise ValueError("the SCPN decoder needs decoder_layers >= 2 (z_t enters above the bottom layer)")
+        self.sizes = s = sizes
+        self.embed = nn.Embedding(s.vocab, s.embed_dim, padding_idx=PAD)
+        self.encoder = BiLSTMEncoder(s.embed_dim, s.hidden)
+        self.has_condition = s.condition_vocab > 0
+        z_dim = s.parse_hidden if self.has_condition else 0
+        if self.has_condition:
+            self.parse_embed = nn.Embedding(s.condition_vocab, s.parse_embed_dim, padding_idx=PAD)
+            self.parse_encoder = BiLSTMEncoder(s.parse_embed_dim, s.parse_hidden)
+            self.parse_attention = nn.Linear(s.hidden, s.parse_hidden, bias=False)      # W_q
+        self.init_state = nn.Linear(s.hidden, s.hidden)
+        self.bottom = nn.LSTM(s.embed_dim, s.hidden, batch_first=True)
+        self.top = nn.LSTM(s.hidden + z_dim, s.hidden, num_layers=s.decoder_layers - 1, batch_first=True,
+                           dropout=s.dropout if s.decoder_layers > 2 else 0.0)
+        self.attention = nn.Linear(s.hidden, s.hidden, bias=False)                         # W_h
+        self.combine = nn.Linear(2 * s.hidden, s.hidden)                                   # W_o
+        self.output = nn.Linear(s.hidden, s.vocab)                                         # W_v
+        self.copy_switch = nn.Linear(2 * s.hidden + s.embed_dim + z_dim, 1) if s.copy else None
+        self.dropout = nn.Dropout(s.dropout)
+
+    # -- encoding ------------------------------------------------------------------------------------------
+    def encode(self, source: torch.Tensor, condition: torch.Tensor | None) -> dict:
+        """source (B, S), condition (B, P) or None -> the encoder memory of the batch and the initial decoder
+        state (`bottom`, `top`: (h, c) with layers first)."""
+        source_mask = source != PAD
+        states = self.encoder(self.dropout(self.embed(source)), source_mask.sum(1))
+        memory = {"source": source, "states": states, "mask": source_mask}
+        if self.has_condition:
+            condition_mask = condition != PAD
+            memory["parse_states"] = self.parse_encoder(self.dropout(self.parse_embed(condition)),
+                                                        condition_mask.sum(1))
+            memory["parse_mask"] = condition_mask
+        mean = (states * source_mask.unsqueeze(-1)).sum(1) / source_mask.sum(1, keepdim=True).clamp(min=1)
+        start = torch.tanh(self.init_state(mean)).unsqueeze(0)
+        memory["bottom"] = (start.contiguous(), torch.zeros_like(start))
+        top = start.expand(self.sizes.decoder_layers - 1, -1, -1).contiguous()
+        memory["top"] = (top, torch.zeros_like(top))
+        return memory
+
+    @staticmethod
+    def select(memory: dict, index: torch.Tensor) -> dict:
+        """The memory of the batch rows `index` (beam search reorders and repeats rows)."""
+        out = {}
+        for key, value in memory.items():
+            if key in ("bottom", "top"):
+                out[key] = tuple(v.index_select(1, index) for v in value)
+            else:
+                out[key] = value.index_select(0, index)
+        return out
+
+    # -- the decoder over T steps at once (teacher forcing) or one step (T = 1) ------------------------------
+    def decode(self, memory: dict, previous: torch.Tensor) -> tuple[torch.Tensor, dict]:
+        """previous (B, T) unit ids -> (log P(y_t) (B, T, V), memory with the state after step T)."""
+        embedded = self.dropout(self.embed(previous))
+        bottom, bottom_state = self.bottom(embedded, memory["bottom"])
+        inputs = [embedded]
+        upper = self.dropout(bottom)
+        if self.has_condition:
+            scores = torch.bmm(self.parse_attention(bottom), memory["parse_states"].transpose(1, 2))
+            z = torch.bmm(masked_softmax(scores, memory["parse_mask"].unsqueeze(1)), memory["parse_states"])
+            inputs.append(z)
+            upper = torch.cat([upper, z], dim=2)
+        top, top_state = self.top(upper, memory["top"])
+        scores = torch.bmm(self.attention(top), memory["states"].transpose(1, 2))
+        weights = masked_softmax(scores, memory["mask"].unsqueeze(1))                  # (B, T, S)
+        context = torch.bmm(weights, memory["states"])
+        combined = self.dropout(torch.tanh(self.combine(torch.cat([top, context], dim=2))))
+        vocabulary = torch.softmax(self.output(combined), dim=-1)
+        if self.copy_switch is not None:
+            switch = torch.sigmoid(self.copy_switch(torch.cat([top, context] + inputs, dim=2)))
+            source = memory["source"].unsqueeze(1).expand(-1, previous.size(1), -1)
+            copied = torch.zeros_like(vocabulary).scatter_add_(2, source, weights)
+            probabilities = switch * vocabulary + (1 - switch) * copied
+        else:
+            probabilities = vocabulary
+        return torch.log(probabilities.clamp(min=1e-12)), dict(memory, bottom=bottom_state, top=top_state)
+
+    # -- training ------------------------------------------------------------------------------------------
+    def loss(self, source: torch.Tensor, condition: torch.Tensor | None, target: torch.Tensor) -> torch.Tensor:
+        """Mean NLL per target unit; target (B, T) ends with EOS, padded with PAD (teacher forcing)."""
+        memory = self.encode(source, condition)
+        previous = torch.cat([torch.full_like(target[:, :1], BOS), target[:, :-1]], dim=1)
+        log_probs, _ = self.decode(memory, previous)
+        mask = target != PAD
+        gold = log_probs.gather(2, target.unsqueeze(2)).squeeze(2)
+        return -(gold * mask).sum() / mask.sum().clamp(min=1)
+
+    # -- decoding ------------------------------------------------------------------------------------------
+    @torch.no_grad()
+    def beam_search(self, source: torch.Tensor, condition: torch.Tensor | None, beam: int, n_best: int,
+                    max_length: int) -> list[list[tuple[list[int], float]]]:
+        """Per batch row: up to n_best (units without EOS, length-normalized log-probability), best first."""
+        batch = source.size(0)
+        beam = max(beam, n_best, 1)
+        memory = self.select(self.encode(source, condition),
+                             torch.arange(batch, device=source.device).repeat_interleave(beam))
+        scores = torch.full((batch, beam), float("-inf"), device=source.device)
+        scores[:, 0] = 0.0
+        scores = scores.view(-1)
+        previous = torch.full((batch * beam,), BOS, dtype=torch.long, device=source.device)
+        histories: list[list[int]] = [[] for _ in range(batch * beam)]
+        finished: list[list[tuple[list[int], float]]] = [[] for _ in range(batch)]
+        done = [False] * batch
+        for t in range(max_length):
+            log_probs, memory = self.decode(memory, previous.unsqueeze(1))
+            log_probs = log_probs.squeeze(1)
+            vocab = log_probs.size(1)
+            candidates = (scores.unsqueeze(1) + log_probs).view(batch, beam * vocab)
+            top_scores, top_index = candidates.topk(min(2 * beam, beam * vocab), dim=1)
+            top_scores, top_index = top_scores.tolist(), top_index.tolist()
+            rows, tokens, new_scores, new_histories = [], [], [], []
+            for b in range(batch):
+                kept = 0
+                for score, index in zip(top_scores[b], top_index[b]):
+                    if kept == beam:
+                        break
+                    row, token = b * beam + index // vocab, index % vocab
+                    if score == float("-inf"):
+                        break
+                    if token == EOS:
+                        if not done[b]:
+                            finished[b].append((histories[row], score / (t + 1)))
+                        continue
+                    rows.append(row)
+                    tokens.append(token)
+                    new_scores.append(score if not done[b] else float("-inf"))
+                    new_histories.append(histories[row] + [token])
+                    kept += 1
+                while kept < beam:                          # keep the shape: dead rows
+                    rows.append(b * beam)
+                    tokens.append(EOS)
+                    new_scores.append(float("-inf"))
+                    new_histories.append([])
+                    kept += 1
+                if len(finished[b]) >= beam:
+                    done[b] = True
+            if all(done):
+                break
+            index = torch.tensor(rows, device=source.device)
+            memory = self.select(memory, index)
+            previous = torch.tensor(tokens, device=source.device)
+            scores = torch.tensor(new_scores, device=source.device)
+            histories = new_histories
+        else:
+            for row, score in enumerate(scores.tolist()):
+                b = row // beam
+                if score != float("-inf") and not done[b]:
+                    finished[b].append((histories[row], score / max(1, len(histories[row]))))
+        return [sorted(found, key=lambda item: -item[1])[:n_best] for found in finished]
+
+
+# -- the paraphraser around the network ------------------------------------------------------------------------
+WEIGHTS_FILE = "model.safetensors"
+CONDITION_UNITS = "condition_units.json"
+
+
+def pad(sequences: list[list[int]], device: str) -> torch.Tensor:
+    width = max(1, max(len(s) for s in sequences))
+    return torch.tensor([s + [PAD] * (width - len(s)) for s in sequences], dtype=torch.long, device=device)
+
+
+class SCPNParaphraser(Paraphraser):
+    """An `SCPN` network with its units (module docstring). settings: the SCPNSizes fields plus
+    `max_source_units`, `max_target_units` (longer inputs / outputs are cut)."""
+
+    arch = "scpn"
+
+    def __init__(self, task, templates, settings, network: SCPN, units, condition_units: ParseUnits | None,
+                 device: str = "cpu"):
+        super().__init__(task, templates, settings, device)
+        self.network = network
+        self.units = units
+        self.condition_units = condition_units
+
+    @classmethod
+    def create(cls, task: str, instances, templates, vocab_size: int = 8000, max_source_units: int = 100,
+               max_target_units: int = 100, **sizes) -> "SCPNParaphraser":
+        """A new, randomly initialized model whose units are trained on `instances` (Instance objects)."""
+        if task == "parse-generator":
+            units = ParseUnits.train([i.source for i in instances] + [i.target for i in instances])
+        else:
+            units = SentencePieceUnits.train([i.target for i in instances] + [i.source for i in instances],
+                                             vocab_size)
+        condition_units = ParseUnits.train([i.condition for i in instances if i.condition]) \
+            if task != "plain" else None
+        network = SCPN(SCPNSizes(vocab=len(units), condition_vocab=len(condition_units) if condition_units else 0,
+                                 **sizes))
+        settings = dict(network.sizes.as_dict(), max_source_units=max_source_units,
+                        max_target_units=max_target_units, units=units.kind)
+        return cls(task, templates, settings, network, units, condition_units)
+
+    @property
+    def module(self):
+        return self.network
+
+    def _tensors(self, sources, conditions):
+        source = pad([self.units.encode(s)[: self.settings["max_source_units"]] for s in sources], self.device)
+        condition = None
+        if self.condition_units is not None:
+            condition = pad([self.condition_units.encode(c)[:400] for c in conditions], self.device)
+        return source, condition
+
+    def loss(self, instances) -> torch.Tensor:
+        source, condition = self._tensors([i.source for i in instances], [i.condition for i in instances])
+        limit = self.settings["max_target_units"]
+        target = pad([self.units.encode(i.target)[: limit - 1] + [EOS] for i in instances], self.device)
+        return self.network.loss(source, condition, target)
+
+    def _generate_batch(self, sources, conditions, beam, n_best):
+        source, condition = self._tensors(sources, conditions)
+        found = self.network.beam_search(source, condition, beam, n_best, self.settings["max_target_units"])
+        decode = (lambda ids: balance_parse(self.units.decode(ids))) if self.task == "parse-generator" \
+            else self.units.decode
+        return [[(decode(ids), float(score)) for ids, score in hypotheses] for hypotheses in found]
+
+    def save_weights(self, directory: Path, dtype: str = "float32") -> None:
+        from safetensors.torch import save_file
+
+        state = {k: (v.half() if dtype == "float16" and v.is_floating_point() else v).detach().cpu().contiguous()
+                 for k, v in self.network.state_dict().items()}
+        save_file(state, str(directory / WEIGHTS_FILE))
+        self.units.save(directory)
+        if self.condition_units is not None:
+            self.condition_units.save(directory, CONDITION_UNITS)
+
+    @classmethod
+    def load(cls, directory: Path, descriptor: dict, templates) -> "SCPNParaphraser":
+        from safetensors.torch import load_file
+
+        settings = descriptor["model"]
+        units = ParseUnits.load(directory) if settings["units"] == ParseUnits.kind else \
+            SentencePieceUnits.load(directory)
+        condition_units = ParseUnits.load(directory, CONDITION_UNITS) if descriptor["task"] != "plain" else None
+        sizes = SCPNSizes(**{f.name: settings[f.name] for f in dataclasses.fields(SCPNSizes)})
+        network = SCPN(sizes)
+        state = {k: v.float() if v.is_floating_point() else v
+                 for k, v in load_file(str(directory / WEIGHTS_FILE)).items()}
+        network.load_state_dict(state)
+        return cls(descriptor["task"], templates, settings, network.eval(), units, condition_units)

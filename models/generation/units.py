@@ -1,0 +1,107 @@
+"""The units the `scpn` architecture reads and writes: sentencepiece pieces for sentences, parse tokens for parses.
+
+Every vocabulary reserves ids 0 <pad>, 1 <unk>, 2 <s>, 3 </s>.
+- `SentencePieceUnits`: a sentencepiece model (unigram) trained in memory on the training sentences (or one given),
+  with those four ids; decode() gives detokenized text.
+- `ParseUnits`: a linearized parse `(S(NP(PRP))(VP(VBD)))` as the tokens `(S`, `(NP`, `(PRP`, `)`, `)`, `(VP`, ...
+  (an opening bracket with its label is one token, a closing bracket another); decode() joins them back.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+PAD, UNK, BOS, EOS = 0, 1, 2, 3
+SPECIALS = ("<pad>", "<unk>", "<s>", "</s>")
+PARSE_TOKEN = re.compile(r"\([^()\s]+|\)")
+
+
+class SentencePieceUnits:
+    kind = "sentencepiece"
+    file_name = "units.model"
+
+    def __init__(self, model: bytes):
+        import sentencepiece
+
+        self.model = model
+        self.processor = sentencepiece.SentencePieceProcessor(model_proto=model)
+
+    @classmethod
+    def train(cls, texts: list[str], vocab_size: int) -> "SentencePieceUnits":
+        import sentencepiece
+
+        writer = io.BytesIO()
+        sentencepiece.SentencePieceTrainer.train(
+            sentence_iterator=iter(texts), model_writer=writer, vocab_size=vocab_size, model_type="unigram",
+            character_coverage=1.0, hard_vocab_limit=False, num_threads=1, minloglevel=2,
+            pad_id=PAD, unk_id=UNK, bos_id=BOS, eos_id=EOS, input_sentence_size=2_000_000,
+            shuffle_input_sentence=True)
+        return cls(writer.getvalue())
+
+    def __len__(self) -> int:
+        return self.processor.get_piece_size()
+
+    def encode(self, text: str) -> list[int]:
+        return self.processor.encode(text)
+
+    def decode(self, ids: list[int]) -> str:
+        return " ".join(self.processor.decode([i for i in ids if i > EOS]).split())
+
+    def save(self, directory: Path) -> None:
+        (directory / self.file_name).write_bytes(self.model)
+
+    @classmethod
+    def load(cls, directory: Path) -> "SentencePieceUnits":
+        return cls((directory / cls.file_name).read_bytes())
+
+
+class ParseUnits:
+    kind = "parse"
+    file_name = "parse_units.json"
+
+    def __init__(self, tokens: list[str]):
+        self.tokens = list(tokens)
+        self.index = {token: i for i, token in enumerate(self.tokens)}
+
+    @classmethod
+    def train(cls, parses: list[str], vocab_size: int = 0) -> "ParseUnits":
+        counts = Counter(token for parse in parses for token in PARSE_TOKEN.findall(parse))
+        ordered = [token for token, _ in counts.most_common(vocab_size - len(SPECIALS) if vocab_size else None)]
+        return cls(list(SPECIALS) + sorted(ordered))
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    def encode(self, parse: str) -> list[int]:
+        return [self.index.get(token, UNK) for token in PARSE_TOKEN.findall(parse)]
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(self.tokens[i] for i in ids if i > EOS)
+
+    def save(self, directory: Path, name: str | None = None) -> None:
+        (directory / (name or self.file_name)).write_text(json.dumps(self.tokens) + "\n")
+
+    @classmethod
+    def load(cls, directory: Path, name: str | None = None) -> "ParseUnits":
+        return cls(json.loads((directory / (name or cls.file_name)).read_text()))
+
+
+def balance_parse(parse: str) -> str:
+    """A generated linearized parse made well-formed: a `)` without an open bracket is dropped, unclosed brackets
+    are closed at the end, and only the first complete tree is kept (`(S(NP)` -> `(S(NP))`)."""
+    out, depth = [], 0
+    for token in PARSE_TOKEN.findall(parse):
+        if token == ")":
+            if depth == 0:
+                continue
+            depth -= 1
+            out.append(token)
+            if depth == 0:
+                break
+        else:
+            depth += 1
+            out.append(token)
+    return "".join(out) + ")" * depth

@@ -1,0 +1,167 @@
+"""Paraphraser training and the model API (models/generation): every task on both architectures (tiny models
+trained for a few updates on real parsed pairs), save / reload / generate, the training data rules (reversed
+pairs, the template-differs filter, sentence-only instances), resume, device and precision choice, the CLI."""
+import json
+import random
+
+import pytest
+
+from paranmt.models.generation.data import (GenerationDataError, Instance, ParsedPair, pair_instances, read_pairs,
+                                            sentence_instances, top_templates)
+from paranmt.models.generation.paraphraser import ParaphraserModelError, load_generator
+from paranmt.models.generation.train import precision
+from paranmt.models.generation.units import ParseUnits, balance_parse
+from paranmt.models.nmt.device import select_device
+from paranmt.models.parsing.trees import template_of_linearized, to_scpn
+from paranmt.models.training.trainer import TrainConfigError
+from paranmt.pipelines.cli import main
+
+TASKS = ("scpn", "parse-generator", "plain")
+ARCHS = ("scpn", "transformers")
+
+
+@pytest.fixture(scope="module")
+def pairs(paraphrase_pairs):
+    return read_pairs([str(paraphrase_pairs)])
+
+
+def inputs_of(task, pairs):
+    chosen = pairs[:5]
+    if task == "scpn":
+        return [p.s1 for p in chosen], [p.p2 for p in chosen]
+    if task == "parse-generator":
+        return [p.p1 for p in chosen], [p.t2 for p in chosen]
+    return [p.s1 for p in chosen], [None] * len(chosen)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("task", TASKS)
+def test_every_task_trains_saves_reloads_and_generates_n_best(tiny_paraphraser, pairs, task, arch):
+    directory = tiny_paraphraser(task, arch)
+    descriptor = json.loads((directory / "paraphraser.json").read_text())
+    assert (descriptor["task"], descriptor["arch"]) == (task, arch)
+    assert (directory / "checkpoint" / "trainer_state.pt").is_file()
+    generator = load_generator(directory, device="cpu")
+    assert generator.task == task and generator.device == "cpu"
+    assert generator.templates[0] == "(S(NP)(VP))" or generator.templates[0].startswith("(")
+    assert len(generator.templates) == 20
+    sources, conditions = inputs_of(task, pairs)
+    results = generator.generate(sources, conditions, beam=3, n_best=2)
+    assert len(results) == len(sources)
+    for hypotheses in results:
+        assert len(hypotheses) == 2
+        scores = [score for _, score in hypotheses]
+        assert scores == sorted(scores, reverse=True) and all(s <= 0 for s in scores)
+        assert all(isinstance(text, str) for text, _ in hypotheses)
+    # batched, deterministic on CPU, independent of the batch it is decoded in
+    again = load_generator(directory, device="cpu").generate(sources[::-1], conditions[::-1], beam=3, n_best=2)
+    assert again[::-1] == results
+    alone = generator.generate(sources[:1], conditions[:1], beam=3, n_best=2, batch_size=1)
+    assert [text for text, _ in alone[0]] == [text for text, _ in results[0]]
+    if task == "parse-generator":
+        for text, _ in results[0]:
+            assert balance_parse(text) == text
+
+
+def test_the_most_frequent_templates_of_the_training_corpus_are_stored(tiny_paraphraser, pairs):
+    generator = load_generator(tiny_paraphraser("scpn", "scpn"), device="cpu")
+    expected = top_templates([p for pair in pairs for p in (pair.p1, pair.p2)], 20)
+    assert generator.template_counts == expected
+    assert expected[0][1] >= expected[-1][1]
+
+
+def test_scpn_instances_come_in_both_directions_and_only_for_pairs_whose_templates_differ(pairs):
+    instances, counts = pair_instances("scpn", pairs, "template")
+    differing = [p for p in pairs if p.t1 != p.t2]
+    assert 0 < len(differing) < len(pairs)
+    assert counts.skipped["same_template"] == len(pairs) - len(differing)
+    assert len(instances) == 2 * len(differing)
+    first = differing[0]
+    assert Instance(first.s1, first.p2, first.s2) in instances
+    assert Instance(first.s2, first.p1, first.s1) in instances
+    by_parse, counts = pair_instances("scpn", pairs, "parse")
+    assert len(by_parse) == 2 * sum(p.p1 != p.p2 for p in pairs) > len(instances)
+    generator_instances, _ = pair_instances("parse-generator", pairs, "template")
+    assert Instance(first.p1, first.t2, first.p2) in generator_instances
+    assert all(template_of_linearized(i.condition) == i.condition for i in generator_instances)
+    plain, _ = pair_instances("plain", pairs)
+    assert plain[0] == Instance(pairs[0].s1, None, pairs[0].s2) and len(plain) == len(pairs)
+
+
+def test_pairs_without_parses_or_with_an_empty_side_are_counted_not_used():
+    pairs = [ParsedPair("A man sleeps.", "A man is sleeping.", "(S(NP(DT)(NN))(VP(VBZ))(.))", None),
+             ParsedPair("", "Nothing.", None, None)]
+    instances, counts = pair_instances("scpn", pairs)
+    assert instances == [] and counts.skipped == {"no_parse": 1, "empty_side": 1, "same_template": 0}
+
+
+def test_sentence_only_instances_shuffle_the_words_every_time_they_are_drawn():
+    sentence = "the quick brown fox jumps over the lazy dog"
+    instances, counts = sentence_instances("scpn", [sentence, sentence, "no parse here"],
+                                           {sentence: "(S(NP)(VP))"})
+    assert counts.instances == 1 and counts.skipped == {"no_parse": 1, "duplicate": 1}
+    rng = random.Random(3)
+    drawn = {instances[0].drawn(rng).source for _ in range(5)}
+    assert len(drawn) > 1
+    assert all(sorted(s.split()) == sorted(sentence.split()) for s in drawn)
+    assert instances[0].drawn(rng).target == sentence and instances[0].drawn(rng).condition == "(S(NP)(VP))"
+    with pytest.raises(GenerationDataError, match="needs pairs"):
+        sentence_instances("parse-generator", [sentence], {})
+
+
+def test_parse_units_and_balancing():
+    units = ParseUnits.train(["(S(NP(PRP))(VP(VBD)(NP(NN)))(.))"])
+    ids = units.encode("(S(NP(PRP))(VP(VBD)(NP(NN)))(.))")
+    assert units.decode(ids) == "(S(NP(PRP))(VP(VBD)(NP(NN)))(.))"
+    assert units.decode(units.encode("(S(XX))")) == "(S))"         # an unknown label is <unk>, not shown
+    assert balance_parse("(S(NP)") == "(S(NP))"
+    assert balance_parse(")(S(NP))(VP)") == "(S(NP))"
+
+
+def test_resume_continues_from_the_checkpoint(tmp_path, paraphrase_pairs):
+    from paranmt.models.generation.tiny import train_tiny_paraphraser
+
+    full = train_tiny_paraphraser("plain", "scpn", tmp_path / "full", paraphrase_pairs, steps=8, checkpoint_every=4)
+    train_tiny_paraphraser("plain", "scpn", tmp_path / "half", paraphrase_pairs, steps=4, checkpoint_every=4)
+    resumed = train_tiny_paraphraser("plain", "scpn", tmp_path / "half", paraphrase_pairs, steps=8,
+                                     checkpoint_every=4, resume=True)
+    log = [json.loads(line) for line in (tmp_path / "half" / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in log if r.get("done")] == [4, 8]
+    full_state = full.module.state_dict()
+    for name, value in resumed.module.state_dict().items():
+        assert (value - full_state[name]).abs().max() < 1e-5, name
+
+
+def test_device_and_fp16_choice():
+    assert precision(select_device("auto", cuda=True), "auto") is True
+    assert precision(select_device("auto", cuda=True), "off") is False
+    assert precision(select_device("auto", cuda=False), "auto") is False
+    with pytest.raises(TrainConfigError, match="CUDA"):
+        precision(select_device("cpu", cuda=True), "on")
+
+
+def test_not_a_paraphraser_directory(tmp_path):
+    with pytest.raises(ParaphraserModelError, match="paraphraser.json"):
+        load_generator(tmp_path)
+
+
+def test_cli_trains_from_an_scpn_export_tsv_and_says_what_is_wrong(tmp_path, pairs, capsys):
+    lines = ["source\ttarget_parse\ttarget_template\ttarget"]
+    for pair in pairs[:60]:
+        if pair.p2 and pair.p1 != pair.p2:
+            lines.append(f"{pair.s1}\t{to_scpn(pair.p2)}\t{to_scpn(pair.t2)}\t{pair.s2}")
+    tsv = tmp_path / "scpn.tsv"
+    tsv.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "model"
+    assert main(["train-paraphraser", "--input", str(tsv), "--output", str(out), "--task", "scpn",
+                 "--vocab-size", "300", "--embed-dim", "16", "--hidden", "32", "--parse-hidden", "16",
+                 "--max-steps", "3", "--batch-size", "8", "--device", "cpu"]) == 0
+    data = json.loads((out / "train_data.json").read_text())
+    assert data["data"]["instances"] == len(lines) - 1          # directed lines: no reversed pair added
+    assert load_generator(out, device="cpu").generate([pairs[0].s1], [pairs[0].p2], beam=2)[0]
+    assert main(["train-paraphraser", "--input", str(tmp_path / "missing.tsv"), "--output", str(out),
+                 "--task", "plain"]) == 2
+    assert "not found" in capsys.readouterr().err
+    assert main(["train-paraphraser", "--input", str(tsv), "--output", str(out), "--task", "scpn",
+                 "--hidden", "33"]) == 2
+    assert "even" in capsys.readouterr().err
