@@ -69,7 +69,7 @@ class LatentDecoder(nn.Module):
     def forward(self, previous: torch.Tensor, pad: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
         """previous [n, T] (BOS + tokens), pad [n, T], z [n, latent] -> logits [n, T, vocab]."""
         width = previous.shape[1]
-        causal = torch.triu(torch.full((width, width), float("-inf"), device=previous.device), diagonal=1)
+        causal = torch.ones(width, width, dtype=torch.bool, device=previous.device).triu(1)   # True = masked
         x = self.embedding(previous) + self.positions(torch.arange(width, device=previous.device))[None]
         states = self.layers(x, self.memory(z)[:, None, :], tgt_mask=causal, tgt_key_padding_mask=pad)
         return self.output(torch.cat([states, z[:, None, :].expand(-1, width, -1)], dim=-1))
