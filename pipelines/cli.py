@@ -38,6 +38,8 @@ COMMANDS = {
     "finetune-sts": "finetune_sts",
     "paraphrase-data": "paraphrase_data",
     "train-paraphraser": "train_paraphraser",
+    "eval-words": "eval_words",
+    "train-words": "train_words",
 }
 
 

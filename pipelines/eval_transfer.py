@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from paranmt.pipelines.encode import open_encoder
+from paranmt.pipelines.encode import add_evaluation_arguments, open_encoder
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -53,9 +53,7 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser("eval-transfer", help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, "
                                    "MRPC) with logistic-regression probes on frozen embeddings", description=__doc__)
-    parser.add_argument("--model", required=True, help="encoder directory")
-    parser.add_argument("--data-dir", required=True, help="folder laid out like ../shared/data (transfer/, sts/SICK/)")
-    parser.add_argument("--output", required=True, help="directory for results.csv and summary.md")
+    add_evaluation_arguments(parser, "transfer/, sts/SICK/", "directory for results.csv and summary.md")
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), metavar="TASK", help=f"default: {' '.join(TASKS)}")
     parser.add_argument("--baselines", nargs="*", default=list(BASELINES), choices=BASELINES,
                         help="baseline models added as rows (default: both; none: --baselines)")
@@ -68,5 +66,4 @@ def register(subparsers) -> None:
                         help="at most N examples per split, stratified (0 = all; for quick checks)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch-size", type=int, default=1024)
-    parser.add_argument("--threads", type=int, default=1)
     parser.set_defaults(func=run)

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
-from paranmt.pipelines.encode import open_encoder
+from paranmt.pipelines.encode import add_evaluation_arguments, open_encoder
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,8 @@ def register(subparsers) -> None:
     defaults = FinetuneConfig()
     parser = subparsers.add_parser("finetune-sts", help="supervised STS: Tai et al.'s similarity head on a trained "
                                    "encoder (SICK-R or STS-B), next to its unsupervised cosine", description=__doc__)
-    parser.add_argument("--model", required=True, help="the trained encoder directory to start from")
+    add_evaluation_arguments(parser, "its sts/ folder", "directory for results.csv, report.json, encoder/, head/")
     parser.add_argument("--task", required=True, choices=tuple(TASKS))
-    parser.add_argument("--data-dir", required=True, help="folder laid out like ../shared/data (its sts/ folder)")
-    parser.add_argument("--output", required=True, help="directory for results.csv, report.json, encoder/, head/")
     parser.add_argument("--epochs", type=int, default=defaults.epochs)
     parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
     parser.add_argument("--lr", type=float, default=defaults.lr, help="Adam learning rate (head and encoder)")
@@ -85,5 +83,4 @@ def register(subparsers) -> None:
     parser.add_argument("--limit", type=int, default=0, help="at most N pairs per split (0 = all; quick checks)")
     parser.add_argument("--max-steps", type=int, default=0, help="stop after N updates (0 = no limit)")
     parser.add_argument("--seed", type=int, default=defaults.seed)
-    parser.add_argument("--threads", type=int, default=1)
     parser.set_defaults(func=run)

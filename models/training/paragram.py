@@ -1,0 +1,272 @@
+"""PARAGRAM word embeddings (Wieting et al. 2015; thesis §3.5; SPEC §8): word vectors trained on word-pair
+paraphrases with a margin loss against in-batch negatives and an L2 pull toward the initial vectors,
+
+    l(w1, w2) = max(0, δ - s(w1, w2) + s(w1, t1)) + max(0, δ - s(w1, w2) + s(w2, t2))
+    J = mean over the mini-batch of l  +  λ ||W_init - W||²
+
+s = cosine (`similarity: cosine`, the 300-d PARAGRAM setting) or the dot product (`dot`, the 25-d setting);
+t1, t2 = the negatives of w1, w2 chosen in the mini-batch by paranmt.models.training.negatives (MAX = the most
+similar word by cosine among the other pairs' words, never the pair's own words; MIX; RAND). The optional PPDB
+constraint of the thesis (negative not a PPDB partner of w) is not implemented: the in-batch exclusion of the
+pair's own words is the only one. W_init = the vectors the training starts from: `init_vectors` (a word2vec /
+GloVe text file) where it has the word, uniform in [-0.1, 0.1] otherwise.
+
+Training pairs (both read lowercased, deduplicated as unordered pairs, identical words dropped):
+- a `paranmt lexicon` output directory: its `lexicon-*.tsv` (header u v cross_count pmi_cross pmi_within
+  pmi_adj); pairs with `score_column` >= `min_score` (default: adjusted PMI > 0, i.e. the pairs that replace each
+  other across paraphrases more than they co-occur within sentences), best first, at most `max_pairs`;
+- a PPDB file (plain or .gz): lines `LHS ||| PHRASE ||| PARAPHRASE ||| FEATURES ||| ALIGNMENT [||| ENTAILMENT]`;
+  only fields 2 (PHRASE) and 3 (PARAPHRASE) are read, and only one-token pairs kept (PPDB's lexical pairs);
+  LHS, features, alignment and entailment are ignored.
+The model is a `word` averaging encoder over the pairs' vocabulary (a word is split by the word featurizer's
+regex, so `well-known` is the mean of `well`, `-`, `known`): paranmt eval / encode / eval-words open it as any
+encoder. `save_word2vec` also writes the vectors as word2vec text.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from paranmt.models.encoders.averaging import AveragingEncoder
+from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
+from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
+from paranmt.models.training.regularizers import L2ToInitial
+
+log = logging.getLogger(__name__)
+SIMILARITIES = ("cosine", "dot")
+LEXICON_COLUMNS = ("u", "v", "cross_count", "pmi_cross", "pmi_within", "pmi_adj")
+
+
+class WordPairsError(ValueError):
+    """Missing or malformed word-pair input."""
+
+
+@dataclass
+class ParagramConfig:
+    dim: int = 300
+    similarity: str = "cosine"        # cosine | dot
+    margin: float = 0.4               # δ (the 25-d dot-product setting of the thesis used 1)
+    negatives: str = "max"            # max | mix | rand, within the mini-batch
+    batch_size: int = 100
+    epochs: int = 10
+    lr: float = 0.05                  # AdaGrad
+    l2_to_init: float = 1e-6          # λ of λ ||W_init - W||²
+    init_vectors: str | None = None   # word2vec / GloVe text file (optional)
+    max_steps: int = 0
+    seed: int = 1
+
+    def validate(self) -> "ParagramConfig":
+        if self.similarity not in SIMILARITIES:
+            raise ValueError(f"similarity must be one of {', '.join(SIMILARITIES)}, not {self.similarity!r}")
+        if self.negatives not in STRATEGIES:
+            raise ValueError(f"negatives must be one of {', '.join(STRATEGIES)}, not {self.negatives!r}")
+        if min(self.dim, self.batch_size, self.epochs) < 1 or self.batch_size < 2:
+            raise ValueError("dim, epochs >= 1 and batch_size >= 2 are required")
+        if self.l2_to_init < 0 or self.lr <= 0:
+            raise ValueError("l2_to_init >= 0 and lr > 0 are required")
+        if self.init_vectors and not Path(self.init_vectors).is_file():
+            raise ValueError(f"init_vectors {self.init_vectors} not found")
+        return self
+
+
+def _unique_pairs(pairs) -> list[tuple[str, str]]:
+    seen, out = set(), []
+    for u, v in pairs:
+        key = (u, v) if u <= v else (v, u)
+        if u != v and key not in seen:
+            seen.add(key)
+            out.append(key)
+    return out
+
+
+def read_lexicon_pairs(directory: str | Path, score_column: str = "pmi_adj", min_score: float = 0.0,
+                       max_pairs: int = 0) -> list[tuple[str, str]]:
+    """Word pairs of a `paranmt lexicon` output (see module doc), best `score_column` first."""
+    files = sorted(Path(directory).glob("lexicon-*.tsv"))
+    if not files:
+        raise WordPairsError(f"{directory}: no lexicon-*.tsv (the output of `paranmt lexicon`)")
+    if score_column not in LEXICON_COLUMNS[2:]:
+        raise WordPairsError(f"score column must be one of {', '.join(LEXICON_COLUMNS[2:])}")
+    column = LEXICON_COLUMNS.index(score_column)
+    scored = []
+    for file in files:
+        lines = file.read_text(encoding="utf-8").splitlines()
+        if not lines or tuple(lines[0].split("\t")) != LEXICON_COLUMNS:
+            raise WordPairsError(f"{file}: expected the header {' '.join(LEXICON_COLUMNS)}")
+        for number, line in enumerate(lines[1:], 2):
+            fields = line.split("\t")
+            try:
+                score = float(fields[column])
+            except (IndexError, ValueError):
+                raise WordPairsError(f"{file}:{number}: expected 6 tab-separated fields") from None
+            if score >= min_score:
+                scored.append((score, fields[0].lower(), fields[1].lower()))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    pairs = _unique_pairs((u, v) for _, u, v in scored)
+    return pairs[:max_pairs] if max_pairs else pairs
+
+
+def read_ppdb_pairs(path: str | Path, max_pairs: int = 0) -> list[tuple[str, str]]:
+    """One-token (PHRASE, PARAPHRASE) pairs of a PPDB file, fields 2 and 3 of `LHS ||| PHRASE ||| PARAPHRASE ||| ...`
+    (file order; plain or gzip'd)."""
+    path = Path(path)
+    if not path.is_file():
+        raise WordPairsError(f"{path} not found")
+    opener = gzip.open if path.suffix == ".gz" else open
+    pairs = []
+    with opener(path, "rt", encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            fields = [f.strip() for f in line.split("|||")]
+            if len(fields) < 3:
+                if line.strip():
+                    raise WordPairsError(f"{path}:{number}: expected `LHS ||| PHRASE ||| PARAPHRASE ||| ...`")
+                continue
+            phrase, paraphrase = fields[1].lower(), fields[2].lower()
+            if len(phrase.split()) == 1 and len(paraphrase.split()) == 1:
+                pairs.append((phrase, paraphrase))
+    pairs = _unique_pairs(pairs)
+    return pairs[:max_pairs] if max_pairs else pairs
+
+
+def read_word_vectors(path: str | Path, vocabulary: set[str]) -> tuple[dict[str, np.ndarray], int]:
+    """Vectors of the words of `vocabulary` from a word2vec / GloVe text file (`word v1 ... vD` per line; a first
+    line `COUNT DIM` is skipped) and the file's dimension; the first occurrence of a word wins."""
+    vectors: dict[str, np.ndarray] = {}
+    dim = 0
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, 1):
+            fields = line.rstrip().split(" ")
+            if number == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
+                continue
+            if len(fields) < 2:
+                continue
+            if dim == 0:
+                dim = len(fields) - 1
+            elif len(fields) - 1 != dim:
+                raise WordPairsError(f"{path}:{number}: {len(fields) - 1} values, expected {dim}")
+            word = fields[0].lower()
+            if word in vocabulary and word not in vectors:
+                vectors[word] = np.asarray(fields[1:], dtype=np.float32)
+    if dim == 0:
+        raise WordPairsError(f"{path}: no word vectors")
+    return vectors, dim
+
+
+def paragram_loss(w1: torch.Tensor, w2: torch.Tensor, t1: torch.Tensor, t2: torch.Tensor, margin: float,
+                  similarity: str, valid1: torch.Tensor | None = None,
+                  valid2: torch.Tensor | None = None) -> torch.Tensor:
+    """Mean over rows of max(0, δ - s(w1,w2) + s(w1,t1)) + max(0, δ - s(w1,w2) + s(w2,t2)); a term whose anchor
+    has no valid negative counts 0."""
+    if similarity == "cosine":
+        s = lambda a, b: F.cosine_similarity(a, b, dim=1)  # noqa: E731
+    else:
+        s = lambda a, b: (a * b).sum(1)  # noqa: E731
+    positive = s(w1, w2)
+    term1 = torch.relu(margin - positive + s(w1, t1))
+    term2 = torch.relu(margin - positive + s(w2, t2))
+    if valid1 is not None:
+        term1 = term1 * valid1.float()
+    if valid2 is not None:
+        term2 = term2 * valid2.float()
+    return (term1 + term2).mean()
+
+
+def build_encoder(pairs: list[tuple[str, str]], config: ParagramConfig) -> tuple[AveragingEncoder, dict]:
+    """A `word` encoder over the pairs' tokens, initialized from `init_vectors` where they have the token;
+    returns it and {vocabulary, initialized}."""
+    tokens = sorted({t for pair in pairs for word in pair for t in word_tokens(word)} - {UNK})
+    encoder = AveragingEncoder(WordFeaturizer([UNK] + tokens), dim=config.dim)
+    initialized = 0
+    if config.init_vectors:
+        vectors, dim = read_word_vectors(config.init_vectors, set(tokens))
+        if dim != config.dim:
+            raise WordPairsError(f"{config.init_vectors} has {dim}-d vectors, but dim is {config.dim}")
+        with torch.no_grad():
+            for word, vector in vectors.items():
+                encoder.embedding.weight[encoder.featurizer.index[word]] = torch.from_numpy(vector)
+        initialized = len(vectors)
+    return encoder, {"vocabulary": len(tokens), "initialized": initialized}
+
+
+def train_paragram(pairs: list[tuple[str, str]], config: ParagramConfig,
+                   metrics_file: Path | None = None) -> tuple[AveragingEncoder, dict]:
+    """Train PARAGRAM vectors on `pairs`; returns the encoder (eval mode) and a report."""
+    from tqdm import tqdm
+
+    config.validate()
+    if len(pairs) < 2:
+        raise WordPairsError(f"need at least 2 word pairs, got {len(pairs)}")
+    torch.manual_seed(config.seed)
+    rng = np.random.default_rng(config.seed)
+    encoder, report = build_encoder(pairs, config)
+    encoder.embedding.sparse = False              # λ ||W_init - W||² has a dense gradient
+    regularizer = L2ToInitial({"embedding": encoder.embedding.weight}, config.l2_to_init)
+    optimizer = torch.optim.Adagrad(encoder.parameters(), lr=config.lr)
+    steps_per_epoch = math.ceil(len(pairs) / config.batch_size)
+    total = steps_per_epoch * config.epochs
+    if config.max_steps:
+        total = min(total, config.max_steps)
+    metrics = metrics_file.open("w") if metrics_file else None
+    step, started = 0, time.perf_counter()
+    bar = tqdm(total=total, desc="train-words", unit="batch", dynamic_ncols=True)
+    try:
+        for epoch in range(1, config.epochs + 1):
+            order = rng.permutation(len(pairs))
+            epoch_loss, batches = 0.0, 0
+            for start in range(0, len(order), config.batch_size):
+                if step >= total:
+                    break
+                batch = [pairs[i] for i in order[start:start + config.batch_size]]
+                first, second = [u for u, _ in batch], [v for _, v in batch]
+                side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
+                    encoder.encode(first), encoder.encode(second), first, second, False, config.negatives, rng)
+                sides = {1: first, 2: second}
+                negatives1 = [sides[s][i] for s, i in zip(side1, index1)]
+                negatives2 = [sides[s][i] for s, i in zip(side2, index2)]
+                encoder.train()
+                w1, w2, t1, t2 = encoder.embed(first + second + negatives1 + negatives2).split(len(batch))
+                loss = paragram_loss(w1, w2, t1, t2, config.margin, config.similarity,
+                                     torch.from_numpy(valid1), torch.from_numpy(valid2))
+                optimizer.zero_grad()
+                (loss + regularizer()).backward()
+                optimizer.step()
+                step += 1
+                batches += 1
+                epoch_loss += loss.item()
+                bar.update(1)
+                bar.set_postfix(loss=f"{loss.item():.4f}", epoch=epoch)
+            if batches and metrics:
+                metrics.write(json.dumps({"epoch": epoch, "step": step, "loss": epoch_loss / batches,
+                                          "seconds": time.perf_counter() - started}) + "\n")
+                metrics.flush()
+            if step >= total:
+                break
+    finally:
+        bar.close()
+        if metrics:
+            metrics.close()
+    encoder.embedding.sparse = True
+    report.update({"pairs": len(pairs), "steps": step, "seconds": round(time.perf_counter() - started, 1),
+                   "config": asdict(config)})
+    return encoder.eval(), report
+
+
+def save_word2vec(encoder: AveragingEncoder, path: str | Path) -> int:
+    """The encoder's vectors as word2vec text (`COUNT DIM`, then `word v1 ... vD`; `<unk>` left out); returns
+    the number of words written."""
+    weights = encoder.embedding.weight.detach().cpu().numpy()
+    words = encoder.featurizer.tokens[1:]
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(f"{len(words)} {weights.shape[1]}\n")
+        for row, word in enumerate(words, 1):
+            handle.write(word + " " + " ".join(f"{x:.6g}" for x in weights[row]) + "\n")
+    return len(words)

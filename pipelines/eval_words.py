@@ -1,0 +1,38 @@
+"""`paranmt eval-words`: word-similarity evaluation of a saved encoder (paranmt.models.evaluation.word_similarity):
+Spearman's rho of cos(f(w1), f(w2)) against the human ratings of every benchmark in `<data-dir>/word-sim`
+(SimLex-999, WS-353 all/sim/rel, SimVerb-3500, MEN in ../shared/data). Writes `results.csv`
+(dataset,n,spearman,covered,spearman_all) and `summary.md` into `--output`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from paranmt.pipelines.encode import add_evaluation_arguments, open_encoder
+from paranmt.schemas.config import ConfigError
+
+
+def run(args) -> int:
+    from paranmt.models.evaluation.word_similarity import discover_benchmarks, evaluate, write_results
+
+    folder = Path(args.data_dir) / "word-sim"
+    if not folder.is_dir():
+        raise ConfigError(f"--data-dir {args.data_dir} has no word-sim/ folder")
+    try:
+        if not discover_benchmarks(folder):
+            raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    encoder = open_encoder(args.model, args.threads)
+    results = evaluate(encoder, folder)
+    write_results(results, args.output, f"Word similarity: {args.model}")
+    for r in results:
+        rho = "-" if r.spearman is None else f"{100 * r.spearman:.1f}"
+        print(f"{r.dataset}\t{r.n}\tcovered {r.covered}\tspearman {rho}")
+    return 0
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("eval-words", help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an "
+                                   "encoder: Spearman of the cosine", description=__doc__)
+    add_evaluation_arguments(parser, "its word-sim/", "directory for results.csv and summary.md")
+    parser.set_defaults(func=run)
