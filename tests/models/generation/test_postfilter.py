@@ -1,0 +1,48 @@
+"""The thesis's post-filter (trigram overlap >= 0.5, paraphrastic similarity >= 0.7) with the shipped encoder, on
+hand-checked candidates for one source sentence."""
+import math
+
+import pytest
+
+from paranmt.models.generation.postfilter import PostFilter
+from paranmt.pipelines.encode import open_encoder
+
+SOURCE = "a man is playing a guitar ."
+
+
+@pytest.fixture(scope="module")
+def post_filter():
+    return PostFilter(open_encoder("assets/encoder-sp"))
+
+
+def test_hand_checked_candidates(post_filter):
+    candidates = {
+        # 4 of the source's 5 trigrams, same meaning: kept
+        "a man is playing a guitar on the stage .": (0.8, None),
+        "a man is playing a guitar .": (1.0, None),
+        # a passive: no shared trigram, dropped by the thesis's overlap rule although the meaning is kept
+        "the guitar is being played by a man .": (0.0, "low_overlap"),
+        "on the mat , the cat sat .": (0.0, "low_overlap"),
+        # 3 of 5 trigrams shared, but another instrument: the encoder's cosine (0.61) is under 0.7
+        "a man is playing a piano .": (0.6, "low_similarity"),
+        "a man is playing a game of chess with his neighbours in the old park .": (0.6, "low_similarity"),
+        "": (None, "empty_paraphrase"),
+    }
+    scores = post_filter.score([SOURCE] * len(candidates), list(candidates))
+    for (text, (overlap, reason)), got_overlap, got_reason, cosine in zip(
+            candidates.items(), scores.overlap, scores.reasons, scores.para_score):
+        assert got_reason == reason, text
+        assert got_overlap == (None if overlap is None else pytest.approx(overlap)), text
+        if reason is None:
+            assert cosine >= 0.7
+        if reason == "low_similarity":
+            assert cosine < 0.7
+    assert math.isnan(scores.para_score[-1])
+    assert scores.kept == [True, True, False, False, False, False, False]
+
+
+def test_thresholds_are_configurable(post_filter):
+    loose = PostFilter(post_filter.scorer.encoder, min_overlap=0.0, min_similarity=0.5)
+    assert loose.score([SOURCE], ["a man is playing a piano ."]).kept == [True]
+    with pytest.raises(ValueError, match="min_similarity"):
+        PostFilter(post_filter.scorer.encoder, min_similarity=1.5)
