@@ -40,6 +40,9 @@ COMMANDS = {
     "train-paraphraser": "train_paraphraser",
     "eval-words": "eval_words",
     "train-words": "train_words",
+    "paraphrase": "paraphrase",
+    "eval-paraphraser": "eval_paraphraser",
+    "adversarial": "adversarial",
 }
 
 

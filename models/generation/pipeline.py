@@ -1,0 +1,150 @@
+"""Paraphrasing sentences with trained generators (thesis §6.3, SPEC §7): parse, target parses, SCPN, re-parse,
+post-filter. Pure Python (no Beam); `paranmt paraphrase` and the Beam stage (transforms/paraphrase.py) run it.
+
+For a controlled model (task `scpn`), per source sentence s1 and target template t2:
+1. parse s1 with the configured parser -> p1 (linearized, no leaves) and its template t1;
+2. the parse generator turns (p1, t2) into a full target parse p2^ (its best beam hypothesis);
+3. SCPN turns (s1, p2^) into `n_best` paraphrases by beam search (`beam`);
+4. each paraphrase is re-parsed; `template_match` = its top two levels equal t2 (thesis Table 60);
+5. the post-filter scores it (trigram overlap, para_score) and keeps or drops it (models/generation/postfilter.py).
+A job may also come with its target parse (evaluation with gold parses: step 2 is skipped).
+For a plain model (task `plain`) there is no template: s1 -> `n_best` paraphrases, then steps 4 (parse only) and 5.
+
+Every source ends as rows (one per template x n-best rank; schemas/paraphrases.py) or as one row with a reason:
+`source_empty` (no text), `source_unparsed` (controlled model only: the parser gave no parse, e.g. longer than
+`parse.max_tokens`), `generation_failed` (the generator raised on that input even alone: split-and-retry,
+models/stage.split_retry). Identical inputs are generated once per call (sources, (p1, t2) pairs, paraphrases to
+re-parse).
+"""
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from dataclasses import dataclass
+
+from paranmt.models.generation.postfilter import PostFilter
+from paranmt.models.generation.templates import matches_template, normalize_template, template_of
+from paranmt.models.parsing.stage import ParseStage
+from paranmt.models.stage import split_retry
+
+LOG = logging.getLogger(__name__)
+CONTROLLED, PLAIN, PARSE_GENERATOR = "scpn", "plain", "parse-generator"
+
+
+@dataclass(frozen=True)
+class Job:
+    """One generation request: source index, target template (None: plain), gold target parse (None: generate)."""
+    source: int
+    template: str | None = None
+    target_parse: str | None = None
+
+
+class ParaphrasePipeline:
+    """`model`: a generator of task scpn or plain (`paranmt.models.generation.load_generator`); `parse_generator`:
+    the task-parse-generator model SCPN needs for template-only requests; `parser`: a ParseStage (its cache and
+    dedup serve sources and paraphrases); `post_filter`: None keeps every row (scores left null)."""
+
+    def __init__(self, model, parser: ParseStage, post_filter: PostFilter | None = None, parse_generator=None,
+                 beam: int = 4, n_best: int = 1, batch_size: int = 32):
+        if model.task not in (CONTROLLED, PLAIN):
+            raise ValueError(f"a paraphraser model has task scpn or plain, not {model.task!r} (a parse generator "
+                             "goes with an scpn model)")
+        if parse_generator is not None and parse_generator.task != PARSE_GENERATOR:
+            raise ValueError(f"the parse generator's task is {parse_generator.task!r}, not parse-generator")
+        if not 1 <= n_best <= beam:
+            raise ValueError(f"need 1 <= n_best <= beam, got n_best={n_best}, beam={beam}")
+        self.model, self.parse_generator, self.parser, self.post_filter = model, parse_generator, parser, post_filter
+        self.beam, self.n_best, self.batch_size = beam, n_best, batch_size
+        self.counts: Counter = Counter()
+
+    @property
+    def controlled(self) -> bool:
+        return self.model.task == CONTROLLED
+
+    def generate(self, generator, sources: list[str], conditions: list[str | None], n_best: int, beam: int
+                 ) -> list[list[tuple[str, float]] | None]:
+        """Distinct (source, condition) inputs generated once; an input the generator fails on even alone gets
+        None (logged, counted as `generation_failed`)."""
+        inputs = list(dict.fromkeys(zip(sources, conditions)))
+
+        def run(batch):
+            return generator.generate([s for s, _ in batch], [c for _, c in batch], beam=beam, n_best=n_best,
+                                      batch_size=self.batch_size)
+
+        def fail(item, error):
+            LOG.warning("%s generator failed on %r: %s", generator.task, item[0][:200], error)
+            return None
+
+        results = dict(zip(inputs, split_retry(inputs, run, fail))) if inputs else {}
+        return [results[key] for key in zip(sources, conditions)]
+
+    def target_parses(self, parses: list[str], templates: list[str]) -> list[str | None]:
+        """The parse generator's best full parse for each (source parse, template) pair (None: it failed)."""
+        if self.parse_generator is None:
+            raise ValueError("an scpn model needs a parse generator to paraphrase from templates alone")
+        outputs = self.generate(self.parse_generator, parses, templates, n_best=1, beam=self.beam)
+        return [output[0][0] if output else None for output in outputs]
+
+    def paraphrase(self, sources: list[str], templates: list[str] | None = None,
+                   source_ids: list[str] | None = None) -> list[dict]:
+        """Rows for every source x template (controlled) or every source (plain); see the module docstring."""
+        if self.controlled and not templates:
+            raise ValueError("an scpn model needs at least one template")
+        targets = [normalize_template(t) for t in templates] if self.controlled else [None]
+        jobs = [Job(i, template) for i in range(len(sources)) for template in targets]
+        return self.run_jobs(sources, jobs, source_ids)
+
+    def run_jobs(self, sources: list[str], jobs: list[Job], source_ids: list[str] | None = None) -> list[dict]:
+        """Rows for explicit jobs, in job order (evaluation gives gold target parses this way)."""
+        ids = source_ids or [str(i + 1) for i in range(len(sources))]
+        parsed, _ = self.parser.parse_texts([s for s in sources if s.strip()])
+        bases = []
+        for job in jobs:
+            source = sources[job.source]
+            parse, source_template = parsed.get(source, (None, None))
+            reason = ("source_empty" if not source.strip() else "source_unparsed"
+                      if self.controlled and job.target_parse is None and parse is None else None)
+            bases.append({"source_id": ids[job.source], "source": source, "source_template": source_template,
+                          "template": job.template or template_of(job.target_parse),
+                          "target_parse": job.target_parse, "source_parse": parse, "rank": 0, "kept": False,
+                          "reason": reason})
+        if self.controlled:
+            need = [b for b in bases if b["reason"] is None and b["target_parse"] is None]
+            for base, target in zip(need, self.target_parses([b["source_parse"] for b in need],
+                                                             [b["template"] for b in need])):
+                base.update(target_parse=target, reason=None if target else "generation_failed")
+        todo = [k for k, base in enumerate(bases) if base["reason"] is None]
+        outputs = self.generate(self.model, [bases[k]["source"] for k in todo],
+                                [bases[k]["target_parse"] for k in todo], n_best=self.n_best, beam=self.beam)
+        rows_of_job = [[base] for base in bases]
+        for k, hypotheses in zip(todo, outputs):
+            if hypotheses is None:
+                bases[k]["reason"] = "generation_failed"
+            else:
+                rows_of_job[k] = [{**bases[k], "rank": rank, "paraphrase": text, "score": score}
+                                  for rank, (text, score) in enumerate(hypotheses)]
+        candidates = [row for k in todo for row in rows_of_job[k] if "paraphrase" in row]
+        self.score_candidates(candidates)
+        rows = [row for job_rows in rows_of_job for row in job_rows]
+        for row in rows:
+            del row["source_parse"]
+        self.counts["candidates"] += len(candidates)
+        self.counts["kept"] += sum(row["kept"] for row in candidates)
+        self.counts.update(row["reason"] for row in rows if row["reason"])
+        return rows
+
+    def score_candidates(self, candidates: list[dict]) -> None:
+        """Re-parse the paraphrases (template_match) and post-filter them, in place."""
+        reparsed, _ = self.parser.parse_texts([row["paraphrase"] for row in candidates if row["paraphrase"].strip()])
+        for row in candidates:
+            row["paraphrase_parse"] = reparsed.get(row["paraphrase"], (None, None))[0]
+            row["template_match"] = (None if row["template"] is None or row["paraphrase_parse"] is None
+                                     else matches_template(row["paraphrase_parse"], row["template"]))
+        if self.post_filter is None:
+            for row in candidates:
+                row.update(kept=True, reason=None)
+            return
+        scores = self.post_filter.score([row["source"] for row in candidates],
+                                        [row["paraphrase"] for row in candidates])
+        for row, overlap, para, reason in zip(candidates, scores.overlap, scores.para_score, scores.reasons):
+            row.update(overlap=overlap, para_score=float(para), kept=reason is None, reason=reason)

@@ -1,0 +1,254 @@
+"""`paranmt paraphrase`: syntactically controlled (SCPN) or plain paraphrases of sentences.
+
+    paranmt paraphrase --input sentences.txt --output paraphrases.parquet          # the shipped demo models
+    paranmt paraphrase --model DIR --templates top20:out/stats --input FILE --output OUT.jsonl
+    paranmt paraphrase --templates "(SBARQ(WHADVP)(SQ)(.))" --input FILE --output OUT.tsv
+    paranmt paraphrase --input SHARDS --output DIR [--column ref] [Beam options]   # a whole corpus, on Beam
+
+Text input: one sentence a line. Each sentence is parsed (`--parser`, default the shipped assets/parser-en), the
+parse generator makes a full target parse for each template, SCPN realizes it with beam search, the paraphrase is
+re-parsed (template_match) and post-filtered (trigram overlap >= --min-overlap, para_score >= --min-similarity
+with --encoder). Output by suffix: .parquet, .jsonl or .tsv, one row per paraphrase (schemas/paraphrases.py);
+dropped candidates and sources that could not be paraphrased are counted in the summary line, and written too
+with `--all` (kept=false, reason). Templates (`--templates`, models/generation/templates.py): `top20` (default:
+the model's 20 most frequent training templates), `top<N>:STATS` (a `paranmt stats` output), a file (one
+template a line) or one template, in paranmt's notation `(S(NP)(VP)(.))` or the SCPN authors'
+`( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP`. `--task plain` uses the uncontrolled paraphraser instead.
+
+Shard input (a `paranmt build` / `paranmt filter` output directory or a glob of its Parquet files): the same, as a
+Beam pipeline over shards (transforms/paraphrase.py), writing DIR/<shard>.parquet and a summary in
+DIR/__paranmt__/; `--column` names the sentence column (ref or bt). Beam options pass through (DataflowRunner
+with a GPU: `--accelerator`, as the build's translate stage).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_path
+
+LOG = logging.getLogger(__name__)
+OUTPUT_SUFFIXES = (".parquet", ".jsonl", ".tsv")
+DEFAULT_MODELS = "assets"
+SUMMARY_FILE = "paraphrase_summary.json"
+
+
+@dataclass
+class ParaphraseConfig:
+    """Everything a paraphrasing run needs besides its input and output (also what the Beam stage pickles)."""
+    model: str = DEFAULT_MODELS
+    task: str = "scpn"
+    arch: str | None = None
+    parse_generator: str | None = None
+    templates: str | None = None
+    parser: str = ParseConfig.model_dir
+    max_tokens: int = ParseConfig.max_tokens
+    encoder: str = ScoreConfig.encoder
+    min_overlap: float = 0.5
+    min_similarity: float = 0.7
+    beam: int = 4
+    n_best: int = 1
+    batch_size: int = 32
+    device: str = "auto"
+    threads: int = 0
+    template_list: list[str] = field(default_factory=list)     # resolved by `resolve`
+
+    def resolve(self) -> "ParaphraseConfig":
+        """Check the settings and the model directories and resolve the templates (ConfigError before any
+        work). Loads no model weights."""
+        from paranmt.models.generation.models import ModelSetError, find_models
+        from paranmt.models.generation.paraphraser import read_templates
+        from paranmt.models.generation.templates import TemplateError, choose_templates
+        from paranmt.models.parsing.parser import ParserModelError, model_files
+
+        if not 1 <= self.n_best <= self.beam:
+            raise ConfigError(f"need 1 <= --n-best <= --beam, got --n-best {self.n_best} --beam {self.beam}")
+        if self.device not in ("auto", "cpu", "cuda"):
+            raise ConfigError(f"--device must be auto, cpu or cuda, not {self.device!r}")
+        for name in ("min_overlap", "min_similarity"):
+            if not -1 <= getattr(self, name) <= 1:
+                raise ConfigError(f"--{name.replace('_', '-')} must be in [-1, 1], not {getattr(self, name)}")
+        self.model = asset_path(self.model)
+        try:
+            models = find_models(self.model, self.task, self.arch, self.parse_generator)
+        except ModelSetError as error:
+            raise ConfigError(str(error)) from None
+        try:
+            model_files(asset_path(self.parser))
+        except ParserModelError as error:
+            raise ConfigError(f"--parser: {error}") from None
+        if not (Path(asset_path(self.encoder)) / "config.json").is_file():
+            raise ConfigError(f"--encoder {self.encoder} is not an encoder directory (no config.json)")
+        if self.task == "scpn":
+            try:
+                self.template_list = choose_templates(
+                    self.templates, [t for t, _ in read_templates(models.paraphraser.path)])
+            except TemplateError as error:
+                raise ConfigError(f"--templates: {error}") from None
+        self.model = str(models.paraphraser.path)
+        self.parse_generator = str(models.parse_generator.path) if models.parse_generator else None
+        return self
+
+
+def open_pipeline(config: ParaphraseConfig):
+    """The ParaphrasePipeline of a resolved config: generators, parser stage, post-filter encoder loaded."""
+    from paranmt.models.generation.paraphraser import load_generator
+    from paranmt.models.generation.pipeline import ParaphrasePipeline
+    from paranmt.models.generation.postfilter import PostFilter
+    from paranmt.models.parsing.parser import StanzaParser
+    from paranmt.models.parsing.stage import ParseStage
+    from paranmt.pipelines.encode import open_encoder
+
+    parser = asset_path(config.parser)
+    stage = ParseStage(lambda: StanzaParser(parser, device=config.device), max_tokens=config.max_tokens)
+    generator = load_generator(config.model, config.device, config.threads)
+    parse_generator = load_generator(config.parse_generator, config.device, config.threads) \
+        if config.parse_generator else None
+    post_filter = PostFilter(open_encoder(config.encoder, config.threads or 1), config.min_overlap,
+                             config.min_similarity)
+    return ParaphrasePipeline(generator, stage, post_filter, parse_generator, beam=config.beam,
+                              n_best=config.n_best, batch_size=config.batch_size)
+
+
+def output_kind(path: str) -> str:
+    """`.parquet`, `.jsonl` or `.tsv` from the output's name; ConfigError for anything else."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUTPUT_SUFFIXES:
+        raise ConfigError(f"--output {path}: the name must end in {', '.join(OUTPUT_SUFFIXES)} (the format), or "
+                          "give a shard directory as --input to write a directory of Parquet shards")
+    return suffix
+
+
+def check_output_file(path: str) -> None:
+    output_kind(path)
+    parent = Path(path).resolve().parent
+    if Path(path).is_dir():
+        raise ConfigError(f"--output {path} is a directory; give a file name")
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise ConfigError(f"--output {path}: directory {parent} does not exist or is not writable")
+
+
+def tsv_field(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return "" if value != value else f"{value:.6f}"
+    return " ".join(str(value).split()) if isinstance(value, str) else str(value).lower()
+
+
+def write_paraphrases(rows: list[dict], path: str) -> None:
+    """Write rows in the format of the file's suffix, atomically (a temporary name, then renamed)."""
+    from paranmt.schemas.paraphrases import COLUMNS, paraphrases_to_table
+    from paranmt.transforms.shards import write_text_atomically
+    from paranmt.transforms.io.writer import write_table_atomically
+
+    kind = output_kind(path)
+    table = paraphrases_to_table(rows)
+    if kind == ".parquet":
+        write_table_atomically(table, os.path.abspath(path))
+    elif kind == ".jsonl":
+        write_text_atomically(os.path.abspath(path), "".join(
+            json.dumps(row, ensure_ascii=False) + "\n" for row in table.to_pylist()))
+    else:
+        lines = ["\t".join(COLUMNS)] + ["\t".join(tsv_field(row[c]) for c in COLUMNS) for row in table.to_pylist()]
+        write_text_atomically(os.path.abspath(path), "\n".join(lines) + "\n")
+
+
+def read_sentences(path: str) -> list[str]:
+    """One sentence a line (UTF-8); ConfigError for a missing, undecodable or empty file."""
+    if not Path(path).is_file():
+        raise ConfigError(f"--input {path} is not a file")
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"--input {path} is not UTF-8 text ({error})") from None
+    if not lines:
+        raise ConfigError(f"--input {path} is empty")
+    return lines
+
+
+def summary_line(counts: Counter, sources: int, templates: int, output: str) -> str:
+    dropped = {k: v for k, v in sorted(counts.items()) if k not in ("candidates", "kept")}
+    return (f"paraphrased {sources} sentences x {max(templates, 1)} template(s): {counts['candidates']} candidates, "
+            f"{counts['kept']} kept; not kept: {json.dumps(dropped) if dropped else 'none'} -> {output}")
+
+
+def paraphrase_file(config: ParaphraseConfig, input_path: str, output: str, write_all: bool = False) -> Counter:
+    """Paraphrase the sentences of a text file into `output` (config resolved); returns the counts."""
+    sentences = read_sentences(input_path)
+    pipeline = open_pipeline(config)
+    rows = []
+    chunk = 64
+    for start in range(0, len(sentences), chunk):
+        part = sentences[start:start + chunk]
+        rows += pipeline.paraphrase(part, config.template_list or None,
+                                    [str(start + i + 1) for i in range(len(part))])
+        LOG.info("paraphrased %d/%d sentences", min(start + chunk, len(sentences)), len(sentences))
+    write_paraphrases(rows if write_all else [row for row in rows if row["kept"]], output)
+    return pipeline.counts
+
+
+def config_from_args(args) -> ParaphraseConfig:
+    return ParaphraseConfig(model=args.model, task=args.task, arch=args.arch, parse_generator=args.parse_generator,
+                            templates=args.templates, parser=args.parser, encoder=args.encoder,
+                            min_overlap=args.min_overlap, min_similarity=args.min_similarity, beam=args.beam,
+                            n_best=args.n_best, batch_size=args.batch_size, device=args.device,
+                            threads=args.threads)
+
+
+def run(args) -> int:
+    config = config_from_args(args)
+    if Path(args.input).is_dir() or args.input.endswith(".parquet") or "*" in args.input:
+        from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
+
+        counts = run_paraphrase_corpus(config.resolve(), args.input, args.output, args.column, args.all,
+                                       args.accelerator, args.beam_args)
+        print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), args.output))
+        return 0
+    if args.beam_args:
+        raise ConfigError(f"unrecognized arguments: {' '.join(args.beam_args)} (Beam options are for shard input)")
+    check_output_file(args.output)
+    config.resolve()
+    counts = paraphrase_file(config, args.input, args.output, args.all)
+    print(summary_line(counts, len(read_sentences(args.input)), len(config.template_list), args.output))
+    return 0
+
+
+def add_model_arguments(parser) -> None:
+    """The options that choose and run the generators (shared with eval-paraphraser and adversarial)."""
+    parser.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
+    parser.add_argument("--parser", default=ParseConfig.model_dir,
+                        help=f"parser model directory (default {ParseConfig.model_dir})")
+    parser.add_argument("--encoder", default=ScoreConfig.encoder,
+                        help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
+    parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
+    parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
+    parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
+    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("paraphrase", help="paraphrase sentences (or a corpus) with SCPN templates or "
+                                   "the plain paraphraser", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--input", required=True, help="text file (one sentence a line) or shard directory/glob")
+    parser.add_argument("--output", required=True, help="OUT.parquet | OUT.jsonl | OUT.tsv (text input) or a "
+                        "directory (shard input)")
+    parser.add_argument("--model", default=DEFAULT_MODELS,
+                        help="model directory or directory of models (default: the shipped demo models in assets/)")
+    parser.add_argument("--task", default="scpn", choices=("scpn", "plain"))
+    parser.add_argument("--arch", choices=("scpn", "transformers"), help="architecture, when --model has both")
+    parser.add_argument("--parse-generator", help="parse generator directory (default: the one beside the model)")
+    parser.add_argument("--templates", help="top<N> | top<N>:STATS_DIR | FILE | one template (default top20)")
+    parser.add_argument("--n-best", type=int, default=1, help="paraphrases per source and template (default 1)")
+    parser.add_argument("--all", action="store_true", help="also write dropped candidates and unparaphrased "
+                        "sources (kept=false, with the reason)")
+    parser.add_argument("--column", default="ref", choices=("ref", "bt"), help="shard input: the sentence column")
+    parser.add_argument("--accelerator", default="", help="shard input: Beam accelerator resource hint for the "
+                        "generation step, e.g. type:nvidia-tesla-t4;count:1;install-nvidia-driver")
+    add_model_arguments(parser)
+    parser.set_defaults(func=run, accepts_beam_options=True)

@@ -1,0 +1,62 @@
+"""The adversarial tasks' data, the Tai et al. BiLSTM classifier (tiny, a few epochs) and the broken-share count."""
+import numpy as np
+import pytest
+
+from paranmt.models.adversarial.attack import attack, augmented, draw_templates
+from paranmt.models.adversarial.classifier import ClassifierConfig, TextClassifier
+from paranmt.models.adversarial.tasks import TaskDataError, load_task
+
+TINY = ClassifierConfig(dim=24, hidden=24, head=16, epochs=5, batch_size=16, lr=3e-3, device="cpu")
+
+
+@pytest.fixture(scope="module")
+def sick(shared_data):
+    return load_task("sick-e", shared_data)
+
+
+def test_task_splits(shared_data, sick):
+    assert {k: len(v) for k, v in sick.splits.items()} == {"train": 4500, "dev": 500, "test": 4927}
+    first = sick.splits["train"][0]
+    assert first.sentences[0].startswith("A group of kids is playing in a yard")
+    assert sick.labels[first.label] == "NEUTRAL" and sick.pair
+    mr = load_task("mr", shared_data)
+    sizes = {k: len(v) for k, v in mr.splits.items()}
+    assert sizes == {"train": 8529, "dev": 1066, "test": 1067} and not mr.pair
+    assert load_task("mr", shared_data).splits["test"][:5] == mr.splits["test"][:5]          # fixed split
+    with pytest.raises(TaskDataError, match="unknown task"):
+        load_task("sst", shared_data)
+    with pytest.raises(TaskDataError, match="missing"):
+        load_task("sick-e", shared_data / "nowhere")
+
+
+def test_classifier_learns_sick_entailment_and_attack_counts(sick):
+    train, test = sick.splits["train"][:1000], sick.splits["test"][:200]
+    classifier = TextClassifier(len(sick.labels), True, TINY).fit(train)
+    majority = max(np.bincount([e.label for e in test])) / len(test)
+    accuracy = classifier.accuracy(test)
+    assert accuracy > majority                                    # it learned something beyond the prior
+    again = TextClassifier(len(sick.labels), True, TINY).fit(train)
+    assert np.array_equal(again.predict(test), classifier.predict(test))      # seeded: deterministic on CPU
+    # the broken share by hand: the sentence itself as a "paraphrase" never breaks anything; a contradiction of
+    # sentence B does break the examples it flips
+    predictions = classifier.predict(test)
+    same = attack(classifier, test, [[e.sentences[0]] for e in test])
+    assert same.broken == 0 and same.correct == int((predictions == [e.label for e in test]).sum())
+    assert same.accuracy == pytest.approx(accuracy) and same.with_paraphrases == len(test)
+    negated = [[e.sentences[1].replace(" is ", " is not ", 1)] for e in test]
+    flipped = attack(classifier, test, negated)
+    variants = [e.with_paraphrase(p[0]) for e, p in zip(test, negated)]
+    by_hand = sum(1 for e, p, q in zip(test, predictions, classifier.predict(variants)) if p == e.label != q)
+    assert flipped.broken == by_hand and flipped.broken_share == pytest.approx(by_hand / flipped.correct)
+    assert attack(classifier, test, [[] for _ in test]).broken == 0
+
+
+def test_augmentation_and_template_draws(sick):
+    train = sick.splits["train"][:3]
+    extra = augmented(train, train[:2], [["one paraphrase", "two"], []])
+    assert len(extra) == 5 and extra[3].sentences == ("one paraphrase", train[0].sentences[1])
+    assert extra[3].label == train[0].label
+    pool = [f"(S(NP)(VP)({i}))" for i in range(20)]
+    drawn = draw_templates(pool, 10, index=7)
+    assert len(set(drawn)) == 10 and set(drawn) <= set(pool) and drawn == draw_templates(pool, 10, index=7)
+    assert drawn != draw_templates(pool, 10, index=8) and draw_templates(pool[:4], 10, 0) == pool[:4]
