@@ -98,12 +98,16 @@ class ParaphrasePipeline:
         """Rows for explicit jobs, in job order (evaluation gives gold target parses this way)."""
         ids = source_ids or [str(i + 1) for i in range(len(sources))]
         parsed, _ = self.parser.parse_texts([s for s in sources if s.strip()])
-        bases = []
+        bases, refused = [], set()
         for job in jobs:
             source = sources[job.source]
             parse, source_template = parsed.get(source, (None, None))
             reason = ("source_empty" if not source.strip() else "source_unparsed"
                       if self.controlled and job.target_parse is None and parse is None else None)
+            if reason and job.source in refused:
+                continue                    # one row per source that cannot be paraphrased, not one per template
+            if reason:
+                refused.add(job.source)
             bases.append({"source_id": ids[job.source], "source": source, "source_template": source_template,
                           "template": job.template or template_of(job.target_parse),
                           "target_parse": job.target_parse, "source_parse": parse, "rank": 0, "kept": False,

@@ -1,0 +1,94 @@
+"""`paranmt paraphrase` as a user runs it: each output format, template notations, plain task, the accounting of
+sources that cannot be paraphrased, and one-line exit-2 errors."""
+import csv
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from paranmt.pipelines.cli import main
+from paranmt.schemas.paraphrases import COLUMNS
+
+SENTENCES = ["A man is playing a guitar.", "", "A woman is slicing an onion.", "The kids are running in the park."]
+
+
+@pytest.fixture(scope="module")
+def sentences_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("input") / "sentences.txt"
+    path.write_text("\n".join(SENTENCES) + "\n")
+    return path
+
+
+def read_output(path):
+    if path.suffix == ".parquet":
+        return pq.read_table(path).to_pylist()
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text().splitlines()]
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".jsonl", ".tsv"])
+def test_every_output_format(tiny_models, sentences_file, tmp_path, suffix, capsys):
+    output = tmp_path / f"paraphrases{suffix}"
+    assert main(["paraphrase", "--model", str(tiny_models), "--input", str(sentences_file), "--output", str(output),
+                 "--templates", "( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP", "--n-best", "2", "--all"]) == 0
+    rows = read_output(output)
+    assert list(rows[0]) == list(COLUMNS)
+    # 3 sentences x 1 template x 2 hypotheses, and one row for the empty line
+    assert len(rows) == 7
+    empty = [r for r in rows if r["source_id"] == "2"]
+    assert len(empty) == 1 and empty[0]["reason"] == "source_empty" and str(empty[0]["kept"]).lower() == "false"
+    generated = [r for r in rows if r["source_id"] != "2"]
+    assert {r["template"] for r in generated} == {"(S(NP)(VP)(.))"}
+    assert sorted(str(r["rank"]) for r in generated) == ["0", "0", "0", "1", "1", "1"]
+    for row in generated:
+        assert row["target_parse"].startswith("(") and row["source"] in SENTENCES
+        kept = str(row["kept"]).lower() == "true"
+        assert kept == (row["reason"] in (None, ""))
+        assert row["reason"] in (None, "", "low_overlap", "low_similarity", "empty_paraphrase")
+    summary = capsys.readouterr().out
+    assert "paraphrased 4 sentences x 1 template(s): 6 candidates" in summary and '"source_empty": 1' in summary
+
+
+def test_default_templates_kept_rows_only_and_plain(tiny_models, sentences_file, tmp_path):
+    from paranmt.models.generation.paraphraser import read_templates
+
+    stored = [t for t, _ in read_templates(tiny_models / "scpn")]
+    output = tmp_path / "kept.jsonl"
+    loose = ["--min-overlap", "0", "--min-similarity", "-1"]       # the tiny models' output passes when not empty
+    assert main(["paraphrase", "--model", str(tiny_models), "--input", str(sentences_file),
+                 "--output", str(output), "--all", *loose]) == 0
+    rows = read_output(output)
+    assert {r["template"] for r in rows if r["paraphrase"] is not None} == set(stored[:20])
+    default = tmp_path / "default.jsonl"
+    assert main(["paraphrase", "--model", str(tiny_models), "--input", str(sentences_file),
+                 "--output", str(default), *loose]) == 0
+    kept = [r for r in rows if r["kept"]]
+    assert kept and len(kept) < len(rows) and read_output(default) == kept     # without --all: kept rows only
+    plain = tmp_path / "plain.parquet"
+    assert main(["paraphrase", "--model", str(tiny_models), "--task", "plain", "--input", str(sentences_file),
+                 "--output", str(plain), "--all", "--beam", "3", "--n-best", "3"]) == 0
+    rows = read_output(plain)
+    assert len(rows) == 3 * 3 + 1 and all(r["template"] is None for r in rows)
+    assert all(r["template_match"] is None for r in rows)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--templates", "(S(NP(PRP))(VP)(.))"], "--templates: not a template"),
+    (["--templates", "(S(NP)(VP)"], "--templates: not a template: unbalanced"),
+    (["--model", "no/such/models"], "model directory no/such/models does not exist"),
+    (["--output", "out.txt"], "the name must end in .parquet, .jsonl, .tsv"),
+    (["--input", "no/such/file.txt"], "--input no/such/file.txt is not a file"),
+    (["--n-best", "5"], "need 1 <= --n-best <= --beam"),
+    (["--parser", "no/parser"], "--parser: parser model directory no/parser does not exist"),
+])
+def test_user_errors_are_one_line_exit_2(tiny_models, sentences_file, tmp_path, capsys, arguments, message):
+    base = {"--model": str(tiny_models), "--input": str(sentences_file), "--output": str(tmp_path / "out.jsonl")}
+    extra = dict(zip(arguments[::2], arguments[1::2]))
+    argv = ["paraphrase"] + [item for key, value in {**base, **extra}.items() for item in (key, value)]
+    assert main(argv) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("paranmt paraphrase: configuration error:") and message in error
+    assert len(error.splitlines()) == 1
+    assert not (tmp_path / "out.jsonl").exists()
