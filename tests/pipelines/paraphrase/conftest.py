@@ -1,17 +1,15 @@
 """Fixtures of the paraphrase commands: real held-out shards and tiny real generators.
 
-held_out_shards: 40 SICK trial pairs labeled ENTAILMENT (../shared/data/sts/SICK/SICK_trial.txt; the demo
-paraphrasers' training data leaves the SICK trial pairs with relatedness < 4 and the test set out), written as one
-shard in the build's layout: ref = sentence A, bt = sentence B, both parsed by the shipped parser (assets/parser-en),
+held_out_shards: 40 SICK trial pairs labeled ENTAILMENT (../shared/data/sts/SICK/SICK_trial.txt; the tiny models
+below are trained on other pairs: tests/fixtures/paraphrase/pairs.tsv), written as one shard in the build's layout: ref = sentence A, bt = sentence B, both parsed by the shipped parser (assets/parser-en),
 as `paranmt build --stages parse` would.
-tiny_models: a directory of models in the layout of `paranmt train-paraphraser` (scpn/, parse-generator/,
-plain/), each a small scpn-architecture network trained for a few steps on those sentences (scpn: (s, parse(s)) -> s;
-parse generator: (parse, template) -> parse; plain: s -> s): real models, weak on purpose, for the plumbing.
+tiny_models / tiny_transformers_models: a directory of models (scpn/, parse-generator/, plain/) of each architecture,
+the session's tiny paraphrasers (tests/conftest.py `tiny_paraphraser`: real models trained for a few updates on
+real pairs, weak on purpose, for the plumbing).
 """
 from __future__ import annotations
 
 import csv
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,7 +21,6 @@ from paranmt.schemas.records import empty_row
 from paranmt.transforms.shards import ParquetShardWriter
 
 PAIRS = 40
-TRAIN_STEPS = 40
 
 
 @pytest.fixture(scope="session")
@@ -49,32 +46,22 @@ def held_out_shards(sick_pairs, tmp_path_factory) -> Path:
     return directory
 
 
-@pytest.fixture(scope="session")
-def tiny_models(sick_pairs, tmp_path_factory) -> Path:
-    import torch
-
-    from paranmt.models.generation.data import Instance
-    from paranmt.models.generation.scpn import SCPNParaphraser
-
-    sentences = [(p[side], p[f"{side}_parse"], p[f"{side}_template"]) for p in sick_pairs for side in ("ref", "bt")]
-    templates = Counter(t for _, _, t in sentences).most_common(20)
-    data = {"scpn": [Instance(s, p, s) for s, p, _ in sentences],
-            "parse-generator": [Instance(p, t, p) for _, p, t in sentences],
-            "plain": [Instance(s, None, s) for s, _, _ in sentences]}
-    directory = tmp_path_factory.mktemp("tiny-paraphrasers")
-    for task, instances in data.items():
-        torch.manual_seed(0)
-        model = SCPNParaphraser.create(task, instances, templates, vocab_size=150, embed_dim=24, hidden=24,
-                                       parse_embed_dim=12, parse_hidden=12)
-        optimizer = torch.optim.Adam(model.module.parameters(), lr=3e-3)
-        model.module.train()
-        for step in range(TRAIN_STEPS):
-            loss = model.loss(instances[(step * 16) % len(instances):][:16])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-        model.save(directory / task)
+def model_set(tiny_paraphraser, directory: Path, arch: str) -> Path:
+    """A directory of models as `paranmt train-paraphraser` users lay them out: scpn/, parse-generator/, plain/."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for task in ("scpn", "parse-generator", "plain"):
+        (directory / task).symlink_to(tiny_paraphraser(task, arch), target_is_directory=True)
     return directory
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tiny_paraphraser, tmp_path_factory) -> Path:
+    return model_set(tiny_paraphraser, tmp_path_factory.mktemp("tiny-models") / "scpn-arch", "scpn")
+
+
+@pytest.fixture(scope="session")
+def tiny_transformers_models(tiny_paraphraser, tmp_path_factory) -> Path:
+    return model_set(tiny_paraphraser, tmp_path_factory.mktemp("tiny-models") / "transformers-arch", "transformers")
 
 
 @pytest.fixture(scope="session")

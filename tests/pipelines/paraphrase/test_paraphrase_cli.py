@@ -92,3 +92,25 @@ def test_user_errors_are_one_line_exit_2(tiny_models, sentences_file, tmp_path, 
     assert error.startswith("paranmt paraphrase: configuration error:") and message in error
     assert len(error.splitlines()) == 1
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_transformers_architecture_and_model_choice(tiny_models, tiny_transformers_models, sentences_file,
+                                                    tmp_path, capsys):
+    output = tmp_path / "hf.jsonl"
+    assert main(["paraphrase", "--model", str(tiny_transformers_models), "--input", str(sentences_file),
+                 "--output", str(output), "--templates", "top2", "--all"]) == 0
+    rows = read_output(output)
+    assert len(rows) == 3 * 2 + 1 and all(r["target_parse"] for r in rows if r["source_id"] != "2")
+    both = tmp_path / "both"
+    both.mkdir()
+    for name, models in (("scpn-arch", tiny_models), ("hf-arch", tiny_transformers_models)):
+        for task in ("scpn", "parse-generator"):
+            (both / f"{task}-{name}").symlink_to(models / task, target_is_directory=True)
+    argv = ["paraphrase", "--model", str(both), "--input", str(sentences_file), "--output", str(output),
+            "--templates", "top1"]
+    assert main(argv) == 2
+    assert "several scpn paraphrasers" in capsys.readouterr().err
+    assert main(argv + ["--arch", "transformers"]) == 0
+    assert main(["paraphrase", "--model", str(both), "--task", "plain", "--input", str(sentences_file),
+                 "--output", str(output)]) == 2
+    assert "no plain paraphraser in" in capsys.readouterr().err
