@@ -62,7 +62,8 @@ def markdown(results: list[dict], task: str) -> str:
 def run(args) -> int:
     from paranmt.models.adversarial.attack import attack, augmented, paraphrase_examples
     from paranmt.models.adversarial.classifier import ClassifierConfig, TextClassifier
-    from paranmt.models.adversarial.tasks import TaskDataError, load_task
+    from paranmt.models.adversarial.tasks import load_task
+    from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.pipelines.paraphrase import open_pipeline
 
@@ -73,7 +74,7 @@ def run(args) -> int:
         data = load_task(args.task, args.data)
         classifier_config = ClassifierConfig(dim=args.dim, hidden=args.hidden, epochs=args.epochs,
                                              seed=args.seed, device=args.device).validate()
-    except (TaskDataError, ValueError) as error:
+    except (TransferDataError, ValueError) as error:
         raise ConfigError(str(error)) from None
     common = dict(model=args.paraphraser, arch=args.arch, parser=args.parser, encoder=args.encoder,
                   min_overlap=args.min_overlap, min_similarity=args.min_similarity, batch_size=args.batch_size,

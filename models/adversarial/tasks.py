@@ -6,27 +6,24 @@ sick-e  SICK entailment (Marelli et al. 2014): sentence A, sentence B -> ENTAILM
 mr      Movie-review polarity (Pang & Lee 2005; the thesis used SST binary, which is not here: MR is the closest
         sentence-level sentiment task in ../shared/data/transfer): label 0/1, one sentence. MR has no official
         split: a fixed permutation (numpy seed 0) of the 10,662 sentences gives 80% train, 10% dev, 10% test.
+Both are read by the transfer evaluation's reader (models/evaluation/transfer.py load_task).
 An `Example` holds the task's sentences as a tuple (one for MR, two for SICK-E) and the label index;
 `PARAPHRASED_SLOT` (0) is the sentence an attack or augmentation rewrites.
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataError
+from paranmt.models.evaluation.transfer import load_task as transfer_task
+
 TASKS = ("sick-e", "mr")
 PARAPHRASED_SLOT = 0
-SICK_LABELS = ("ENTAILMENT", "NEUTRAL", "CONTRADICTION")
-SICK_FILES = {"train": "SICK_train.txt", "dev": "SICK_trial.txt", "test": "SICK_test_annotated.txt"}
 MR_SPLIT = (0.8, 0.1)         # train, dev shares; the rest is test
 MR_SEED = 0
-
-
-class TaskDataError(ValueError):
-    """The task's data folder or files are missing or malformed."""
 
 
 @dataclass(frozen=True)
@@ -49,44 +46,24 @@ class TaskData:
     splits: dict[str, list[Example]]
 
 
-def read_sick(folder: Path) -> TaskData:
-    splits = {}
-    for split, name in SICK_FILES.items():
-        path = folder / name
-        if not path.is_file():
-            raise TaskDataError(f"SICK file {path} is missing (sick-e needs ../shared/data/sts/SICK)")
-        with open(path, encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-        try:
-            splits[split] = [Example((r["sentence_A"], r["sentence_B"]), SICK_LABELS.index(r["entailment_judgment"]))
-                             for r in rows]
-        except (KeyError, ValueError) as error:
-            raise TaskDataError(f"{path}: not a SICK file ({type(error).__name__}: {error})") from None
-    return TaskData("sick-e", SICK_LABELS, True, splits)
-
-
-def read_mr(path: Path) -> TaskData:
-    if not path.is_file():
-        raise TaskDataError(f"MR file {path} is missing (mr needs ../shared/data/transfer/mr.tsv)")
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        header = next(reader, None)
-        if header != ["label", "sentence"]:
-            raise TaskDataError(f"{path}: expected a header `label<TAB>sentence`, got {header}")
-        examples = [Example((sentence,), int(label)) for label, sentence in reader]
-    order = np.random.default_rng(MR_SEED).permutation(len(examples))
-    train_end = int(MR_SPLIT[0] * len(examples))
-    dev_end = train_end + int(MR_SPLIT[1] * len(examples))
-    pick = lambda indices: [examples[i] for i in indices]  # noqa: E731
-    return TaskData("mr", ("negative", "positive"), False, {
-        "train": pick(order[:train_end]), "dev": pick(order[train_end:dev_end]), "test": pick(order[dev_end:])})
+def examples(split: Split) -> list[Example]:
+    sentences = zip(split.first, split.second) if split.second is not None else ((s,) for s in split.first)
+    return [Example(tuple(pair), int(label)) for pair, label in zip(sentences, split.labels)]
 
 
 def load_task(task: str, data_dir: str | Path) -> TaskData:
-    """The task's splits from the shared data folder `data_dir` (the folder holding sts/ and transfer/)."""
-    data_dir = Path(data_dir)
+    """The task's train/dev/test Examples from the shared data folder `data_dir` (the folder holding sts/ and
+    transfer/), read by the transfer evaluation's reader (models/evaluation/transfer.py); TransferDataError for a
+    missing or malformed file or an unknown task."""
+    if task not in TASKS:
+        raise TransferDataError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+    read = transfer_task(task, data_dir)
     if task == "sick-e":
-        return read_sick(data_dir / "sts" / "SICK")
-    if task == "mr":
-        return read_mr(data_dir / "transfer" / "mr.tsv")
-    raise TaskDataError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")
+        return TaskData(task, SICK_LABELS, True, {name: examples(split) for name, split in read.splits.items()})
+    everything = examples(read.splits["all"])
+    order = np.random.default_rng(MR_SEED).permutation(len(everything))
+    train_end = int(MR_SPLIT[0] * len(everything))
+    dev_end = train_end + int(MR_SPLIT[1] * len(everything))
+    parts = {"train": order[:train_end], "dev": order[train_end:dev_end], "test": order[dev_end:]}
+    return TaskData(task, ("negative", "positive"), False,
+                    {name: [everything[i] for i in index] for name, index in parts.items()})

@@ -4,7 +4,8 @@ import pytest
 
 from paranmt.models.adversarial.attack import attack, augmented, draw_templates
 from paranmt.models.adversarial.classifier import ClassifierConfig, TextClassifier
-from paranmt.models.adversarial.tasks import TaskDataError, load_task
+from paranmt.models.adversarial.tasks import load_task
+from paranmt.models.evaluation.transfer import TransferDataError
 
 TINY = ClassifierConfig(dim=24, hidden=24, head=16, epochs=5, batch_size=16, lr=3e-3, device="cpu")
 
@@ -23,9 +24,9 @@ def test_task_splits(shared_data, sick):
     sizes = {k: len(v) for k, v in mr.splits.items()}
     assert sizes == {"train": 8529, "dev": 1066, "test": 1067} and not mr.pair
     assert load_task("mr", shared_data).splits["test"][:5] == mr.splits["test"][:5]          # fixed split
-    with pytest.raises(TaskDataError, match="unknown task"):
+    with pytest.raises(TransferDataError, match="unknown task"):
         load_task("sst", shared_data)
-    with pytest.raises(TaskDataError, match="missing"):
+    with pytest.raises(TransferDataError, match="not found"):
         load_task("sick-e", shared_data / "nowhere")
 
 
