@@ -23,7 +23,8 @@ overlap          float32, null. Word-trigram overlap of source and paraphrase (m
 para_score       float32, null. Cosine of the post-filter encoder's embeddings of source and paraphrase.
 kept             bool, not null. True when the row passed the post-filter (see reason).
 reason           string, null. Null for kept rows; else one of SOURCE_REASONS (the source was not paraphrased),
-                 `generation_failed` (the model raised on this input), or the post-filter's
+                 `generation_failed` (the model raised on this input), `bad_target_parse` (the parse
+                 generator's output is empty or not a tree), or the post-filter's
                  `empty_paraphrase`, `low_overlap`, `low_similarity` (models/generation/postfilter.py).
 """
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Finding the generators a paraphrasing command needs: the paraphraser (task scpn or plain) and, for scpn, the
 parse generator.
 
-`--model DIR` names either one model directory (a `paraphraser.json` in it) or a directory of model directories
-(each subdirectory with a `paraphraser.json`; `assets/` is such a directory: the shipped demo models). In a
+`--model DIR` names either one model directory (`paranmt train-paraphraser` output: its `paraphraser.json`) or a directory of model directories
+(each subdirectory a model; `assets/` is such a directory: the shipped demo models). In a
 directory of models the paraphraser is the one of the asked task (`scpn` by default, `plain` for the uncontrolled
 one) and, if several have it, of the asked architecture. An scpn model's parse generator is `--parse-generator DIR`
 when given, else the parse-generator model beside it (the same directory of models, or the scpn model's parent
@@ -10,11 +10,11 @@ directory) of the same architecture when there is one, else of any. Problems are
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-DESCRIPTOR = "paraphraser.json"     # written by the trainer (models/generation/paraphraser.py)
+from paranmt.models.generation.paraphraser import ParaphraserModelError, read_descriptor
+
 TASKS = ("scpn", "plain")
 
 
@@ -32,10 +32,10 @@ class ModelEntry:
 def model_entry(path: Path) -> ModelEntry | None:
     """The task and architecture of the model directory `path` (None when it is not one)."""
     try:
-        descriptor = json.loads((path / DESCRIPTOR).read_text())
-        return ModelEntry(path, descriptor["task"], descriptor["arch"])
-    except (OSError, ValueError, KeyError, TypeError):
+        descriptor = read_descriptor(path)
+    except (ParaphraserModelError, OSError, ValueError):
         return None
+    return ModelEntry(path, descriptor["task"], descriptor["arch"])
 
 
 def models_in(path: Path) -> list[ModelEntry]:

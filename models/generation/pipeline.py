@@ -13,7 +13,8 @@ For a plain model (task `plain`) there is no template: s1 -> `n_best` paraphrase
 Every source ends as rows (one per template x n-best rank; schemas/paraphrases.py) or as one row with a reason:
 `source_empty` (no text), `source_unparsed` (controlled model only: the parser gave no parse, e.g. longer than
 `parse.max_tokens`), `generation_failed` (the generator raised on that input even alone: split-and-retry,
-models/stage.split_retry). Identical inputs are generated once per call (sources, (p1, t2) pairs, paraphrases to
+models/stage.split_retry), `bad_target_parse` (the parse generator's output is empty or not a tree: SCPN is not
+run on it). Identical inputs are generated once per call (sources, (p1, t2) pairs, paraphrases to
 re-parse).
 """
 from __future__ import annotations
@@ -116,7 +117,9 @@ class ParaphrasePipeline:
             need = [b for b in bases if b["reason"] is None and b["target_parse"] is None]
             for base, target in zip(need, self.target_parses([b["source_parse"] for b in need],
                                                              [b["template"] for b in need])):
-                base.update(target_parse=target, reason=None if target else "generation_failed")
+                reason = "generation_failed" if target is None else None if template_of(target) else \
+                    "bad_target_parse"
+                base.update(target_parse=target, reason=reason)
         todo = [k for k, base in enumerate(bases) if base["reason"] is None]
         outputs = self.generate(self.model, [bases[k]["source"] for k in todo],
                                 [bases[k]["target_parse"] for k in todo], n_best=self.n_best, beam=self.beam)

@@ -100,7 +100,9 @@ def test_transformers_architecture_and_model_choice(tiny_models, tiny_transforme
     assert main(["paraphrase", "--model", str(tiny_transformers_models), "--input", str(sentences_file),
                  "--output", str(output), "--templates", "top2", "--all"]) == 0
     rows = read_output(output)
-    assert len(rows) == 3 * 2 + 1 and all(r["target_parse"] for r in rows if r["source_id"] != "2")
+    assert len(rows) == 3 * 2 + 1
+    assert all(r["paraphrase"] if r["target_parse"] else r["reason"] == "bad_target_parse"
+               for r in rows if r["source_id"] != "2")
     both = tmp_path / "both"
     both.mkdir()
     for name, models in (("scpn-arch", tiny_models), ("hf-arch", tiny_transformers_models)):
