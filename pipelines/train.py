@@ -7,12 +7,13 @@ from TrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to 
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import logging
 from pathlib import Path
 
-from paranmt.models.encoders import ENCODER_KINDS
+from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.trainer import DEVICES, MODES, TrainConfig, TrainConfigError, Trainer
@@ -62,12 +63,18 @@ def run(args) -> int:
 # TrainConfig field -> help of its flag (--field-name; the field's default is appended); flags left at None keep the
 # YAML/default value
 FLAG_HELP = {
-    "encoder": "encoder architecture: word / trigram averaging, sentencepiece averaging (sp), LSTM average "
-               "(lstm), BLSTM (blstm), GRAN (gran), their sum (word+trigram) or concatenation (word,trigram)",
+    "encoder": f"encoder architecture, one of {', '.join(BASE_KINDS)} (docs/encoders.md), or a sum "
+               "(word+trigram+lstm) or concatenation (word,trigram) of any of them",
     "mode": "monolingual: English paraphrase pairs; bilingual: cs-en bitext (negatives from the other side)",
     "negatives": "negative per sentence in each mega-batch: the most similar (max), max or random half of the "
                  "time (mix), random (rand)",
-    "recurrent_units": "units of the recurrent encoders: words or sentencepiece pieces",
+    "recurrent_units": "units of the recurrent encoders and of add/proj/dan: words or sentencepiece pieces",
+    "activation": "activation of dan and rnn (tanh, relu) and of charagram (tanh, linear)",
+    "layers": "layers of dan",
+    "peepholes": "peephole connections of lstm-og / lstm-nog (true/false)",
+    "bidirectional_combine": "bigran: sum the directions (sum) or one tanh layer over both (ff)",
+    "ngram_orders": "character n-gram orders of charagram",
+    "ngram_min_count": "charagram keeps the n-grams seen at least this often in the training data",
     "weights_dtype": "dtype of the saved final weights (float16 halves the size)",
     "sp_model": "an existing sentencepiece model for sp encoders (else one is trained on the training data)",
     "device": "training device: auto = CUDA when available",
@@ -94,23 +101,34 @@ FLAG_HELP = {
     "threads": "CPU threads of torch",
 }
 FLAG_FIELDS = tuple(FLAG_HELP)
-FLAG_CHOICES = {"encoder": ENCODER_KINDS, "mode": MODES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
-                "weights_dtype": ("float32", "float16"), "device": DEVICES}
+FLAG_CHOICES = {"mode": MODES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
+                "weights_dtype": ("float32", "float16"), "device": DEVICES, "activation": ("tanh", "relu", "linear"),
+                "bidirectional_combine": ("sum", "ff")}
+
+
+def parse_bool(text: str) -> bool:
+    """`true`/`false` (also yes/no, 1/0) -> bool, for boolean flags."""
+    value = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}.get(text.lower())
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    return value
 
 
 def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> None:
     """One flag `--field-name` per field of the dataclass `config_class` named in `flag_help` (help text with the
-    field's default appended; type from the annotation's first type; `choices` per field); every flag defaults
+    field's default appended; type from the annotation's first type, bool as true/false, list[int] as several values; `choices` per field); every flag defaults
     to None, so an absent flag keeps the YAML / default value (schemas.config.load_config)."""
     defaults = dataclasses.asdict(config_class())
     for field in dataclasses.fields(config_class):
         if field.name not in flag_help:
             continue
         default = defaults[field.name]
-        # the annotation's first type; annotations are strings here, e.g. "int | None"
-        kind = {"int": int, "float": float}.get(str(field.type).split(" |")[0], str)
+        # the annotation's first type; annotations are strings here, e.g. "int | None", "list[int]"
+        annotation = str(field.type).split(" |")[0]
+        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int}.get(annotation, str)
         parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
                             choices=choices.get(field.name), default=None,
+                            nargs="+" if annotation.startswith("list") else None,
                             help=flag_help[field.name] + ("" if default is None else f" (default {default})"))
 
 

@@ -7,6 +7,11 @@ list of id lists. Id 0 is the unknown token in every vocabulary (sentencepiece's
   marks), looked up in a frequency-ranked vocabulary.
 - `CharTrigramFeaturizer`: character trigrams of `" " + " ".join(sentence.lower().split())`, so trigrams span word
   boundaries (`"a cat"` -> `" a "`, `"a c"`, `" ca"`, `"cat"`), as in the authors' code.
+- `CharNgramFeaturizer` (CHARAGRAM, SPEC §8): character n-grams of the given orders (default 2, 3, 4) of the
+  lowercased text with a space padded at each edge; `span_words=True` (sentences/phrases) takes them over
+  `" " + " ".join(words) + " "`, so n-grams span word boundaries; `span_words=False` takes them inside each
+  `" " + word + " "` only. The vocabulary keeps the n-grams seen at least `min_count` times; unknown n-grams are
+  dropped (the indicator 1[x in V] of the CHARAGRAM formula), not mapped to `<unk>`.
 - `SentencePieceFeaturizer`: a sentencepiece model's piece ids (the model file is saved beside the weights).
 """
 from __future__ import annotations
@@ -35,6 +40,17 @@ def char_trigrams(sentence: str) -> list[str]:
     if len(text) < 3:
         return [text] if text.strip() else []
     return [text[i:i + 3] for i in range(len(text) - 2)]
+
+
+def char_ngrams(sentence: str, orders: tuple[int, ...] = (2, 3, 4), span_words: bool = True) -> list[str]:
+    """Character n-grams of each order in `orders` (all of order 2 first, then 3, ...):
+    `char_ngrams("a cat", (3,))` -> `[" a ", "a c", " ca", "cat", "at "]`; with `span_words=False` ->
+    `[" a ", " ca", "cat", "at "]`. A sentence without words gives []; a piece shorter than n gives no n-gram."""
+    words = sentence.lower().split()
+    if not words:
+        return []
+    pieces = [" " + " ".join(words) + " "] if span_words else [" " + word + " " for word in words]
+    return [piece[i:i + n] for n in orders for piece in pieces for i in range(len(piece) - n + 1)]
 
 
 class VocabularyFeaturizer:
@@ -84,6 +100,41 @@ class WordFeaturizer(VocabularyFeaturizer):
 class CharTrigramFeaturizer(VocabularyFeaturizer):
     kind = "trigram"
     units = staticmethod(char_trigrams)
+
+
+class CharNgramFeaturizer(VocabularyFeaturizer):
+    kind = "charngram"
+
+    def __init__(self, tokens: list[str], orders: tuple[int, ...] = (2, 3, 4), span_words: bool = True):
+        super().__init__(tokens)
+        if not orders or min(orders) < 1:
+            raise ValueError(f"n-gram orders must be positive integers, got {orders!r}")
+        self.orders, self.span_words = tuple(orders), span_words
+
+    def units(self, sentence: str) -> list[str]:
+        return char_ngrams(sentence, self.orders, self.span_words)
+
+    @classmethod
+    def build(cls, texts: Iterable[str], max_size: int, min_count: int = 2, orders: tuple[int, ...] = (2, 3, 4),
+              span_words: bool = True) -> "CharNgramFeaturizer":
+        """The `max_size - 1` most frequent n-grams of `texts` with count >= `min_count` (ties alphabetical)."""
+        counts = Counter()
+        for text in texts:
+            counts.update(char_ngrams(text, orders, span_words))
+        ranked = sorted((u for u, c in counts.items() if c >= min_count), key=lambda u: (-counts[u], u))
+        return cls([UNK] + ranked[:max_size - 1], orders, span_words)
+
+    def ids(self, sentences: list[str]) -> list[list[int]]:
+        get = self.index.get
+        return [[i for i in map(get, self.units(sentence)) if i] for sentence in sentences]
+
+    def save(self, directory: Path) -> dict:
+        return {**super().save(directory), "orders": list(self.orders), "span_words": self.span_words}
+
+    @classmethod
+    def load(cls, directory: Path, spec: dict) -> "CharNgramFeaturizer":
+        text = (directory / spec["file"]).read_text(encoding="utf-8")
+        return cls(text.split("\n")[:-1], tuple(spec["orders"]), spec["span_words"])
 
 
 class SentencePieceFeaturizer:
@@ -137,7 +188,8 @@ class SentencePieceFeaturizer:
         return cls(model_prefix.with_suffix(".model"))
 
 
-FEATURIZERS = {cls.kind: cls for cls in (WordFeaturizer, CharTrigramFeaturizer, SentencePieceFeaturizer)}
+FEATURIZERS = {cls.kind: cls for cls in (WordFeaturizer, CharTrigramFeaturizer, CharNgramFeaturizer,
+                                         SentencePieceFeaturizer)}
 
 
 def load_featurizer(directory: Path, spec: dict):

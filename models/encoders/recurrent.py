@@ -1,8 +1,24 @@
-"""Recurrent encoders over unit embeddings x_1..x_T (units from a word or sentencepiece featurizer):
+"""Recurrent encoders over unit embeddings x_1..x_T (units from a word or sentencepiece featurizer; SPEC §3, §8).
 
-- LSTMavg: h_t = LSTM(x_1..x_t); g(s) = mean_t h_t                                  (dim = hidden)
-- BLSTM:   g(s) = mean_t (h_t^fwd + h_t^bwd) / 2  (directions averaged, not concatenated; dim = hidden)
-- GRAN:    h_t from an LSTM; a_t = x_t * sigmoid(W_x x_t + W_h h_t + b); g(s) = mean_t a_t   (dim = word dim)
+LSTM family (h_t from torch's LSTM unless stated otherwise):
+- `lstm` (LSTMavg): g(s) = mean_t h_t                                                      (dim = hidden)
+- `blstm`:    g(s) = mean_t (h_t^fwd + h_t^bwd) / 2  (directions averaged, not concatenated)  (dim = hidden)
+- `blstm-ff`: g(s) = tanh(W [mean_t h_t^fwd ; mean_t h_t^bwd] + b)  (directions through one feed-forward layer)
+- `lstm-last`: g(s) = h_T, the state after the last unit (P17's "LSTM")                      (dim = hidden)
+- `lstm-og` / `lstm-nog`: g(s) = h_T of the Gers peephole LSTM (`cells.PeepholeLSTM`) with / without the output
+  gate (the ICLR'16 suite's "LSTM o.g." / "LSTM no o.g."; `peepholes=False` drops the peepholes)
+Plain RNNs (`cells.ElmanRNN`):
+- `rnn`:  g(s) = h_T, h_t = f(W_x x_t + W_h h_{t-1} + b), f = `activation` (tanh or relu)    (dim = hidden)
+- `irnn`: the same with W_x = W_h = I, b = 0 at initialization, f = identity, g(s) = h_T / T  (needs hidden = dim)
+GRAN family (P17; gates g = sigmoid(W_x x_t + W_h h_t + b) unless stated; dim = word dim unless stated):
+- `gran`:   a_t = x_t * g_t; g(s) = mean_t a_t
+- `gran-2`: a_t = h_t * g_t (the gate multiplies h_t; g_t of hidden size); g(s) = mean_t a_t   (dim = hidden)
+- `gran-3`: g_i,t = sigmoid(W_xi x_t + W_hi h_t + b_i), i = 1, 2; a_t = g_1,t * x_t + g_2,t * a_{t-1}, a_0 = 0;
+            g(s) = a_T / T
+- `gran-4`: `gran-3` with + W_ai a_{t-1} inside both gates
+- `gran-5`: a_t = g_1,t * x_t + g_2,t * h_t; g(s) = mean_t a_t                                 (needs hidden = dim)
+- `bigran`: `gran` on the forward and on the backward LSTM states (own gates each), the two means combined by
+            `bidirectional_combine`: `sum` (g_fwd + g_bwd) or `ff` (tanh(W [g_fwd ; g_bwd] + b)) (AMBIG, P17)
 
 Means run over the real (unpadded) positions; an empty sentence embeds to the zero vector. Dropout (probability
 `dropout`) acts on the unit embeddings; word dropout drops whole units (never all units of a sentence).
@@ -17,24 +33,41 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paranmt.models.encoders.base import SentenceEncoder
+from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM
 from paranmt.models.encoders.featurizers import load_featurizer
 
 
 class RecurrentEncoder(SentenceEncoder):
-    architecture = ""
+    uses_lstm = True                    # builds `self.lstm` (torch's LSTM); custom cells set False
+    bidirectional = False
+    square = False                      # needs hidden == word_dim
+    output = "word"                     # "word": dim = word_dim; "hidden": dim = hidden
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, dropout: float = 0.0,
                  word_dropout: float = 0.0, init_scale: float = 0.1):
         super().__init__()
+        if self.square and hidden != word_dim:
+            raise ValueError(f"{self.kind} needs hidden size == embedding size, got {hidden} and {word_dim}")
         self.featurizer, self.word_dim, self.hidden = featurizer, word_dim, hidden
         self.dropout, self.word_dropout = dropout, word_dropout
         self.embedding = nn.Embedding(featurizer.vocab_size, word_dim, sparse=True)
         nn.init.uniform_(self.embedding.weight, -init_scale, init_scale)
-        self.lstm = nn.LSTM(word_dim, hidden, batch_first=True, bidirectional=self.architecture == "blstm")
+        if self.uses_lstm:
+            self.lstm = nn.LSTM(word_dim, hidden, batch_first=True, bidirectional=self.bidirectional)
+
+    @property
+    def dim(self) -> int:
+        return self.word_dim if self.output == "word" else self.hidden
 
     def spec(self) -> dict:
         return {"featurizer_kind": self.featurizer.kind, "word_dim": self.word_dim, "hidden": self.hidden,
                 "dropout": self.dropout, "word_dropout": self.word_dropout}
+
+    @classmethod
+    def options(cls, config: dict) -> dict:
+        """Constructor arguments beyond the featurizer, from a saved config.json."""
+        return {"word_dim": config["word_dim"], "hidden": config["hidden"], "dropout": config["dropout"],
+                "word_dropout": config["word_dropout"]}
 
     def prepare(self, sentences: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         """(padded ids [n, max_len], lengths [n])."""
@@ -60,60 +93,244 @@ class RecurrentEncoder(SentenceEncoder):
             padded, lengths = self._drop_words(padded, lengths)
         device = self.embedding.weight.device
         x = F.dropout(self.embedding(padded.to(device)), self.dropout, training=self.training)
-        packed = pack_padded_sequence(x, lengths.clamp_min(1), batch_first=True, enforce_sorted=False)
-        states, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=padded.shape[1])
         mask = (torch.arange(padded.shape[1])[None, :] < lengths[:, None]).float().to(device)
-        outputs = self.combine(x, states)
-        return (outputs * mask[..., None]).sum(1) / lengths.clamp_min(1)[:, None].float().to(device)
+        return self.compose(x, lengths, mask)
 
-    def combine(self, x: torch.Tensor, states: torch.Tensor) -> torch.Tensor:
-        """Per-position outputs to average, [n, T, dim]."""
+    def compose(self, x: torch.Tensor, lengths: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """Sentence embeddings [n, dim] from unit embeddings x [n, T, word_dim], lengths [n] (CPU), mask [n, T]."""
         raise NotImplementedError
+
+    def lstm_states(self, x: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """torch LSTM over the real positions: (states [n, T, hidden * directions], last states h_n)."""
+        packed = pack_padded_sequence(x, lengths.clamp_min(1), batch_first=True, enforce_sorted=False)
+        output, (last, _) = self.lstm(packed)
+        states, _ = pad_packed_sequence(output, batch_first=True, total_length=x.shape[1])
+        return states, last
+
+    @staticmethod
+    def mean_over(outputs: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        return (outputs * mask[..., None]).sum(1) / lengths.clamp_min(1)[:, None].float().to(outputs.device)
 
     def _save_parts(self, directory: Path, dtype: str) -> dict:
         return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}
 
     @classmethod
     def from_config(cls, directory: Path, config: dict) -> "RecurrentEncoder":
-        encoder = cls(load_featurizer(directory, config["featurizer"]), word_dim=config["word_dim"],
-                      hidden=config["hidden"], dropout=config["dropout"], word_dropout=config["word_dropout"])
+        encoder = cls(load_featurizer(directory, config["featurizer"]), **cls.options(config))
         encoder.load_weights(directory, config)
         return encoder
 
 
 class LSTMAvgEncoder(RecurrentEncoder):
-    kind = architecture = "lstm"
+    kind = "lstm"
+    output = "hidden"
 
-    @property
-    def dim(self) -> int:
-        return self.hidden
-
-    def combine(self, x, states):
-        return states
+    def compose(self, x, lengths, mask):
+        return self.mean_over(self.lstm_states(x, lengths)[0], mask, lengths)
 
 
 class BLSTMEncoder(RecurrentEncoder):
-    kind = architecture = "blstm"
+    kind = "blstm"
+    output = "hidden"
+    bidirectional = True
 
-    @property
-    def dim(self) -> int:
-        return self.hidden
+    def compose(self, x, lengths, mask):
+        states = self.lstm_states(x, lengths)[0]
+        return self.mean_over((states[..., :self.hidden] + states[..., self.hidden:]) / 2, mask, lengths)
 
-    def combine(self, x, states):
-        return (states[..., :self.hidden] + states[..., self.hidden:]) / 2
+
+class BLSTMFeedForwardEncoder(RecurrentEncoder):
+    kind = "blstm-ff"
+    output = "hidden"
+    bidirectional = True
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.combine = nn.Linear(2 * hidden, hidden)
+
+    def compose(self, x, lengths, mask):
+        means = self.mean_over(self.lstm_states(x, lengths)[0], mask, lengths)   # [mean fwd ; mean bwd]
+        return torch.tanh(self.combine(means)) * (lengths > 0).float().to(x.device)[:, None]
+
+
+class LSTMLastEncoder(RecurrentEncoder):
+    kind = "lstm-last"
+    output = "hidden"
+
+    def compose(self, x, lengths, mask):
+        return self.lstm_states(x, lengths)[1][-1] * (lengths > 0).float().to(x.device)[:, None]
+
+
+class PeepholeLSTMEncoder(RecurrentEncoder):
+    """`lstm-og` / `lstm-nog`: the last state of a `cells.PeepholeLSTM` with / without the output gate."""
+
+    uses_lstm = False
+    output = "hidden"
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, output_gate: bool = True,
+                 peepholes: bool = True, **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.kind = "lstm-og" if output_gate else "lstm-nog"
+        self.cell = PeepholeLSTM(word_dim, hidden, output_gate=output_gate, peepholes=peepholes)
+
+    def spec(self) -> dict:
+        return {**super().spec(), "output_gate": self.cell.output_gate, "peepholes": self.cell.peepholes}
+
+    @classmethod
+    def options(cls, config: dict) -> dict:
+        return {**super().options(config), "output_gate": config["output_gate"], "peepholes": config["peepholes"]}
+
+    def compose(self, x, lengths, mask):
+        return self.cell(x, mask)
+
+
+class RNNEncoder(RecurrentEncoder):
+    """`rnn`: the last state of a plain RNN with activation tanh or relu."""
+
+    kind = "rnn"
+    uses_lstm = False
+    output = "hidden"
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, activation: str = "tanh", **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.cell = ElmanRNN(word_dim, hidden, activation=activation)
+
+    def spec(self) -> dict:
+        return {**super().spec(), "activation": self.cell.activation_name}
+
+    @classmethod
+    def options(cls, config: dict) -> dict:
+        return {**super().options(config), "activation": config["activation"]}
+
+    def compose(self, x, lengths, mask):
+        return self.cell(x, mask)
+
+
+class IRNNEncoder(RecurrentEncoder):
+    """`irnn`: identity-initialized linear RNN, final state divided by the length. Its composition regularizer
+    (lambda_c) pulls W_x, W_h, b toward their initialization (identity, identity, 0), not toward 0."""
+
+    kind = "irnn"
+    uses_lstm = False
+    square = True
+    output = "hidden"
+    composition_prior = "init"
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.cell = ElmanRNN(word_dim, hidden, activation="linear", identity_init=True)
+
+    def compose(self, x, lengths, mask):
+        return self.cell(x, mask) / lengths.clamp_min(1)[:, None].float().to(x.device)
 
 
 class GRANEncoder(RecurrentEncoder):
-    kind = architecture = "gran"
+    kind = "gran"
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
         super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
         self.gate_x = nn.Linear(word_dim, word_dim)
         self.gate_h = nn.Linear(hidden, word_dim, bias=False)
 
-    @property
-    def dim(self) -> int:
-        return self.word_dim
+    def compose(self, x, lengths, mask):
+        states = self.lstm_states(x, lengths)[0]
+        return self.mean_over(x * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
 
-    def combine(self, x, states):
-        return x * torch.sigmoid(self.gate_x(x) + self.gate_h(states))
+
+class GRAN2Encoder(RecurrentEncoder):
+    kind = "gran-2"
+    output = "hidden"
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.gate_x = nn.Linear(word_dim, hidden)
+        self.gate_h = nn.Linear(hidden, hidden, bias=False)
+
+    def compose(self, x, lengths, mask):
+        states = self.lstm_states(x, lengths)[0]
+        return self.mean_over(states * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
+
+
+class GRAN3Encoder(RecurrentEncoder):
+    """`gran-3` (and `gran-4` with `recurrent_gates`): two gates per step, a_t = g_1 * x_t + g_2 * a_{t-1}."""
+
+    kind = "gran-3"
+    recurrent_gates = False
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.gate_x = nn.Linear(word_dim, 2 * word_dim)
+        self.gate_h = nn.Linear(hidden, 2 * word_dim, bias=False)
+        if self.recurrent_gates:
+            self.gate_a = nn.Linear(word_dim, 2 * word_dim, bias=False)
+
+    def compose(self, x, lengths, mask):
+        states = self.lstm_states(x, lengths)[0]
+        pre_gates = self.gate_x(x) + self.gate_h(states)                 # [n, T, 2 * word_dim]
+        a = x.new_zeros(x.shape[0], self.word_dim)
+        for t in range(x.shape[1]):
+            z = pre_gates[:, t] + self.gate_a(a) if self.recurrent_gates else pre_gates[:, t]
+            g1, g2 = torch.sigmoid(z).chunk(2, dim=1)
+            a = torch.where(mask[:, t, None] > 0, g1 * x[:, t] + g2 * a, a)
+        return a / lengths.clamp_min(1)[:, None].float().to(x.device)
+
+
+class GRAN4Encoder(GRAN3Encoder):
+    kind = "gran-4"
+    recurrent_gates = True
+
+
+class GRAN5Encoder(RecurrentEncoder):
+    kind = "gran-5"
+    square = True
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        self.gate_x = nn.Linear(word_dim, 2 * word_dim)
+        self.gate_h = nn.Linear(hidden, 2 * word_dim, bias=False)
+
+    def compose(self, x, lengths, mask):
+        states = self.lstm_states(x, lengths)[0]
+        g1, g2 = torch.sigmoid(self.gate_x(x) + self.gate_h(states)).chunk(2, dim=2)
+        return self.mean_over(g1 * x + g2 * states, mask, lengths)
+
+
+class BiGRANEncoder(RecurrentEncoder):
+    kind = "bigran"
+    bidirectional = True
+    COMBINE = ("sum", "ff")
+
+    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, bidirectional_combine: str = "sum",
+                 **kwargs):
+        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
+        if bidirectional_combine not in self.COMBINE:
+            raise ValueError(f"bidirectional_combine must be one of {', '.join(self.COMBINE)}, "
+                             f"not {bidirectional_combine!r}")
+        self.bidirectional_combine = bidirectional_combine
+        self.gate_x = nn.Linear(word_dim, 2 * word_dim)                  # forward gate ; backward gate
+        self.gate_h_forward = nn.Linear(hidden, word_dim, bias=False)
+        self.gate_h_backward = nn.Linear(hidden, word_dim, bias=False)
+        if bidirectional_combine == "ff":
+            self.combine = nn.Linear(2 * word_dim, word_dim)
+
+    def spec(self) -> dict:
+        return {**super().spec(), "bidirectional_combine": self.bidirectional_combine}
+
+    @classmethod
+    def options(cls, config: dict) -> dict:
+        return {**super().options(config), "bidirectional_combine": config["bidirectional_combine"]}
+
+    def compose(self, x, lengths, mask):
+        states = self.lstm_states(x, lengths)[0]
+        gx_forward, gx_backward = self.gate_x(x).chunk(2, dim=2)
+        forward = x * torch.sigmoid(gx_forward + self.gate_h_forward(states[..., :self.hidden]))
+        backward = x * torch.sigmoid(gx_backward + self.gate_h_backward(states[..., self.hidden:]))
+        g_forward, g_backward = self.mean_over(forward, mask, lengths), self.mean_over(backward, mask, lengths)
+        if self.bidirectional_combine == "sum":
+            return g_forward + g_backward
+        both = torch.cat([g_forward, g_backward], dim=1)
+        return torch.tanh(self.combine(both)) * (lengths > 0).float().to(x.device)[:, None]
+
+
+RECURRENT_CLASSES = (LSTMAvgEncoder, BLSTMEncoder, BLSTMFeedForwardEncoder, LSTMLastEncoder, RNNEncoder,
+                     IRNNEncoder, GRANEncoder, GRAN2Encoder, GRAN3Encoder, GRAN4Encoder, GRAN5Encoder, BiGRANEncoder)

@@ -30,7 +30,7 @@ ALPHA = 0.25
 def encoder_units(encoder: SentenceEncoder):
     """The featurizer whose units are SIMILE's lengths: the encoder's own, or a combined encoder's first part's."""
     while not hasattr(encoder, "featurizer"):
-        encoder = encoder.first
+        encoder = encoder.parts[0]
     return encoder.featurizer
 
 

@@ -49,7 +49,13 @@ class TrainConfig:
     mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
     dim: int = 300
     hidden: int | None = None            # recurrent hidden size (default: dim)
-    recurrent_units: str = "word"        # word | sp: units of LSTMavg/BLSTM/GRAN
+    recurrent_units: str = "word"        # word | sp: units of the recurrent encoders and of add/proj/dan
+    activation: str = "tanh"             # dan, rnn: tanh | relu; charagram: tanh | linear
+    layers: int = 1                      # dan: number of layers
+    peepholes: bool = True               # lstm-og / lstm-nog: Gers peephole connections
+    bidirectional_combine: str = "sum"   # bigran: sum | ff (one tanh layer over [forward ; backward])
+    ngram_orders: list[int] = field(default_factory=lambda: [2, 3, 4])   # charagram n-gram orders
+    ngram_min_count: int = 2             # charagram: keep n-grams seen at least this often in the training data
     vocab_size: int = 200_000            # word / trigram vocabulary (most frequent units of the training data)
     sp_vocab_size: int = 20_000
     sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
@@ -76,10 +82,27 @@ class TrainConfig:
     device: str = "auto"                 # auto (CUDA when available) | cpu | cuda
 
     def validate(self) -> "TrainConfig":
-        from paranmt.models.encoders import ENCODER_KINDS
+        from paranmt.models.encoders import SQUARE_KINDS, EncoderError, check_kind
 
-        if self.encoder not in ENCODER_KINDS:
-            raise TrainConfigError(f"unknown encoder {self.encoder!r}; choose one of {', '.join(ENCODER_KINDS)}")
+        try:
+            parts, _ = check_kind(self.encoder)
+        except EncoderError as error:
+            raise TrainConfigError(str(error)) from None
+        square = [part for part in parts if part in SQUARE_KINDS]
+        if square and self.hidden not in (None, self.dim):
+            raise TrainConfigError(f"{', '.join(square)} needs hidden == dim; got hidden {self.hidden}, dim {self.dim}")
+        allowed = {"dan": ("tanh", "relu"), "rnn": ("tanh", "relu"), "charagram": ("tanh", "linear"),
+                   "charagram-word": ("tanh", "linear")}
+        for part in parts:
+            if part in allowed and self.activation not in allowed[part]:
+                raise TrainConfigError(f"activation of {part} must be one of {', '.join(allowed[part])}, "
+                                       f"not {self.activation!r}")
+        if self.recurrent_units not in ("word", "sp"):
+            raise TrainConfigError(f"recurrent_units must be word or sp, not {self.recurrent_units!r}")
+        if self.bidirectional_combine not in ("sum", "ff"):
+            raise TrainConfigError(f"bidirectional_combine must be sum or ff, not {self.bidirectional_combine!r}")
+        if self.layers < 1 or self.ngram_min_count < 1 or not self.ngram_orders or min(self.ngram_orders) < 1:
+            raise TrainConfigError("layers >= 1, ngram_min_count >= 1 and positive ngram_orders are required")
         if self.mode not in MODES:
             raise TrainConfigError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
         if self.negatives not in STRATEGIES:
@@ -105,7 +128,9 @@ class TrainConfig:
     def scramble_probability(self) -> float:
         if self.scramble is not None:
             return self.scramble
-        return 0.3 if self.encoder in RECURRENT_KINDS else 0.0
+        from paranmt.models.encoders import check_kind
+
+        return 0.3 if any(part in RECURRENT_KINDS for part in check_kind(self.encoder)[0]) else 0.0
 
 
 def select_device(device: str, cuda_available: bool) -> str:
@@ -193,7 +218,10 @@ class Trainer:
         encoder = create_encoder(c.encoder, texts, dim=c.dim, hidden=c.hidden, vocab_size=c.vocab_size,
                                  sp_model=c.sp_model, sp_vocab_size=c.sp_vocab_size,
                                  recurrent_units=c.recurrent_units, dropout=c.dropout,
-                                 word_dropout=c.word_dropout, work_dir=self.output / "work")
+                                 word_dropout=c.word_dropout, activation=c.activation, layers=c.layers,
+                                 peepholes=c.peepholes, bidirectional_combine=c.bidirectional_combine,
+                                 ngram_orders=c.ngram_orders, ngram_min_count=c.ngram_min_count,
+                                 work_dir=self.output / "work")
         return {"encoder": encoder, "step": 0, "epoch": 0, "position": 0, "elapsed": 0.0,
                 "rng": np.random.default_rng(c.seed), "optimizer_state": None}
 

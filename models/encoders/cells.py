@@ -1,0 +1,90 @@
+"""Recurrences that torch does not ship, run step by step over padded batches [n, T, d] (pure torch).
+
+Every recurrence takes `x` [n, T, d_in] and `mask` [n, T] (1 at real positions, 0 at padding) and returns the
+state at the last real position of each row, [n, d_out]; padded steps leave the state unchanged, so a row of
+length 0 keeps the zero initial state.
+
+- `ElmanRNN` (plain RNN, SPEC §8): h_t = f(W_x x_t + W_h h_{t-1} + b), f in {tanh, relu, linear}.
+  `identity_init=True` gives the iRNN initialization W_x = W_h = I, b = 0 (needs d_in == hidden).
+- `PeepholeLSTM` (Gers et al. 2003, SPEC §8):
+      i_t = sigmoid(W_xi x_t + W_hi h_{t-1} + w_ci * c_{t-1} + b_i)
+      f_t = sigmoid(W_xf x_t + W_hf h_{t-1} + w_cf * c_{t-1} + b_f)
+      c_t = f_t * c_{t-1} + i_t * tanh(W_xc x_t + W_hc h_{t-1} + b_c)
+      o_t = sigmoid(W_xo x_t + W_ho h_{t-1} + w_co * c_t + b_o)
+      h_t = o_t * tanh(c_t)            (output_gate=True)
+      h_t = tanh(c_t)                  (output_gate=False: the papers' "no output gate" AMBIG, SPEC §8)
+  The peephole weights w_c* are diagonal (vectors, elementwise), as in Gers et al.; `peepholes=False` drops them.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu, "linear": lambda v: v}
+
+
+def activation_fn(name: str):
+    if name not in ACTIVATIONS:
+        raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
+    return ACTIVATIONS[name]
+
+
+class ElmanRNN(nn.Module):
+    def __init__(self, input_size: int, hidden: int, activation: str = "tanh", identity_init: bool = False):
+        super().__init__()
+        self.activation_name, self.activation = activation, activation_fn(activation)
+        self.input_map = nn.Linear(input_size, hidden)
+        self.hidden_map = nn.Linear(hidden, hidden, bias=False)
+        if identity_init:
+            if input_size != hidden:
+                raise ValueError(f"identity initialization needs input size == hidden size, got {input_size} "
+                                 f"and {hidden}")
+            with torch.no_grad():
+                self.input_map.weight.copy_(torch.eye(hidden))
+                self.input_map.bias.zero_()
+                self.hidden_map.weight.copy_(torch.eye(hidden))
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        inputs = self.input_map(x)                         # W_x x_t + b for every t at once
+        h = x.new_zeros(x.shape[0], self.hidden_map.in_features)
+        for t in range(x.shape[1]):
+            step = self.activation(inputs[:, t] + self.hidden_map(h))
+            h = torch.where(mask[:, t, None] > 0, step, h)
+        return h
+
+
+class PeepholeLSTM(nn.Module):
+    def __init__(self, input_size: int, hidden: int, output_gate: bool = True, peepholes: bool = True):
+        super().__init__()
+        self.hidden, self.output_gate, self.peepholes = hidden, output_gate, peepholes
+        gates = 4 if output_gate else 3                    # order: input, forget, cell candidate, output
+        self.input_map = nn.Linear(input_size, gates * hidden)
+        self.hidden_map = nn.Linear(hidden, gates * hidden, bias=False)
+        if peepholes:
+            self.peephole_input = nn.Parameter(torch.zeros(hidden))
+            self.peephole_forget = nn.Parameter(torch.zeros(hidden))
+            if output_gate:
+                self.peephole_output = nn.Parameter(torch.zeros(hidden))
+
+    def step(self, x_proj: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """One step from x_proj = W_x x_t + b (all gates) and the previous (h, c); returns the new (h, c)."""
+        z = x_proj + self.hidden_map(h)
+        zi, zf, zc = z[:, :self.hidden], z[:, self.hidden:2 * self.hidden], z[:, 2 * self.hidden:3 * self.hidden]
+        if self.peepholes:
+            zi, zf = zi + self.peephole_input * c, zf + self.peephole_forget * c
+        c = torch.sigmoid(zf) * c + torch.sigmoid(zi) * torch.tanh(zc)
+        if not self.output_gate:
+            return torch.tanh(c), c
+        zo = z[:, 3 * self.hidden:]
+        if self.peepholes:
+            zo = zo + self.peephole_output * c
+        return torch.sigmoid(zo) * torch.tanh(c), c
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        inputs = self.input_map(x)
+        h = c = x.new_zeros(x.shape[0], self.hidden)
+        for t in range(x.shape[1]):
+            new_h, new_c = self.step(inputs[:, t], h, c)
+            keep = mask[:, t, None] > 0
+            h, c = torch.where(keep, new_h, h), torch.where(keep, new_c, c)
+        return h
