@@ -16,7 +16,8 @@ from pathlib import Path
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
-from paranmt.models.training.trainer import DEVICES, MODES, TrainConfig, TrainConfigError, Trainer
+from paranmt.models.training.loss import DISTANCES
+from paranmt.models.training.trainer import DEVICES, MODES, OBJECTIVES, TrainConfig, TrainConfigError, Trainer
 from paranmt.schemas.config import ConfigError, load_config
 
 log = logging.getLogger(__name__)
@@ -84,7 +85,15 @@ FLAG_HELP = {
     "vocab_size": "word / trigram vocabulary: the most frequent units of the training data",
     "sp_vocab_size": "vocabulary of the sentencepiece model trained on the data",
     "batch_size": "pairs per mini-batch (one Adam step)",
-    "margin": "margin of the contrastive loss",
+    "margin": "margin of the contrastive loss (delta; Elgohary & Carpuat tuned 1/10/100 for squared Euclidean)",
+    "objective": "margin: the papers' two-sided hinge against mined negatives; bicvm: BiCVM's squared-Euclidean "
+                 "hinge against --noise-samples random sentences (use with --encoder add)",
+    "distance": "similarity of the margin objective: cosine, or minus the squared Euclidean distance (euclidean)",
+    "noise_samples": "bicvm: random noise sentences per side (k)",
+    "lambda_w": "L2 of the used embedding rows toward their initial values (lambda_w)",
+    "lambda_c": "L2 of the composition parameters, toward 0 (iRNN: toward its identity initialization) (lambda_c)",
+    "lambda_frobenius": "L2 of the used embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2 = this value)",
+    "init_embeddings": "word2vec/GloVe text file of word vectors initializing the word embeddings (dim must match)",
     "epochs": "passes over the training pairs (0 saves the randomly initialized encoder)",
     "lr": "Adam learning rate",
     "megabatch_size": "mega-batch size M, in mini-batches: negatives are chosen among M x batch-size pairs",
@@ -101,7 +110,7 @@ FLAG_HELP = {
     "threads": "CPU threads of torch",
 }
 FLAG_FIELDS = tuple(FLAG_HELP)
-FLAG_CHOICES = {"mode": MODES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
+FLAG_CHOICES = {"mode": MODES, "objective": OBJECTIVES, "distance": DISTANCES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
                 "weights_dtype": ("float32", "float16"), "device": DEVICES, "activation": ("tanh", "relu", "linear"),
                 "bidirectional_combine": ("sum", "ff")}
 

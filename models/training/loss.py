@@ -1,29 +1,169 @@
-"""The two-sided margin loss of the papers (SPEC §3; margin delta = 0.4 by default):
+"""Training objectives and regularizers, each an nn.Module over the encoder (SPEC §3, §8).
 
-    l(g1, g2, n1, n2) = max(0, delta - cos(g1, g2) + cos(g1, n1)) + max(0, delta - cos(g2, g1) + cos(g2, n2))
+Objectives, called on a `PairBatch` (pairs + k negatives per sentence), mean over the pairs of the mini-batch:
 
-averaged over the pairs of a mini-batch. n1 is the negative chosen for g1, n2 the one chosen for g2. A term whose
-anchor has no valid negative (e.g. a mega-batch holding only that pair and its duplicates) is left out (weight 0).
+- `MarginLoss` (the papers' paraphrase objective; margin delta = 0.4 by default, k = 1):
+      l = max(0, delta - s(g1, g2) + s(g1, n1)) + max(0, delta - s(g1, g2) + s(g2, n2))
+  with s = cosine (`distance="cosine"`) or s(a, b) = -||a - b||^2 (`distance="euclidean"`, squared Euclidean
+  distance as in BiCVM; Elgohary & Carpuat tuned delta in {1, 10, 100} for it).
+- `BiCVMLoss` (Elgohary & Carpuat 2016's J_bi, Hermann & Blunsom's BiCVM; meant for the additive `add` encoder):
+      l = sum_{i=1..k} [delta + ||g1 - g2||^2 - ||g1 - n1_i||^2]_+ + [delta + ||g1 - g2||^2 - ||g2 - n2_i||^2]_+
+  with k noise sentences per side (`noise_samples`, drawn at random from the mega-batch, never the pair's own).
+A term whose negative is not valid (no candidate outside the pair) is left out (weight 0).
+
+Regularizers, called after the objective's backward pass (they read which embedding rows have a gradient):
+
+- `EmbeddingL2`: weight * sum_r ||E[r] - A[r]||^2 over every embedding table E, A = the initial table
+  (`anchor="init"`: lambda_w, "L2 toward the initial word embeddings") or 0 (`anchor="zero"`: the BiCVM Frobenius
+  penalty (lambda/2)||W||_F^2). Only the rows the mini-batch used (the rows with a gradient) enter: the tables
+  get sparse gradients (SparseAdam), and a penalty over a whole 200k-row table would make every step dense. A row
+  is therefore pulled toward its anchor whenever it is used (AMBIG: the papers' Theano code penalized the whole
+  table every step; with plain SGD both shrink a row the same way between its uses only if it is used).
+- `CompositionL2`: weight * sum ||theta - theta_A||^2 over every parameter that is not an embedding table
+  (lambda_c, "the composition parameters"); theta_A = 0, except for parts whose `composition_prior` is "init"
+  (iRNN: W_x, W_h, b are pulled toward their identity initialization, SPEC §8).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+DISTANCES = ("cosine", "euclidean")
+
+
+@dataclass
+class PairBatch:
+    """A mini-batch: pairs (side1[i], side2[i]) and k negatives per sentence; valid* [n, k] bool."""
+
+    side1: list[str]
+    side2: list[str]
+    negatives1: list[list[str]]
+    negatives2: list[list[str]]
+    valid1: np.ndarray
+    valid2: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.side1)
+
+    @property
+    def k(self) -> int:
+        return self.valid1.shape[1]
+
+
+def embed_batch(model: nn.Module, batch: PairBatch) -> tuple[torch.Tensor, ...]:
+    """One forward pass over every sentence of the batch: g1 [n, d], g2 [n, d], n1 [n, k, d], n2 [n, k, d]."""
+    n, k = len(batch), batch.k
+    flat1 = [s for row in batch.negatives1 for s in row]
+    flat2 = [s for row in batch.negatives2 for s in row]
+    vectors = model.embed(batch.side1 + batch.side2 + flat1 + flat2)
+    g1, g2, n1, n2 = vectors.split([n, n, n * k, n * k])
+    return g1, g2, n1.reshape(n, k, -1), n2.reshape(n, k, -1)
+
+
+def _mask(valid: np.ndarray | torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:
+    if valid is None:
+        return torch.ones_like(like)
+    return torch.as_tensor(valid, device=like.device).reshape(like.shape).to(like.dtype)
+
 
 class MarginLoss(nn.Module):
-    def __init__(self, margin: float = 0.4):
+    def __init__(self, model: nn.Module, margin: float = 0.4, distance: str = "cosine"):
         super().__init__()
-        self.margin = margin
+        if distance not in DISTANCES:
+            raise ValueError(f"distance must be one of {', '.join(DISTANCES)}, not {distance!r}")
+        self.model, self.margin, self.distance = model, margin, distance
 
-    def forward(self, g1: torch.Tensor, g2: torch.Tensor, n1: torch.Tensor, n2: torch.Tensor,
-                valid1: torch.Tensor | None = None, valid2: torch.Tensor | None = None) -> torch.Tensor:
-        positive = F.cosine_similarity(g1, g2, dim=1)
-        term1 = torch.relu(self.margin - positive + F.cosine_similarity(g1, n1, dim=1))
-        term2 = torch.relu(self.margin - positive + F.cosine_similarity(g2, n2, dim=1))
-        if valid1 is not None:
-            term1 = term1 * valid1.float()
-        if valid2 is not None:
-            term2 = term2 * valid2.float()
-        return (term1 + term2).mean()
+    def similarity(self, a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        if self.distance == "cosine":
+            return F.cosine_similarity(a, b, dim=-1)
+        return -(a - b).pow(2).sum(-1)
+
+    def hinge(self, g1: torch.Tensor, g2: torch.Tensor, n1: torch.Tensor, n2: torch.Tensor,
+              valid1=None, valid2=None) -> torch.Tensor:
+        """The loss of embeddings g1, g2, n1, n2 [n, d] (one negative each), mean over the n pairs."""
+        positive = self.similarity(g1, g2)
+        term1 = torch.relu(self.margin - positive + self.similarity(g1, n1))
+        term2 = torch.relu(self.margin - positive + self.similarity(g2, n2))
+        return (term1 * _mask(valid1, term1) + term2 * _mask(valid2, term2)).mean()
+
+    def forward(self, batch: PairBatch) -> torch.Tensor:
+        if batch.k != 1:
+            raise ValueError(f"the margin objective takes one negative per sentence, got {batch.k}")
+        g1, g2, n1, n2 = embed_batch(self.model, batch)
+        return self.hinge(g1, g2, n1[:, 0], n2[:, 0], batch.valid1, batch.valid2)
+
+
+class BiCVMLoss(nn.Module):
+    def __init__(self, model: nn.Module, margin: float = 1.0):
+        super().__init__()
+        self.model, self.margin = model, margin
+
+    def hinge(self, g1: torch.Tensor, g2: torch.Tensor, n1: torch.Tensor, n2: torch.Tensor,
+              valid1=None, valid2=None) -> torch.Tensor:
+        """g1, g2 [n, d]; n1, n2 [n, k, d] noise embeddings; the sum over the k noise terms, mean over pairs."""
+        positive = (g1 - g2).pow(2).sum(-1)[:, None]                       # [n, 1]
+        term1 = torch.relu(self.margin + positive - (g1[:, None] - n1).pow(2).sum(-1))
+        term2 = torch.relu(self.margin + positive - (g2[:, None] - n2).pow(2).sum(-1))
+        return (term1 * _mask(valid1, term1) + term2 * _mask(valid2, term2)).sum(1).mean()
+
+    def forward(self, batch: PairBatch) -> torch.Tensor:
+        return self.hinge(*embed_batch(self.model, batch), batch.valid1, batch.valid2)
+
+
+def embedding_tables(model: nn.Module) -> dict[str, nn.Parameter]:
+    """Name -> weight of every nn.Embedding in `model` (the word / unit embedding tables)."""
+    return {f"{name}.weight" if name else "weight": module.weight for name, module in model.named_modules()
+            if isinstance(module, nn.Embedding)}
+
+
+class EmbeddingL2(nn.Module):
+    def __init__(self, model: nn.Module, weight: float, anchor: str = "init",
+                 initial: dict[str, torch.Tensor] | None = None):
+        """`initial`: name -> initial table (default: the model's tables now); used when anchor is "init"."""
+        super().__init__()
+        if anchor not in ("init", "zero"):
+            raise ValueError(f"anchor must be init or zero, not {anchor!r}")
+        self.model, self.weight, self.anchor = model, weight, anchor
+        tables = embedding_tables(model)
+        self.initial = {} if anchor == "zero" else {
+            name: (initial[name] if initial is not None else table).detach().clone()
+            for name, table in tables.items()}
+
+    def forward(self) -> torch.Tensor:
+        total = torch.zeros(())
+        for name, table in embedding_tables(self.model).items():
+            if table.grad is None:
+                continue
+            rows = (table.grad.coalesce().indices()[0] if table.grad.is_sparse
+                    else torch.arange(table.shape[0], device=table.device))
+            current = F.embedding(rows, table, sparse=table.grad.is_sparse)   # keeps the gradient sparse
+            target = self.initial[name].to(table.device)[rows] if self.anchor == "init" else 0.0
+            total = total.to(table.device) + (current - target).pow(2).sum()
+        return self.weight * total
+
+
+class CompositionL2(nn.Module):
+    def __init__(self, model: nn.Module, weight: float, initial: dict[str, torch.Tensor] | None = None):
+        """`initial`: name -> initial parameter (default: the model's now), for parts with an "init" prior."""
+        super().__init__()
+        self.model, self.weight = model, weight
+        tables = {id(t) for t in embedding_tables(model).values()}
+        self.names = [name for name, p in model.named_parameters() if id(p) not in tables]
+        prefixes = [f"{name}." if name else "" for name, module in model.named_modules()
+                    if getattr(module, "composition_prior", "zero") == "init"]
+        parameters = dict(model.named_parameters())
+        self.anchors = {name: (initial[name] if initial is not None else parameters[name]).detach().clone()
+                        for name in self.names if any(name.startswith(prefix) for prefix in prefixes)}
+
+    def forward(self) -> torch.Tensor:
+        parameters = dict(self.model.named_parameters())
+        total = torch.zeros(())
+        for name in self.names:
+            value = parameters[name]
+            anchor = self.anchors.get(name)
+            total = total.to(value.device) + (value - (0.0 if anchor is None else anchor.to(value.device))).pow(2).sum()
+        return self.weight * total

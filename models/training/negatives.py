@@ -3,7 +3,8 @@
 For anchor i and candidate j of the pool, `forbidden[i, j]` is true when j belongs to i's own pair or its text
 equals one of the texts of i's pair (so a duplicate of the pair inside the mega-batch is never its negative).
 Strategies over the allowed candidates:
-- MAX: argmax_j cos(anchor_i, pool_j) (the hardest negative);
+- MAX: argmax_j sim(anchor_i, pool_j) (the hardest negative; sim = cosine, or minus the squared Euclidean distance
+  when the objective uses `distance="euclidean"`);
 - RAND: uniformly random;
 - MIX: MAX with probability 1/2, else RAND (drawn per anchor).
 Pools: monolingual mode draws from both sides of the other pairs; bilingual mode draws the negative of a side-1
@@ -21,8 +22,15 @@ def normalize_rows(x: np.ndarray) -> np.ndarray:
     return x / np.where(norms > 0, norms, 1.0)
 
 
+def similarity_matrix(anchors: np.ndarray, pool: np.ndarray, distance: str = "cosine") -> np.ndarray:
+    """[n_anchors, n_pool]: cosines, or minus squared Euclidean distances (`distance="euclidean"`)."""
+    if distance == "cosine":
+        return normalize_rows(anchors) @ normalize_rows(pool).T
+    return 2 * anchors @ pool.T - (anchors ** 2).sum(1)[:, None] - (pool ** 2).sum(1)[None, :]
+
+
 def select_negatives(anchors: np.ndarray, pool: np.ndarray, forbidden: np.ndarray, strategy: str,
-                     rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+                     rng: np.random.Generator, distance: str = "cosine") -> tuple[np.ndarray, np.ndarray]:
     """Index into `pool` of each anchor's negative, and whether it has one (some candidate is allowed)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown negative strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
@@ -30,7 +38,7 @@ def select_negatives(anchors: np.ndarray, pool: np.ndarray, forbidden: np.ndarra
     valid = allowed.any(axis=1)
     hardest = random = None
     if strategy in ("max", "mix"):
-        similarity = normalize_rows(anchors) @ normalize_rows(pool).T
+        similarity = similarity_matrix(anchors, pool, distance)
         similarity[forbidden] = -np.inf
         hardest = similarity.argmax(axis=1)
     if strategy in ("rand", "mix"):
@@ -55,10 +63,9 @@ def forbidden_mask(anchor_pair: np.ndarray, anchor_texts: np.ndarray, pool_pair:
     return same_pair | same_text
 
 
-def mine_megabatch(g1: np.ndarray, g2: np.ndarray, text1: list[str], text2: list[str], bilingual: bool,
-                   strategy: str, rng: np.random.Generator):
-    """Negatives for every pair of a mega-batch. Returns (n1_side, n1_index, valid1, n2_side, n2_index, valid2):
-    the negative of g1[i] is side `n1_side[i]` (1 or 2), row `n1_index[i]`; likewise for g2[i]."""
+def _forbidden_pools(text1: list[str], text2: list[str], bilingual: bool) -> tuple[np.ndarray, np.ndarray]:
+    """forbidden masks of side-1 and side-2 anchors over their pools: bilingual [n, n] each (pool = the other
+    side), monolingual [n, 2n] each (pool = side 1 rows then side 2 rows)."""
     n = len(text1)
     ids: dict[str, int] = {}
     t1 = np.array([ids.setdefault(t, len(ids)) for t in text1])
@@ -66,14 +73,43 @@ def mine_megabatch(g1: np.ndarray, g2: np.ndarray, text1: list[str], text2: list
     pair = np.arange(n)
     own_texts = np.stack([t1, t2], axis=1)
     if bilingual:
-        forbidden_for_1 = forbidden_mask(pair, own_texts, pair, t2)
-        forbidden_for_2 = forbidden_mask(pair, own_texts, pair, t1)
-        i1, v1 = select_negatives(g1, g2, forbidden_for_1, strategy, rng)
-        i2, v2 = select_negatives(g2, g1, forbidden_for_2, strategy, rng)
-        return np.full(n, 2), i1, v1, np.full(n, 1), i2, v2
-    pool = np.concatenate([g1, g2])
+        return forbidden_mask(pair, own_texts, pair, t2), forbidden_mask(pair, own_texts, pair, t1)
     forbidden = forbidden_mask(pair, own_texts, np.concatenate([pair, pair]), np.concatenate([t1, t2]))
-    i1, v1 = select_negatives(g1, pool, forbidden, strategy, rng)
-    i2, v2 = select_negatives(g2, pool, forbidden, strategy, rng)
-    side = lambda idx: np.where(idx < n, 1, 2)  # noqa: E731 - pool = side 1 rows then side 2 rows
-    return side(i1), i1 % n, v1, side(i2), i2 % n, v2
+    return forbidden, forbidden
+
+
+def _sides(index: np.ndarray, n: int, bilingual: bool, anchor_side: int) -> tuple[np.ndarray, np.ndarray]:
+    """(side 1|2, row) of pool indices."""
+    if bilingual:
+        return np.full(index.shape, 3 - anchor_side), index
+    return np.where(index < n, 1, 2), index % n
+
+
+def mine_megabatch(g1: np.ndarray, g2: np.ndarray, text1: list[str], text2: list[str], bilingual: bool,
+                   strategy: str, rng: np.random.Generator, distance: str = "cosine"):
+    """Negatives for every pair of a mega-batch. Returns (n1_side, n1_index, valid1, n2_side, n2_index, valid2):
+    the negative of g1[i] is side `n1_side[i]` (1 or 2), row `n1_index[i]`; likewise for g2[i]."""
+    n = len(text1)
+    forbidden1, forbidden2 = _forbidden_pools(text1, text2, bilingual)
+    pool1, pool2 = (g2, g1) if bilingual else (np.concatenate([g1, g2]),) * 2
+    i1, v1 = select_negatives(g1, pool1, forbidden1, strategy, rng, distance)
+    i2, v2 = select_negatives(g2, pool2, forbidden2, strategy, rng, distance)
+    return (*_sides(i1, n, bilingual, 1), v1, *_sides(i2, n, bilingual, 2), v2)
+
+
+def mine_noise(text1: list[str], text2: list[str], bilingual: bool, k: int, rng: np.random.Generator):
+    """BiCVM noise: k random allowed candidates per sentence. Returns (n1_side, n1_index, valid1, n2_side, n2_index,
+    valid2), each [n, k]."""
+    n = len(text1)
+    out = []
+    for anchor_side, forbidden in zip((1, 2), _forbidden_pools(text1, text2, bilingual)):
+        keys = rng.random(forbidden.shape)
+        keys[forbidden] = -1.0
+        take = min(k, forbidden.shape[1])
+        index = np.argpartition(-keys, take - 1, axis=1)[:, :take]
+        if take < k:
+            index = np.concatenate([index, np.repeat(index[:, :1], k - take, axis=1)], axis=1)
+        valid = ~np.take_along_axis(forbidden, index, axis=1)
+        valid[:, take:] = False
+        out += [*_sides(index, n, bilingual, anchor_side), valid]
+    return tuple(out)

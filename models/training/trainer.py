@@ -8,8 +8,13 @@ One update step:
 3. embed the whole mega-batch without gradients (eval mode) and choose each sentence's negative over it
    (`negatives`: max/mix/rand; monolingual: from both sides; bilingual: from the other side only; a pair's own
    texts and their duplicates are never negatives);
-4. split back into mini-batches of `batch_size` pairs; for each: MarginLoss(g1, g2, n1, n2) and one Adam step
-   (SparseAdam on the embedding tables, Adam on the rest).
+4. split back into mini-batches of `batch_size` pairs; for each: the objective (`margin`: MarginLoss with cosine
+   or squared Euclidean `distance`; `bicvm`: BiCVMLoss against `noise_samples` random noise sentences per side,
+   drawn in step 3 instead of mining), its backward pass, then the regularizers (lambda_w: L2 toward the initial
+   embeddings; lambda_c: L2 on the composition parameters; lambda_frobenius: L2 of the embeddings toward 0; see
+   loss.py) and one Adam step (SparseAdam on the embedding tables, Adam on the rest).
+`init_embeddings` initializes the word embedding tables from a word2vec/GloVe text file before training; the
+initial encoder is saved to `<output>/initial/` whenever a regularizer pulls toward it (resume reads it back).
 Checkpoints (encoder + optimizer + counters + RNG states) go to `<output>/checkpoint/` every `checkpoint_every`
 steps and at the end; `resume=True` continues from there exactly (same data order). A JSON-lines metrics log
 (`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps and the dev STS score at
@@ -31,12 +36,15 @@ import torch
 from tqdm import tqdm
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
-from paranmt.models.training.loss import MarginLoss
-from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
+from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
+from paranmt.models.training.loss import (DISTANCES, BiCVMLoss, CompositionL2, EmbeddingL2, MarginLoss,
+                                          PairBatch)
+from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 
 log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")
 DEVICES = ("auto", "cpu", "cuda")
+OBJECTIVES = ("margin", "bicvm")
 
 
 class TrainConfigError(ValueError):
@@ -61,6 +69,13 @@ class TrainConfig:
     sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
     batch_size: int = 100
     margin: float = 0.4
+    objective: str = "margin"            # margin (the papers' two-sided hinge) | bicvm (Elgohary & Carpuat's J_bi)
+    distance: str = "cosine"             # margin objective: cosine | euclidean (squared distance)
+    noise_samples: int = 5               # bicvm: random noise sentences per side (k)
+    lambda_w: float = 0.0                # L2 of the embedding rows toward their initial values
+    lambda_c: float = 0.0                # L2 of the composition parameters (toward 0; iRNN: toward its init)
+    lambda_frobenius: float = 0.0        # L2 of the embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2: lambda/2)
+    init_embeddings: str | None = None   # word2vec / GloVe text file initializing the word embeddings
     epochs: int = 5                      # 0 = no training: save the random-init encoder (baselines)
     lr: float = 1e-3
     megabatch_size: int = 40
@@ -120,6 +135,14 @@ class TrainConfig:
             raise TrainConfigError("weights_dtype must be float32 or float16")
         if self.device not in DEVICES:
             raise TrainConfigError(f"device must be one of {', '.join(DEVICES)}; got {self.device!r}")
+        if self.objective not in OBJECTIVES:
+            raise TrainConfigError(f"unknown objective {self.objective!r}; choose one of {', '.join(OBJECTIVES)}")
+        if self.distance not in DISTANCES:
+            raise TrainConfigError(f"unknown distance {self.distance!r}; choose one of {', '.join(DISTANCES)}")
+        if self.noise_samples < 1 or min(self.lambda_w, self.lambda_c, self.lambda_frobenius) < 0:
+            raise TrainConfigError("noise_samples >= 1 and lambda_w, lambda_c, lambda_frobenius >= 0 are required")
+        if self.init_embeddings and not Path(self.init_embeddings).is_file():
+            raise TrainConfigError(f"init_embeddings {self.init_embeddings} not found")
         if self.sp_model and not Path(self.sp_model).is_file():
             raise TrainConfigError(f"sp_model {self.sp_model} not found")
         return self
@@ -222,8 +245,43 @@ class Trainer:
                                  peepholes=c.peepholes, bidirectional_combine=c.bidirectional_combine,
                                  ngram_orders=c.ngram_orders, ngram_min_count=c.ngram_min_count,
                                  work_dir=self.output / "work")
+        if c.init_embeddings:
+            try:
+                coverage = initialize_word_embeddings(encoder, c.init_embeddings)
+            except WordVectorsError as error:
+                raise TrainConfigError(str(error)) from None
+            log.info("init_embeddings: %d of %d vocabulary rows from %s", coverage.found, coverage.vocabulary,
+                     c.init_embeddings)
+            (self.output / "init_embeddings.json").write_text(json.dumps(
+                {"file": c.init_embeddings, **dataclasses.asdict(coverage)}) + "\n")
+        if self.pulls_toward_initial(encoder):
+            encoder.save(self.initial_dir)
         return {"encoder": encoder, "step": 0, "epoch": 0, "position": 0, "elapsed": 0.0,
                 "rng": np.random.default_rng(c.seed), "optimizer_state": None}
+
+    @property
+    def initial_dir(self) -> Path:
+        return self.output / "initial"
+
+    def pulls_toward_initial(self, encoder: SentenceEncoder) -> bool:
+        c = self.config
+        return c.lambda_w > 0 or (c.lambda_c > 0 and bool(CompositionL2(encoder, c.lambda_c).anchors))
+
+    def regularizers(self, encoder: SentenceEncoder) -> list[torch.nn.Module]:
+        """The active regularizers; anchors ("initial" values) come from `<output>/initial/` when it exists (so a
+        resumed run pulls toward the same start), else from the encoder as it is now."""
+        c = self.config
+        initial = None
+        if self.pulls_toward_initial(encoder) and self.initial_dir.is_dir():
+            initial = {name: p.to(encoder.device) for name, p in load_encoder(self.initial_dir).named_parameters()}
+        out = []
+        if c.lambda_w > 0:
+            out.append(EmbeddingL2(encoder, c.lambda_w, "init", initial))
+        if c.lambda_frobenius > 0:
+            out.append(EmbeddingL2(encoder, c.lambda_frobenius, "zero"))
+        if c.lambda_c > 0:
+            out.append(CompositionL2(encoder, c.lambda_c, initial))
+        return out
 
     def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:
         """Write the checkpoint beside the current one, then swap them (a crash never leaves no checkpoint)."""
@@ -271,7 +329,9 @@ class Trainer:
         optimizer = make_optimizer(encoder, c.lr)
         if state["optimizer_state"] is not None:
             optimizer.load_state_dict(state["optimizer_state"])
-        loss_fn = MarginLoss(c.margin)
+        objective = (BiCVMLoss(encoder, c.margin) if c.objective == "bicvm" else
+                     MarginLoss(encoder, c.margin, c.distance))
+        regularizers = self.regularizers(encoder)
         steps_per_epoch = math.ceil(len(pairs) / c.batch_size)
         total = steps_per_epoch * c.epochs
         if c.max_steps:
@@ -289,7 +349,8 @@ class Trainer:
                     m = megabatch_size_at(state["step"], c.megabatch_size, c.anneal_every)
                     chunk = [pairs[i] for i in order[state["position"]:state["position"] + m * c.batch_size]]
                     chunk = scramble_pairs(chunk, c.scramble_probability, state["rng"])
-                    losses = self._megabatch_step(encoder, optimizer, loss_fn, chunk, state["rng"])
+                    losses = self._megabatch_step(encoder, optimizer, objective, regularizers, chunk,
+                                                         state["rng"])
                     state["position"] += len(chunk)
                     state["step"] += len(losses)
                     state["elapsed"] += time.perf_counter() - started
@@ -322,30 +383,39 @@ class Trainer:
         encoder.save(self.output, dtype=c.weights_dtype)
         return encoder.eval()
 
-    def _megabatch_step(self, encoder, optimizer, loss_fn, chunk, rng) -> list[float]:
-        """Mine negatives over `chunk` (the mega-batch), then one Adam step per mini-batch; returns the losses."""
+    def _megabatch_step(self, encoder, optimizer, objective, regularizers, chunk, rng) -> list[float]:
+        """Choose negatives over `chunk` (the mega-batch: mined with the current model, or BiCVM's random noise),
+        then one Adam step per mini-batch; returns the losses (objective + regularizers)."""
         c = self.config
         text1 = [a for a, _ in chunk]
         text2 = [b for _, b in chunk]
-        g1, g2 = encoder.encode(text1, batch_size=2048), encoder.encode(text2, batch_size=2048)
-        side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
-            g1, g2, text1, text2, c.mode == "bilingual", c.negatives, rng)
+        bilingual = c.mode == "bilingual"
+        if c.objective == "bicvm":
+            side1, index1, valid1, side2, index2, valid2 = mine_noise(text1, text2, bilingual, c.noise_samples, rng)
+        else:
+            g1, g2 = encoder.encode(text1, batch_size=2048), encoder.encode(text2, batch_size=2048)
+            side1, index1, valid1, side2, index2, valid2 = (
+                x[:, None] for x in mine_megabatch(g1, g2, text1, text2, bilingual, c.negatives, rng, c.distance))
         sides = {1: text1, 2: text2}
-        n1 = [sides[s][i] for s, i in zip(side1, index1)]
-        n2 = [sides[s][i] for s, i in zip(side2, index2)]
+        negatives1 = [[sides[s][i] for s, i in zip(row_side, row)] for row_side, row in zip(side1, index1)]
+        negatives2 = [[sides[s][i] for s, i in zip(row_side, row)] for row_side, row in zip(side2, index2)]
         encoder.train()
         losses = []
         for start in range(0, len(chunk), c.batch_size):
             end = min(start + c.batch_size, len(chunk))
-            size = end - start
-            vectors = encoder.embed(text1[start:end] + text2[start:end] + n1[start:end] + n2[start:end])
-            a, b, na, nb = vectors.split(size)
-            loss = loss_fn(a, b, na, nb, torch.from_numpy(valid1[start:end]).to(vectors.device),
-                           torch.from_numpy(valid2[start:end]).to(vectors.device))
+            batch = PairBatch(text1[start:end], text2[start:end], negatives1[start:end], negatives2[start:end],
+                              valid1[start:end], valid2[start:end])
             optimizer.zero_grad()
+            loss = objective(batch)
             loss.backward()
+            total = loss.item()
+            for regularizer in regularizers:
+                penalty = regularizer()
+                if penalty.requires_grad:
+                    penalty.backward()
+                total += penalty.item()
             optimizer.step()
-            losses.append(loss.item())
+            losses.append(total)
         return losses
 
     def _log_dev(self, encoder, state, metrics) -> None:

@@ -17,10 +17,11 @@ def test_margin_loss_two_sided_hinge():
     e = torch.eye(3)
     g1, g2 = e[[0]], e[[0]]                       # cos(g1, g2) = 1
     n1, n2 = e[[0]], e[[1]]                       # cos(g1, n1) = 1 -> 0.4; cos(g2, n2) = 0 -> 0
-    assert MarginLoss(0.4)(g1, g2, n1, n2).item() == pytest.approx(0.4)
-    assert MarginLoss(0.4)(g1, g2, n1, n2, torch.tensor([False]), torch.tensor([True])).item() == 0.0
+    loss = MarginLoss(torch.nn.Identity(), 0.4)
+    assert loss.hinge(g1, g2, n1, n2).item() == pytest.approx(0.4)
+    assert loss.hinge(g1, g2, n1, n2, torch.tensor([False]), torch.tensor([True])).item() == 0.0
     g2 = e[[1]]                                   # cos(g1, g2) = 0: both terms 0.4 + cos(anchor, negative)
-    assert MarginLoss(0.4)(g1, g2, e[[2]], e[[1]]).item() == pytest.approx(0.4 + 1.4)
+    assert loss.hinge(g1, g2, e[[2]], e[[1]]).item() == pytest.approx(0.4 + 1.4)
 
 
 def test_select_negatives_on_a_6x6_similarity():
