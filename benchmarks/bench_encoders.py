@@ -11,7 +11,12 @@
         The build pipeline's score stage (ScoreStage.process_batch over batches, shipped encoder) vs the naive
         per-pair loop (encode each sentence alone, cosine, overlap) on sentence pairs of STS-B train + SICK train
         standing in for (ref, bt); pairs/s, and the split between para_score and trigram_overlap.
-The models come from benchmarks/encoder_runs.sh. MiniLM needs requirements/bench.txt (HF_HUB_OFFLINE=1).
+    python benchmarks/bench_encoders.py suite-table --root ROOT/DATA
+        The encoder comparison of benchmarks/encoder_suite.sh (issue 22): per encoder its dim, STS 2012-2015 year
+        means and their mean, STS2017 en-en, STS-B dev, SICK test (Pearson x100), transfer accuracies (x100),
+        training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS).
+The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM needs requirements/bench.txt
+(HF_HUB_OFFLINE=1).
 """
 from __future__ import annotations
 
@@ -161,6 +166,82 @@ def run_score(args) -> None:
         print(f"| {name} | {rate:,.0f} | {rate / naive_rate:,.1f} |")
 
 
+# The papers' numbers for the same architectures (SPEC §8, §9; Pearson x100 unless stated; their data, dims and
+# budgets, not ours): STS year means 2012/13/14/15(/16).
+PAPERS = {
+    "word": "PP (ICLR'16, PPDB XL): 58.7/55.8/70.9/75.8; WORD (P18, 5M ParaNMT): 66.2/61.8/76.2/79.3/77.5; "
+            "SentEval MR/CR/SUBJ/SICK-E/MRPC 75.8/80.5/89.2/80.6/68.6",
+    "trigram": "TRIGRAM (P18): 67.2/60.3/76.1/79.7/78.3",
+    "sp": "SP 20k (P19, 2M en-cs): STS12-16 mean 71.0",
+    "add": "ADD + BiCVM J_bi, bilingual sentences (EC): 54/46/59/59, SICK 63",
+    "proj": "proj (ICLR'16): 60.0/56.8/71.3/74.8",
+    "dan": "DAN (ICLR'16): 56.0/54.2/69.5/72.7",
+    "charagram": "CHARAGRAM-PHRASE: 22-set mean 68.7 (PP 66.2)",
+    "charagram-word": "CHARAGRAM words: SimLex-999 rho 63.3",
+    "lstm": "LSTMavg (P18): 67.0/62.3/76.3/78.5/76.0; P17 STS2016 67.5",
+    "blstm": "BiLSTMavg (P17): oracle 69.4, STS2016 68.7; SentEval BLSTM-900 MR/CR/SUBJ/SICK-E/MRPC "
+             "75.6/82.4/90.6/84.4/75.0",
+    "blstm-ff": "Bi-variants, tanh layer (P17, tuned with sum): BiLSTMavg oracle 69.4, STS2016 68.7",
+    "lstm-last": "LSTM last state (P17): STS2016 59.3; + dropout, scrambling 68.4",
+    "lstm-og": "LSTM o.g. (ICLR'16): 46.4/41.5/51.5/56.0",
+    "lstm-nog": "LSTM no o.g. (ICLR'16): 51.0/45.2/59.8/63.9",
+    "rnn": "RNN (ICLR'16): 48.1/44.7/57.7/57.2",
+    "irnn": "iRNN (ICLR'16): 58.4/56.7/70.9/75.6",
+    "gran": "GRAN (P17): oracle 69.5, STS2016 68.9",
+    "gran-2": "GRAN-2 (P17): oracle 68.8, STS2016 68.1",
+    "gran-3": "GRAN-3 (P17): oracle 69.0, STS2016 67.2",
+    "gran-4": "GRAN-4 (P17): oracle 68.6, STS2016 68.1",
+    "gran-5": "GRAN-5 (P17): oracle 66.1, STS2016 64.8",
+    "bigran": "BiGRAN (P17): oracle 69.7, STS2016 68.4",
+    "word+trigram": "W+T (P18): 67.3/62.8/77.5/80.1/78.2",
+    "word,trigram": "W,T (P18): 67.8/62.7/77.4/80.3/78.1",
+    "word+trigram+lstm": "W+T+L (P18): 67.1/62.8/76.8/79.2/77.0",
+    "word,trigram,lstm": "W,T,L (P18): 67.7/62.8/76.9/79.8/76.8; SentEval MR/CR/SUBJ/SICK-E/MRPC "
+                         "77.6/81.4/91.4/83.8/74.0",
+}
+SUITE_STS = ("2012", "2013", "2014", "2015", "mean", "STS2017/track5.en-en", "stsbenchmark/sts-dev",
+             "SICK/SICK_test_annotated")
+SUITE_TRANSFER = (("mr", "accuracy"), ("cr", "accuracy"), ("subj", "accuracy"), ("sick-e", "accuracy"),
+                  ("mrpc", "accuracy"))
+
+
+def run_suite_table(args) -> None:
+    import csv
+
+    from paranmt.models.evaluation.sts import STSResult
+
+    root = Path(args.root)
+    speeds = {}
+    for speed in root.glob("*/speed.md"):
+        for line in speed.read_text().splitlines():
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if len(cells) >= 2 and cells[1].replace(",", "").isdigit():
+                speeds[cells[0]] = cells[1]
+    header = ["encoder", "dim", "STS12", "STS13", "STS14", "STS15", "mean", "STS17", "STS-B dev", "SICK-R", "MR",
+              "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", "papers (their data and budget)"]
+    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 2) + "---|"]
+    for directory in sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()):
+        kind = directory.name
+        config = json.loads((directory / "model" / "config.json").read_text())
+        values = {}
+        if (directory / "sts" / "results.csv").is_file():
+            rows = list(csv.DictReader((directory / "sts" / "results.csv").open()))
+            results = [STSResult(r["dataset"], int(r["n"]), float(r["pearson"]), float(r["spearman"])) for r in rows]
+            values = {**year_means(results), **{r.dataset: r.pearson for r in results}}
+        transfer = {}
+        if (directory / "transfer" / "results.csv").is_file():
+            transfer = {(r["task"], r["metric"]): float(r["value"])
+                        for r in csv.DictReader((directory / "transfer" / "results.csv").open()) if r["model"] == kind}
+        done = [json.loads(line) for line in (directory / "model" / "metrics.jsonl").read_text().splitlines()
+                if '"done"' in line]
+        cells = [kind, str(config["dim"])]
+        cells += [f"{100 * values[c]:.1f}" if c in values else "" for c in SUITE_STS]
+        cells += [f"{100 * transfer[t]:.1f}" if t in transfer else "" for t in SUITE_TRANSFER]
+        cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get(kind, ""), PAPERS.get(kind, "")]
+        lines.append("| " + " | ".join(cells) + " |")
+    print("\n".join(lines))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -181,6 +262,9 @@ def main() -> None:
     score.add_argument("--batch", type=int, default=512)
     score.add_argument("--threads", type=int, default=1)
     score.set_defaults(func=run_score)
+    table = sub.add_parser("suite-table")
+    table.add_argument("--root", required=True, help="ROOT/DATA of benchmarks/encoder_suite.sh")
+    table.set_defaults(func=run_suite_table)
     args = parser.parse_args()
     torch.set_num_threads(getattr(args, "threads", 1))
     args.func(args)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The encoder comparison (benchmarks/RESULTS.md "Encoder comparison (issue 22)", docs/encoders.md "Comparison"):
 # every encoder trained on the same data with the same recipe and budget (configs/train/encoder-suite.yaml plus the
-# flags below), then STS (`paranmt eval`), transfer (`paranmt eval-transfer`, reduced protocol) and encoding speed.
+# flags below), then STS (`paranmt eval`), transfer (`paranmt eval-transfer`, reduced protocol: at most 1,000
+# examples per split, 5 folds, 3 inner folds, no baseline rows) and encoding speed.
 #
 #   bash benchmarks/encoder_suite.sh ROOT DATA [KIND ...]
 #     ROOT  output root (models, evaluations, logs: ROOT/DATA/KIND/{model,sts,transfer})
@@ -20,13 +21,15 @@ KINDS=${*:-$SUITE}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
 PARANMT="nice -n 10 $PY -m paranmt.pipelines.cli"
-# the suite's budget (the machine is shared: small enough for ~26 encoders x 2 data sets in about an hour)
-BUDGET="--dim 100 --batch-size 50 --megabatch-size 10 --max-steps 150 --max-words 40"
+# the suite's budget (the machine is shared: small enough for ~26 encoders x 2 data sets in about 1.5 hours):
+# 100-d, 300 mini-batches of 100 pairs (0.7 epoch of the bitext; 15 epochs of the demo corpus), M = 10
+BUDGET="--dim 100 --batch-size 100 --megabatch-size 10 --max-steps 300 --max-words 40"
 case $DATA in
   bitext) INPUTS=$(ls ../shared/data/bitext/cs-en/*.eng | sed 's/\.eng$//' | grep -v newstest2017); MODE=bilingual ;;
   demo)   INPUTS=${DEMO_SHARDS:-$ROOT/demo-shards}; MODE=monolingual ;;
   *) echo "DATA must be bitext or demo" >&2; exit 2 ;;
 esac
+STS="STS2012-test STS2013-test STS2014-test STS2015-test track5.en-en sts-dev SICK_test"
 OUT=$ROOT/$DATA
 mkdir -p "$OUT"
 for kind in $KINDS; do
@@ -39,16 +42,18 @@ for kind in $KINDS; do
   fi
   if [ ! -s "$dir/sts/results.csv" ]; then
     echo "$(date -u +%T) eval $kind" >> "$OUT/suite.log"
-    $PARANMT eval --model "$dir/model" --sts-dir ../shared/data/sts --output "$dir/sts" > "$dir/eval.log" 2>&1
+    $PARANMT eval --model "$dir/model" --sts-dir ../shared/data/sts --output "$dir/sts" --select $STS \
+      > "$dir/eval.log" 2>&1
   fi
   if [ ! -s "$dir/transfer/results.csv" ]; then
     echo "$(date -u +%T) transfer $kind" >> "$OUT/suite.log"
     $PARANMT eval-transfer --model "$dir/model" --data-dir ../shared/data --output "$dir/transfer" --name "$kind" \
       --baselines --limit 1000 --folds 5 --inner-folds 3 > "$dir/transfer.log" 2>&1
   fi
+  if [ ! -s "$dir/speed.md" ]; then    # sentences/s, 1 thread, batch 128, 6,400 English bitext sentences
+    echo "$(date -u +%T) speed $kind" >> "$OUT/suite.log"
+    nice -n 10 $PY benchmarks/bench_encoders.py speed --model "$kind=$dir/model" --sentences 6400 --minilm-sentences 0 \
+      > "$dir/speed.md" 2> "$dir/speed.log"
+  fi
 done
-echo "$(date -u +%T) speed" >> "$OUT/suite.log"
-MODELS=$(for kind in $KINDS; do echo "$kind=$OUT/$kind/model"; done)
-nice -n 10 $PY benchmarks/bench_encoders.py speed --model $MODELS --sentences 6400 --minilm-sentences 0 \
-  > "$OUT/speed.md" 2> "$OUT/speed.log"
 echo "$(date -u +%T) done" >> "$OUT/suite.log"
