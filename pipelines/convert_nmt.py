@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, ScoreConfig
 
 
 QUANTIZATIONS = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
@@ -92,7 +92,9 @@ def run(args) -> int:
 
 
 def run_eval(args) -> int:
-    """BLEU/chrF of a model directory on a source/reference file pair (optionally recorded in MANIFEST.json)."""
+    """BLEU, chrF and SIMILE of a model directory on a source/reference file pair (optionally recorded in
+    MANIFEST.json). SIMILE (paranmt.models.scoring.simile: SIM * LP**0.25 with the `--simile-encoder`, by default
+    the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it."""
     from sacremoses import MosesPunctNormalizer
 
     from paranmt.models.nmt.evaluate import evaluate_translator
@@ -113,8 +115,19 @@ def run_eval(args) -> int:
                                      source_lang=args.source_lang, target_lang=args.target_lang)
     except ModelDirError as error:
         raise ConfigError(str(error)) from None
+    scorer = None
+    if args.simile_encoder:
+        from paranmt.models.scoring.simile import SimileScorer
+        from paranmt.pipelines.encode import open_encoder
+
+        scorer = SimileScorer(open_encoder(args.simile_encoder, max(1, args.threads)))
     result = evaluate_translator(translator, sources, references, args.beam, args.batch_tokens)
     hypotheses = result.pop("hypotheses")
+    if scorer is not None:
+        from paranmt.models.scoring.simile import corpus_simile
+
+        result["simile"] = round(100 * corpus_simile(scorer.score(references, hypotheses)), 2)
+        result["simile_encoder"] = args.simile_encoder
     if args.hypotheses:
         Path(args.hypotheses).write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")
     entry = {"backend": args.backend, "test_set": args.test_name or Path(args.source).stem, "beam": args.beam,
@@ -147,8 +160,8 @@ def register(subparsers) -> None:
                         help="ctranslate2 weight type: float32, float16, int8, int8_float16 (default int8)")
     parser.set_defaults(func=run)
 
-    evaluate = subparsers.add_parser("eval-nmt", help="BLEU/chrF of an NMT model directory on a test set",
-                                     description=run_eval.__doc__)
+    evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "
+                                     "set", description=run_eval.__doc__)
     evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
     evaluate.add_argument("--backend", default="ctranslate2", choices=("ctranslate2", "fairseq", "transformers"))
     evaluate.add_argument("--source", required=True, help="one source sentence per line")
@@ -166,5 +179,7 @@ def register(subparsers) -> None:
     evaluate.add_argument("--device", default="auto")
     evaluate.add_argument("--threads", type=int, default=0)
     evaluate.add_argument("--hypotheses", help="write the translations to this file")
+    evaluate.add_argument("--simile-encoder", default=ScoreConfig.encoder,
+                          help=f"encoder of SIMILE (default: the score stage's, {ScoreConfig.encoder}; '' = no SIMILE)")
     evaluate.add_argument("--record", action="store_true", help="add the result to the model's MANIFEST.json")
     evaluate.set_defaults(func=run_eval)

@@ -9,7 +9,8 @@ import logging
 from pathlib import Path
 
 from paranmt.models.evaluation.hard_sts import hard_subsets
-from paranmt.models.evaluation.sts import YEAR_GROUP, discover_datasets, score_dataset, write_results, year_means
+from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
+                                          write_results, year_means)
 from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError
 
@@ -26,14 +27,17 @@ def run(args) -> int:
     if args.hard:
         years = [d for d in discover_datasets(args.sts_dir)[0] if YEAR_GROUP.match(d.group)]
         if not years:
-            raise ConfigError(f"--hard pools the STS<year>-test folders; none found under {args.sts_dir}")
+            raise ConfigError(f"--hard pools the test-year folders (STS<year>-test, sts<year>-english...); none found "
+                              f"under {args.sts_dir}")
         datasets += hard_subsets(years, args.hard_fraction)
     results = [score_dataset(lambda s: encoder.encode(s, args.batch_size), d) for d in datasets]
     write_results(results, skipped, args.output, title=f"STS: {args.model}")
     for result in results:
         print(f"{result.dataset}\t{result.n}\t{100 * result.pearson:.1f}\t{100 * result.spearman:.1f}")
-    for year, value in year_means(results).items():
-        print(f"year mean {year}\t{100 * value:.1f}")
+    means = year_means(results)
+    for year, value in means.items():
+        print(f"year mean {year}\t{100 * value:.1f}" if year != "mean" else
+              f"{describe_mean(means)}\t{100 * value:.1f}")
     for reason in skipped:
         log.warning("skipped %s", reason)
     return 0

@@ -6,15 +6,19 @@ embedding is undefined (a sentence with no known units embeds to the zero vector
 
 Layouts recognised (all searched recursively):
 - SemEval: `STS.input.<name>.txt` (s1 TAB s2, extra columns ignored) with `STS.gs.<name>.txt` (one score per
-  line) in the same folder or a sibling folder (STS2017 keeps gold in `STS2017.gs/`). An empty gold line marks an
-  unscored pair, which is skipped. An input whose line count differs from its gold file's is reported as skipped
-  (STS2017 track6 tr-en ships 500 input lines for 250 scores; their alignment is not defined).
+  line) in the same folder or a sibling folder (STS2017 keeps gold in `STS2017.gs/`); the STS2016 release names
+  them `STS2016.input.<name>.txt` / `STS2016.gs.<name>.txt` (folder `sts2016-english-with-gs-v1.0`), read alike
+  (the gold file carries the input's prefix). An empty gold line marks an unscored pair, which is skipped. An
+  input whose line count differs from its gold file's is reported as skipped, except the inputs of
+  SCORED_LEADING_LINES, whose gold covers their first lines only (checked by reading the pairs).
 - STS Benchmark: `sts-<split>.csv`, TAB-separated genre, file, year, id, score, s1, s2 (extra columns ignored).
 - SICK: `SICK*.txt` with a header `pair_ID, sentence_A, sentence_B, relatedness_score, ...`.
 
 Dataset names are `<group>/<name>` where group is the first folder under the root (e.g. `STS2012-test/MSRpar`,
 `STS2017/track5.en-en`, `stsbenchmark/sts-dev`, `SICK/SICK_test_annotated`). Year means average Pearson over the
-datasets of each `STS<year>-test` group; the "mean of year means" averages those year means (SPEC §4).
+datasets of each test-year group (`STS<year>-test`, or the official release folder `sts<year>-english...`); the
+"mean of year means" averages those year means; it is the papers' number (SPEC §4: the mean of the five year
+means) only when all of 2012-2016 are present (`papers_mean`).
 """
 from __future__ import annotations
 
@@ -29,7 +33,16 @@ from scipy.stats import pearsonr, spearmanr
 
 from paranmt.models.evaluation.tables import write_results_csv
 
-YEAR_GROUP = re.compile(r"^STS(\d{4})-test$")
+# a folder holding one year's test sets: the staged `STS2015-test`, or the official `sts2016-english-with-gs-v1.0`
+YEAR_GROUP = re.compile(r"^STS(\d{4})(?:-test|-english\S*)$", re.IGNORECASE)
+PAPER_YEARS = ("2012", "2013", "2014", "2015", "2016")
+INPUT_FILE = re.compile(r"^(STS(?:\d{4})?)\.input\.(.+)\.txt$")
+# input files (by name) whose gold scores cover only their first lines, with that number of lines. STS2017
+# track6 tr-en ships 500 input lines for 250 scores: lines 1-250 are the scored pairs (line 3 "People are having
+# a meeting." / "İnsanlar bir toplantı yapıyor." has gold 5.0, line 5, two unrelated scenes, 0.8), lines 251-500
+# are not (line 256 "His is in a competition." / "Kadın bir yarışmada." would get 5.0, line 253 6, a young man
+# scratching his head / a young man with a hat bowing his head, too).
+SCORED_LEADING_LINES = {"track6.tr-en": 250}
 
 
 @dataclass
@@ -59,16 +72,21 @@ def _read_lines(path: Path) -> list[str]:
 
 
 def _semeval(root: Path, skipped: list[str]) -> Iterable[STSDataset]:
-    for input_file in sorted(root.rglob("STS.input.*.txt")):
-        name = input_file.name[len("STS.input."):-len(".txt")]
-        candidates = [input_file.parent / f"STS.gs.{name}.txt",
-                      *sorted(input_file.parent.parent.glob(f"*/STS.gs.{name}.txt"))]
+    for input_file in sorted(root.rglob("STS*.input.*.txt")):
+        match = INPUT_FILE.match(input_file.name)
+        if not match:
+            continue
+        prefix, name = match.groups()
+        gold_name = f"{prefix}.gs.{name}.txt"
+        candidates = [input_file.parent / gold_name, *sorted(input_file.parent.parent.glob(f"*/{gold_name}"))]
         gold_file = next((c for c in candidates if c.is_file()), None)
         dataset = f"{_group_of(root, input_file)}/{name}"
         if gold_file is None:
-            skipped.append(f"{dataset}: no STS.gs.{name}.txt beside {input_file}")
+            skipped.append(f"{dataset}: no {gold_name} beside {input_file}")
             continue
         inputs, golds = _read_lines(input_file), _read_lines(gold_file)
+        if len(inputs) > len(golds) == SCORED_LEADING_LINES.get(name):
+            inputs = inputs[:len(golds)]
         if len(inputs) != len(golds):
             skipped.append(f"{dataset}: {len(inputs)} input lines but {len(golds)} gold lines")
             continue
@@ -139,7 +157,8 @@ def evaluate(encode, root: str | Path, select: list[str] | None = None) -> tuple
 
 
 def year_means(results: list[STSResult]) -> dict[str, float]:
-    """Mean Pearson per `STS<year>-test` group, keyed by year, plus `mean` = the mean of those year means."""
+    """Mean Pearson per test-year group (YEAR_GROUP), keyed by year, plus `mean` = the mean of those year means
+    (the papers' number only when every year of PAPER_YEARS is there: `papers_mean`)."""
     by_year: dict[str, list[float]] = {}
     for result in results:
         match = YEAR_GROUP.match(result.dataset.split("/")[0])
@@ -149,6 +168,21 @@ def year_means(results: list[STSResult]) -> dict[str, float]:
     if means:
         means["mean"] = float(np.mean(list(means.values())))
     return means
+
+
+def papers_mean(means: dict[str, float]) -> float | None:
+    """The papers' "mean of the five year means" (STS 2012-2016) from `year_means`, or None when a year is missing."""
+    return means["mean"] if set(PAPER_YEARS) <= set(means) and len(means) == len(PAPER_YEARS) + 1 else None
+
+
+def describe_mean(means: dict[str, float]) -> str:
+    """What `means['mean']` is: the papers' 2012-2016 number, or the mean of the years present (naming them)."""
+    years = [y for y in means if y != "mean"]
+    if papers_mean(means) is not None:
+        return "mean of the five year means (STS 2012-2016, the papers' number)"
+    missing = [y for y in PAPER_YEARS if y not in years]
+    note = f"; not the papers' 2012-2016 mean: {', '.join(missing)} missing" if missing else ""
+    return f"mean of the year means of {', '.join(years)}{note}"
 
 
 def write_results(results: list[STSResult], skipped: list[str], output: str | Path, title: str = "STS") -> None:
@@ -163,7 +197,8 @@ def write_results(results: list[STSResult], skipped: list[str], output: str | Pa
     if means:
         lines += ["", "## Year means (Pearson x100, mean over each year's datasets)", "",
                   "| " + " | ".join(means) + " |", "|" + "---:|" * len(means),
-                  "| " + " | ".join(f"{100 * v:.1f}" for v in means.values()) + " |"]
+                  "| " + " | ".join(f"{100 * v:.1f}" for v in means.values()) + " |", "",
+                  f"`mean` = {describe_mean(means)}."]
     if skipped:
         lines += ["", "## Skipped inputs", ""] + [f"- {s}" for s in skipped]
     (output / "summary.md").write_text("\n".join(lines) + "\n")
