@@ -59,11 +59,13 @@ class ParaphraseConfig:
 
     def resolve(self) -> "ParaphraseConfig":
         """Check the settings and the model directories and resolve the templates (ConfigError before any
-        work). Loads no model weights."""
+        work). Loads no model weights. Models on a remote filesystem (gs://) are checked on a local copy
+        (`local_model_path`, the launcher needs read access) and kept as remote paths for the workers."""
         from paranmt.models.generation.models import ModelSetError, find_models
         from paranmt.models.generation.paraphraser import read_templates
         from paranmt.models.generation.templates import TemplateError, choose_templates
         from paranmt.models.parsing.parser import ParserModelError, model_files
+        from paranmt.transforms.io.model_cache import is_remote, local_model_path
 
         if not 1 <= self.n_best <= self.beam:
             raise ConfigError(f"need 1 <= --n-best <= --beam, got --n-best {self.n_best} --beam {self.beam}")
@@ -72,16 +74,22 @@ class ParaphraseConfig:
         for name in ("min_overlap", "min_similarity"):
             if not -1 <= getattr(self, name) <= 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be in [-1, 1], not {getattr(self, name)}")
-        self.model = asset_path(self.model)
+        remote = [name for name in ("model", "parse_generator", "parser", "encoder")
+                  if getattr(self, name) and is_remote(getattr(self, name))]
+        if remote and ("model" in remote) != ("parse_generator" in remote or self.task != "scpn"):
+            raise ConfigError("a model on a remote filesystem needs --parse-generator there too (a directory of "
+                              "models is found by listing, which only local paths get)")
+        local = {name: local_model_path(getattr(self, name)) if name in remote else asset_path(getattr(self, name))
+                 for name in ("model", "parse_generator", "parser", "encoder") if getattr(self, name)}
         try:
-            models = find_models(self.model, self.task, self.arch, self.parse_generator)
+            models = find_models(local["model"], self.task, self.arch, local.get("parse_generator"))
         except ModelSetError as error:
             raise ConfigError(str(error)) from None
         try:
-            model_files(asset_path(self.parser))
+            model_files(local["parser"])
         except ParserModelError as error:
             raise ConfigError(f"--parser: {error}") from None
-        if not (Path(asset_path(self.encoder)) / "config.json").is_file():
+        if not (Path(local["encoder"]) / "config.json").is_file():
             raise ConfigError(f"--encoder {self.encoder} is not an encoder directory (no config.json)")
         if self.task == "scpn":
             try:
@@ -89,8 +97,10 @@ class ParaphraseConfig:
                     self.templates, [t for t, _ in read_templates(models.paraphraser.path)])
             except TemplateError as error:
                 raise ConfigError(f"--templates: {error}") from None
-        self.model = str(models.paraphraser.path)
-        self.parse_generator = str(models.parse_generator.path) if models.parse_generator else None
+        if "model" not in remote:       # remote paths stay as given: each worker copies them (local_model_path)
+            self.model = str(models.paraphraser.path)
+            self.parse_generator = str(models.parse_generator.path) if models.parse_generator else None
+        self.parser, self.encoder = (getattr(self, n) if n in remote else local[n] for n in ("parser", "encoder"))
         return self
 
 
