@@ -104,23 +104,37 @@ class ParaphraseConfig:
         return self
 
 
-def open_pipeline(config: ParaphraseConfig):
-    """The ParaphrasePipeline of a resolved config: generators, parser stage, post-filter encoder loaded."""
+@dataclass
+class LoadedModels:
+    generator: object
+    parse_generator: object | None
+    parser: object                  # a StanzaParser
+    encoder: object                 # the post-filter's SentenceEncoder
+
+
+def load_models(config: ParaphraseConfig) -> LoadedModels:
+    """The models of a resolved config (local paths), loaded; the heavy, read-only part a process shares."""
     from paranmt.models.generation.paraphraser import load_generator
-    from paranmt.models.generation.pipeline import ParaphrasePipeline
-    from paranmt.models.generation.postfilter import PostFilter
     from paranmt.models.parsing.parser import StanzaParser
-    from paranmt.models.parsing.stage import ParseStage
     from paranmt.pipelines.encode import open_encoder
 
-    parser = asset_path(config.parser)
-    stage = ParseStage(lambda: StanzaParser(parser, device=config.device), max_tokens=config.max_tokens)
-    generator = load_generator(config.model, config.device, config.threads)
-    parse_generator = load_generator(config.parse_generator, config.device, config.threads) \
-        if config.parse_generator else None
-    post_filter = PostFilter(open_encoder(config.encoder, config.threads or 1), config.min_overlap,
-                             config.min_similarity)
-    return ParaphrasePipeline(generator, stage, post_filter, parse_generator, beam=config.beam,
+    return LoadedModels(
+        load_generator(config.model, config.device, config.threads),
+        load_generator(config.parse_generator, config.device, config.threads) if config.parse_generator else None,
+        StanzaParser(asset_path(config.parser), device=config.device), open_encoder(config.encoder, config.threads or 1))
+
+
+def open_pipeline(config: ParaphraseConfig, models: LoadedModels | None = None):
+    """A ParaphrasePipeline of a resolved config over `models` (loaded here when None); its parse cache and
+    counts are its own, so each Beam DoFn instance builds one over the process's shared models."""
+    from paranmt.models.generation.pipeline import ParaphrasePipeline
+    from paranmt.models.generation.postfilter import PostFilter
+    from paranmt.models.parsing.stage import ParseStage
+
+    models = models or load_models(config)
+    stage = ParseStage(lambda: models.parser, max_tokens=config.max_tokens)
+    post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity)
+    return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
                               n_best=config.n_best, batch_size=config.batch_size)
 
 

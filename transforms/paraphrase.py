@@ -16,6 +16,7 @@ build's translate stage does (transforms/stage.py), so that GPU machines only ge
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
 from collections import Counter
 
@@ -30,20 +31,16 @@ from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shar
 
 
 def load_pipeline(config):
-    """The pipeline of `config` (a resolved ParaphraseConfig) with local copies of its models, once per process."""
-    from paranmt.pipelines.paraphrase import open_pipeline
+    """A pipeline of `config` (a resolved ParaphraseConfig) over local copies of its models, which are loaded once
+    per process and shared; the pipeline (parse cache, counts) is the caller's own."""
+    from paranmt.pipelines.paraphrase import load_models, open_pipeline
 
     local = dataclasses.replace(
         config, model=local_model_path(config.model), parser=local_model_path(config.parser),
         encoder=local_model_path(config.encoder),
         parse_generator=local_model_path(config.parse_generator) if config.parse_generator else None)
-    return process_model(("paraphrase", json_key(local)), lambda: open_pipeline(local))
-
-
-def json_key(config) -> str:
-    import json
-
-    return json.dumps(dataclasses.asdict(config), sort_keys=True)
+    key = json.dumps(dataclasses.asdict(local), sort_keys=True)
+    return open_pipeline(local, process_model(("paraphrase", key), lambda: load_models(local)))
 
 
 class ParaphraseShardFn(beam.DoFn):
