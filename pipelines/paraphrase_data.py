@@ -6,7 +6,7 @@
 Writes (models/generation/corpora.py says what goes in and how the held-out split is made):
     DIR/pairs-train/pairs.parquet      human paraphrase pairs as shard rows (ref = s1, bt = s2, parses, templates)
     DIR/pairs-held-out/pairs.parquet   the held-out pairs, same layout (`eval-paraphraser --input`)
-    DIR/sentences.train.txt            English sentences for `train-paraphraser --from-sentences`
+    DIR/sentences.train.txt            English sentences for `train-paraphraser --sentences`
     DIR/sentences.held-out.txt
     DIR/parses.tsv                     the parse cache (sentence TAB parse), unless --parse-cache names another
 Every sentence is parsed once with the configured parser (pairs first); a rerun reuses the cache.

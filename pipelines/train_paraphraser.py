@@ -1,14 +1,16 @@
 """`paranmt train-paraphraser`: train an SCPN, parse-generator or plain paraphraser (docs/paraphrase.md, Training).
 
-    paranmt train-paraphraser --input SHARDS_OR_TSV [...] --output DIR --task scpn|parse-generator|plain
-                              [--arch scpn|transformers] [--from-sentences] [--config YAML] [--resume] [flags]
+    paranmt train-paraphraser [--input SHARDS_OR_TSV ...] [--sentences TXT ...] --output DIR
+                              --task scpn|parse-generator|plain [--arch scpn|transformers] [--config YAML]
+                              [--resume] [flags]
 
-Inputs (models/generation/data.py): `paranmt build` shard directories / Parquet files (ref, bt and their parses),
-`paranmt export --format scpn` TSV, pair TSV (`s1 TAB s2`, or a header naming ref, bt[, ref_parse, bt_parse]);
-with `--from-sentences`, text files of English sentences (SynPG-style training without paraphrase pairs).
+Pairs (`--input`, models/generation/data.py): `paranmt build` shard directories / Parquet files (ref, bt and
+their parses), `paranmt export --format scpn` TSV, pair TSV (`s1 TAB s2`, or a header naming ref, bt[, ref_parse,
+bt_parse]). Sentences (`--sentences`): text files of English sentences, one a line, for training without
+paraphrase pairs (SynPG); both kinds can be mixed.
 Sentences without a parse are parsed with `--parser` (default assets/parser-en); parses are cached in
-`--parse-cache` (default DIR/parses.tsv). `--dev` takes held-out inputs of the same kind (held-out loss at each
-checkpoint). Settings: ParaphraserTrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to
+`--parse-cache` (default DIR/parses.tsv). `--dev` / `--dev-sentences` take held-out data of the same kinds (the
+held-out loss at each checkpoint goes to DIR/metrics.jsonl). Settings: ParaphraserTrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to
 continue from DIR/checkpoint.
 """
 from __future__ import annotations
@@ -21,19 +23,25 @@ from paranmt.schemas.config import ConfigError, asset_path, load_config, make_ou
 log = logging.getLogger(__name__)
 
 
-def load_instances(paths: list[str], config, from_sentences: bool, cache, parser_dir: str):
+def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cache, parser_dir: str):
+    """(instances, {"pairs": counts, "sentences": counts}, parses seen) of the pair inputs and sentence files."""
     from paranmt.models.generation.data import (fill_parses, pair_instances, read_pairs, read_sentences,
                                                 sentence_instances)
 
-    if from_sentences:
-        sentences = read_sentences(paths)
-        parses = cache.parse(sentences, parser_dir) if config.task == "scpn" else {}
-        instances, counts = sentence_instances(config.task, sentences, parses, config.max_words)
-        return instances, counts, [parses.get(s) for s in sentences if parses.get(s)]
-    pairs = read_pairs(paths)
-    fill_parses(pairs, cache, parser_dir, config.task)
-    instances, counts = pair_instances(config.task, pairs, config.require_different, config.max_words)
-    return instances, counts, [p for pair in pairs for p in (pair.p1, pair.p2) if p]
+    instances, counts, parses = [], {}, []
+    if pair_paths:
+        pairs = read_pairs(pair_paths)
+        fill_parses(pairs, cache, parser_dir, config.task)
+        found, counts["pairs"] = pair_instances(config.task, pairs, config.require_different, config.max_words)
+        instances += found
+        parses += [p for pair in pairs for p in (pair.p1, pair.p2) if p]
+    if sentence_paths:
+        sentences = read_sentences(sentence_paths)
+        parsed = cache.parse(sentences, parser_dir) if config.task == "scpn" else {}
+        found, counts["sentences"] = sentence_instances(config.task, sentences, parsed, config.max_words)
+        instances += found
+        parses += [parsed[s] for s in sentences if parsed.get(s)]
+    return instances, counts, parses
 
 
 def run(args) -> int:
@@ -42,6 +50,8 @@ def run(args) -> int:
     from paranmt.models.parsing.parser import ParserModelError, model_files
     from paranmt.models.training.trainer import TrainConfigError
 
+    if not args.input and not args.sentences:
+        raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
     overrides = {name: getattr(args, name) for name in FLAG_FIELDS + ("copy",)}
     config = load_config(ParaphraserTrainConfig, args.config, overrides, what="paraphraser training config")
     try:
@@ -54,17 +64,18 @@ def run(args) -> int:
     try:
         if config.task != "plain":
             model_files(parser_dir)
-        instances, counts, parses = load_instances(args.input, config, args.from_sentences, cache, parser_dir)
-        dev = load_instances(args.dev, config, args.from_sentences, cache, parser_dir)[0] if args.dev else []
+        instances, counts, parses = load_instances(args.input, args.sentences, config, cache, parser_dir)
+        dev = load_instances(args.dev, args.dev_sentences, config, cache, parser_dir)[0] \
+            if args.dev or args.dev_sentences else []
     except (GenerationDataError, ParserModelError, OSError) as error:
         raise ConfigError(str(error)) from None
+    counts = {kind: c.as_dict() for kind, c in counts.items()}
     if not instances:
-        raise ConfigError(f"no training instances in {', '.join(args.input)} ({counts.as_dict()})")
-    log.info("training instances: %d from %d inputs read; skipped %s", counts.instances, counts.read,
-             dict(counts.skipped))
+        raise ConfigError(f"no training instances in {', '.join(args.input + args.sentences)} ({counts})")
+    log.info("training instances: %d (%s)", len(instances), counts)
     templates = top_templates(parses, 20)
-    info = {"inputs": args.input, "from_sentences": args.from_sentences, "data": counts.as_dict(),
-            "dev_instances": len(dev), "parser": parser_dir if config.task != "plain" else None}
+    info = {"inputs": args.input, "sentences": args.sentences, "data": counts, "dev_instances": len(dev),
+            "parser": parser_dir if config.task != "plain" else None}
     (output / "train_data.json").write_text(json.dumps(info, indent=2) + "\n")
     try:
         ParaphraserTrainer(config, output).fit(instances, templates, dev, resume=args.resume, training_info=info)
@@ -125,11 +136,15 @@ def register(subparsers) -> None:
 
     parser = subparsers.add_parser("train-paraphraser", help="train an SCPN / parse-generator / plain paraphraser "
                                    "on shards, SCPN TSV, pair TSV or single sentences", description=__doc__)
-    parser.add_argument("--input", nargs="+", required=True, metavar="PATH", help="training inputs")
+    parser.add_argument("--input", nargs="+", default=[], metavar="PATH",
+                        help="training pairs: shard directories / Parquet, scpn TSV, pair TSV")
     parser.add_argument("--output", required=True, help="model directory (also checkpoint/, metrics.jsonl)")
-    parser.add_argument("--from-sentences", action="store_true",
-                        help="inputs are English sentences, one a line: (shuffled words, own parse) -> sentence")
-    parser.add_argument("--dev", nargs="+", metavar="PATH", help="held-out inputs (loss at each checkpoint)")
+    parser.add_argument("--sentences", nargs="+", default=[], metavar="PATH",
+                        help="English sentence files, one a line (SynPG): (shuffled words, own parse) -> sentence "
+                             "for scpn, shuffled words -> sentence for plain")
+    parser.add_argument("--dev", nargs="+", default=[], metavar="PATH",
+                        help="held-out pairs (held-out loss at each checkpoint)")
+    parser.add_argument("--dev-sentences", nargs="+", default=[], metavar="PATH", help="held-out sentence files")
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
     parser.add_argument("--config", help="YAML with ParaphraserTrainConfig keys")

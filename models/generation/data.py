@@ -13,7 +13,7 @@ Pairs are kept for `scpn` and `parse-generator` only when the two sides differ a
 SCPN authors' code for SCPN; `none`: every parsed pair), decided by the `template` filter of models/filters.
 A pair without both parses cannot make such an instance and is counted as `no_parse`.
 
-Sentence-only training (`from_sentences`, SynPG, Huang & Chang 2021): each English sentence s with its parse p
+Sentence-only training (`sentence_instances`, SynPG, Huang & Chang 2021): each English sentence s with its parse p
 gives (shuffle(s), p) -> s for `scpn`, and shuffle(s) -> s for `plain`; the words (whitespace tokens) of the source
 are shuffled anew every time the instance is drawn (`Instance.shuffle_source`), so the model has to take the
 order from the parse. `parse-generator` needs pairs (a sentence alone gives no target parse different from its
@@ -27,7 +27,7 @@ Inputs (`read_pairs`; `detect_input`):
   in the file), so no reversed pair is added;
 - pair TSV: `s1 TAB s2` per line; or with a header line naming the columns `ref`, `bt` and optionally `ref_parse`,
   `bt_parse` (paranmt form);
-- sentences (`from_sentences`): a text file, one English sentence per line.
+- sentences (`read_sentences`): a text file, one English sentence per line.
 Sentences without a parse are parsed with the configured parser (assets/parser-en by default) through
 `ParseCache`, a TSV `sentence TAB parse` (empty parse = the parser failed) that is appended to as parsing goes,
 so a killed run or a second task reuses it.
@@ -318,7 +318,7 @@ def sentence_instances(task: str, sentences: list[str], parses: dict[str, str | 
                        max_words: int = 60) -> tuple[list[Instance], DataCounts]:
     """SynPG instances from single sentences: (shuffle(s), parse(s)) -> s (scpn) or shuffle(s) -> s (plain)."""
     if task == "parse-generator":
-        raise GenerationDataError("the parse generator needs pairs (p1, t2) -> p2; --from-sentences trains scpn "
+        raise GenerationDataError("the parse generator needs pairs (p1, t2) -> p2; sentences alone train scpn "
                                   "or plain")
     if task not in TASKS:
         raise GenerationDataError(f"unknown task {task!r}; choose one of {', '.join(TASKS)}")

@@ -165,3 +165,41 @@ def test_cli_trains_from_an_scpn_export_tsv_and_says_what_is_wrong(tmp_path, pai
     assert main(["train-paraphraser", "--input", str(tsv), "--output", str(out), "--task", "scpn",
                  "--hidden", "33"]) == 2
     assert "even" in capsys.readouterr().err
+
+
+def test_cli_trains_on_single_sentences_parsed_once_with_the_shipped_parser(tmp_path, bitext, paraphrase_pairs):
+    sentences = [s for s in (bitext / "multi30k_test_2016_flickr.eng").read_text().splitlines()[:12]]
+    text = tmp_path / "sentences.txt"
+    text.write_text("\n".join(sentences + sentences[:2]) + "\n")
+    out = tmp_path / "model"
+    flags = ["--vocab-size", "300", "--embed-dim", "16", "--hidden", "32", "--parse-hidden", "16", "--max-steps", "2",
+             "--batch-size", "8", "--device", "cpu"]
+    assert main(["train-paraphraser", "--sentences", str(text), "--input", str(paraphrase_pairs), "--output",
+                 str(out), "--task", "scpn"] + flags) == 0
+    cache = (out / "parses.tsv").read_text().splitlines()
+    assert sorted(line.split("\t")[0] for line in cache) == sorted(sentences)     # each distinct sentence once
+    assert all(line.split("\t")[1].startswith("(") for line in cache)
+    data = json.loads((out / "train_data.json").read_text())["data"]
+    assert data["sentences"]["instances"] == 12 and data["sentences"]["skipped"]["duplicate"] == 2
+    assert data["pairs"]["instances"] > 0
+    mtime = (out / "parses.tsv").stat().st_mtime_ns
+    assert main(["train-paraphraser", "--sentences", str(text), "--output", str(out), "--task", "plain"] + flags) == 0
+    assert (out / "parses.tsv").stat().st_mtime_ns == mtime                      # plain needs no parse
+    generator = load_generator(out, device="cpu")
+    assert generator.task == "plain" and len(generator.generate(sentences[:2], beam=2)) == 2
+
+
+def test_demo_data_holds_out_pairs_and_their_sentences(shared_data):
+    from paranmt.models.generation.corpora import pair_rows, split_corpora
+
+    corpora = split_corpora(shared_data, held_out_per_mille=50, max_words=30, max_sentences=1000)
+    train, held = corpora["pairs_train"], corpora["pairs_held_out"]
+    assert {p.corpus for p in train} == {"sick", "mrpc", "sts"} and 0.02 < len(held) / len(train) < 0.1
+    held_sentences = {s for p in held for s in (p.s1, p.s2)}
+    assert not held_sentences & set(corpora["sentences_train"]) and len(corpora["sentences_train"]) == 1000
+    assert not {(p.s1, p.s2) for p in held} & {(p.s1, p.s2) for p in train}
+    sick_test = (shared_data / "sts" / "SICK" / "SICK_test_annotated.txt").read_text().splitlines()[1]
+    assert sick_test.split("\t")[1] not in {s for p in train for s in (p.s1, p.s2)}
+    row = pair_rows(held[:1], {held[0].s1: "(S(NP(PRP))(VP(VBD))(.))"})[0]
+    assert (row["ref"], row["bt"], row["ref_template"], row["bt_parse"]) == (held[0].s1, held[0].s2,
+                                                                            "(S(NP)(VP)(.))", None)
