@@ -19,7 +19,6 @@ DuckDB and `datasets` load DIR as the pairs alone), prints the accounting line a
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -41,21 +40,18 @@ from paranmt.schemas.config import RUN_FIELDS, STAGE_ORDER, STAGE_SPECS, BuildCo
 from paranmt.schemas.metadata import (input_changes, input_fingerprint, model_identity, package_version,
                                       shard_metadata, verify_manifest)
 from paranmt.schemas.records import SCHEMA_VERSION
-from paranmt.transforms.io.bitext import ReadOptions, plan_reads
-from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext, shard_files, shard_of
-from paranmt.transforms.io.writer import AccountingError, WriteShards, join_path, read_shard_counts
+from paranmt.transforms.io.bitext import UTF8_PROBLEM, ReadOptions, encoding_advice, plan_reads
 from paranmt.transforms.io.model_cache import is_remote as is_remote_path
+from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext
+from paranmt.transforms.io.writer import AccountingError, WriteShards
+from paranmt.transforms.shards import (completed_shards, join_path, list_shards, read_shard_counts, reject_files,
+                                       shard_name, shard_path, write_json)
 from paranmt.transforms.stage import VERIFY_REMOTE_MODELS, RunStage, build_stage
 
 log = logging.getLogger(__name__)
 
 LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
                  "PrismRunner", "prism"}
-
-
-def completed_shards(output: str) -> set[str]:
-    pattern = join_path(output, "*.parquet")
-    return {shard_of(m.path) for m in FileSystems.match([pattern])[0].metadata_list}
 
 
 def _flat(data, prefix: str = "") -> dict:
@@ -160,14 +156,14 @@ def plan_input(config: BuildConfig) -> list:
     """The work items, matched and checked before any work: ReadTasks for bitext (one per shard of a plain
     local file, one per other file), shard paths for `shards`."""
     if config.format == "shards":
-        return shard_files(config.input)
+        return list_shards(config.input, verify=True)
     return plan_reads(plan_bitext(config.input, read_options(config)), read_options(config))
 
 
 def planned_shards(config: BuildConfig, inputs: list) -> list[str] | None:
     """The names of every shard the inputs make, when known before reading (None for whole-file tasks)."""
     if config.format == "shards":
-        return [shard_of(p) for p in inputs]
+        return [shard_name(p) for p in inputs]
     names = [task.shard_names() for task in inputs]
     return None if any(n is None for n in names) else [name for group in names for name in group]
 
@@ -238,9 +234,7 @@ class Progress:
 
 def summarize(output: str) -> tuple[list[dict], dict]:
     """Per-shard counts read back from every data shard in `output`, and their totals."""
-    shards = []
-    for path in sorted(FileSystems.match([join_path(output, "*.parquet")])[0].metadata_list, key=lambda m: m.path):
-        shards.append({"name": shard_of(path.path), **read_shard_counts(path.path)})
+    shards = [{"name": name, **read_shard_counts(shard_path(output, name))} for name in sorted(completed_shards(output))]
     totals = {"read": 0, "separators": 0, "written": 0, "rejected": 0, "rejects_by_reason": {}}
     for shard in shards:
         for key in ("read", "separators", "written", "rejected"):
@@ -259,26 +253,30 @@ def beam_counters(result) -> dict[str, int]:
     return {f"{c.key.metric.namespace}/{c.key.metric.name}": c.committed or c.attempted for c in counters}
 
 
-def encoding_hint(output: str) -> str:
-    """One line on how to convert the input, from the encoding guessed for the first invalid_utf8 reject."""
+def encoding_hints(output: str, shards: list[dict]) -> list[str]:
+    """One line per input file with lines that are not UTF-8 (bitext.encoding_advice: an encoding is guessed only
+    when most of the file's lines fail; otherwise its first bad line is named), from the per-shard counts of
+    `summarize` and the invalid_utf8 rejects of the file's first shard that has any."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    guess = "latin-1"
-    for match in FileSystems.match([join_path(output, layout.REJECTS, "*.parquet")])[0].metadata_list:
-        with FileSystems.open(match.path) as handle:
+    files: dict[str, list[dict]] = {}
+    for shard in shards:
+        files.setdefault(shard["name"].rsplit(".", 1)[0], []).append(shard)
+    rejects = {shard_name(path): path for path in reject_files(output)}
+    hints = []
+    for stem, blocks in sorted(files.items()):
+        invalid = [b for b in blocks if b.get("rejects_by_reason", {}).get("read/invalid_utf8")]
+        if not invalid or invalid[0]["name"] not in rejects:
+            continue
+        with FileSystems.open(rejects[invalid[0]["name"]]) as handle:
             table = pq.read_table(handle, columns=["reason", "detail"])
         details = table.filter(pc.equal(table.column("reason"), "invalid_utf8")).column("detail").to_pylist()
-        if details:
-            guess = details[0].rsplit("looks like ", 1)[-1] if "looks like " in details[0] else guess
-            break
-    return (f"the input looks like {guess}: convert it first, e.g. `iconv -f {guess} -t UTF-8 IN > OUT`, "
-            f"and build from OUT")
-
-
-def write_json(path: str, data: dict) -> None:
-    with FileSystems.create(path) as handle:
-        handle.write(json.dumps(data, indent=2, sort_keys=True).encode())
+        problems = [m for m in map(UTF8_PROBLEM.match, details) if m]
+        first = min(problems, key=lambda m: int(m["line"]))[0] if problems else details[0]
+        hints.append(encoding_advice(sum(b["rejects_by_reason"].get("read/invalid_utf8", 0) for b in blocks),
+                                     sum(b.get("read", 0) for b in blocks), first, [m["guess"] for m in problems]))
+    return hints
 
 
 @dataclass
@@ -399,10 +397,9 @@ def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, finger
     if extra:
         print(f"  {extra} TSV line(s) had more columns than read.columns names; the extra columns were ignored "
               f"(--strict-columns rejects such lines)")
-    if totals["rejects_by_reason"].get("read/invalid_utf8"):
-        print(f"paranmt build: {totals['rejects_by_reason']['read/invalid_utf8']} line(s) are not UTF-8; "
-              f"{encoding_hint(config.output)}", file=sys.stderr)
-    print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, layout.REJECTS)}/, "
+    for hint in encoding_hints(config.output, shards):
+        print(f"paranmt build: {hint}", file=sys.stderr)
+    print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, layout.REJECTS)}/*.pq, "
           f"{layout.MANIFEST}, {layout.METRICS}, {layout.CONFIG}")
     if not balanced:
         raise AccountingError(f"read {totals['read']} != written {totals['written']} + rejected "

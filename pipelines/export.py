@@ -21,7 +21,7 @@ from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HF_SCHEMA, SCPN_HEADER, ExportShardFn
-from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, shard_metadata,
+from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, read_shard_metadata,
                                        unique_shard_names, write_json, write_text_atomically)
 
 LOG = logging.getLogger(__name__)
@@ -143,7 +143,7 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
                 totals[key] = totals.get(key, 0) + value
     if fmt == "hf":
         write_text_atomically(FileSystems.join(output, "README.md"),
-                              dataset_card(totals.get("written", 0), len(files), shard_metadata(files[0])))
+                              dataset_card(totals.get("written", 0), len(files), read_shard_metadata(files[0])))
     else:
         parts = [FileSystems.join(target_dir, f"{name}.txt") for name in sorted(unique_shard_names(files))]
         concatenate_files(parts, output, SCPN_HEADER if fmt == "scpn" else "")

@@ -7,11 +7,19 @@ descend into it, and Hugging Face `datasets.load_dataset("parquet", data_dir=DIR
 start with `__` (a single `_` is not enough for it: it would read `_config.yaml` as Parquet). So DIR loads as the
 pair rows alone, in each of them.
 
-Layout 1 (before schema v2) kept the side files at the top level (LEGACY_NAMES); readers accept both, writers
-write layout 2 only.
+Side tables (rejects, dropped rows) are Parquet files named `<shard>.pq`, not `.parquet`: a recursive glob
+`DIR/**/*.parquet` (DuckDB, Polars) would otherwise sweep them in with the pair rows (DuckDB counted 308 rows for 300
+pairs, and a column read failed on the mixed schemas). They read with one call all the same:
+`pd.read_parquet("DIR/__paranmt__/rejects")`, `pyarrow.dataset.dataset(same)`,
+`duckdb.read_parquet("DIR/__paranmt__/rejects/*.pq")`, `pl.read_parquet("DIR/__paranmt__/rejects/*.pq")`.
+
+Layout 1 (before schema v2) kept the side files at the top level (LEGACY_NAMES); layout 2 before issue 24 named side
+tables `<shard>.parquet`. Readers accept all of them, writers write the current layout only.
 """
 from __future__ import annotations
 
+DATA_SUFFIX = ".parquet"                      # pair rows: DIR/<shard>.parquet
+SIDE_TABLE_SUFFIX = ".pq"                     # side tables: DIR/__paranmt__/{rejects,dropped}/<shard>.pq (Parquet)
 SIDE_DIR = "__paranmt__"
 REJECTS = f"{SIDE_DIR}/rejects"               # build: reject rows per shard (REJECT_SCHEMA)
 DROPPED = f"{SIDE_DIR}/dropped"               # filter --write-dropped: rows a filter dropped, with the reason

@@ -23,8 +23,8 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.parsing.trees import to_scpn
 from paranmt.schemas.records import PAIR_SCHEMA, scores_as_dict
-from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches, shard_metadata,
-                                       shard_name)
+from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches,
+                                       read_shard_metadata, shard_name, shard_path)
 
 FORMATS = ("paranmt-txt", "scpn", "hf")
 SCPN_HEADER = "source\ttarget_parse\ttarget_template\ttarget\n"
@@ -80,8 +80,8 @@ class ExportShardFn(beam.DoFn):
         name = shard_name(path)
         counts = Counter()
         if self.fmt == "hf":
-            writer = ParquetShardWriter(FileSystems.join(self.target_dir, f"{name}.parquet"), HF_SCHEMA,
-                                        shard_metadata(path))
+            writer = ParquetShardWriter(shard_path(self.target_dir, name), HF_SCHEMA,
+                                        read_shard_metadata(path))
             for table in iter_table_batches(path):
                 writer.write_table(hf_table(table))
                 counts["rows"] += table.num_rows

@@ -19,7 +19,7 @@ becomes a Python object; the global decisions travel as small side inputs or as 
                  smallest overall -> the N-th smallest hash (numpy arrays: 8 bytes per hash)
   4. write       each shard again: verdicts per batch; kept rows -> OUT/<shard>.parquet (same schema and metadata,
                  plus the filter's), optionally dropped rows with reason ->
-                 OUT/__paranmt__/dropped/<shard>.parquet and a `ref TAB bt` part file; yields the shard's counts.
+                 OUT/__paranmt__/dropped/<shard>.pq and a `ref TAB bt` part file; yields the shard's counts.
 Passes that the plan does not need are skipped. Each pass starts after a Reshuffle of the paths: without that
 fusion break a local runner fuses all passes into one stage that waits for its own side inputs.
 """
@@ -39,7 +39,8 @@ from paranmt.models.filters.quantiles import (add_counts, finite_values, high_co
                                               value_at)
 from paranmt.schemas import layout
 from paranmt.schemas.records import PAIR_SCHEMA
-from paranmt.transforms.shards import ParquetShardWriter, iter_table_batches, shard_metadata, shard_name
+from paranmt.transforms.shards import (ParquetShardWriter, dropped_path, iter_table_batches, matching,
+                                       read_shard_metadata, shard_name, shard_path)
 
 DROPPED_SCHEMA = PAIR_SCHEMA.append(pa.field("drop_reason", pa.string(), nullable=False)) \
     .append(pa.field("drop_detail", pa.string()))
@@ -74,10 +75,6 @@ def read_arrow(paths: list[str]) -> list[pa.Table]:
         with FileSystems.open(path) as handle:
             tables.append(pa.ipc.open_file(handle).read_all())
     return tables
-
-
-def matching(pattern: str) -> list[str]:
-    return sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
 
 
 def shard_losers(work: str | None, path: str) -> pa.Table:
@@ -231,10 +228,10 @@ class _WriteFilteredShardFn(beam.DoFn):
         plan = self.plan.bind_quantiles(quantiles)
         reasons = plan.reasons()
         name = shard_name(path)
-        metadata = {**shard_metadata(path), **self.metadata}
+        metadata = {**read_shard_metadata(path), **self.metadata}
         losers = shard_losers(self.work, path)
-        kept_writer = ParquetShardWriter(FileSystems.join(self.output, f"{name}.parquet"), PAIR_SCHEMA, metadata)
-        dropped_writer = ParquetShardWriter(FileSystems.join(self.output, layout.DROPPED, f"{name}.parquet"),
+        kept_writer = ParquetShardWriter(shard_path(self.output, name), PAIR_SCHEMA, metadata)
+        dropped_writer = ParquetShardWriter(dropped_path(self.output, name),
                                             DROPPED_SCHEMA, metadata) if self.write_dropped else None
         tsv = FileSystems.create(FileSystems.join(self.output, layout.TSV_PARTS, f"{name}.tsv")) \
             if self.write_tsv else None

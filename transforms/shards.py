@@ -1,14 +1,22 @@
-"""Reading shard directories written by `paranmt build` (and by `paranmt filter`, which writes the same layout),
-and streaming Parquet writing for the corpus tools.
+"""The one home of shard I/O for `paranmt build`, `filter`, `stats`, `export` and `lexicon`: naming and listing shard
+files, reading their metadata and rows, and writing tables, text and JSON atomically. Local paths and any Beam
+filesystem (gs://...) work.
+
+Names: a shard `news.00003` is the data file `DIR/news.00003.parquet` (`shard_path` / `shard_name`); its rejects are
+`DIR/__paranmt__/rejects/news.00003.pq` (`reject_path`): Parquet under another suffix, so that `DIR/**/*.parquet`
+(DuckDB, Polars) matches pair rows only (schemas/layout.py). Reject files of earlier versions
+(`__paranmt__/rejects/*.parquet`, layout 1 `rejects/*.parquet`) are still listed by `reject_files`.
 
 An input is a directory (its top-level `*.parquet` files) or a glob; side files and folders of either output layout
 (schemas.layout.is_side_path: `__paranmt__/`, `rejects/`, `dropped/`, names starting with `_` or `.`) are never
-read, even when a glob reaches into them. Local paths
-and any Beam filesystem (gs://...) work. Files are read in record batches of BATCH_ROWS rows, only the columns
-asked for, so a worker's memory stays bounded by one batch whatever the shard size.
+read, even when a glob reaches into them. Files are read in record batches of BATCH_ROWS rows, only the columns
+asked for, so a worker's memory stays bounded by one batch whatever the shard size. Every file is written under a
+temporary name `.<name>.tmp-<uuid>` beside its final one and renamed when complete (`atomic_file`), so a file under
+its final name is always complete.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from collections.abc import Iterator
@@ -30,28 +38,85 @@ DICTIONARY_COLUMNS = frozenset({"corpus", "ref_template", "bt_template", "ref_pa
 METADATA_PREFIX = "paranmt."
 
 
-def list_shards(input_path: str) -> list[str]:
+COUNTS_KEY = b"paranmt.counts"
+
+
+def join_path(directory: str, *names: str) -> str:
+    return FileSystems.join(directory, *names)
+
+
+def shard_path(directory: str, name: str) -> str:
+    """The data file of shard `name` in an output directory."""
+    return join_path(directory, name + layout.DATA_SUFFIX)
+
+
+def reject_path(directory: str, name: str) -> str:
+    """The reject file of shard `name` in a build output directory."""
+    return join_path(directory, layout.REJECTS, name + layout.SIDE_TABLE_SUFFIX)
+
+
+def dropped_path(directory: str, name: str) -> str:
+    """The dropped-rows file of shard `name` in a filter output directory (`--write-dropped`)."""
+    return join_path(directory, layout.DROPPED, name + layout.SIDE_TABLE_SUFFIX)
+
+
+def shard_name(path: str) -> str:
+    """`DIR/news.00003.parquet` (or a side table `.../news.00003.pq`) -> `news.00003`."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    for suffix in (layout.DATA_SUFFIX, layout.SIDE_TABLE_SUFFIX):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def matching(pattern: str) -> list[str]:
+    """Sorted paths of the files matching a glob (none when nothing matches or the folder does not exist)."""
+    try:
+        return sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
+    except Exception:  # noqa: BLE001 - Beam raises BeamIOError for a folder that does not exist
+        return []
+
+
+def completed_shards(output: str) -> set[str]:
+    """Names of the shards whose data file exists in `output` (a data file is written last: the shard is done)."""
+    return {shard_name(path) for path in matching(join_path(output, "*" + layout.DATA_SUFFIX))}
+
+
+def reject_files(output: str) -> list[str]:
+    """The reject files of a build output, of every layout: `__paranmt__/rejects/*.pq`, and those of earlier versions
+    (`__paranmt__/rejects/*.parquet`, `rejects/*.parquet`)."""
+    folders = (layout.REJECTS, layout.LEGACY_NAMES[layout.REJECTS])
+    return [path for folder in folders for suffix in (layout.SIDE_TABLE_SUFFIX, layout.DATA_SUFFIX)
+            for path in matching(join_path(output, folder, "*" + suffix))]
+
+
+def list_shards(input_path: str, verify: bool = False) -> list[str]:
     """Sorted shard files of a directory (top level only) or a glob, without side paths below the directory or the
-    glob's fixed part; ConfigError when there are none."""
+    glob's fixed part; ConfigError when there are none. `verify`: also read every file's Parquet footer, so a
+    truncated or corrupt shard is one clear error before any work."""
     wildcard = min((input_path.find(c) for c in "*?[" if c in input_path), default=-1)
-    pattern = input_path if wildcard >= 0 or input_path.endswith(".parquet") \
-        else FileSystems.join(input_path.rstrip("/"), "*.parquet")
+    pattern = input_path if wildcard >= 0 or input_path.endswith(layout.DATA_SUFFIX) \
+        else join_path(input_path.rstrip("/"), "*" + layout.DATA_SUFFIX)
     fixed = input_path[:wildcard] if wildcard >= 0 else ""
     root = fixed.rsplit("/", 1)[0] if "/" in fixed else "" if wildcard >= 0 else input_path  # side paths are below
     try:
         matches = FileSystems.match([pattern])[0].metadata_list
     except Exception as error:  # noqa: BLE001 - Beam raises BeamIOError with the underlying cause
         raise ConfigError(f"cannot list shards {pattern}: {error}") from None
-    files = sorted(m.path for m in matches if m.path.endswith(".parquet") and not any(
+    files = sorted(m.path for m in matches if m.path.endswith(layout.DATA_SUFFIX) and not any(
         layout.is_side_path(part) for part in m.path[len(root):].strip("/").split("/") if part))
     if not files:
-        raise ConfigError(f"no shard files (*.parquet) match {pattern}")
+        raise ConfigError(f"no shard files (*{layout.DATA_SUFFIX}) match {pattern}")
+    if verify:
+        broken = []
+        for path in files:
+            try:
+                read_schema(path)
+            except Exception as error:  # noqa: BLE001 - pyarrow raises ArrowInvalid/OSError for broken files
+                broken.append(f"{path} ({type(error).__name__}: {error})")
+        if broken:
+            raise ConfigError(f"{len(broken)} input shard(s) cannot be read: {'; '.join(broken[:3])}")
     return files
-
-
-def shard_name(path: str) -> str:
-    """`DIR/news-00003.parquet` -> `news-00003`."""
-    return path.rsplit("/", 1)[-1][: -len(".parquet")]
 
 
 def unique_shard_names(files: list[str]) -> list[str]:
@@ -68,10 +133,15 @@ def read_schema(path: str) -> pa.Schema:
         return pq.read_schema(handle)
 
 
-def shard_metadata(path: str) -> dict[str, str]:
-    """The `paranmt.*` key-value metadata of a shard (decoded)."""
+def read_shard_metadata(path: str) -> dict[str, str]:
+    """The `paranmt.*` key-value metadata of a shard (decoded; written from schemas.metadata.shard_metadata)."""
     metadata = read_schema(path).metadata or {}
     return {k.decode(): v.decode() for k, v in metadata.items() if k.decode().startswith(METADATA_PREFIX)}
+
+
+def read_shard_counts(path: str) -> dict:
+    """The accounting a build's data shard carries in its metadata (`paranmt.counts`; reads the footer only)."""
+    return json.loads((read_schema(path).metadata or {}).get(COUNTS_KEY, b"{}"))
 
 
 def column_fill(path: str, columns: list[str]) -> dict[str, tuple[int, int | None]]:
@@ -143,17 +213,42 @@ def iter_row_batches(path: str, columns: list[str] | None = None, batch_rows: in
         yield rows_of_table(table)
 
 
+@contextlib.contextmanager
+def atomic_file(path: str):
+    """A binary handle on `.<name>.tmp-<uuid>` beside `path`; renamed to `path` (replacing it) when the block ends
+    without an error, deleted when it raises."""
+    directory, name = path.rsplit("/", 1)
+    temporary = join_path(directory, f".{name}.tmp-{uuid.uuid4().hex}")
+    try:
+        with FileSystems.create(temporary) as handle:
+            yield handle
+        if FileSystems.exists(path):
+            FileSystems.delete([path])
+        FileSystems.rename([temporary], [path])
+    except BaseException:
+        if FileSystems.exists(temporary):
+            FileSystems.delete([temporary])
+        raise
+
+
+def write_table_atomically(table: pa.Table, path: str) -> None:
+    """Write `table` as one Parquet file (zstd, statistics, ROW_GROUP_ROWS rows per group), atomically."""
+    buffer = pa.BufferOutputStream()
+    pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS, write_statistics=True)
+    with atomic_file(path) as handle:
+        handle.write(buffer.getvalue().to_pybytes())
+
+
 class ParquetShardWriter:
-    """Stream row batches into one Parquet file (zstd): written under a temporary name, renamed on `close()`,
-    so a file under its final name is always complete. Memory: one batch."""
+    """Stream row batches into one Parquet file (zstd), atomically (`atomic_file`: the file appears under its final
+    name on `close()`). Memory: one batch."""
 
     def __init__(self, path: str, schema: pa.Schema = PAIR_SCHEMA, metadata: dict[str, str] | None = None):
-        directory, name = path.rsplit("/", 1)
         self.path = path
-        self.temporary = FileSystems.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
         self.schema = schema.with_metadata({k.encode(): v.encode() for k, v in (metadata or {}).items()})
-        self.handle = FileSystems.create(self.temporary)
-        self.writer = pq.ParquetWriter(self.handle, self.schema, compression="zstd", write_statistics=True,
+        self.file = atomic_file(path)
+        self.writer = pq.ParquetWriter(self.file.__enter__(), self.schema, compression="zstd",
+                                       write_statistics=True,
                                        use_dictionary=[n for n in schema.names if n in DICTIONARY_COLUMNS])
         self.rows = 0
 
@@ -174,20 +269,12 @@ class ParquetShardWriter:
 
     def close(self) -> None:
         self.writer.close()
-        self.handle.close()
-        if FileSystems.exists(self.path):
-            FileSystems.delete([self.path])
-        FileSystems.rename([self.temporary], [self.path])
+        self.file.__exit__(None, None, None)
 
 
 def write_text_atomically(path: str, text: str) -> None:
-    directory, name = path.rsplit("/", 1)
-    temporary = FileSystems.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
-    with FileSystems.create(temporary) as handle:
+    with atomic_file(path) as handle:
         handle.write(text.encode("utf-8"))
-    if FileSystems.exists(path):
-        FileSystems.delete([path])
-    FileSystems.rename([temporary], [path])
 
 
 def write_json(path: str, data) -> None:
@@ -197,10 +284,8 @@ def write_json(path: str, data) -> None:
 def concatenate_files(parts: list[str], path: str, header: str = "") -> int:
     """Concatenate text part files (in the given order) into `path` atomically, streaming; deletes the parts.
     Returns the number of bytes written."""
-    directory, name = path.rsplit("/", 1)
-    temporary = FileSystems.join(directory, f".{name}.tmp-{uuid.uuid4().hex}")
     written = 0
-    with FileSystems.create(temporary) as out:
+    with atomic_file(path) as out:
         if header:
             written += out.write(header.encode("utf-8"))
         for part in parts:
@@ -208,9 +293,5 @@ def concatenate_files(parts: list[str], path: str, header: str = "") -> int:
                 while chunk := handle.read(1 << 20):
                     written += len(chunk)
                     out.write(chunk)
-    if FileSystems.exists(path):
-        FileSystems.delete([path])
-    FileSystems.rename([temporary], [path])
     FileSystems.delete(parts)
     return written
-

@@ -15,6 +15,7 @@ YAML shape:
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -81,13 +82,23 @@ class FilterConfig:
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
+def preset_names() -> list[str]:
+    return sorted(path.stem for path in PRESETS_DIR.glob("*.yaml"))
+
+
 def resolve_preset(path: str) -> str:
     """A config path as given if it exists, else the preset of that name in configs/filters/ (so
-    `--config paranmt-5m` works from any directory)."""
+    `--config paranmt-5m` works from any directory); ConfigError listing the presets (and the near match) when it
+    is neither."""
     if Path(path).exists():
         return path
     preset = PRESETS_DIR / (path if path.endswith(".yaml") else f"{path}.yaml")
-    return str(preset) if preset.exists() else path
+    if preset.exists():
+        return str(preset)
+    names = preset_names()
+    near = difflib.get_close_matches(Path(path).name.removesuffix(".yaml"), names, n=1)
+    raise ConfigError(f"filter config {path!r} is neither a file nor a preset" + (
+        f" (did you mean {near[0]!r}?)" if near else "") + f"; presets: {', '.join(names)} ({PRESETS_DIR})")
 
 
 def load_filter_config(path: str | None = None, overrides: dict | None = None) -> FilterConfig:

@@ -18,10 +18,14 @@ paranmt.schemas.records, `bt_score`).
 """
 from __future__ import annotations
 
+import difflib
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 FAMILIES = ("marian", "m2m100", "nllb")
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
@@ -46,6 +50,7 @@ ISO_639_1 = {three: one for one, three in ISO_639_3.items()}
 NLLB_CODE = re.compile(r"^[a-z]{3}_[A-Z][a-z]{3}$")
 M2M_CODE = re.compile(r"^__([a-z]{2,3})__$")
 MARIAN_CODE = re.compile(r"^>>(.+)<<$")
+LISTED_CODES = 10         # a LanguageError lists all of a model's codes up to this many, else the near matches
 
 
 class LanguageError(ValueError):
@@ -73,6 +78,7 @@ class HFModel:
     spm: Path                                   # source-side sentencepiece model
     target_spm: Path | None                     # Marian's target-side sentencepiece model
     special_tokens: list[str]                   # tokens never shown in text (special, language, madeupword)
+    vocab_gaps: list[int] = field(default_factory=list)   # ids below the largest one vocab.json gives no token
 
 
 def read_json(path: Path) -> dict:
@@ -103,6 +109,37 @@ def vocabulary(root: Path) -> list[str]:
     tokens.update(dict.fromkeys(t["content"] for t in tokenizer.get("added_tokens") or []))
     tokens.update(dict.fromkeys(additional_special_tokens(root)))
     return list(tokens)
+
+
+def missing_ids(vocab: dict[str, int]) -> list[int]:
+    """The ids below the largest id of `vocab` (token -> id) that no token has: a vocab.json that "skips" ids."""
+    used = set(vocab.values())
+    return [i for i in range(max(used) + 1) if i not in used] if used else []
+
+
+def gap_note(root: Path, gaps: list[int]) -> str:
+    """One line about a vocab.json that skips ids (model_dir/vocab.json, the ids, what follows)."""
+    shown = ", ".join(map(str, gaps[:5])) + (", ..." if len(gaps) > 5 else "")
+    return (f"{root / 'vocab.json'} skips {len(gaps)} id(s) ({shown}): token ids are still the embedding rows "
+            f"(transformers reads them as given); `paranmt convert-nmt --transformers` fills each gap with a "
+            f"placeholder token so that CTranslate2 keeps them aligned (without it, every token after a gap is read "
+            f"as its neighbour)")
+
+
+def aligned_vocabulary(vocab: dict[str, int], rows: int) -> list[str]:
+    """The tokens of `vocab` (token -> id) as the list CTranslate2 writes, position = id = embedding row: every
+    missing id below `rows` gets the placeholder `<unused_id_N>`. NotATranslationModel when two tokens share an id
+    or an id is not below `rows` (no list can keep those aligned)."""
+    by_id: dict[int, str] = {}
+    for token, index in vocab.items():
+        if index in by_id:
+            raise NotATranslationModel(f"vocab.json gives id {index} to two tokens ({by_id[index]!r}, {token!r}): "
+                                       f"ids cannot be aligned with the embedding rows")
+        by_id[index] = token
+    if vocab and (max(by_id) >= rows or min(by_id) < 0):
+        raise NotATranslationModel(f"vocab.json has ids from {min(by_id)} to {max(by_id)}, but the model has {rows} "
+                                   f"embedding rows")
+    return [by_id.get(i, f"<unused_id_{i}>") for i in range(max(rows, len(by_id)))]
 
 
 def detect_family(config: dict, tokenizer_config: dict) -> str | None:
@@ -158,7 +195,8 @@ def read_hf_model(path: str | Path) -> HFModel | None:
         declared = int(config.get("vocab_size", 0))
         special += [f"madeupword{i}" for i in range(max(0, declared - len(tokens)))]
     pair = (tokenizer_config.get("source_lang"), tokenizer_config.get("target_lang"))
-    return HFModel(root, family, codes, pair, spm, target_spm, special)
+    gaps = missing_ids(read_json(root / "vocab.json")) if family == "marian" else []
+    return HFModel(root, family, codes, pair, spm, target_spm, special, gaps)
 
 
 def candidates(lang: str) -> list[str]:
@@ -178,8 +216,13 @@ def resolve_code(family: str, codes: dict[str, str], lang: str, side: str) -> st
         if matches:
             raise LanguageError(f"translate.{side}_lang {lang!r} is ambiguous for this NLLB model; "
                                 f"give one of {', '.join(matches)}")
-    raise LanguageError(f"translate.{side}_lang {lang!r} is not a language of this {family} model; "
-                        f"it knows: {', '.join(sorted(codes)) or '(no language tokens)'}")
+    if len(codes) <= LISTED_CODES:
+        raise LanguageError(f"translate.{side}_lang {lang!r} is not a language of this {family} model; "
+                            f"it knows: {', '.join(sorted(codes)) or '(no language tokens)'}")
+    near = [c for c in sorted(codes) if any(c.lower().startswith(x[:2].lower()) for x in candidates(lang))]
+    near = list(dict.fromkeys(difflib.get_close_matches(lang, codes, n=5, cutoff=0.5) + near))[:8]
+    raise LanguageError(f"translate.{side}_lang {lang!r} is not a language of this {family} model; near matches: "
+                        f"{', '.join(near) or '(none)'} (it knows {len(codes)} codes)")
 
 
 def check_pair_language(pair_lang: str | None, lang: str, side: str) -> None:
@@ -245,10 +288,24 @@ def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantiz
                                    f"tokenizer_config.json)")
     identity = dict(model_identity(str(model.root)), path=source_name or str(model_dir))
 
+    fillers: list[str] = []
+    if model.family == "marian":
+        vocab = read_json(model.root / "vocab.json")
+        rows = int(read_json(model.root / "config.json").get("vocab_size") or 0) or max(vocab.values(), default=-1) + 1
+        tokens = aligned_vocabulary(vocab, rows)
+        fillers = [token for index, token in enumerate(tokens) if index in set(model.vocab_gaps)]
+        if fillers:
+            log.warning(gap_note(model.root, model.vocab_gaps))
+
     class Converter(TransformersConverter):
         def load_tokenizer(self, tokenizer_class, model_name_or_path, **kwargs):
             kwargs.setdefault("use_fast", use_fast_tokenizer(model_name_or_path))
-            return super().load_tokenizer(tokenizer_class, model_name_or_path, **kwargs)
+            tokenizer = super().load_tokenizer(tokenizer_class, model_name_or_path, **kwargs)
+            if fillers:      # CTranslate2 lists the tokens sorted by id: a gap would shift every later token
+                vocab = {**tokenizer.get_vocab(), **{token: index for index, token in enumerate(tokens)
+                                                     if token in fillers}}
+                tokenizer.get_vocab = lambda: vocab
+            return tokenizer
 
     Converter(str(model.root)).convert(
         output_dir, quantization=None if quantization in (None, "float32") else quantization, force=True)
@@ -259,7 +316,7 @@ def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantiz
     descriptor = {"family": model.family, "spm": model.spm.name,
                   "target_spm": model.target_spm.name if model.target_spm else None,
                   "fairseq": None, "ctranslate2": ".", "language_codes": model.language_codes,
-                  "pair": list(model.pair), "special_tokens": model.special_tokens,
+                  "pair": list(model.pair), "special_tokens": model.special_tokens + fillers,
                   "ct2_quantization": quantization or "float32", "source_model": identity}
     (out / NMT_DESCRIPTOR).write_text(json.dumps(descriptor, indent=2, ensure_ascii=False) + "\n")
     return descriptor

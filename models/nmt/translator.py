@@ -24,14 +24,16 @@ A model directory is one of:
 from __future__ import annotations
 
 import json
+import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.nmt.device import Device, select_device
-from paranmt.models.nmt.hf import (HFModel, LanguageError, NotATranslationModel, has_weights, language_tokens,
-                                   read_hf_model)
+from paranmt.models.nmt.hf import (LISTED_CODES, HFModel, LanguageError, NotATranslationModel, gap_note,
+                                   has_weights, language_tokens, read_hf_model)
 
+log = logging.getLogger(__name__)
 BACKENDS = ("fairseq", "ctranslate2", "transformers")
 REPO = Path(__file__).resolve().parents[2]
 DEMO_MODEL = REPO / "assets" / "nmt-cs-en"
@@ -131,12 +133,22 @@ class ModelDir:
             try:
                 tokens = language_tokens(self.family, self.language_codes, self.pair, source_lang, target_lang)
             except LanguageError as error:
-                raise ModelDirError(str(error)) from None
+                where = f"; the full list: {self.codes_file()}" if len(self.language_codes) > LISTED_CODES else ""
+                raise ModelDirError(f"{error}{where}") from None
             return tokens.source_prefix, ["</s>"], tokens.target_prefix
         if (source_lang, target_lang) != (self.source_lang, self.target_lang):
             raise ModelDirError(f"this model translates {self.source_lang} -> {self.target_lang} only, not "
                                 f"{source_lang} -> {target_lang} (translate.source_lang / target_lang)")
         return self.source_prefix, self.source_suffix, self.target_prefix
+
+    def codes_file(self) -> str:
+        """The file of this directory that lists its language tokens (for error messages)."""
+        token = next(iter(self.language_codes.values()), None)
+        for name in ("nmt.json", "tokenizer_config.json", "special_tokens_map.json", "tokenizer.json"):
+            path = self.root / name
+            if token and path.is_file() and token in path.read_text(encoding="utf-8", errors="replace"):
+                return str(path)
+        return str(self.root)
 
     def check(self, backend: str, source_lang: str = "cs", target_lang: str = "en") -> None:
         """Raise ModelDirError unless the files `backend` needs are all present and the model knows both
@@ -383,6 +395,8 @@ class TransformersTranslator(Translator):
             torch.set_num_threads(device.threads)
         from paranmt.models.nmt.hf import use_fast_tokenizer
 
+        if model.hf is not None and model.hf.vocab_gaps:
+            log.warning(gap_note(model.root, model.hf.vocab_gaps))
         self.tokenizer = AutoTokenizer.from_pretrained(str(model.root), use_fast=use_fast_tokenizer(model.root))
         self.hf = AutoModelForSeq2SeqLM.from_pretrained(str(model.root)).eval()
         # a forced EOS at the length limit (Marian's default) would score a token the model did not choose

@@ -34,7 +34,7 @@ def test_demo_sample_builds_shards_every_reader_opens(tmp_path, sample_dir, caps
                                                   for i in (1, 2, 3)]
     assert pd.read_parquet(shards[1]).shape[0] == 1000
     assert duckdb.sql(f"select count(*) from read_parquet('{out}/*.parquet')").fetchall()[0][0] == 2000
-    assert pq.read_table(out / "__paranmt__" / "rejects" / shards[0].name).schema.remove_metadata().equals(REJECT_SCHEMA)
+    assert pq.read_table(out / "__paranmt__" / "rejects" / f"{shards[0].stem}.pq").schema.remove_metadata().equals(REJECT_SCHEMA)
     metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
     assert metrics["read"] == 2000 and metrics["written"] == 2000 and metrics["beam_counters"]["clean/rows_in"] == 2000
     manifest = json.loads((out / "__paranmt__" / "manifest.json").read_text())

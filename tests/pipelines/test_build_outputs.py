@@ -166,3 +166,66 @@ def test_a_missing_shipped_model_names_the_key_and_the_way_out(tmp_path, sample_
     err = capsys.readouterr().err
     assert "stage 'xsim': model assets/not-shipped does not exist" in err
     assert "--set xsim.encoder=DIR" in err and "--stages read,clean" in err
+
+
+def newstest_tsv(bitext, path, n, edit=None):
+    """The first `n` newstest2015 pairs as TSV bytes; `edit(index, line_bytes)` may replace a line."""
+    cs = (bitext / "newstest2015.ces").read_text(encoding="utf-8").splitlines()[:n]
+    en = (bitext / "newstest2015.eng").read_text(encoding="utf-8").splitlines()[:n]
+    lines = [f"{c}\t{e}".encode() for c, e in zip(cs, en)]
+    path.write_bytes(b"".join((edit(i, line) if edit else line) + b"\n" for i, line in enumerate(lines)))
+    return path
+
+
+def test_one_bad_line_in_a_utf8_file_is_named_not_blamed_on_an_encoding(tmp_path, bitext, capsys):
+    """Issue 24 item 2: a UTF-8 file with one bad line of 308 (UTF-16-looking bytes in line 57) gets no `iconv`
+    advice (it would garble the 307 good lines): one line names the bad line; the reject's detail says where."""
+    source = newstest_tsv(bitext, tmp_path / "in.tsv", 308,
+                          lambda i, line: "Ahoj\tHello".encode("utf-16") if i == 56 else line)
+    assert build("--input", source, "--format", "tsv", "--output", tmp_path / "o", "--stages", "read", *LOCAL) == 0
+    out, err = capsys.readouterr()
+    assert "read 308 = written 307 + rejected 1" in out
+    hints = [line for line in err.splitlines() if "UTF-8" in line]
+    assert hints == [hints[0]] and "1 of 308 lines are not UTF-8, the first at in.tsv line 57" in hints[0]
+    assert "iconv" not in err and "looks like" not in err
+    rejects = pd.read_parquet(tmp_path / "o" / "__paranmt__" / "rejects")
+    assert rejects["detail"].tolist()[0].startswith("in.tsv line 57: invalid UTF-8 at byte ")
+
+
+def test_reject_files_stay_out_of_recursive_parquet_globs(tmp_path, bitext):
+    """Issue 24 item 7: DuckDB and Polars globs `DIR/**/*.parquet` read the 300 pair rows of a build with 8 rejects
+    (not 308 rows of two schemas), and the rejects still read with one call in pandas, DuckDB and Polars."""
+    source = newstest_tsv(bitext, tmp_path / "in.tsv", 308, lambda i, line: b"no tab here" if i % 38 == 5 else line)
+    out = tmp_path / "o"
+    assert build("--input", source, "--format", "tsv", "--output", out, "--stages", "read", *LOCAL) == 0
+    glob = f"{out}/**/*.parquet"
+    assert duckdb.sql(f"select count(*) from '{glob}'").fetchall()[0][0] == 300
+    assert duckdb.sql(f"select count(distinct cs) from '{glob}'").fetchall()[0][0] == 300
+    frame = pl.read_parquet(glob)
+    assert frame.shape[0] == 300 and frame["ref"].null_count() == 0
+    side = out / "__paranmt__" / "rejects"
+    assert [p.name for p in side.iterdir()] == ["in.tsv.00000.pq"]
+    assert len(pd.read_parquet(side)) == 8
+    assert duckdb.sql(f"select count(*) from read_parquet('{side}/*.pq')").fetchall()[0][0] == 8
+    assert pl.read_parquet(f"{side}/*.pq")["reason"].to_list() == ["wrong_column_count"] * 8
+
+
+def test_reject_files_of_earlier_layouts_are_still_read(tmp_path, bitext, capsys):
+    """Outputs of earlier versions named reject files `*.parquet` (in `__paranmt__/rejects/`, or `rejects/` beside
+    the shards): they are listed with the current ones, and filter/stats/export still read such a directory."""
+    from paranmt.transforms.shards import reject_files
+
+    source = newstest_tsv(bitext, tmp_path / "in.tsv", 308,
+                          lambda i, line: line[:20] + b"\xe8" + line[20:] if i in (3, 7) else line)
+    out = tmp_path / "o"
+    assert build("--input", source, "--format", "tsv", "--output", out, "--stages", "read,clean", *LOCAL) == 0
+    current = out / "__paranmt__" / "rejects" / "in.tsv.00000.pq"
+    current.rename(current.with_suffix(".parquet"))                 # as layout 2 wrote it
+    assert [p.rsplit("/", 1)[1] for p in reject_files(str(out))] == ["in.tsv.00000.parquet"]
+    assert len(pd.read_parquet(out / "__paranmt__" / "rejects")) == 2
+    legacy = out / "rejects"                                        # layout 1
+    (out / "__paranmt__" / "rejects").rename(legacy)
+    assert [p.rsplit("/", 1)[1] for p in reject_files(str(out))] == ["in.tsv.00000.parquet"]
+    assert main(["stats", "--input", str(out), "--output", str(tmp_path / "stats")]) == 0
+    assert main(["export", "--input", str(out), "--format", "hf", "--output", str(tmp_path / "hf")]) == 0
+    assert len(pd.read_parquet(tmp_path / "hf" / "data")) == 306

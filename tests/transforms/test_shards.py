@@ -6,7 +6,7 @@ from paranmt.models.text.tokenize import count_tokens
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import PAIR_SCHEMA, empty_row, table_to_pairs
 from paranmt.transforms.shards import (ParquetShardWriter, check_columns, concatenate_files, iter_row_batches,
-                                       list_shards, shard_metadata, unique_shard_names)
+                                       list_shards, read_shard_metadata, unique_shard_names)
 
 
 @pytest.fixture
@@ -37,7 +37,7 @@ def test_streaming_writer_is_atomic_and_round_trips(real_rows, tmp_path):
     table = pq.read_table(tmp_path / "news-00000.parquet")
     assert table.schema.remove_metadata().equals(PAIR_SCHEMA)
     assert table_to_pairs(table) == real_rows
-    assert shard_metadata(str(tmp_path / "news-00000.parquet")) == {"paranmt.schema_version": "1"}
+    assert read_shard_metadata(str(tmp_path / "news-00000.parquet")) == {"paranmt.schema_version": "1"}
     batches = list(iter_row_batches(str(tmp_path / "news-00000.parquet"), ["id", "source_scores"], 128))
     assert [len(b) for b in batches] == [128, 128, 44]
     assert batches[0][0] == {"id": "news:newstest2017:1", "source_scores": {"adq_score": 0.5}}

@@ -79,7 +79,8 @@ class InputFile:
         return PurePosixPath(self.paths[0]).name
 
 
-def shard_name(stem: str, block: int) -> str:
+def block_shard_name(stem: str, block: int) -> str:
+    """The name of block `block` of the input file with shard stem `stem`: `news.00003`."""
     return f"{stem}.{block:05d}"
 
 
@@ -246,12 +247,36 @@ def guess_encoding(raw: bytes) -> str:
     return "latin-1"
 
 
-def _decode(raw: bytes) -> tuple[str | None, str]:
+UTF8_PROBLEM = re.compile(r"^(?P<file>.*) line (?P<line>\d+): (?P<what>invalid UTF-8 .*) "
+                          r"\(encoding guess: (?P<guess>[\w-]+)\)$")
+
+
+def utf8_problem(raw: bytes, file_name: str, line_no: int) -> tuple[str | None, str]:
+    """(text, "") for UTF-8 bytes, else (None, detail): `news.tsv line 57: invalid UTF-8 at byte 3: b'\\xe8ra'
+    (encoding guess: cp1250)` (UTF8_PROBLEM parses it back). The guess is about this line alone; whether the input
+    is in a legacy encoding is decided over all lines of a file (`encoding_advice`)."""
     try:
         return raw.decode("utf-8"), ""
     except UnicodeDecodeError as error:
-        return None, (f"invalid UTF-8 at byte {error.start}: {raw[error.start:error.start + 4]!r}; "
-                      f"looks like {guess_encoding(raw)}")
+        return None, (f"{file_name} line {line_no}: invalid UTF-8 at byte {error.start}: "
+                      f"{raw[error.start:error.start + 4]!r} (encoding guess: {guess_encoding(raw)})")
+
+
+def encoding_advice(invalid: int, read: int, first_problem: str, guesses: list[str]) -> str:
+    """One line about the lines of one input file that are not UTF-8 (`invalid` of `read` records, the detail of
+    the first one and the per-line guesses): an encoding is guessed (the commonest guess, with an `iconv` command)
+    only when MOST lines fail (invalid > read / 2); otherwise the file is UTF-8 with a few bad lines, and the first
+    bad line is named (converting the file would garble its good lines)."""
+    match = UTF8_PROBLEM.match(first_problem)
+    where = f"{match['file']} line {match['line']}" if match else first_problem
+    if invalid * 2 > read and guesses:
+        guess = max(sorted(set(guesses)), key=guesses.count)
+        name = match["file"] if match else "IN"
+        return (f"{invalid} of {read} lines are not UTF-8 (the first: {where}): the file looks like {guess}: convert "
+                f"it first, e.g. `iconv -f {guess} -t UTF-8 {name} > {name}.utf8`, and build from that")
+    what = f" ({match['what']})" if match else ""
+    return (f"{invalid} of {read} lines are not UTF-8, the first at {where}{what}; they are rejects "
+            f"(read/invalid_utf8), the other lines were read")
 
 
 def _czeng16_corpus(sentence_id: str) -> str:
@@ -317,7 +342,7 @@ class ReadTask:
         """The shards this task writes, when known before reading (planned blocks)."""
         if self.end_block is None:
             return None
-        return [shard_name(self.unit.stem, b) for b in range(self.first_block, self.end_block)]
+        return [block_shard_name(self.unit.stem, b) for b in range(self.first_block, self.end_block)]
 
 
 def _plain_local(path: str) -> bool:
@@ -421,26 +446,27 @@ def _read_single(unit: InputFile, options: ReadOptions, opener,
         for raw, too_long in file_lines(path, options.max_line_bytes, opener, start.offsets[0] if start else 0):
             line_no += 1
             if options.format == "czeng20" and not raw.strip() and not too_long:
-                yield shard_name(unit.stem, record_no // options.shard_rows), None
+                yield block_shard_name(unit.stem, record_no // options.shard_rows), None
                 continue
-            shard = shard_name(unit.stem, record_no // options.shard_rows)
+            shard = block_shard_name(unit.stem, record_no // options.shard_rows)
             record_no += 1
             fallback_id = f"{corpus or options.format}:{unit.name}:{line_no}"
-            yield shard, _record(raw, too_long, options, corpus, fallback_id)
+            yield shard, _record(raw, too_long, options, corpus, fallback_id, unit.name, line_no)
     except CorruptFile as error:
         line_no += 1
-        shard = shard_name(unit.stem, record_no // options.shard_rows)
+        shard = block_shard_name(unit.stem, record_no // options.shard_rows)
         yield shard, reject_row(f"{corpus or options.format}:{unit.name}:{line_no}", STAGE, "corrupt_file",
                                 f"{path} could not be read past line {line_no - 1}: {error}",
                                 error.partial.decode("utf-8", "replace"))
 
 
-def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallback_id: str) -> dict:
+def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallback_id: str, file_name: str,
+            line_no: int) -> dict:
     if too_long:
         return reject_row(fallback_id, STAGE, "line_too_long",
                           f"line longer than max_line_bytes={options.max_line_bytes}",
                           raw.decode("utf-8", "replace"))
-    text, problem = _decode(raw)
+    text, problem = utf8_problem(raw, file_name, line_no)
     if text is None:
         return reject_row(fallback_id, STAGE, "invalid_utf8", problem, raw.decode("utf-8", "replace"))
     if not text.strip():
@@ -466,7 +492,7 @@ def _read_moses(unit: InputFile, options: ReadOptions, opener,
             if sides[0] is None and sides[1] is None:
                 return
             line_no += 1
-            shard = shard_name(unit.stem, (line_no - 1) // options.shard_rows)
+            shard = block_shard_name(unit.stem, (line_no - 1) // options.shard_rows)
             record_id = f"{corpus}:{source_name}:{line_no}"
             if sides[0] is None or sides[1] is None:
                 present = 1 if sides[0] is None else 0
@@ -474,10 +500,10 @@ def _read_moses(unit: InputFile, options: ReadOptions, opener,
                                         f"{unit.paths[1 - present]} ended before line {line_no} of "
                                         f"{unit.paths[present]}", sides[present][0].decode("utf-8", "replace"))
                 continue
-            yield shard, _moses_record(sides, options, corpus, record_id)
+            yield shard, _moses_record(sides, options, corpus, record_id, unit, line_no)
     except CorruptFile as error:
         line_no += 1
-        yield (shard_name(unit.stem, (line_no - 1) // options.shard_rows),
+        yield (block_shard_name(unit.stem, (line_no - 1) // options.shard_rows),
                reject_row(f"{corpus}:{source_name}:{line_no}", STAGE, "corrupt_file",
                           f"{unit.paths} could not be read past line {line_no - 1}: {error}",
                           error.partial.decode("utf-8", "replace")))
@@ -486,15 +512,15 @@ def _read_moses(unit: InputFile, options: ReadOptions, opener,
             iterator.close()
 
 
-def _moses_record(sides, options: ReadOptions, corpus: str, record_id: str) -> dict:
+def _moses_record(sides, options: ReadOptions, corpus: str, record_id: str, unit: InputFile, line_no: int) -> dict:
     raw = "\t".join(side[0].decode("utf-8", "replace") for side in sides)
     if any(too_long for _, too_long in sides):
         return reject_row(record_id, STAGE, "line_too_long",
                           f"a side is longer than max_line_bytes={options.max_line_bytes}", raw)
     texts = []
-    for (side, _), suffix in zip(sides, options.suffixes):
-        text, problem = _decode(side)
+    for (side, _), path in zip(sides, unit.paths):
+        text, problem = utf8_problem(side, PurePosixPath(path).name, line_no)
         if text is None:
-            return reject_row(record_id, STAGE, "invalid_utf8", f".{suffix} side: {problem}", raw)
+            return reject_row(record_id, STAGE, "invalid_utf8", problem, raw)
         texts.append(text)
     return empty_row(record_id, corpus, texts[0], texts[1])

@@ -17,6 +17,7 @@ from apache_beam.metrics import Metrics
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import table_to_pairs
 from paranmt.transforms.io.bitext import InputFile, ReadOptions, ReadTask, plan_inputs, read_file
+from paranmt.transforms.shards import shard_name
 
 
 @dataclass
@@ -98,33 +99,11 @@ class ReadBitext(beam.PTransform):
                 | "Read" >> beam.ParDo(_ReadTaskFn(self.options, self.skip_shards)))
 
 
-def shard_files(pattern: str) -> list[str]:
-    """Shard files of a build output: DIR (its top-level *.parquet) or a glob of .parquet files. Every file's
-    Parquet footer is read here, so a truncated or corrupt shard is one clear error before any work."""
-    if not any(ch in pattern for ch in "*?[") and not pattern.endswith(".parquet"):
-        pattern = pattern.rstrip("/") + "/*.parquet"
-    paths = [p for p in match_paths(pattern) if p.endswith(".parquet")]
-    broken = []
-    for path in paths:
-        try:
-            with FileSystems.open(path) as handle:
-                pq.read_schema(handle)
-        except Exception as error:  # noqa: BLE001 - pyarrow raises ArrowInvalid/OSError for broken files
-            broken.append(f"{path} ({type(error).__name__}: {error})")
-    if broken:
-        raise ConfigError(f"{len(broken)} input shard(s) cannot be read: {'; '.join(broken[:3])}")
-    return paths
-
-
-def shard_of(path: str) -> str:
-    return path.rstrip("/").rsplit("/", 1)[-1][: -len(".parquet")]
-
-
 class _ReadShardFn(beam.DoFn):
     def process(self, path: str):
         with FileSystems.open(path) as handle:
             table = pq.read_table(handle)
-        yield ShardWork(shard_of(path), rows=table_to_pairs(table), read=table.num_rows)
+        yield ShardWork(shard_name(path), rows=table_to_pairs(table), read=table.num_rows)
 
 
 class ReadShards(beam.PTransform):
@@ -132,7 +111,7 @@ class ReadShards(beam.PTransform):
 
     def __init__(self, paths: list[str], skip_shards=frozenset()):
         super().__init__()
-        self.paths = [p for p in paths if shard_of(p) not in set(skip_shards)]
+        self.paths = [p for p in paths if shard_name(p) not in set(skip_shards)]
 
     def expand(self, pbegin):
         return (pbegin

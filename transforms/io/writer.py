@@ -3,9 +3,11 @@
 Layout of an output directory DIR (schemas/layout.py: side files live in DIR/__paranmt__/, which pandas,
 pyarrow.dataset, Polars, DuckDB and Hugging Face `datasets` skip, so they load DIR as the pair rows alone):
   DIR/<shard>.parquet                     pair rows (PAIR_SCHEMA), in input order
-  DIR/__paranmt__/rejects/<shard>.parquet reject rows (REJECT_SCHEMA) of the same block, sorted by id (natural order)
+  DIR/__paranmt__/rejects/<shard>.pq      reject rows (REJECT_SCHEMA, Parquet) of the same block, sorted by id
+                                          (natural order); `.pq` keeps them out of `DIR/**/*.parquet`
   DIR/__paranmt__/{manifest.json, metrics.json, config.yaml}   written by the launcher (pipelines/build.py)
-Each file is first written as `.<name>.tmp-<uuid>` and then renamed, the data file last, so a shard whose
+Each file is first written as `.<name>.tmp-<uuid>` and then renamed (transforms/shards.py, the home of shard
+I/O), the data file last, so a shard whose
 data file exists is complete (that is what `--resume` checks). A shard is written by the worker that read and
 processed it, as soon as its rows are done (no group-by): a run killed half-way keeps the shards it finished.
 The bytes of a shard are a function of its rows and the metadata alone (no timestamps). Every data file carries the shard's counts in its
@@ -15,20 +17,13 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections import Counter
 
 import apache_beam as beam
-import pyarrow as pa
-import pyarrow.parquet as pq
-from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from paranmt.schemas.layout import REJECTS
 from paranmt.schemas.records import pairs_to_table, rejects_to_table
-
-ROW_GROUP_ROWS = 16_384
-COUNTS_KEY = b"paranmt.counts"
+from paranmt.transforms.shards import COUNTS_KEY, reject_path, shard_path, write_table_atomically
 
 
 class AccountingError(RuntimeError):
@@ -38,28 +33,6 @@ class AccountingError(RuntimeError):
 def natural_key(text: str) -> list:
     """Sort key comparing digit runs as numbers: `a:f:9` < `a:f:10`."""
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
-
-
-def join_path(directory: str, *names: str) -> str:
-    return FileSystems.join(directory, *names)
-
-
-def write_table_atomically(table: pa.Table, path: str) -> None:
-    """Write `table` as Parquet (zstd) to a temporary name beside `path`, then rename it to `path`."""
-    directory, name = path.rsplit("/", 1)
-    temporary = join_path(directory, f".{name}.tmp-{uuid.uuid4().hex}")
-    buffer = pa.BufferOutputStream()
-    pq.write_table(table, buffer, compression="zstd", row_group_size=ROW_GROUP_ROWS, write_statistics=True)
-    try:
-        with FileSystems.create(temporary) as handle:
-            handle.write(buffer.getvalue().to_pybytes())
-        if FileSystems.exists(path):
-            FileSystems.delete([path])
-        FileSystems.rename([temporary], [path])
-    except BaseException:
-        if FileSystems.exists(temporary):
-            FileSystems.delete([temporary])
-        raise
 
 
 def shard_counts(read: dict | None, rows: list, rejects: list) -> dict:
@@ -87,12 +60,11 @@ class _WriteShardFn(beam.DoFn):
         except AccountingError as error:
             raise AccountingError(f"shard {work.name}: {error}") from None
         rejects = sorted(work.rejects, key=lambda r: natural_key(r["id"]))
-        write_table_atomically(rejects_to_table(rejects),
-                               join_path(self.output, REJECTS, f"{work.name}.parquet"))
+        write_table_atomically(rejects_to_table(rejects), reject_path(self.output, work.name))
         table = pairs_to_table(work.rows)
         metadata = {**self.metadata, COUNTS_KEY.decode(): json.dumps(counts, sort_keys=True)}
         table = table.replace_schema_metadata({k.encode(): v.encode() for k, v in metadata.items()})
-        write_table_atomically(table, join_path(self.output, f"{work.name}.parquet"))
+        write_table_atomically(table, shard_path(self.output, work.name))
         self.written.inc(len(work.rows))
         self.rejected.inc(len(work.rejects))
         self.shards.inc()
@@ -109,10 +81,3 @@ class WriteShards(beam.PTransform):
 
     def expand(self, shards):
         return shards | "WriteShard" >> beam.ParDo(_WriteShardFn(self.output, self.metadata))
-
-
-def read_shard_counts(path: str) -> dict:
-    """The counts a data shard carries in its metadata (reads the footer only)."""
-    with FileSystems.open(path) as handle:
-        metadata = pq.read_schema(handle).metadata or {}
-    return json.loads(metadata.get(COUNTS_KEY, b"{}"))

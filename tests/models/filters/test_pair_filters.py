@@ -153,10 +153,42 @@ def test_build_filter_errors_name_the_problem():
     assert isinstance(build_filter({"type": "range", "column": "para_score", "min": 0.5}), RangeFilter)
     with pytest.raises(ConfigError, match="unknown filter type 'langid'"):
         build_filter({"type": "langid"})
-    with pytest.raises(ConfigError, match="filter 'tokens'.*unexpected keyword"):
-        build_filter({"type": "tokens", "maximum": 30})
     with pytest.raises(ConfigError, match="mapping with a `type`"):
         build_filter("para >= 0.5")
+
+
+@pytest.mark.parametrize("spec, message", [
+    # issue 24 item 8: a key typo names the key, its near match and the filter's valid keys (not a TypeError text)
+    ({"type": "range", "column": "para_score", "mx": 0.5},
+     "filter 'range': unknown key 'mx' (did you mean 'max'?); valid keys of a 'range' filter: type, column, min, max, "
+     "name"),
+    ({"type": "tokens", "maximum": 30}, "filter 'tokens': unknown key 'maximum'; valid keys of a 'tokens' filter: "
+                                        "type, min_tokens, max_tokens, sides, name"),
+    ({"type": "range", "max": 0.5}, "filter 'range': missing key(s) column; valid keys"),
+    ({"type": "rnage", "column": "xsim"}, "unknown filter type 'rnage' (did you mean range or language?)"),
+    ({"type": "tokens", "max_tokens": [30]}, "filter 'tokens': a value has the wrong type"),
+    ({"type": "os.path:join"}, "is not a subclass of paranmt.models.filters.base.PairFilter"),
+    ({"type": "no_such_package.filters:Mine"}, "cannot import module 'no_such_package.filters'"),
+])
+def test_filter_mapping_mistakes_are_one_line_naming_the_key(spec, message):
+    with pytest.raises(ConfigError) as error:
+        build_filter(spec)
+    assert message in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_preset_name_typo_lists_the_presets_and_the_near_match():
+    with pytest.raises(ConfigError) as error:
+        load_filter_config("paranmt-5n")
+    assert str(error.value).startswith("filter config 'paranmt-5n' is neither a file nor a preset (did you mean "
+                                       "'paranmt-5m'?); presets: lexicon, paranmt-5m, simile")
+
+
+def test_bt_copy_filter_drops_back_translations_that_are_the_reference():
+    table = pa.table({"ref": ["I don't know.", "Her father died.", "It rains.", None],
+                      "bt": ["i don't know", "Her father is dead.", "It rains.", "x"]})
+    assert build_filter({"type": "bt_copy"}).check(table)[0].tolist() == [False, True, False, False]
+    assert build_filter({"type": "bt_copy", "normalization": "exact"}).check(table)[0].tolist() == [
+        True, True, False, False]
 
 
 def test_presets_load_and_say_what_the_papers_say():
@@ -165,7 +197,8 @@ def test_presets_load_and_say_what_the_papers_say():
     assert set(plans) == {"paranmt-5m", "simile", "lexicon"}
     guards = ["-inf <= bt_repetition <= 0.2", "ref is en (confidence >= 0)", "bt is en (confidence >= 0)"]
     assert [f.describe() for f in plans["paranmt-5m"].filters] == [
-        "para_score between its 0.8 and 1 quantiles", "1 <= tokens <= 30 on ref, bt", *guards]
+        "para_score between its 0.8 and 1 quantiles", "1 <= tokens <= 30 on ref, bt", "bt differs from ref (normalized)",
+        "-inf <= bt_repetition <= 0", *guards[1:]]
     assert [f.describe() for f in plans["simile"].filters] == ["0.5 <= para_score <= inf",
                                                                "-inf <= trigram_overlap <= 0.2", *guards]
     assert [f.describe() for f in plans["lexicon"].filters] == ["0.35 <= para_score <= inf",

@@ -236,3 +236,45 @@ def test_an_m2m100_directory_listing_no_language_tokens_is_one_line_at_conversio
     (bare / "added_tokens.json").write_text("{}")
     assert main(["convert-nmt", "--transformers", str(bare), "--output", str(tmp_path / "out")]) == 2
     assert "list no language tokens" in capsys.readouterr().err
+
+
+def test_a_marian_vocabulary_that_skips_an_id_converts_aligned_and_warns(hf_models, tmp_path, sentences, capsys,
+                                                                          caplog):
+    """Issue 24 item 10: vocab.json with ids 0, 1, 3, 4, ... (id 2 skipped; the embedding keeps its row). CTranslate2
+    lists tokens sorted by id, so unfixed every token after the gap was read as its neighbour (0 of 200 best
+    hypotheses agreed with transformers). convert-nmt fills the gap (one warning line) and both backends agree;
+    the transformers backend warns the same way."""
+    gapped = tmp_path / "marian-gap"
+    shutil.copytree(hf_models["marian"], gapped)
+    vocab = json.loads((gapped / "vocab.json").read_text(encoding="utf-8"))
+    skipped = next(token for token, index in vocab.items() if index == 2)
+    del vocab[skipped]
+    (gapped / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    assert read_hf_model(gapped).vocab_gaps == [2]
+
+    out = tmp_path / "marian-gap-ct2"
+    assert main(["convert-nmt", "--transformers", str(gapped), "--output", str(out), "--quantization", "float32"]) == 0
+    warnings = [r.getMessage() for r in caplog.records if "skips" in r.getMessage()]
+    assert len(warnings) == 1 and "vocab.json skips 1 id(s) (2)" in warnings[0] and "\n" not in warnings[0]
+    listed = json.loads((out / "shared_vocabulary.json").read_text(encoding="utf-8"))
+    assert listed[2] == "<unused_id_2>" and all(listed[index] == token for token, index in vocab.items()
+                                                if index < len(listed))
+    caplog.clear()
+    hf = open_translator(str(gapped), "transformers", "cpu", 1, max_target_tokens=MAX_TARGET)
+    assert any("vocab.json skips 1 id(s) (2)" in r.getMessage() for r in caplog.records)
+    ct2 = open_translator(str(out), "ctranslate2", "cpu", 1, max_target_tokens=MAX_TARGET)
+    pairs = list(zip(hf.translate(sentences[:60], BEAM), ct2.translate(sentences[:60], BEAM)))
+    same = [h for h, c in pairs if (h.text, h.length) == (c.text, c.length)]
+    assert len(same) >= 0.95 * len(pairs), f"{len(same)} of {len(pairs)} agree"
+
+
+def test_a_language_code_typo_shows_near_matches_not_every_code(hf_models):
+    """Issue 24 item 8: NLLB knows 202 codes; a wrong one gets the near matches and the count, one short line."""
+    nllb = read_hf_model(hf_models["nllb"])
+    with pytest.raises(LanguageError) as error:
+        language_tokens("nllb", nllb.language_codes, nllb.pair, "cs", "eng_Latin")
+    message = str(error.value)
+    assert "near matches: eng_Latn" in message and "(it knows 202 codes)" in message and len(message) < 250
+    with pytest.raises(ModelDirError) as error:
+        ModelDir.open(str(hf_models["nllb"])).tokens_for("cs", "english")
+    assert "the full list" in str(error.value) and "tokenizer" in str(error.value)

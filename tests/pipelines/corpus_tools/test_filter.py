@@ -80,17 +80,22 @@ def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input
     assert high == max(values)
 
     survivors = [r for r in input_rows if low <= r["para_score"] <= high and 1 <= r["ref_len"] <= 30
-                 and 1 <= r["bt_len"] <= 30 and fluent_english(r)]
+                 and 1 <= r["bt_len"] <= 30 and fluent_english(r) and r["bt_repetition"] == 0
+                 and dedup_text(r, "pair", "normalized")[0] != dedup_text(r, "pair", "normalized")[1]]
     expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "pair", "normalized")
     kept = read_rows(five_m)
     assert {r["id"] for r in kept} == expected and len(kept) == len(expected)
     assert len(expected) < len(survivors)  # the fixture has real duplicate pairs
 
-    dropped = [row for path in sorted((five_m / layout.DROPPED).glob("*.parquet"))
+    dropped = [row for path in sorted((five_m / layout.DROPPED).glob("*.pq"))
                for row in pq.read_table(path).to_pylist()]
     assert len(kept) + len(dropped) == len(input_rows) == report["rows_in"]
-    assert {r["drop_reason"] for r in dropped} == {"para_score_quantile", "tokens", "duplicate_pair",
+    assert {r["drop_reason"] for r in dropped} == {"para_score_quantile", "tokens", "duplicate_pair", "bt_copy",
                                                    "bt_repetition_range", "ref_language", "bt_language"}
+    # issue 24 item 9: no kept pair is a copy of its reference or a loop (the fixture has both among the top tenths)
+    assert not [r for r in kept if r["bt_repetition"] > 0 or dedup_text(r, "pair", "normalized")[0]
+                == dedup_text(r, "pair", "normalized")[1]]
+    assert Counter(r["drop_reason"] for r in dropped)["bt_copy"] == 4
     details = {r["drop_reason"]: r["drop_detail"] for r in dropped}
     assert details["para_score_quantile"].startswith("score=0.") and "keeps para_score between" in \
         details["para_score_quantile"]
@@ -186,7 +191,7 @@ def test_every_filter_type_agrees_with_the_plan_applied_in_memory(corpus_shards,
     survivors = [r for r, code in zip(input_rows, codes) if code == KEPT]
     expected = {r["id"] for r in survivors} & winners_in_memory(survivors, "bt", "exact")
     assert {r["id"] for r in read_rows(output)} == expected
-    dropped = Counter(r["drop_reason"] for path in (output / layout.DROPPED).glob("*.parquet")
+    dropped = Counter(r["drop_reason"] for path in (output / layout.DROPPED).glob("*.pq")
                       for r in pq.read_table(path, columns=["drop_reason"]).to_pylist())
     assert dropped == {s["filter"]: s["dropped"] for s in report["filters"] if s["dropped"]}
     assert set(dropped) >= {"english", "template_differ", "length_ratio", "bt_score_range"}
@@ -258,3 +263,25 @@ def test_help_names_the_presets(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "lexicon, paranmt-5m, simile" in text
     assert "Any Beam option passes through and wins over the local default" in text
+
+
+def test_a_user_defined_filter_runs_from_its_module_path(corpus_shards, input_rows, tmp_path, monkeypatch):
+    """Issue 24: `type: package.module:Class` (OpusFilter's convention) runs the docs/filtering.md example filter,
+    written to a module of its own, with no change to paranmt."""
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "filtering.md").read_text(encoding="utf-8")
+    code = docs.split("# mylab/filters.py", 1)[1].split("\n", 1)[1].split("```", 1)[0]
+    config = docs.split("# mylab/filters.py", 1)[1].split("```yaml", 1)[1].split("```", 1)[0]
+    (tmp_path / "mylab").mkdir()
+    (tmp_path / "mylab" / "__init__.py").write_text("")
+    (tmp_path / "mylab" / "filters.py").write_text(code)
+    (tmp_path / "questions.yaml").write_text(config)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    output = tmp_path / "out"
+    assert main(["filter", "--config", str(tmp_path / "questions.yaml"), "--input", str(corpus_shards),
+                 "--output", str(output), *LOCAL]) == 0
+    kept = read_rows(output)
+    questions = [r for r in input_rows if r["ref"].strip().endswith("?")]
+    assert questions and len(kept) == len(input_rows) - len(questions)
+    assert not [r for r in kept if r["ref"].strip().endswith("?")]
+    report = json.loads((output / layout.FILTER_REPORT).read_text())
+    assert report["filters"][0]["filter"] == "question" and report["filters"][0]["dropped"] == len(questions)
