@@ -43,7 +43,7 @@ demo: $(STAMP)
 	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"
 	@echo "  lexicon/               paraphrase lexicon (cross-sentence and adjusted PMI) and its SimLex-999 Spearman"
 	@echo
-	@$(PY) -c "from paranmt.models.nmt.translator import demo_model_notice as n; print('NOTE:', n('assets/nmt-cs-en'))"
+	@$(PY) -c "from paranmt.models.nmt.model_dir import demo_model_notice as n; print('NOTE:', n('assets/nmt-cs-en'))"
 
 test: $(STAMP)
 	$(PY) -m pytest -q tests

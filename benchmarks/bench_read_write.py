@@ -23,7 +23,8 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from paranmt.transforms.io.bitext import ReadOptions, plan_inputs, read_file
+from paranmt.transforms.io.bitext import read_file
+from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -49,7 +49,7 @@ def load_sentences(path: Path, count: int, skip: int) -> list[str]:
 
 def bench_cli(model_dir: Path, sentences: list[str], beam: int, threads: int, batch_tokens: int) -> dict:
     """fairseq-interactive over stdin; returns wall seconds and the best hypotheses (detokenized)."""
-    from paranmt.models.nmt.translator import ModelDir
+    from paranmt.models.nmt.model_dir import ModelDir
 
     model = ModelDir.open(str(model_dir))
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),

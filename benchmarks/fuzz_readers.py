@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from paranmt.models.text.clean import CleanStage
 from paranmt.schemas.records import empty_row, is_reject
-from paranmt.transforms.io.bitext import ReadOptions, plan_inputs, read_file
+from paranmt.transforms.io.bitext import read_file
+from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
 
 COMPRESSORS = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress,
                ".zst": zstandard.ZstdCompressor().compress}

@@ -31,7 +31,7 @@ import yaml
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
-from paranmt.models.nmt.translator import demo_model_notice
+from paranmt.models.nmt.model_dir import demo_model_notice
 from paranmt.pipelines.options import pipeline_options
 from paranmt.pipelines.output_lock import OutputLock
 from paranmt.schemas import layout
@@ -40,8 +40,9 @@ from paranmt.schemas.config import RUN_FIELDS, STAGE_ORDER, STAGE_SPECS, BuildCo
 from paranmt.schemas.metadata import (input_changes, input_fingerprint, model_identity, package_version,
                                       shard_metadata, verify_manifest)
 from paranmt.schemas.records import SCHEMA_VERSION
-from paranmt.transforms.io.bitext import UTF8_PROBLEM, ReadOptions, encoding_advice, plan_reads
+from paranmt.transforms.io.encoding import UTF8_PROBLEM, encoding_advice
 from paranmt.transforms.io.model_cache import is_remote as is_remote_path
+from paranmt.transforms.io.read_plan import ReadOptions, plan_reads
 from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext
 from paranmt.transforms.io.writer import AccountingError, WriteShards
 from paranmt.transforms.shards import (completed_shards, join_path, list_shards, read_shard_counts, reject_files,
@@ -234,7 +235,8 @@ class Progress:
 
 def summarize(output: str) -> tuple[list[dict], dict]:
     """Per-shard counts read back from every data shard in `output`, and their totals."""
-    shards = [{"name": name, **read_shard_counts(shard_path(output, name))} for name in sorted(completed_shards(output))]
+    shards = [{"name": name, **read_shard_counts(shard_path(output, name))}
+              for name in sorted(completed_shards(output))]
     totals = {"read": 0, "separators": 0, "written": 0, "rejected": 0, "rejects_by_reason": {}}
     for shard in shards:
         for key in ("read", "separators", "written", "rejected"):
@@ -254,7 +256,7 @@ def beam_counters(result) -> dict[str, int]:
 
 
 def encoding_hints(output: str, shards: list[dict]) -> list[str]:
-    """One line per input file with lines that are not UTF-8 (bitext.encoding_advice: an encoding is guessed only
+    """One line per input file with lines that are not UTF-8 (encoding.encoding_advice: an encoding is guessed only
     when most of the file's lines fail; otherwise its first bad line is named), from the per-shard counts of
     `summarize` and the invalid_utf8 rejects of the file's first shard that has any."""
     import pyarrow.compute as pc

@@ -99,7 +99,8 @@ def run_eval(args) -> int:
 
     from paranmt.models.nmt.evaluate import evaluate_translator
     from paranmt.models.nmt.export import record_evaluation
-    from paranmt.models.nmt.translator import ModelDirError, open_translator
+    from paranmt.models.nmt.model_dir import ModelDirError
+    from paranmt.models.nmt.translator import open_translator
 
     sources = Path(args.source).read_text(encoding="utf-8").splitlines()
     references = Path(args.reference).read_text(encoding="utf-8").splitlines()

@@ -48,7 +48,8 @@ def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None
     if "://" not in output and os.path.exists(output) and not os.path.isdir(output):
         raise ConfigError(f"output {output} is a file, not a directory; choose a directory")
     if FileSystems.exists(output):
-        dropped = [FileSystems.join(output, name, "*" + suffix) for suffix in (layout.SIDE_TABLE_SUFFIX, ".parquet")
+        dropped = [FileSystems.join(output, name, "*" + suffix)
+                   for suffix in (layout.SIDE_TABLE_SUFFIX, layout.DATA_SUFFIX)
                    for name in (layout.DROPPED, layout.LEGACY_NAMES[layout.DROPPED])]
         old = [meta.path for result in FileSystems.match([FileSystems.join(output, "*.parquet"), *dropped])
                for meta in result.metadata_list]
@@ -165,8 +166,8 @@ def register(subparsers) -> None:
     parser.add_argument("--dedup-normalization", choices=("exact", "normalized"))
     parser.add_argument("--tsv", action="store_true", default=None, help=f"also write {layout.PAIRS_TSV} (ref TAB bt)")
     parser.add_argument("--write-dropped", action="store_true", default=None,
-                        help=f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each dropped row "
-                             "and its reason")
+                        help=f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each "
+                             "dropped row and its reason")
     parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output")
     parser.set_defaults(func=run, accepts_beam_options=True)
 

@@ -34,7 +34,7 @@ def read_sentences(path: str, column: int | None = None, counts: dict | None = N
                    max_line_bytes: int = 1 << 20) -> Iterator[str]:
     """Lines of `path` (decompressed), or their tab-separated `column`; lines that are not UTF-8, too long, or
     lack the column are counted in `counts` (by reason) and skipped."""
-    from paranmt.transforms.io.bitext import CorruptFile, file_lines
+    from paranmt.transforms.io.streams import CorruptFile, file_lines
 
     counts = counts if counts is not None else {}
     try:

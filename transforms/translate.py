@@ -16,7 +16,7 @@ from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from paranmt.models.nmt.device import select_device
 from paranmt.models.nmt.stage import TranslateStage
-from paranmt.models.nmt.translator import BACKENDS, ModelDir, ModelDirError
+from paranmt.models.nmt.model_dir import BACKENDS, ModelDir, ModelDirError
 from paranmt.schemas.config import ConfigError, TranslateConfig
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model

@@ -1,6 +1,6 @@
 """Turn fairseq training checkpoints into a model directory that both backends load (`paranmt convert-nmt`).
 
-Layout written (see paranmt.models.nmt.translator.ModelDir):
+Layout written (see paranmt.models.nmt.model_dir.ModelDir):
     <out>/spm.model                      the sentencepiece model shared by source and target
     <out>/fairseq/model.pt               averaged weights (optionally fp16), no optimizer state
     <out>/fairseq/dict.<src>.txt, dict.<tgt>.txt

@@ -34,7 +34,8 @@ def test_demo_sample_builds_shards_every_reader_opens(tmp_path, sample_dir, caps
                                                   for i in (1, 2, 3)]
     assert pd.read_parquet(shards[1]).shape[0] == 1000
     assert duckdb.sql(f"select count(*) from read_parquet('{out}/*.parquet')").fetchall()[0][0] == 2000
-    assert pq.read_table(out / "__paranmt__" / "rejects" / f"{shards[0].stem}.pq").schema.remove_metadata().equals(REJECT_SCHEMA)
+    rejects = pq.read_table(out / "__paranmt__" / "rejects" / f"{shards[0].stem}.pq")
+    assert rejects.schema.remove_metadata().equals(REJECT_SCHEMA)
     metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
     assert metrics["read"] == 2000 and metrics["written"] == 2000 and metrics["beam_counters"]["clean/rows_in"] == 2000
     manifest = json.loads((out / "__paranmt__" / "manifest.json").read_text())
@@ -120,7 +121,8 @@ def test_input_that_matches_nothing_is_a_clear_error(tmp_path, capsys):
 
 def test_rows_lost_between_read_and_write_fail_the_run(tmp_path, sample_dir):
     """The writer checks each shard's read count against what reaches it: a row lost anywhere fails the run."""
-    from paranmt.transforms.io.bitext import ReadOptions, plan_inputs, read_file
+    from paranmt.transforms.io.bitext import read_file
+    from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
     from paranmt.transforms.io.readers import ShardWork
     from paranmt.transforms.io.writer import WriteShards
 

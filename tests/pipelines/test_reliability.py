@@ -106,7 +106,7 @@ def test_model_file_that_does_not_match_its_manifest_is_refused(tmp_path, sample
 
 
 def test_hostile_file_names_cannot_escape_the_output_directory(tmp_path):
-    from paranmt.transforms.io.bitext import plan_inputs
+    from paranmt.transforms.io.read_plan import plan_inputs
     names = ["../../etc/passwd.tsv", "a/../../b.tsv", "..", "x\\..\\y.tsv", "/abs/olute.tsv"]
     for unit in plan_inputs([str(tmp_path / n) for n in names] + ["gs://bucket/../evil.tsv"], "tsv"):
         assert "/" not in unit.stem and "\\" not in unit.stem and unit.stem not in ("", ".", "..")

@@ -16,7 +16,8 @@ from apache_beam.metrics import Metrics
 
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import table_to_pairs
-from paranmt.transforms.io.bitext import InputFile, ReadOptions, ReadTask, plan_inputs, read_file
+from paranmt.transforms.io.bitext import read_file
+from paranmt.transforms.io.read_plan import InputFile, ReadOptions, ReadTask, plan_inputs
 from paranmt.transforms.shards import shard_name
 
 
@@ -86,7 +87,7 @@ class _ReadTaskFn(beam.DoFn):
 
 
 class ReadBitext(beam.PTransform):
-    """ReadTasks (`bitext.plan_reads`: one per shard of a plain file, one per compressed or remote file) ->
+    """ReadTasks (`read_plan.plan_reads`: one per shard of a plain file, one per compressed or remote file) ->
     ShardWork, one per shard not in `skip_shards`, yielded as soon as its last record is read."""
 
     def __init__(self, tasks: list[ReadTask], options: ReadOptions, skip_shards=frozenset()):

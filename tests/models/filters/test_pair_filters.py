@@ -197,8 +197,8 @@ def test_presets_load_and_say_what_the_papers_say():
     assert set(plans) == {"paranmt-5m", "simile", "lexicon"}
     guards = ["-inf <= bt_repetition <= 0.2", "ref is en (confidence >= 0)", "bt is en (confidence >= 0)"]
     assert [f.describe() for f in plans["paranmt-5m"].filters] == [
-        "para_score between its 0.8 and 1 quantiles", "1 <= tokens <= 30 on ref, bt", "bt differs from ref (normalized)",
-        "-inf <= bt_repetition <= 0", *guards[1:]]
+        "para_score between its 0.8 and 1 quantiles", "1 <= tokens <= 30 on ref, bt",
+        "bt differs from ref (normalized)", "-inf <= bt_repetition <= 0", *guards[1:]]
     assert [f.describe() for f in plans["simile"].filters] == ["0.5 <= para_score <= inf",
                                                                "-inf <= trigram_overlap <= 0.2", *guards]
     assert [f.describe() for f in plans["lexicon"].filters] == ["0.35 <= para_score <= inf",

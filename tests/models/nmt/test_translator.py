@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from paranmt.models.nmt.translator import ModelDir, ModelDirError, open_translator
+from paranmt.models.nmt.model_dir import ModelDir, ModelDirError
+from paranmt.models.nmt.translator import open_translator
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "nmt-tiny"
 MAX_TARGET = 60

@@ -285,3 +285,19 @@ def test_a_user_defined_filter_runs_from_its_module_path(corpus_shards, input_ro
     assert not [r for r in kept if r["ref"].strip().endswith("?")]
     report = json.loads((output / layout.FILTER_REPORT).read_text())
     assert report["filters"][0]["filter"] == "question" and report["filters"][0]["dropped"] == len(questions)
+
+
+def test_config_typos_are_one_line_naming_the_key_or_the_presets(corpus_shards, tmp_path, capsys):
+    """Issue 24 item 8: a preset name typo lists the presets and the near match (not "No such file"); a filter key
+    typo names the key and the filter's valid keys (not a TypeError text); both exit 2 with one line."""
+    output = str(tmp_path / "out")
+    assert main(["filter", "--config", "paranmt5m", "--input", str(corpus_shards), "--output", output, *LOCAL]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.splitlines() == [error] and "(did you mean 'paranmt-5m'?); presets: lexicon, paranmt-5m, simile" in error
+    config = tmp_path / "typo.yaml"
+    config.write_text("filters:\n  - {type: range, column: para_score, mn: 0.5}\n")
+    assert main(["filter", "--config", str(config), "--input", str(corpus_shards), "--output", output, *LOCAL]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.splitlines() == [error] and "unknown key 'mn' (did you mean 'min'?)" in error
+    assert "valid keys of a 'range' filter: type, column, min, max, name" in error and "__init__" not in error
+    assert not (tmp_path / "out").exists()

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import zstandard
 
-from paranmt.transforms.io.bitext import ReadOptions, plan_inputs, read_file
+from paranmt.transforms.io.bitext import read_file
+from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -154,7 +155,7 @@ def test_planned_blocks_read_exactly_what_one_pass_reads(bitext, tmp_path, fmt, 
     """plan_reads cuts a plain file into one task per shard by byte offsets; the tasks together yield the same
     (shard, record) stream, ids and counts as one read from the start (czeng20 with 300 rows per shard: the
     trailing blank lines make a last shard of separators only)."""
-    from paranmt.transforms.io.bitext import plan_reads
+    from paranmt.transforms.io.read_plan import plan_reads
     if fmt == "moses":
         paths, options = [str(bitext / "newstest2012.ces")], ReadOptions("moses", ("ces", "eng"), shard_rows=shard_rows)
     else:

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from paranmt.models.text.clean import CleanStage
 from paranmt.schemas.records import empty_row, is_reject
-from paranmt.transforms.io.bitext import ReadOptions, plan_inputs, read_file
+from paranmt.transforms.io.bitext import read_file
+from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
 
 READER_REASONS = {"wrong_column_count", "empty_line", "invalid_utf8", "line_too_long", "corrupt_file",
                   "line_count_mismatch", "bad_score"}

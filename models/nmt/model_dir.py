@@ -1,0 +1,171 @@
+"""NMT model directories: what files a model has, which backends can load it, its language tokens.
+
+A model directory is one of:
+- written by `paranmt convert-nmt` from fairseq checkpoints (paranmt.models.nmt.export): `nmt.json`, `spm.model`,
+  `fairseq/{model.pt,dict.<src>.txt,dict.<tgt>.txt}` and `ct2/`;
+- a Hugging Face `save_pretrained` / hub snapshot of MarianMT, M2M-100 or NLLB (config.json, tokenizer files,
+  weights; paranmt.models.nmt.hf): the transformers backend;
+- converted from such a snapshot by `paranmt convert-nmt --transformers`: `model.bin`, the sentencepiece models
+  and an `nmt.json` with the family and its language tokens: the ctranslate2 backend;
+- without `nmt.json`, read by convention: a sentencepiece model named `spm.model` or `sentencepiece.bpe.model`, a
+  fairseq checkpoint `model.pt` (or the only `*.pt`) beside its dict files, and a CTranslate2 model in `ct2/` or in
+  the directory itself.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paranmt.models.nmt.hf import (LISTED_CODES, HFModel, LanguageError, NotATranslationModel, has_weights,
+                                   language_tokens, read_hf_model)
+
+BACKENDS = ("fairseq", "ctranslate2", "transformers")
+REPO = Path(__file__).resolve().parents[2]
+DEMO_MODEL = REPO / "assets" / "nmt-cs-en"
+
+
+class ModelDirError(ValueError):
+    """The model directory is missing, incomplete or unreadable for the chosen backend."""
+
+
+@dataclass
+class ModelDir:
+    """Where the files of one NMT model are (see the module docstring)."""
+    root: Path
+    source_lang: str
+    target_lang: str
+    spm: Path
+    fairseq_checkpoint: Path | None
+    ct2_dir: Path | None
+    source_prefix: list[str] = field(default_factory=list)   # tokens put before every source (hand-written
+    source_suffix: list[str] = field(default_factory=list)   # nmt.json of older versions; a `family` model gets
+    target_prefix: list[str] = field(default_factory=list)   # them from its language codes instead)
+    target_spm: Path | None = None                          # target-side sentencepiece model (OPUS-MT)
+    family: str | None = None                               # marian | m2m100 | nllb (Hugging Face models)
+    language_codes: dict[str, str] = field(default_factory=dict)   # code -> language token (paranmt.models.nmt.hf)
+    pair: tuple[str | None, str | None] = (None, None)      # languages a bilingual Marian model declares
+    special_tokens: list[str] = field(default_factory=list)  # tokens left out of the detokenized text
+    hf: HFModel | None = None                               # the Hugging Face snapshot, when the directory is one
+
+    @classmethod
+    def open(cls, path: str) -> "ModelDir":
+        root = Path(path)
+        if not root.is_dir():
+            raise ModelDirError(f"NMT model directory {path!r} does not exist")
+        descriptor_path = root / "nmt.json"
+        if descriptor_path.exists():
+            try:
+                descriptor = json.loads(descriptor_path.read_text())
+            except (OSError, json.JSONDecodeError) as error:
+                raise ModelDirError(f"{descriptor_path} is not valid JSON: {error}") from None
+        else:
+            try:
+                hf = read_hf_model(root)
+            except NotATranslationModel as error:
+                raise ModelDirError(str(error)) from None
+            if hf is not None:
+                return cls(root=root, source_lang="", target_lang="", spm=hf.spm, fairseq_checkpoint=None,
+                           ct2_dir=next((p for p in (root / "ct2", root) if (p / "model.bin").exists()), None),
+                           target_spm=hf.target_spm, family=hf.family, language_codes=hf.language_codes,
+                           pair=hf.pair, special_tokens=hf.special_tokens, hf=hf)
+            descriptor = {}
+        spm = root / descriptor["spm"] if "spm" in descriptor else next(
+            (p for p in (root / "spm.model", root / "sentencepiece.bpe.model") if p.exists()), None)
+        if spm is None or not spm.exists():
+            raise ModelDirError(f"no sentencepiece model in {path!r} (expected spm.model or nmt.json `spm`, or "
+                                f"a Hugging Face translation model: config.json, tokenizer files, weights)")
+        if "fairseq" in descriptor:
+            checkpoint = root / descriptor["fairseq"] if descriptor["fairseq"] else None
+        else:
+            checkpoints = [root / "model.pt"] if (root / "model.pt").exists() else sorted(root.glob("*.pt"))
+            checkpoint = checkpoints[0] if len(checkpoints) == 1 else None
+        if "ctranslate2" in descriptor:
+            ct2 = root / descriptor["ctranslate2"] if descriptor["ctranslate2"] else None
+        else:
+            ct2 = next((p for p in (root / "ct2", root) if (p / "model.bin").exists()), None)
+        family = descriptor.get("family")
+        return cls(root=root, source_lang=descriptor.get("source_lang", "" if family else "cs"),
+                   target_lang=descriptor.get("target_lang", "" if family else "en"), spm=spm,
+                   fairseq_checkpoint=checkpoint, ct2_dir=ct2,
+                   source_prefix=list(descriptor.get("source_prefix", [])),
+                   source_suffix=list(descriptor.get("source_suffix", [])),
+                   target_prefix=list(descriptor.get("target_prefix", [])),
+                   target_spm=root / descriptor["target_spm"] if descriptor.get("target_spm") else None,
+                   family=family, language_codes=dict(descriptor.get("language_codes", {})),
+                   pair=tuple(descriptor.get("pair", (None, None))),
+                   special_tokens=list(descriptor.get("special_tokens", [])))
+
+    def tokens_for(self, source_lang: str = "cs", target_lang: str = "en") -> tuple[list[str], list[str], list[str]]:
+        """(source prefix, source suffix, forced target prefix) for source_lang -> target_lang; ModelDirError
+        naming the languages the model knows when it cannot translate that pair."""
+        if self.family:
+            try:
+                tokens = language_tokens(self.family, self.language_codes, self.pair, source_lang, target_lang)
+            except LanguageError as error:
+                where = f"; the full list: {self.codes_file()}" if len(self.language_codes) > LISTED_CODES else ""
+                raise ModelDirError(f"{error}{where}") from None
+            return tokens.source_prefix, ["</s>"], tokens.target_prefix
+        if (source_lang, target_lang) != (self.source_lang, self.target_lang):
+            raise ModelDirError(f"this model translates {self.source_lang} -> {self.target_lang} only, not "
+                                f"{source_lang} -> {target_lang} (translate.source_lang / target_lang)")
+        return self.source_prefix, self.source_suffix, self.target_prefix
+
+    def codes_file(self) -> str:
+        """The file of this directory that lists its language tokens (for error messages)."""
+        token = next(iter(self.language_codes.values()), None)
+        for name in ("nmt.json", "tokenizer_config.json", "special_tokens_map.json", "tokenizer.json"):
+            path = self.root / name
+            if token and path.is_file() and token in path.read_text(encoding="utf-8", errors="replace"):
+                return str(path)
+        return str(self.root)
+
+    def check(self, backend: str, source_lang: str = "cs", target_lang: str = "en") -> None:
+        """Raise ModelDirError unless the files `backend` needs are all present and the model knows both
+        languages."""
+        if backend not in BACKENDS:
+            raise ModelDirError(f"unknown NMT backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        if backend == "transformers":
+            if self.hf is None:
+                raise ModelDirError(f"{self.root} is not a Hugging Face translation model (expected config.json, "
+                                    f"tokenizer files and weights as written by save_pretrained); the "
+                                    f"transformers backend reads MarianMT, M2M-100 and NLLB snapshots")
+            if not has_weights(self.root):
+                raise ModelDirError(f"{self.root} has no weights (model.safetensors or pytorch_model.bin)")
+        elif backend == "fairseq":
+            if self.family:
+                raise ModelDirError(f"{self.root} is a Hugging Face {self.family} model: use the transformers "
+                                    f"or (after `paranmt convert-nmt --transformers`) the ctranslate2 backend")
+            if self.fairseq_checkpoint is None or not self.fairseq_checkpoint.is_file():
+                raise ModelDirError(f"no fairseq checkpoint in {self.root} (expected fairseq/model.pt or model.pt)")
+            for lang in (self.source_lang, self.target_lang):
+                if not (self.fairseq_checkpoint.parent / f"dict.{lang}.txt").is_file():
+                    raise ModelDirError(f"missing dict.{lang}.txt beside {self.fairseq_checkpoint}")
+            if self.source_prefix or self.source_suffix or self.target_prefix or self.target_spm:
+                raise ModelDirError("source/target prefixes, suffixes and a separate target sentencepiece "
+                                    "model are supported by the ctranslate2 backend only")
+        else:
+            if self.ct2_dir is None or not (self.ct2_dir / "model.bin").is_file():
+                hint = (f"convert it with `paranmt convert-nmt --transformers {self.root} --output DIR`"
+                        if self.hf else "create one with `paranmt convert-nmt`")
+                raise ModelDirError(f"no CTranslate2 model in {self.root} (expected ct2/model.bin); {hint}")
+        self.tokens_for(source_lang, target_lang)
+
+
+def demo_model_notice(model_dir: str) -> str | None:
+    """One line for the log when `model_dir` (absolute, or relative to the working directory or the project) is
+    the shipped demo model assets/nmt-cs-en, else None."""
+    try:
+        is_demo = any(p.resolve() == DEMO_MODEL.resolve() for p in (Path(model_dir), REPO / model_dir))
+    except OSError:
+        return None
+    if not is_demo:
+        return None
+    try:
+        runs = json.loads((DEMO_MODEL / "MANIFEST.json").read_text())["evaluation"]
+        quality = f"BLEU {runs[0]['bleu']} on held-out {runs[0]['test_set']}"
+    except (OSError, ValueError, KeyError, IndexError):
+        quality = "BLEU unknown (no evaluation in its MANIFEST.json)"
+    return (f"translate.model is the shipped demo model assets/nmt-cs-en ({quality}; a real cs-en system scores "
+            "25-35): its back-translations are mostly not paraphrases and only demonstrate the pipeline; for a real "
+            "corpus use OPUS-MT, M2M-100 or NLLB-200 (docs/translate.md, 'Real models')")

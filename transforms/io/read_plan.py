@@ -1,0 +1,148 @@
+"""Planning the reading of bitext input: which files (InputFile: a file or a two-file Moses pair, with its shard
+stem), and the units of reading work (ReadTask: one per shard of a plain local file, found by one pass over its raw
+bytes, or one per compressed / remote file, which can only be read from its start).
+
+A shard is a block of `shard_rows` consecutive records of ONE input file, named `<file stem>[-<path hash>].<block:05d>`
+(`block_shard_name`; the path hash only when two input files share a base name).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from paranmt.transforms.io.streams import compression_of, strip_compression
+
+
+@dataclass
+class ReadOptions:
+    format: str = "tsv"
+    suffixes: tuple[str, str] = ("cs", "en")
+    columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
+    corpus: str | None = None
+    max_line_bytes: int = 1 << 20
+    shard_rows: int = 50_000
+    strict_columns: bool = False
+
+
+@dataclass
+class InputFile:
+    """One unit of reading: a file (or a two-file Moses pair) with its shard-name stem."""
+    paths: tuple[str, ...]
+    stem: str
+
+    @property
+    def name(self) -> str:
+        return PurePosixPath(self.paths[0]).name
+
+
+def block_shard_name(stem: str, block: int) -> str:
+    """The name of block `block` of the input file with shard stem `stem`: `news.00003`."""
+    return f"{stem}.{block:05d}"
+
+
+def plan_inputs(paths: list[str], fmt: str, suffixes=("cs", "en")) -> list[InputFile]:
+    """Group matched paths into InputFiles with unique shard stems (sorted, deterministic).
+
+    For `moses`, `paths` are the matches of the source side (`PREFIX.<src>`); the reference file is derived.
+    """
+    paths = sorted(set(paths))
+    if fmt == "moses":
+        units = [((p, p[: -len(suffixes[0])] + suffixes[1]), PurePosixPath(p[: -len(suffixes[0]) - 1]).name)
+                 for p in paths]
+    else:
+        units = [((p,), strip_compression(PurePosixPath(p).name)) for p in paths]
+    # shard names are file names inside the output directory: no separators, no leading dot (hidden/temporary)
+    units = [(pair, re.sub(r"[^A-Za-z0-9._-]", "_", stem).lstrip(".") or "input") for pair, stem in units]
+    stems = [stem for _, stem in units]
+    return [InputFile(pair, stem if stems.count(stem) == 1
+                      else f"{stem}-{hashlib.sha1(pair[0].encode()).hexdigest()[:8]}")
+            for pair, stem in units]
+
+
+@dataclass(frozen=True)
+class ReadStart:
+    """Where a planned block starts: byte offset in each file of the unit, 1-based line number and 0-based record
+    number of the line before it (so ids and shard names are those of a read from the start)."""
+    offsets: tuple[int, ...]
+    line_no: int
+    record_no: int
+
+
+@dataclass(frozen=True)
+class ReadTask:
+    """A unit of reading work: the shards `first_block` .. `end_block - 1` (None: to the end) of one InputFile,
+    from `start` (None: the beginning of the file)."""
+    unit: InputFile
+    first_block: int = 0
+    end_block: int | None = None
+    start: ReadStart | None = None
+
+    def shard_names(self) -> list[str] | None:
+        """The shards this task writes, when known before reading (planned blocks)."""
+        if self.end_block is None:
+            return None
+        return [block_shard_name(self.unit.stem, b) for b in range(self.first_block, self.end_block)]
+
+
+def _plain_local(path: str) -> bool:
+    if "://" in path and not path.startswith("file://"):
+        return False
+    local = path[len("file://"):] if path.startswith("file://") else path
+    with open(local, "rb") as raw:
+        return compression_of(path, raw)[0] is None
+
+
+def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[list[tuple[int, int]], int]:
+    """[(byte offset, line number before it)] at every block boundary of a plain local file (block k starts after
+    its record k*shard_rows - 1), and the file's number of blocks (a last block may hold only separator lines).
+    One pass over the raw bytes, no decoding."""
+    starts, offset, line_no, records, trailing = [(0, 0)], 0, 0, 0, False
+    with open(path[len("file://"):] if path.startswith("file://") else path, "rb", buffering=1 << 20) as handle:
+        while True:
+            line = handle.readline(1 << 20)
+            if not line:
+                break
+            length = len(line)
+            while not line.endswith(b"\n"):
+                rest = handle.readline(1 << 20)
+                if not rest:
+                    break
+                length += len(rest)
+                line = line[:64] + rest[-64:]
+            offset += length
+            line_no += 1
+            if separators and length <= options.max_line_bytes + 2 and not line.strip():
+                trailing = True
+                continue
+            records, trailing = records + 1, False
+            if records % options.shard_rows == 0:
+                starts.append((offset, line_no))
+    blocks = -(-records // options.shard_rows)
+    return starts, blocks + (trailing and records % options.shard_rows == 0)
+
+
+def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
+    """One ReadTask per shard for plain local files (cheap byte-offset planning: one pass over the raw bytes, so
+    the shards of one big file spread over every worker); one task per file for compressed or remote files
+    (which can only be read from their start: their shards are made one after the other by one worker)."""
+    tasks = []
+    for unit in units:
+        if not all(_plain_local(p) for p in unit.paths):
+            tasks.append(ReadTask(unit))
+            continue
+        scans = [_block_starts(p, options, options.format == "czeng20") for p in unit.paths]
+        blocks = max(n for _, n in scans)
+        for block in range(blocks):
+            offsets = []
+            for (starts, _), path in zip(scans, unit.paths):
+                offsets.append(starts[block][0] if block < len(starts) else os.path.getsize(
+                    path[len("file://"):] if path.startswith("file://") else path))
+            line_no = max(starts[block][1] if block < len(starts) else 0 for starts, _ in scans)
+            if unit.paths[1:]:         # moses: line number = record number
+                line_no = block * options.shard_rows
+            tasks.append(ReadTask(unit, block, block + 1, ReadStart(tuple(offsets), line_no,
+                                                                    block * options.shard_rows)))
+    return tasks
