@@ -20,6 +20,11 @@ def build(*args):
     return main(["build", *map(str, args)])
 
 
+def parquet_files(directory):
+    """Every Parquet file of an output directory: data shards (`.parquet`) and reject files (`.pq`)."""
+    return sorted(p for p in directory.rglob("*") if p.suffix in (".parquet", ".pq"))
+
+
 def test_demo_sample_builds_shards_every_reader_opens(tmp_path, sample_dir, capsys):
     out = tmp_path / "shards"
     assert build("--input", sample_dir / "*", "--format", "moses", "--output", out, "--stages", "read,clean") == 0
@@ -97,7 +102,7 @@ def test_same_input_and_config_give_byte_identical_shards(tmp_path, sample_dir):
     for name in ("a", "b"):
         assert build("--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / name,
                      "--stages", "read,clean") == 0
-    for path in (tmp_path / "a").rglob("*.parquet"):
+    for path in parquet_files(tmp_path / "a"):
         assert path.read_bytes() == (tmp_path / "b" / path.relative_to(tmp_path / "a")).read_bytes()
 
 
@@ -162,9 +167,9 @@ def test_translate_on_shards_are_byte_identical_across_runners_and_worker_counts
                                  "--direct_num_workers=2"]}
     for name, runner in runners.items():
         assert build(*common, "--output", tmp_path / name, *runner) == 0
-    first = {p.relative_to(tmp_path / "in_memory"): p.read_bytes() for p in (tmp_path / "in_memory").rglob("*.parquet")}
+    first = {p.relative_to(tmp_path / "in_memory"): p.read_bytes() for p in parquet_files(tmp_path / "in_memory")}
     second = {p.relative_to(tmp_path / "two_processes"): p.read_bytes()
-              for p in (tmp_path / "two_processes").rglob("*.parquet")}
+              for p in parquet_files(tmp_path / "two_processes")}
     assert len(first) == 8 and first == second           # 4 shards (1000 pairs / 300) + their rejects files
     assert pd.read_parquet(tmp_path / "in_memory" / "tatoeba-every13th.00003.parquet")["bt"].str.len().min() > 0
 

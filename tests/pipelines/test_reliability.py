@@ -23,7 +23,9 @@ def build(*args):
 
 
 def shard_bytes(directory):
-    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*.parquet"))}
+    """The bytes of every Parquet file of an output directory: data shards (`.parquet`) and reject files (`.pq`)."""
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*"))
+            if p.suffix in (".parquet", ".pq")}
 
 
 def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample_dir):
