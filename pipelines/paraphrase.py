@@ -167,8 +167,7 @@ def tsv_field(value) -> str:
 def write_paraphrases(rows: list[dict], path: str) -> None:
     """Write rows in the format of the file's suffix, atomically (a temporary name, then renamed)."""
     from paranmt.schemas.paraphrases import COLUMNS, paraphrases_to_table
-    from paranmt.transforms.shards import write_text_atomically
-    from paranmt.transforms.io.writer import write_table_atomically
+    from paranmt.transforms.shards import write_table_atomically, write_text_atomically
 
     kind = output_kind(path)
     table = paraphrases_to_table(rows)
