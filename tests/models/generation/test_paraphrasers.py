@@ -157,7 +157,7 @@ def test_cli_trains_from_an_scpn_export_tsv_and_says_what_is_wrong(tmp_path, pai
                  "--vocab-size", "300", "--embed-dim", "16", "--hidden", "32", "--parse-hidden", "16",
                  "--max-steps", "3", "--batch-size", "8", "--device", "cpu"]) == 0
     data = json.loads((out / "train_data.json").read_text())
-    assert data["data"]["instances"] == len(lines) - 1          # directed lines: no reversed pair added
+    assert data["data"]["pairs"]["instances"] == len(lines) - 1      # directed lines: no reversed pair added
     assert load_generator(out, device="cpu").generate([pairs[0].s1], [pairs[0].p2], beam=2)[0]
     assert main(["train-paraphraser", "--input", str(tmp_path / "missing.tsv"), "--output", str(out),
                  "--task", "plain"]) == 2
