@@ -121,6 +121,7 @@ def run_score(args) -> None:
     from paranmt.models.scoring.overlap import sentence_trigrams, trigram_overlap
     from paranmt.models.scoring.para_score import ParaScorer
     from paranmt.models.scoring.stage import ScoreStage
+    from paranmt.schemas.config import ScoreConfig
     from paranmt.schemas.records import empty_row
 
     torch.set_num_threads(args.threads)
@@ -129,7 +130,7 @@ def run_score(args) -> None:
     pairs = base[:args.pairs]  # distinct pairs only: no tokenization cache hits across repeats
     rows = [dict(empty_row(f"b:{i}", "b", "", ref), bt=bt) for i, (ref, bt) in enumerate(pairs)]
     encoder_dir = str(ROOT / "assets" / "encoder-sp")
-    stage = ScoreStage(encoder_dir, batch_size=args.batch)
+    stage = ScoreStage(encoder_dir, ScoreConfig(batch_size=args.batch))
     stage.setup()
     stage.process_batch(rows[:64])  # warm-up
     sentence_trigrams.cache_clear()  # every timed section starts with a cold tokenization cache

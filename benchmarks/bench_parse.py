@@ -35,7 +35,7 @@ import torch
 from paranmt.models.parsing.parser import StanzaParser
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.parsing.tokenize import ptb_tokenize
-from paranmt.schemas.config import BuildConfig, asset_path
+from paranmt.schemas.config import BuildConfig, ParseConfig, asset_path
 from paranmt.schemas.records import empty_row
 
 BITEXT = Path(__file__).resolve().parents[2] / "shared" / "data" / "bitext" / "cs-en"
@@ -51,7 +51,7 @@ def direct_stanza(parser: StanzaParser, texts: list[str], batch: int) -> float:
 
 
 def stage_seconds(parser: StanzaParser, texts: list[str], batch: int, cache_size: int) -> tuple[float, Counter]:
-    stage = ParseStage(lambda: parser, max_tokens=10_000, cache_size=cache_size)
+    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=10_000, cache_size=cache_size))
     rows = [empty_row(f"bench:{i}", "bench", "", text) for i, text in enumerate(texts)]
     counts: Counter = Counter()
     start = time.process_time()

@@ -122,6 +122,7 @@ def bench_backends(model_dir: Path, sentences: list[str], beam: int, threads: in
 def bench_dedup(model_dir: Path, unique: list[str], rows: int, beam: int, threads: int, batch_tokens: int,
                 naive_batch: int) -> dict:
     from paranmt.models.nmt.stage import TranslateStage, token_budget_batches
+    from paranmt.schemas.config import TranslateConfig
     from paranmt.models.nmt.translator import open_translator
     from paranmt.schemas.records import empty_row
 
@@ -142,7 +143,8 @@ def bench_dedup(model_dir: Path, unique: list[str], rows: int, beam: int, thread
     dedup_only = [distinct[i:i + naive_batch] for i in range(0, len(distinct), naive_batch)]
     lengths = translator.count_tokens(corpus)
     bucketed = [[corpus[i] for i in batch] for batch in token_budget_batches(lengths, batch_tokens)]
-    stage = TranslateStage(str(model_dir), beam=beam, batch_tokens=batch_tokens, translator=translator)
+    stage = TranslateStage(str(model_dir), TranslateConfig(beam=beam, batch_tokens=batch_tokens), "cs", "en",
+                           translator=translator)
     start = cpu_seconds(resource.RUSAGE_SELF)
     stage.process_batch([empty_row(f"r{i}", "bench", s, "") for i, s in enumerate(corpus)])
     both = cpu_seconds(resource.RUSAGE_SELF) - start

@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paranmt.models.text.clean import CleanStage
+from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 from paranmt.transforms.io.bitext import read_file
 from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
@@ -79,7 +80,7 @@ def main() -> None:
         records, counted = read([os.path.join(workdir, "m.cs")], "moses", suffixes=("cs", "en"))
         assert records == counted == max(len(source), len(reference))
 
-    stage = CleanStage(max_tokens=40)
+    stage = CleanStage(CleanConfig(max_tokens=40), "cs", "en")
 
     @config
     @given(cs=st.text(max_size=120), ref=st.text(max_size=120))

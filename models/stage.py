@@ -84,10 +84,6 @@ class PairStage:
         """One output per input row, same order: the updated row or a reject row."""
         raise NotImplementedError
 
-    def identity(self) -> dict:
-        """Identities (path + sha256) of the models this stage uses, for Parquet metadata. Default: none."""
-        return {}
-
 
 def run_stage(stage: PairStage, rows: list[dict], batch_rows: int) -> tuple[list[dict], Counter]:
     """The stage over `rows` in consecutive batches of `batch_rows` rows (see the module docstring); returns one

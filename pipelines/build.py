@@ -1,7 +1,12 @@
-"""`paranmt build`: bitext (or existing shards) -> read -> clean -> translate -> score -> parse -> Parquet shards.
+"""`paranmt build`: bitext (or existing shards) -> read -> clean -> xsim -> translate -> score -> parse -> Parquet
+shards. Every stage runs by default; xsim is the cross-lingual similarity of cs and ref (docs/mining.md).
 
     paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,shards} --output DIR [--config FILE.yaml]
-                  [--stages read,clean,translate,score,parse] [--resume] [Beam options ...]
+                  [--stages read,clean,xsim,translate,score,parse] [--resume] [--set KEY=VALUE ...]
+                  [Beam options ...]
+
+An input with no records (empty files, or only separators) is one line on stderr and exit 2, like every other
+user mistake; when every matched file is a plain local file with nothing in it, that is found before any work.
 
 One stage shape: the element is one shard (`read.shard_rows` consecutive records of one input file, or one
 existing shard); the reader yields shards one at a time as it reads, every stage maps a shard's rows in fixed
@@ -36,7 +41,8 @@ from paranmt.pipelines.options import pipeline_options
 from paranmt.pipelines.output_lock import OutputLock
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
-from paranmt.schemas.config import RUN_FIELDS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config
+from paranmt.schemas.config import (STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config,
+                                    load_config, parse_assignments)
 from paranmt.schemas.metadata import (input_changes, input_fingerprint, model_identity, package_version,
                                       shard_metadata, verify_manifest)
 from paranmt.schemas.records import SCHEMA_VERSION
@@ -61,11 +67,22 @@ def _flat(data, prefix: str = "") -> dict:
     return {k: v for key, value in data.items() for k, v in _flat(value, f"{prefix}{key}.").items()}
 
 
+def written_config(written: dict) -> dict:
+    """The settings of a config.yaml an earlier run wrote, as today's `to_dict()`: keys since renamed moved to
+    their new names (`BuildConfig.RENAMED`, e.g. clean.min_xsim -> xsim.min_xsim) and values typed, so that an
+    output written before a key moved still resumes; the mapping as written when it no longer loads."""
+    settings = {k: v for k, v in written.items() if k != "config_hash"}
+    try:
+        return load_config(BuildConfig, mapping=settings).to_dict()
+    except ConfigError:
+        return settings
+
+
 def config_differences(old: dict, config: BuildConfig) -> list[str]:
-    """The dotted keys (outside RUN_FIELDS) whose values differ between a written config and `config`."""
-    ignored = (*RUN_FIELDS, "config_hash")
-    old = {k: v for k, v in _flat(old).items() if k.split(".")[0] not in ignored}
-    new = {k: v for k, v in _flat(config.to_dict()).items() if k.split(".")[0] not in ignored}
+    """The dotted keys outside BuildConfig.RUN_FIELDS whose values differ between the settings an earlier run
+    wrote (`written_config`) and `config`."""
+    old = {k: v for k, v in _flat(written_config(old)).items() if k.split(".")[0] not in BuildConfig.RUN_FIELDS}
+    new = {k: v for k, v in _flat(config.to_dict()).items() if k.split(".")[0] not in BuildConfig.RUN_FIELDS}
     return [f"{key}: {old.get(key)!r} -> {new.get(key)!r}" for key in sorted(set(old) | set(new))
             if old.get(key) != new.get(key)]
 
@@ -94,10 +111,10 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
     if done and previous:
         with FileSystems.open(previous) as handle:
             old = yaml.safe_load(handle.read()) or {}
-        if old.get("config_hash") != config.hash():
-            differences = config_differences(old, config)
+        differences = config_differences(old, config) if old.get("config_hash") != config.hash() else []
+        if differences:
             raise ConfigError(f"--resume: the config differs from the one that wrote {config.output}: "
-                              + ("; ".join(differences) or f"hash {old.get('config_hash')} != {config.hash()}"))
+                              + "; ".join(differences))
     try:
         for directory in (config.output, join_path(config.output, layout.REJECTS)):
             if not FileSystems.exists(directory):
@@ -335,6 +352,8 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
     unverified = {} if verify_remote else remote_paths(config)
     models = {stage: model_identity(path) for stage, path in config.model_paths().items()}
     inputs = [] if "input" in unverified else plan_input(config)
+    if not inputs and "input" not in unverified:     # plain local files are planned by block: none when empty
+        raise ConfigError(f"input {config.input!r}: the matched file(s) are empty: nothing to build")
     token = VERIFY_REMOTE_MODELS.set(verify_remote)
     try:
         stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
@@ -420,13 +439,6 @@ def _columns(text: str) -> dict[str, int]:
         raise ConfigError(f"--columns expects e.g. cs=0,ref=1; got {text!r}") from None
 
 
-def _set(text: str) -> tuple[str, object]:
-    key, sep, value = text.partition("=")
-    if not sep:
-        raise ConfigError(f"--set expects KEY=VALUE (dotted key, YAML value); got {text!r}")
-    return key.strip(), yaml.safe_load(value)
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("build", help="bitext -> scored, parsed ParaNMT-style Parquet shards",
                                    description=__doc__, formatter_class=lambda prog: __import__(
@@ -463,7 +475,7 @@ def config_from_args(args) -> BuildConfig:
         "read.columns": _columns(args.columns) if args.columns else None,
         "read.corpus": args.corpus, "read.shard_rows": args.shard_rows, "read.strict_columns": args.strict_columns,
     }
-    overrides.update(dict(_set(item) for item in args.set))
+    overrides.update(parse_assignments(args.set))
     return load_build_config(args.config, overrides)
 
 
@@ -476,7 +488,11 @@ def run(args) -> int:
     except AccountingError as error:
         print(f"paranmt build: ACCOUNTING FAILED: {error}")
         return 1
-    rate = totals["rejected"] / totals["read"] if totals["read"] else 0.0
+    if not totals["read"]:
+        print(f"paranmt build: the input {config.input!r} holds no records (its files are empty or hold only "
+              f"separators): nothing was written", file=sys.stderr)
+        return 2
+    rate = totals["rejected"] / totals["read"]
     if args.max_reject_rate is not None and rate > args.max_reject_rate:
         print(f"paranmt build: reject rate {rate:.1%} > --max-reject-rate {args.max_reject_rate:.1%}",
               file=sys.stderr)

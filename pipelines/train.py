@@ -17,18 +17,14 @@ from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.loss import DISTANCES
-from paranmt.models.training.trainer import DEVICES, MODES, OBJECTIVES, TrainConfig, TrainConfigError, Trainer
-from paranmt.schemas.config import ConfigError, load_config
+from paranmt.models.training.trainer import MODES, OBJECTIVES, TrainConfig, Trainer
+from paranmt.schemas.config import DEVICES, ConfigError, load_config
 
 log = logging.getLogger(__name__)
 
 def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
     """TrainConfig defaults <- YAML mapping (yaml.safe_load) <- non-None overrides; validated."""
-    config = load_config(TrainConfig, path, overrides, what="training config")
-    try:
-        return config.validate()
-    except TrainConfigError as error:
-        raise ConfigError(str(error)) from None
+    return load_config(TrainConfig, path, overrides, what="training config").validate()
 
 
 def load_training_pairs(paths: list[str], fmt: str, output: Path, suffixes: tuple[str, str] | None = None,

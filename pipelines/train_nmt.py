@@ -4,27 +4,18 @@ YAML config; rerunning resumes (finished steps are skipped, fairseq-train restar
 model (models/nmt/recipe.py, step `mrt`), e.g. on the shipped model: `--config configs/nmt/mrt-demo.yaml`."""
 from __future__ import annotations
 
-import yaml
-
 from paranmt.models.nmt.recipe import STEPS, NMTRecipe, load_recipe_config
+from paranmt.schemas.config import check_choice, parse_assignments
 
 
 def run(args) -> int:
     overrides = {"work_dir": args.work_dir, "threads": args.threads, "objective": args.objective,
                  "init_from": args.init_from, "mrt.cost": args.mrt_cost, "mrt.gamma": args.mrt_gamma,
-                 "mrt.nbest": args.mrt_nbest, "mrt.simile_encoder": args.mrt_encoder}
-    for assignment in args.set or []:
-        key, sep, value = assignment.partition("=")
-        if not sep:
-            from paranmt.schemas.config import ConfigError
-            raise ConfigError(f"--set needs KEY=VALUE, got {assignment!r}")
-        overrides[key] = yaml.safe_load(value)
+                 "mrt.nbest": args.mrt_nbest, "mrt.simile_encoder": args.mrt_encoder, **parse_assignments(args.set)}
     config = load_recipe_config(args.config, overrides)
     steps = tuple(args.steps.split(",")) if args.steps else None
-    unknown = [s for s in steps or () if s not in STEPS]
-    if unknown:
-        from paranmt.schemas.config import ConfigError
-        raise ConfigError(f"unknown recipe step(s) {unknown}; steps are {', '.join(STEPS)}")
+    for step in steps or ():
+        check_choice("--steps", step, STEPS)
     NMTRecipe(config).run(steps, force=args.force)
     return 0
 

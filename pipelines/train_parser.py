@@ -7,14 +7,14 @@ import logging
 from pathlib import Path
 
 from paranmt.models.parsing.train import STEPS, load_train_config, run
+from paranmt.schemas.config import check_choice
 
 
 def train_parser(args) -> int:
     config = load_train_config(args.config)
     steps = tuple(args.steps.split(","))
-    unknown = [step for step in steps if step not in STEPS]
-    if unknown:
-        raise SystemExit(f"unknown step(s) {unknown}; steps are {', '.join(STEPS)}")
+    for step in steps:
+        check_choice("--steps", step, STEPS)
     manifest = run(config, Path(args.work_dir), Path(args.output), steps=steps, config_path=args.config)
     if manifest:
         logging.getLogger(__name__).info("quality on held-out files: %s", json.dumps(manifest["quality_on_test"]))

@@ -4,17 +4,23 @@ validated before any work, written (resolved, with its hash) next to the outputs
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import hashlib
 import json
+import logging
+import math
 import os
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
 FORMATS = ("czeng16", "czeng20", "moses", "tsv", "shards")
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+log = logging.getLogger(__name__)
 
 
 class ConfigError(ValueError):
@@ -53,16 +59,17 @@ class StageSpec:
     model_field: str | None = None
     factory: str | None = None
     batch_field: str | None = None     # field of the section holding the rows per batch
-    also: tuple[str, ...] = ()         # dotted keys of other sections the factory also gets (keyword = leaf name)
+    also: tuple[str, ...] = ()         # top-level BuildConfig keys the factory also gets, as keywords
 
 
 # The only place a stage is registered, in pipeline order.
 STAGES = (
     StageSpec("read", "read"),
-    StageSpec("clean", "clean", None, "paranmt.transforms.stage:clean_stage", "batch_rows"),
-    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size",
-              also=("clean.min_xsim",)),
-    StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size"),
+    StageSpec("clean", "clean", None, "paranmt.transforms.stage:clean_stage", "batch_rows",
+              also=("source_lang", "target_lang")),
+    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size"),
+    StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size",
+              also=("source_lang", "target_lang")),
     StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size"),
     StageSpec("parse", "parse", "model_dir", "paranmt.transforms.parse:parse_stage", "batch_size"),
 )
@@ -70,10 +77,36 @@ STAGE_ORDER = tuple(spec.name for spec in STAGES)
 STAGE_SPECS = {spec.name: spec for spec in STAGES}
 
 
-def _at_least(section: str, config, minimum: int, *names: str) -> None:
-    for name in names:
-        if getattr(config, name) < minimum:
-            raise ConfigError(f"{section}.{name} must be >= {minimum}")
+def bounded(default, low: float | None = None, high: float | None = None, **kwargs) -> Any:
+    """A dataclass field with `default` whose value must lie in [low, high] (None: open); checked, naming the key,
+    by `check_ranges` (every config's validate())."""
+    return field(default=default, metadata={"range": (low, high)}, **kwargs)
+
+
+class Config:
+    """Base of every typed config (build, filter, train, NMT recipe, parser recipe): `to_dict()` and `hash()`
+    exist here once. `RUN_FIELDS`: where a run reads and writes, left out of the hash (the same settings on other
+    data hash alike); `RENAMED`: deprecated dotted key -> its new key (load_config still reads the old one)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ()
+    RENAMED: ClassVar[dict[str, str]] = {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def hash(self) -> str:
+        """sha256 of the resolved config minus the RUN_FIELDS (sorted-key JSON), 16 hex digits."""
+        data = {k: v for k, v in self.to_dict().items() if k not in self.RUN_FIELDS}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def check_choice(key: str, value, choices) -> None:
+    """ConfigError naming `key` when `value` is not one of `choices` (with the near matches)."""
+    if value not in choices:
+        raise ConfigError(f"{key} must be one of {', '.join(map(str, choices))}, not {value!r}"
+                          + near_matches(str(value), map(str, choices)))
+
+
+DEVICES = ("auto", "cpu", "cuda")
 
 
 @dataclass
@@ -82,98 +115,88 @@ class ReadConfig:
     suffixes: list[str] = field(default_factory=lambda: ["cs", "en"])
     columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
     corpus: str | None = None            # corpus name; default: derived from each file name
-    max_line_bytes: int = 1 << 20        # lines longer than this are rejected at read (`line_too_long`)
+    max_line_bytes: int = bounded(1 << 20, 1)   # lines longer than this are rejected at read (`line_too_long`)
     strict_columns: bool = False         # tsv: reject lines with more columns than `columns` names (`extra_columns`)
-    shard_rows: int = 20_000             # input records per output shard (a shard = a block of one input file);
+    shard_rows: int = bounded(20_000, 1)  # input records per output shard (a shard = a block of one input file);
                                          # a worker holds one shard in memory: see docs/dataflow.md, Scale
 
     def validate(self) -> None:
-        _at_least("read", self, 1, "shard_rows", "max_line_bytes")
+        check_ranges(self, "read.")
+        if any(column < 0 for column in self.columns.values()):
+            raise ConfigError(f"read.columns must be 0-based column numbers (>= 0), not {self.columns}")
 
 
 @dataclass
 class CleanConfig:
     normalize_punctuation: bool = True   # sacremoses MosesPunctNormalizer (per language)
-    min_tokens: int = 1
-    max_tokens: int = 200
-    max_length_ratio: float = 5.0        # max(len_cs, len_ref) / min(...), in tokens (0 disables)
-    max_chars: int = 2000
-    min_xsim: float | None = None        # reject pairs with xsim < this (`low_xsim`; needs the xsim stage); None: off
-    batch_rows: int = 1024               # rows per stage batch
+    min_tokens: int = bounded(1, 0)
+    max_tokens: int = bounded(200, 0)
+    max_length_ratio: float = bounded(5.0, 0)   # max(len_cs, len_ref) / min(...), in tokens (0 disables)
+    max_chars: int = bounded(2000, 1)
+    batch_rows: int = bounded(1024, 1)   # rows per stage batch
 
     def validate(self) -> None:
-        if self.min_xsim is not None and not -1 <= self.min_xsim <= 1:
-            raise ConfigError(f"clean.min_xsim must be in [-1, 1] (a cosine) or null, not {self.min_xsim}")
-        if self.min_tokens < 0 or self.max_tokens < self.min_tokens:
-            raise ConfigError("clean.min_tokens / clean.max_tokens: need 0 <= min_tokens <= max_tokens")
+        check_ranges(self, "clean.")
+        if self.max_tokens < self.min_tokens:
+            raise ConfigError(f"clean.max_tokens ({self.max_tokens}) must be >= clean.min_tokens ({self.min_tokens})")
         if self.max_length_ratio and self.max_length_ratio < 1:
             raise ConfigError("clean.max_length_ratio must be >= 1 (or 0 to disable)")
-        _at_least("clean", self, 1, "batch_rows", "max_chars")
 
 
 @dataclass
 class XsimConfig:
-    """The xsim stage: cos(cs, ref) in a bilingual encoder's space, before translate (clean.min_xsim rejects)."""
+    """The xsim stage: cos(cs, ref) in a bilingual encoder's space, before translate. `min_xsim`: rows below it
+    become rejects `xsim/low_xsim` (None: none rejected)."""
     encoder: str = "assets/encoder-sp"   # bilingual encoder (Czech and English in one space)
-    batch_size: int = 1024               # rows per stage batch and sentences per encoder call
+    min_xsim: float | None = bounded(None, -1, 1)   # a cosine; None: off
+    batch_size: int = bounded(1024, 1)   # rows per stage batch and sentences per encoder call
 
     def validate(self) -> None:
-        _at_least("xsim", self, 1, "batch_size")
+        check_ranges(self, "xsim.")
 
 
 @dataclass
 class TranslateConfig:
     backend: str = "ctranslate2"         # ctranslate2 | fairseq | transformers (Hugging Face MarianMT/M2M-100/NLLB)
     model: str = "assets/nmt-cs-en"
-    source_lang: str = "cs"              # ISO 639-1 codes, mapped to the model family's tokens (docs/translate.md)
-    target_lang: str = "en"
-    beam: int = 12
-    nbest: int = 0                       # > 0 also writes bt_nbest with this many hypotheses
-    batch_tokens: int = 2048             # rows x longest source per model call (best measured on CPU; raise on GPU)
-    max_source_tokens: int = 250
+    beam: int = bounded(12, 1)
+    nbest: int = bounded(0, 0)           # > 0 also writes bt_nbest with this many hypotheses
+    batch_tokens: int = bounded(2048, 1)  # rows x longest source per model call (best measured on CPU; raise on GPU)
+    max_source_tokens: int = bounded(250, 1)
     device: str = "auto"                 # auto | cpu | cuda
-    threads: int = 0                     # CPU threads (0 = backend default)
-    group_size: int = 1024               # rows per stage batch: dedup and length bucketing happen inside it
+    threads: int = bounded(0, 0)         # CPU threads (0 = backend default)
+    group_size: int = bounded(1024, 1)   # rows per stage batch: dedup and length bucketing happen inside it
     share_across_processes: bool | None = None   # one model per machine (None = only on CUDA)
     accelerator: str = ""                # Beam accelerator resource hint (Dataflow GPU), see docs/translate.md
 
     def validate(self) -> None:
         """Settings only; the model itself is checked by the stage factory (paranmt.transforms.translate)."""
-        _at_least("translate", self, 1, "beam", "batch_tokens", "max_source_tokens", "group_size")
-        _at_least("translate", self, 0, "threads")
-        if not 0 <= self.nbest <= self.beam:
+        check_ranges(self, "translate.")
+        if self.nbest > self.beam:
             raise ConfigError(f"translate.nbest must be between 0 and beam ({self.beam}), not {self.nbest}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ConfigError(f"translate.device must be auto, cpu or cuda, not {self.device!r}")
+        check_choice("translate.device", self.device, DEVICES)
 
 
 @dataclass
 class ScoreConfig:
     encoder: str = "assets/encoder-sp"
-    batch_size: int = 512
+    batch_size: int = bounded(512, 1)    # rows per stage batch and sentences per encoder call
 
     def validate(self) -> None:
-        _at_least("score", self, 1, "batch_size")
+        check_ranges(self, "score.")
 
 
 @dataclass
 class ParseConfig:
     model_dir: str = "assets/parser-en"
-    max_tokens: int = 100                # longer sentences (PTB tokens) get null parses (reason counted)
-    batch_size: int = 64                 # rows per stage batch and sentences per stanza call
+    max_tokens: int = bounded(100, 1)    # longer sentences (PTB tokens) get null parses (reason counted)
+    batch_size: int = bounded(64, 1)     # rows per stage batch and sentences per stanza call
     device: str = "auto"                 # auto | cpu | cuda
-    cache_size: int = 100_000            # per-worker LRU cache of parsed sentences (0 = batch dedup only)
+    cache_size: int = bounded(100_000, 0)   # per-worker LRU cache of parsed sentences (0 = batch dedup only)
 
     def validate(self) -> None:
-        _at_least("parse", self, 1, "max_tokens", "batch_size")
-        _at_least("parse", self, 0, "cache_size")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ConfigError(f"parse.device must be auto, cpu or cuda, not {self.device!r}")
-
-
-# BuildConfig fields that say where and how a run goes, not what its shards hold: outside the config hash, and a
-# --resume may change them.
-RUN_FIELDS = ("input", "output", "resume", "allow_changed_input", "workers")
+        check_ranges(self, "parse.")
+        check_choice("parse.device", self.device, DEVICES)
 
 
 @dataclass
@@ -183,21 +206,31 @@ class WorkersConfig:
     `memory_limit_mb` (checked by the launcher every second and by the worker after each batch). The default stall
     limit is 30 minutes, several times the slowest batch measured on a CPU (a translate group of 1,024 rows at
     beam 12 with a large NMT model); a model loading counts as activity."""
-    stall_seconds: int = 1800            # 0 disables the stall check
-    memory_limit_mb: int = 0             # per worker process; 0: no limit (the kernel's OOM killer decides)
+    stall_seconds: int = bounded(1800, 0)   # 0 disables the stall check
+    memory_limit_mb: int = bounded(0, 0)    # per worker process; 0: no limit (the kernel's OOM killer decides)
 
     def validate(self) -> None:
-        _at_least("workers", self, 0, "stall_seconds", "memory_limit_mb")
+        check_ranges(self, "workers.")
 
 
 @dataclass
-class BuildConfig:
+class BuildConfig(Config):
+    """`paranmt build`. `source_lang` / `target_lang`: the language pair of the bitext (ISO 639-1), used by clean
+    (punctuation normalization) and translate (the model family's language tokens, docs/translate.md)."""
+    # fields that say where and how a run goes, not what its shards hold: outside the config hash, and a --resume
+    # may change them
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "resume", "allow_changed_input", "workers")
+    RENAMED: ClassVar[dict[str, str]] = {"clean.min_xsim": "xsim.min_xsim", "translate.source_lang": "source_lang",
+                                         "translate.target_lang": "target_lang"}
+
     input: str = ""
     format: str = "tsv"
     output: str = ""
     stages: list[str] = field(default_factory=lambda: list(STAGE_ORDER))   # the whole pipeline by default
     resume: bool = False
     allow_changed_input: bool = False    # --resume even though an input file changed since the run started
+    source_lang: str = "cs"
+    target_lang: str = "en"
     read: ReadConfig = field(default_factory=ReadConfig)
     clean: CleanConfig = field(default_factory=CleanConfig)
     xsim: XsimConfig = field(default_factory=XsimConfig)
@@ -211,11 +244,11 @@ class BuildConfig:
             raise ConfigError("no input: give --input GLOB (or `input:` in the config)")
         if not self.output:
             raise ConfigError("no output: give --output DIR (or `output:` in the config)")
-        if self.format not in FORMATS:
-            raise ConfigError(f"unknown format {self.format!r}; choose one of {', '.join(FORMATS)}")
-        unknown = [s for s in self.stages if s not in STAGE_ORDER]
-        if unknown:
-            raise ConfigError(f"unknown stage(s) {unknown}; stages are {', '.join(STAGE_ORDER)}")
+        check_choice("format", self.format, FORMATS)
+        for stage in self.stages:
+            if stage not in STAGE_ORDER:
+                raise ConfigError(f"unknown stage {stage!r}{near_matches(stage, STAGE_ORDER)}; stages are "
+                                  f"{', '.join(STAGE_ORDER)}")
         if self.format != "shards" and "read" not in self.stages:
             raise ConfigError("a bitext input needs the `read` stage; to run stages over shards use --format shards")
         order = [s for s in STAGE_ORDER if s in self.stages]
@@ -226,10 +259,9 @@ class BuildConfig:
         if self.format == "tsv" and set(self.read.columns) != {"cs", "ref"}:
             raise ConfigError("read.columns must map exactly `cs` and `ref` to column numbers")
         for spec in STAGES:
-            if spec.name in self.stages:
-                getattr(self, spec.section).validate()
-        if self.clean.min_xsim is not None and "xsim" not in self.stages:
-            raise ConfigError("clean.min_xsim needs the xsim stage (add xsim to --stages, after clean)")
+            getattr(self, spec.section).validate()
+        if self.xsim.min_xsim is not None and "xsim" not in self.stages:
+            raise ConfigError("xsim.min_xsim needs the xsim stage (add xsim to --stages, after clean)")
         self.workers.validate()
         return self
 
@@ -242,28 +274,147 @@ class BuildConfig:
         return {spec.name: asset_path(getattr(getattr(self, spec.section), spec.model_field))
                 for spec in STAGES if spec.model_field and spec.name in self.stages}
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
 
-    def hash(self) -> str:
-        """sha256 of the resolved config minus the fields that do not change a shard's bytes (RUN_FIELDS), 16 hex
-        digits."""
-        data = {k: v for k, v in self.to_dict().items() if k not in RUN_FIELDS}
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+class CommandLineValue(str):
+    """The text of a `--set KEY=VALUE` value. The loader types it by the field it sets: a text field takes it as
+    written (`--set translate.source_lang=no` stays "no"; `null` or `~` gives None where None is allowed), any other
+    field its YAML value (`100`, `0.5`, `true`, `[a, b]`), converted and checked like a YAML file's value."""
+
+
+def parse_assignments(items: list[str] | None, flag: str = "--set") -> dict[str, CommandLineValue]:
+    """`KEY=VALUE` strings (repeated `--set` flags) -> {dotted key: CommandLineValue}; later ones win. The
+    project's only parser of --set."""
+    assignments = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"{flag} expects KEY=VALUE with a dotted key, e.g. {flag} clean.max_tokens=100; "
+                              f"got {item!r}")
+        assignments[key.strip()] = CommandLineValue(value.strip())
+    return assignments
+
+
+def near_matches(name: str, known, prefix: str = "") -> str:
+    """` (did you mean 'x'?)` for the (at most two) known names closest to a mistyped `name`, each written with
+    `prefix` (e.g. the section: `clean.`), else ''."""
+    close = difflib.get_close_matches(name, list(known), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(prefix + c) for c in close)}?)" if close else ""
+
+
+def _type_name(kind) -> str:
+    names = {bool: "true or false", int: "an integer", float: "a number", str: "text"}
+    if typing.get_origin(kind) in (types.UnionType, typing.Union):
+        return " or ".join(_type_name(k) if k is not type(None) else "null" for k in typing.get_args(kind))
+    origin = typing.get_origin(kind) or kind
+    return names.get(kind) or {list: "a list", dict: "a mapping"}.get(origin, getattr(kind, "__name__", str(kind)))
+
+
+def typed_value(value, kind, key: str):
+    """`value` (from YAML, a flag or --set) as the annotated type `kind` of config key `key`, or ConfigError naming
+    the key. Integers accept integral numbers (`2e4` -> 20000); numbers accept integers and numeric text (YAML
+    reads `1e-3` as text); text accepts numbers (not true/false: quote them); a list of text accepts
+    `a,b` (comma-separated); None only where the annotation allows it."""
+    optional = typing.get_origin(kind) in (types.UnionType, typing.Union)
+    members = [k for k in typing.get_args(kind) if k is not type(None)] if optional else [kind]
+    if isinstance(value, CommandLineValue):
+        if str in members and value not in ("null", "~"):
+            return str(value)
+        try:
+            value = yaml.safe_load(value) if value else None
+        except yaml.YAMLError:
+            value = str(value)
+    if value is None:
+        if optional or kind is typing.Any:
+            return None
+        raise ConfigError(f"{key} must be {_type_name(kind)}, not null")
+    if len(members) != 1:
+        return value
+    target, origin = members[0], typing.get_origin(members[0]) or members[0]
+
+    def wrong() -> ConfigError:
+        return ConfigError(f"{key} must be {_type_name(kind)}, not {value!r}"
+                           + (" (quote it to mean the text)" if target is str and isinstance(value, bool) else ""))
+
+    if target is bool:
+        if isinstance(value, bool):
+            return value
+        raise wrong()
+    if target in (int, float):
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value.strip().replace("_", ""))
+            except ValueError:
+                raise wrong() from None
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or math.isnan(number):
+            raise wrong()
+        if target is float:
+            return float(number)
+        if isinstance(number, float) and not number.is_integer():
+            raise wrong()
+        return int(number)
+    if target is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        raise wrong()
+    if origin is list:
+        if isinstance(value, str) and typing.get_args(target) in ((str,), ()):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        if not isinstance(value, list):
+            raise wrong()
+        (item,) = typing.get_args(target) or (typing.Any,)
+        return [typed_value(v, item, f"{key}[{i}]") for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise wrong()
+        key_type, item = typing.get_args(target) or (typing.Any, typing.Any)
+        return {typed_value(k, key_type, key): typed_value(v, item, f"{key}.{k}") for k, v in value.items()}
+    return value
+
+
+def _field_types(target) -> dict:
+    """Field name -> resolved annotation of the dataclass `target`'s fields."""
+    hints = typing.get_type_hints(type(target))
+    return {spec.name: hints[spec.name] for spec in dataclasses.fields(target)}
 
 
 def _merge(target, data: dict, where: str, what: str) -> None:
-    names = {f.name for f in dataclasses.fields(target)}
+    """Set `data`'s keys on the dataclass `target` (nested sections recursively), each value typed and checked by
+    the field's annotation (`typed_value`); unknown keys are ConfigErrors naming the near matches."""
+    kinds = _field_types(target)
     for key, value in data.items():
-        if key not in names:
-            raise ConfigError(f"unknown {what} key {where}{key!r}; known: {', '.join(sorted(names))}")
+        if key not in kinds:
+            raise ConfigError(f"unknown {what} key {where + str(key)!r}{near_matches(str(key), kinds, where)}; "
+                              f"{where.rstrip('.') + ' keys' if where else 'top-level keys'}: "
+                              f"{', '.join(sorted(kinds))}")
         current = getattr(target, key)
         if dataclasses.is_dataclass(current):
+            if isinstance(value, CommandLineValue):
+                value = typed_value(value, dict, where + key)
             if not isinstance(value, dict):
-                raise ConfigError(f"{what} key {where}{key!r} must be a mapping")
+                raise ConfigError(f"{what} key {where + key!r} is a section: it must be a mapping of its keys")
             _merge(current, value, f"{where}{key}.", what)
         else:
-            setattr(target, key, value)
+            setattr(target, key, typed_value(value, kinds[key], where + key))
+
+
+def check_ranges(config, where: str = "") -> None:
+    """ConfigError naming the key for every field of the dataclass `config` (and of its sections) whose value lies
+    outside the range its field declares (`bounded`)."""
+    for spec in dataclasses.fields(config):
+        value = getattr(config, spec.name)
+        if dataclasses.is_dataclass(value):
+            check_ranges(value, f"{where}{spec.name}.")
+            continue
+        low, high = spec.metadata.get("range", (None, None))
+        if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = (f"between {low} and {high}" if low is not None and high is not None
+                      else f">= {low}" if low is not None else f"<= {high}")
+            raise ConfigError(f"{where}{spec.name} must be {bounds}, not {value!r}")
 
 
 def read_yaml_mapping(path: str, what: str = "config") -> dict:
@@ -271,33 +422,75 @@ def read_yaml_mapping(path: str, what: str = "config") -> dict:
     try:
         data = yaml.safe_load(Path(path).read_text()) or {}
     except (OSError, yaml.YAMLError) as error:
-        raise ConfigError(f"cannot read {what} {path}: {error}") from None
+        raise ConfigError(f"cannot read {what} {path}: {' '.join(str(error).split())}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{what} {path} must be a YAML mapping")
     return data
 
 
-def load_config(cls, path: str | None = None, overrides: dict | None = None, what: str = "config"):
-    """`cls()` defaults <- YAML file <- overrides (validation is the caller's: `config.validate()`). Overrides are
-    flags: None values are ignored and dotted keys (`translate.beam`, `train.lr`) reach nested dataclasses and
-    dict fields. Unknown keys are errors (ConfigError). The project's only YAML config loader."""
+def renamed_keys(data: dict, renamed: dict[str, str], note=None) -> dict:
+    """`data` (a nested mapping) with each deprecated dotted key of `renamed` moved to its new key (the new key
+    wins when both are given); `note(old, new)` is called for each one found."""
+    data = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
+    for old, new in renamed.items():
+        *old_parents, old_leaf = old.split(".")
+        node = data
+        for parent in old_parents:
+            node = node.get(parent) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or old_leaf not in node:
+            continue
+        value = node.pop(old_leaf)
+        if note:
+            note(old, new)
+        *new_parents, new_leaf = new.split(".")
+        target = data
+        for parent in new_parents:
+            target = target.setdefault(parent, {})
+        target.setdefault(new_leaf, value)
+    return data
+
+
+def load_config(cls, path: str | None = None, overrides: dict | None = None, what: str = "config",
+                mapping: dict | None = None):
+    """`cls()` defaults <- YAML file (or `mapping`, e.g. a config an earlier run wrote) <- overrides, every value
+    typed and checked by its field's annotation (ranges and cross-field rules are `config.validate()`'s, the
+    caller's). Overrides are flags and --set values: None values are ignored and dotted keys (`translate.beam`,
+    `train.lr`) reach nested dataclasses and dict fields. Unknown keys and sections are errors naming the near
+    matches; keys a config class renamed (`cls.RENAMED`) still work, with a deprecation note for the user's
+    YAML and flags. The project's only YAML config loader."""
     config = cls()
+    renamed = getattr(cls, "RENAMED", {})
+
+    def note(old: str, new: str) -> None:
+        log.warning("%s key %s is deprecated: it is now %s (the old key still works)", what, old, new)
+
     if path:
-        _merge(config, read_yaml_mapping(path, what), "", what)
+        mapping = renamed_keys(read_yaml_mapping(path, what), renamed, note)
+    if mapping:
+        _merge(config, renamed_keys(mapping, renamed), "", what)
     for key, value in (overrides or {}).items():
         if value is None:
             continue
+        if key in renamed:
+            note(key, renamed[key])
+            key = renamed[key]
         *parents, leaf = key.split(".")
         node = config
         for depth, parent in enumerate(parents):
             if isinstance(node, dict):
                 node = node.setdefault(parent, {})
                 continue
-            if parent not in {f.name for f in dataclasses.fields(node)}:
-                raise ConfigError(f"unknown {what} key {'.'.join(parents[:depth + 1])!r}")
+            kinds = _field_types(node)
+            if parent not in kinds or not dataclasses.is_dataclass(getattr(node, parent)) and not isinstance(
+                    getattr(node, parent), dict):
+                where = ".".join(parents[:depth + 1])
+                sections = [name for name in kinds if dataclasses.is_dataclass(getattr(node, name))
+                            or isinstance(getattr(node, name), dict)]
+                raise ConfigError(f"unknown {what} section {where!r} in {key!r}{near_matches(parent, sections)}; "
+                                  f"sections: {', '.join(sorted(sections)) or 'none'}")
             node = getattr(node, parent)
         if isinstance(node, dict):
-            node[leaf] = value
+            node[leaf] = yaml.safe_load(value) if isinstance(value, CommandLineValue) and value else value
         else:
             _merge(node, {leaf: value}, ".".join(parents) + "." if parents else "", what)
     return config

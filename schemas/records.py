@@ -31,7 +31,7 @@ trigram_overlap float32, null. Word-trigram overlap of `ref` and `bt`:
                 an empty side gives null.
 para_score      float32, null. cos(f(ref), f(bt)) for the configured paraphrastic encoder f; in [-1, 1].
 xsim            float32, null. cos(g(cs), g(ref)) for the bilingual encoder g of the `xsim` stage (run before
-                translate); in [-1, 1]. Low values flag misaligned pairs (`clean.min_xsim` rejects them).
+                translate); in [-1, 1]. Low values flag misaligned pairs (`xsim.min_xsim` rejects them).
 simile          float32, null. SIMILE of bt against ref: para_score * LP**0.25 (models/scoring/simile.py).
 bt_repetition   float32, null. Share of repeated word n-grams in bt (models/scoring/repetition.py); 0 = none.
 unigram_f1      float32, null. Unigram F1 of ref and bt tokens (models/scoring/diversity.py); in [0, 1].

@@ -31,5 +31,4 @@ class _ParserLoader:
 def parse_stage(config: ParseConfig) -> ParseStage:
     """The parse stage of `config`; ConfigError (one message) for a missing or invalid model."""
     model_dir = checked_model("parse.model_dir", config.model_dir, model_files, (ParserModelError,))
-    return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size),
-                      max_tokens=config.max_tokens, cache_size=config.cache_size)
+    return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size), config)

@@ -1,5 +1,5 @@
 """Factories of the encoder stages for the stage table: `score_stage(config.score)` -> a `ScoreStage`,
-`xsim_stage(config.xsim, min_xsim=config.clean.min_xsim)` -> an `XsimStage`.
+`xsim_stage(config.xsim)` -> an `XsimStage`.
 
 Rows gain `trigram_overlap` and `para_score` (see `paranmt.models.scoring.stage.ScoreStage`); rows without a
 back-translation pass with null scores. The encoder is loaded once per worker process, from a local copy of the
@@ -34,10 +34,10 @@ class CachedModelXsimStage(_LocalEncoderCopy, XsimStage):
 def score_stage(config: ScoreConfig) -> ScoreStage:
     """The score stage of `config`; ConfigError (one message) for a missing or invalid encoder."""
     encoder_dir = checked_model("score.encoder", config.encoder, load_encoder, (EncoderError,))
-    return CachedModelScoreStage(encoder_dir, batch_size=config.batch_size)
+    return CachedModelScoreStage(encoder_dir, config)
 
 
-def xsim_stage(config: XsimConfig, min_xsim: float | None = None) -> XsimStage:
-    """The xsim stage of `config` with the threshold `clean.min_xsim`; ConfigError for a bad encoder."""
+def xsim_stage(config: XsimConfig) -> XsimStage:
+    """The xsim stage of `config` (its threshold `xsim.min_xsim` included); ConfigError for a bad encoder."""
     encoder_dir = checked_model("xsim.encoder", config.encoder, load_encoder, (EncoderError,))
-    return CachedModelXsimStage(encoder_dir, min_xsim=min_xsim, batch_size=config.batch_size)
+    return CachedModelXsimStage(encoder_dir, config)

@@ -98,9 +98,9 @@ def checked_model(key: str, path: str, check: Callable[[str], object], errors: t
     return model
 
 
-def clean_stage(config: CleanConfig) -> CleanStage:
-    """The clean stage of `config` (factory of the stage table)."""
-    return CleanStage(**{k: v for k, v in dataclasses.asdict(config).items() if k not in ("batch_rows", "min_xsim")})
+def clean_stage(config: CleanConfig, source_lang: str, target_lang: str) -> CleanStage:
+    """The clean stage of `config` for the language pair (factory of the stage table)."""
+    return CleanStage(config, source_lang, target_lang)
 
 
 def make_stage(name: str, config: BuildConfig) -> PairStage:
@@ -108,8 +108,7 @@ def make_stage(name: str, config: BuildConfig) -> PairStage:
     first: ConfigError)."""
     spec, section = STAGE_SPECS[name], config.section(name)
     section.validate()
-    also = {key.rsplit(".", 1)[1]: getattr(getattr(config, key.split(".")[0]), key.rsplit(".", 1)[1])
-            for key in spec.also}
+    also = {key: getattr(config, key) for key in spec.also}
     module, function = spec.factory.split(":")
     return getattr(importlib.import_module(module), function)(section, **also)
 

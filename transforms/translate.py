@@ -1,4 +1,5 @@
-"""The translate stage's factory for the stage table: `translate_stage(config.translate)` -> a TranslateStage.
+"""The translate stage's factory for the stage table: `translate_stage(config.translate, source_lang, target_lang)`
+-> a TranslateStage.
 
 Rows get `bt`, `bt_score`, `bt_len` (and `bt_nbest` when `translate.nbest > 0`); see
 `paranmt.models.nmt.stage.TranslateStage` (dedup, length bucketing under `translate.batch_tokens`, split-and-retry
@@ -17,7 +18,7 @@ from apache_beam.utils.multi_process_shared import MultiProcessShared
 from paranmt.models.nmt.device import select_device
 from paranmt.models.nmt.stage import TranslateStage
 from paranmt.models.nmt.model_dir import BACKENDS, ModelDir, ModelDirError
-from paranmt.schemas.config import ConfigError, TranslateConfig
+from paranmt.schemas.config import TranslateConfig, check_choice
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model
 
@@ -25,11 +26,9 @@ from paranmt.transforms.stage import checked_model
 class WorkerTranslateStage(TranslateStage):
     """TranslateStage whose model may live on gs:// and may be shared by the processes of a machine."""
 
-    def __init__(self, model: str, config: TranslateConfig):
-        c = config
-        super().__init__(model, c.backend, c.beam, c.nbest, c.batch_tokens, c.max_source_tokens, c.device,
-                         c.threads, source_lang=c.source_lang, target_lang=c.target_lang)
-        self.share_across_processes = c.share_across_processes
+    def __init__(self, model: str, config: TranslateConfig, source_lang: str, target_lang: str):
+        super().__init__(model, config, source_lang, target_lang)
+        self.share_across_processes = config.share_across_processes
 
     def setup(self) -> None:
         """On the worker: copy the model if remote, then load it once per process, or once per machine when
@@ -47,11 +46,10 @@ class WorkerTranslateStage(TranslateStage):
             super().setup()
 
 
-def translate_stage(config: TranslateConfig) -> TranslateStage:
-    """The translate stage of `config`; ConfigError (one message) for an unknown backend or a model directory
-    that does not fit it (`ModelDir.check`)."""
-    if config.backend not in BACKENDS:
-        raise ConfigError(f"translate.backend must be one of {', '.join(BACKENDS)}, not {config.backend!r}")
+def translate_stage(config: TranslateConfig, source_lang: str, target_lang: str) -> TranslateStage:
+    """The translate stage of `config` for the language pair; ConfigError (one message) for an unknown backend or
+    a model directory that does not fit it (`ModelDir.check`)."""
+    check_choice("translate.backend", config.backend, BACKENDS)
     model_dir = checked_model("translate.model", config.model, lambda path: ModelDir.open(path).check(
-        config.backend, config.source_lang, config.target_lang), (ModelDirError,))
-    return WorkerTranslateStage(model_dir, config)
+        config.backend, source_lang, target_lang), (ModelDirError,))
+    return WorkerTranslateStage(model_dir, config, source_lang, target_lang)

@@ -31,7 +31,7 @@ SQUARE_KINDS = tuple(kind for kind, cls in RECURRENT.items() if cls.square)   # 
 UNITS = ("word", "sp")
 
 __all__ = ["BASE_KINDS", "ENCODER_KINDS", "RECURRENT_KINDS", "SentenceEncoder", "cosine_rows", "create_encoder",
-           "load_encoder", "check_kind", "EncoderError"]
+           "load_encoder", "shared_encoder", "check_kind", "EncoderError"]
 
 
 class EncoderError(ValueError):
@@ -49,6 +49,13 @@ def check_kind(kind: str) -> tuple[list[str], str | None]:
             raise EncoderError(f"unknown encoder {part!r}; choose one of {', '.join(BASE_KINDS)}, or a sum "
                                f"(word+trigram+lstm) or concatenation (word,trigram) of them")
     return parts, mode
+
+
+def shared_encoder(directory: str) -> SentenceEncoder:
+    """One loaded encoder per directory per process (the project's one cache, models.stage.process_model)."""
+    from paranmt.models.stage import process_model
+
+    return process_model(("encoder", directory), lambda: load_encoder(directory))
 
 
 def create_encoder(kind: str, texts: Sequence[str] = (), *, dim: int = 300, hidden: int | None = None,

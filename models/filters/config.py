@@ -14,30 +14,29 @@ YAML shape:
 """
 from __future__ import annotations
 
-import dataclasses
 import difflib
-import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import ClassVar
 
 from paranmt.models.filters.pair_filters import PairFilter, build_filter
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError, load_config
+from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, bounded, check_ranges, load_config
 
 PRESETS_DIR = PROJECT_ROOT / "configs" / "filters"
 
 
 @dataclass
-class FilterConfig:
+class FilterConfig(Config):
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
+
     input: str = ""
     output: str = ""
     filters: list[dict] = field(default_factory=list)
     dedup: list[str] = field(default_factory=list)
     dedup_normalization: str = "normalized"
-    sample: int | None = None
+    sample: int | None = bounded(None, 1)
     seed: str = "paranmt"
     write_tsv: bool = False
     write_dropped: bool = False
@@ -68,18 +67,8 @@ class FilterConfig:
         if self.dedup_normalization not in NORMALIZATIONS:
             raise ConfigError(f"dedup_normalization must be one of {list(NORMALIZATIONS)}, "
                               f"got {self.dedup_normalization!r}")
-        if self.sample is not None and (isinstance(self.sample, bool) or not isinstance(self.sample, int)
-                                        or self.sample < 1):
-            raise ConfigError(f"sample must be a positive integer (or null), got {self.sample!r}")
+        check_ranges(self)
         return self
-
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    def hash(self) -> str:
-        """sha256 of the resolved config minus input/output, 16 hex digits."""
-        data = {k: v for k, v in self.to_dict().items() if k not in ("input", "output")}
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def preset_names() -> list[str]:

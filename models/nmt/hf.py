@@ -3,7 +3,7 @@
 Read without importing transformers (only JSON files), so that `paranmt build` can check a model directory before
 any work and CTranslate2 workers never import transformers.
 
-Families and their language conventions (`translate.source_lang` / `target_lang` are ISO 639-1 codes such as
+Families and their language conventions (the build's `source_lang` / `target_lang` are ISO 639-1 codes such as
 `cs`, `en`; ISO 639-3 codes and the family's own codes such as `ces_Latn` are accepted too):
 
 | family | detected by | source tokens | forced first target token |
@@ -214,23 +214,23 @@ def resolve_code(family: str, codes: dict[str, str], lang: str, side: str) -> st
         if len(matches) == 1:
             return codes[matches[0]]
         if matches:
-            raise LanguageError(f"translate.{side}_lang {lang!r} is ambiguous for this NLLB model; "
+            raise LanguageError(f"{side}_lang {lang!r} is ambiguous for this NLLB model; "
                                 f"give one of {', '.join(matches)}")
     if len(codes) <= LISTED_CODES:
-        raise LanguageError(f"translate.{side}_lang {lang!r} is not a language of this {family} model; "
+        raise LanguageError(f"{side}_lang {lang!r} is not a language of this {family} model; "
                             f"it knows: {', '.join(sorted(codes)) or '(no language tokens)'}")
     near = [c for c in sorted(codes) if any(c.lower().startswith(x[:2].lower()) for x in candidates(lang))]
     near = list(dict.fromkeys(difflib.get_close_matches(lang, codes, n=5, cutoff=0.5) + near))[:8]
-    raise LanguageError(f"translate.{side}_lang {lang!r} is not a language of this {family} model; near matches: "
+    raise LanguageError(f"{side}_lang {lang!r} is not a language of this {family} model; near matches: "
                         f"{', '.join(near) or '(none)'} (it knows {len(codes)} codes)")
 
 
 def check_pair_language(pair_lang: str | None, lang: str, side: str) -> None:
     """A bilingual Marian model declares its languages; a single known code must match `lang`."""
     if pair_lang and (pair_lang in ISO_639_3 or pair_lang in ISO_639_1) and pair_lang not in candidates(lang):
-        raise LanguageError(f"translate.{side}_lang {lang!r} does not match this OPUS-MT model, which "
+        raise LanguageError(f"{side}_lang {lang!r} does not match this OPUS-MT model, which "
                             f"translates from {pair_lang!r}" if side == "source" else
-                            f"translate.{side}_lang {lang!r} does not match this OPUS-MT model, which "
+                            f"{side}_lang {lang!r} does not match this OPUS-MT model, which "
                             f"translates into {pair_lang!r}")
 
 

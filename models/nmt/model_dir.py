@@ -108,7 +108,7 @@ class ModelDir:
             return tokens.source_prefix, ["</s>"], tokens.target_prefix
         if (source_lang, target_lang) != (self.source_lang, self.target_lang):
             raise ModelDirError(f"this model translates {self.source_lang} -> {self.target_lang} only, not "
-                                f"{source_lang} -> {target_lang} (translate.source_lang / target_lang)")
+                                f"{source_lang} -> {target_lang} (the build's source_lang / target_lang)")
         return self.source_prefix, self.source_suffix, self.target_prefix
 
     def codes_file(self) -> str:

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Iterator
 
 
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError, asset_path, load_config
+from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, asset_path, load_config
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class RecipeMRT:
 
 
 @dataclass
-class RecipeConfig:
+class RecipeConfig(Config):
     """One NMT training run. `model` and `train` are passed to fairseq-train as `--key value` flags (keys with
     underscores become dashes; `true` gives a bare flag; `false`/null leaves the flag out)."""
     source_lang: str = "cs"

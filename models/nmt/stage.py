@@ -45,23 +45,15 @@ class TranslateStage(PairStage):
     name = "translate"
     requires = ("cs",)
 
-    def __init__(self, model: str, backend: str = TranslateConfig.backend, beam: int = TranslateConfig.beam,
-                 nbest: int = TranslateConfig.nbest, batch_tokens: int = TranslateConfig.batch_tokens,
-                 max_source_tokens: int = TranslateConfig.max_source_tokens, device: str = TranslateConfig.device,
-                 threads: int = TranslateConfig.threads, translator: Translator | None = None,
-                 source_lang: str = TranslateConfig.source_lang, target_lang: str = TranslateConfig.target_lang):
-        """Defaults: those of `paranmt.schemas.config.TranslateConfig` (written once, there)."""
-        self.model, self.backend, self.beam, self.nbest = model, backend, beam, nbest
-        self.batch_tokens, self.max_source_tokens = batch_tokens, max_source_tokens
-        self.device, self.threads = device, threads
+    def __init__(self, model: str, config: TranslateConfig, source_lang: str, target_lang: str,
+                 translator: Translator | None = None):
+        """`model`: the resolved model location; `config`: the build's `translate` section; the language pair maps
+        to the model family's language tokens."""
+        self.model, self.backend, self.beam, self.nbest = model, config.backend, config.beam, config.nbest
+        self.batch_tokens, self.max_source_tokens = config.batch_tokens, config.max_source_tokens
+        self.device, self.threads = config.device, config.threads
         self.source_lang, self.target_lang = source_lang, target_lang
         self.translator = translator
-
-    @classmethod
-    def from_config(cls, model: str, config: TranslateConfig) -> "TranslateStage":
-        c = config
-        return cls(model, c.backend, c.beam, c.nbest, c.batch_tokens, c.max_source_tokens, c.device, c.threads,
-                   source_lang=c.source_lang, target_lang=c.target_lang)
 
     def load_translator(self) -> Translator:
         return open_translator(self.model, self.backend, self.device, self.threads,

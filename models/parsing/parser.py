@@ -16,12 +16,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from pathlib import Path
 
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
 from paranmt.models.stage import split_retry
-from paranmt.schemas.metadata import model_identity
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +36,6 @@ class Parser:
 
     def parse(self, sentences: list[list[str]]) -> list[Tree | None]:
         raise NotImplementedError
-
-    def identity(self) -> dict:
-        """Path and sha256 of the model, for the shards' metadata."""
-        return {}
 
 
 def use_gpu(device: str, cuda_available: bool) -> bool:
@@ -113,6 +107,3 @@ class StanzaParser(Parser):
 
         return split_retry(sentences, self._parse_all, fail,
                            errors=(RuntimeError, ValueError, IndexError, KeyError, TreeFormatError))
-
-    def identity(self) -> dict:
-        return {"parse": model_identity(os.path.abspath(self.model_dir))}

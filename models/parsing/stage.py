@@ -29,13 +29,12 @@ class ParseStage(PairStage):
     name = "parse"
     requires = ("ref",)
 
-    def __init__(self, load_parser: Callable[[], Parser], max_tokens: int = ParseConfig.max_tokens,
-                 cache_size: int = ParseConfig.cache_size):
-        """`load_parser` is called once, in `setup()` (so the stage stays cheap to construct and to pickle).
-        Defaults: those of `paranmt.schemas.config.ParseConfig`."""
+    def __init__(self, load_parser: Callable[[], Parser], config: ParseConfig):
+        """`load_parser` is called once, in `setup()` (so the stage stays cheap to construct and to pickle);
+        `config`: the build's `parse` section."""
         self.load_parser = load_parser
-        self.max_tokens = max_tokens
-        self.cache_size = cache_size
+        self.max_tokens = config.max_tokens
+        self.cache_size = config.cache_size
         self.parser: Parser | None = None
         self.cache: OrderedDict[str, tuple[str | None, str | None]] = OrderedDict()
         self.last_counts: Counter = Counter()
@@ -97,7 +96,3 @@ class ParseStage(PairStage):
                 row[parse_column], row[template_column] = results[row[side]] if row.get(side) else (None, None)
             outputs.append(row)
         return outputs
-
-    def identity(self) -> dict:
-        self.setup()
-        return self.parser.identity()

@@ -27,16 +27,16 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 
 from paranmt.models.parsing import ptb
 from paranmt.models.parsing.evaluate import score_parses
 from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
+from paranmt.schemas.config import Config, ConfigError, bounded, check_ranges, load_config
 from paranmt.schemas.metadata import file_sha256
 
 logger = logging.getLogger(__name__)
@@ -45,34 +45,33 @@ STEPS = ("prepare", "vectors", "tagger", "parser", "package")
 
 
 @dataclass
-class ParserTrainConfig:
+class ParserTrainConfig(Config):
     """Hyperparameters and data of the recipe (configs/parser/*.yaml)."""
     treebank: str = "../shared/data/treebank/ptb-sample"
     bitext: str = "../shared/data/bitext/cs-en"
     bitext_suffix: str = ".eng"
     dev_files: list[int] = field(default_factory=lambda: [150, 159])     # inclusive WSJ number ranges
     test_files: list[int] = field(default_factory=lambda: [160, 179])
-    vector_dim: int = 50
-    vector_max_vocab: int = 20000
-    vector_min_count: int = 2
-    vector_window: int = 2
+    vector_dim: int = bounded(50, 1)
+    vector_max_vocab: int = bounded(20000, 1)
+    vector_min_count: int = bounded(2, 1)
+    vector_window: int = bounded(2, 1)
     tagger_args: list[str] = field(default_factory=list)      # extra flags for stanza.models.tagger
     parser_args: list[str] = field(default_factory=list)      # extra flags for stanza.models.constituency_parser
-    threads: int = 1
+    threads: int = bounded(1, 1)
     seed: int = 1234
+
+    def validate(self) -> "ParserTrainConfig":
+        check_ranges(self)
+        for key in ("dev_files", "test_files"):
+            if len(getattr(self, key)) != 2:
+                raise ConfigError(f"{key} must be two WSJ file numbers [first, last], not {getattr(self, key)}")
+        return self
 
 
 def load_train_config(path: str | None) -> ParserTrainConfig:
-    config = ParserTrainConfig()
-    if path:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-        known = set(asdict(config))
-        unknown = set(data) - known
-        if unknown:
-            raise ValueError(f"unknown keys in {path}: {sorted(unknown)}; known: {sorted(known)}")
-        for key, value in data.items():
-            setattr(config, key, value)
-    return config
+    """ParserTrainConfig defaults <- the recipe YAML, by the project's one config loader; validated."""
+    return load_config(ParserTrainConfig, path, what="parser recipe config").validate()
 
 
 def _range(bounds: list[int]) -> range:
@@ -252,7 +251,7 @@ def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, 
             "command": "paranmt train-parser" + (f" --config {config_path}" if config_path else "")
                        + f" --work-dir {work} --output {output}",
             "code": "models/parsing/train.py (steps: " + ", ".join(STEPS) + ")",
-            "config": asdict(config),
+            "config": config.to_dict(),
             "stanza_version": _stanza_version(),
             "training": training,
         },

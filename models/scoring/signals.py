@@ -13,16 +13,13 @@ Rows without a back-translation (`bt` null) get only the language columns of cs 
 """
 from __future__ import annotations
 
-import os
-from importlib.metadata import version
-
 import numpy as np
 
+from paranmt.models.encoders import shared_encoder
 from paranmt.models.scoring.diversity import kendall_tau, unigram_f1
 from paranmt.models.scoring.langid import LanguageIdentifier
 from paranmt.models.scoring.repetition import repetition
 from paranmt.models.scoring.simile import simile_rows, unit_counts
-from paranmt.models.scoring.stage import directory_sha256, shared_encoder
 from paranmt.models.stage import PairStage
 
 SIDES = ("cs", "ref", "bt")
@@ -63,8 +60,3 @@ class SignalsStage(PairStage):
             for i, value in zip(scored, values):
                 outputs[i]["simile"] = None if np.isnan(value) else float(value)
         return outputs
-
-    def identity(self) -> dict:
-        return {"signals_encoder": os.path.abspath(self.encoder_dir),
-                "signals_files": directory_sha256(self.encoder_dir),
-                "signals_langid": f"py3langid {version('py3langid')}"}

@@ -13,44 +13,30 @@ build pipeline scores, `paranmt filter` decides (score once, decide later).
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
-from paranmt.models.encoders import SentenceEncoder, load_encoder
+from paranmt.models.encoders import shared_encoder
 from paranmt.models.scoring.overlap import trigram_overlap
 from paranmt.models.scoring.para_score import ParaScorer
-from paranmt.models.stage import PairStage, process_model
-from paranmt.schemas.metadata import file_sha256
-
-
-def shared_encoder(directory: str) -> SentenceEncoder:
-    """One loaded encoder per directory per process (the project's one cache, models.stage.process_model)."""
-    return process_model(("encoder", directory), lambda: load_encoder(directory))
-
-
-def directory_sha256(directory: str | Path) -> dict[str, str]:
-    """sha256 of every file under `directory`, keyed by relative path."""
-    directory = Path(directory)
-    return {str(path.relative_to(directory)): file_sha256(path)
-            for path in sorted(p for p in directory.rglob("*") if p.is_file())}
+from paranmt.models.scoring.signals import SignalsStage
+from paranmt.models.stage import PairStage
+from paranmt.schemas.config import ScoreConfig
 
 
 class ScoreStage(PairStage):
     name = "score"
     requires = ("ref",)
 
-    def __init__(self, encoder_dir: str, batch_size: int = 1024, threads: int = 1):
-        self.encoder_dir, self.batch_size, self.threads = encoder_dir, batch_size, threads
+    def __init__(self, encoder_dir: str, config: ScoreConfig):
+        """`encoder_dir`: the resolved encoder location; `config`: the build's `score` section."""
+        self.encoder_dir, self.batch_size = encoder_dir, config.batch_size
         self.scorer: ParaScorer | None = None
-        self.signals = None
+        self.signals: SignalsStage | None = None
 
     def setup(self) -> None:
         if self.scorer is None:
             import torch
 
-            from paranmt.models.scoring.signals import SignalsStage
-
-            torch.set_num_threads(self.threads)
+            torch.set_num_threads(1)      # one thread per worker process: the processes are the parallelism
             self.scorer = ParaScorer(shared_encoder(self.encoder_dir), self.batch_size)
             self.signals = SignalsStage(self.encoder_dir)
             self.signals.setup()
@@ -64,7 +50,3 @@ class ScoreStage(PairStage):
             outputs[i]["trigram_overlap"] = trigram_overlap(rows[i]["ref"], rows[i]["bt"])
             outputs[i]["para_score"] = None if math.isnan(cosine) else float(cosine)
         return self.signals.process_batch(outputs)
-
-    def identity(self) -> dict:
-        return {"scorer_encoder": os.path.abspath(self.encoder_dir),
-                "scorer_files": directory_sha256(self.encoder_dir)}

@@ -7,20 +7,19 @@ computed for a whole batch at once (the batch's distinct sentences encoded in on
 row-wise cosine). A row with an empty side (null or whitespace only), or whose cosine is undefined (a zero
 embedding), gets `xsim` null. The stage runs after clean and before translate, so that an optional threshold
 keeps misaligned pairs away from the GPU: with `min_xsim` set, a row whose xsim is below it becomes a reject row
-(stage `clean`, reason `low_xsim`, the value in `detail`, the pair in `raw`); rows with a null xsim are never
-rejected. `min_xsim` None (the default) rejects nothing.
+(stage `xsim`, reason `low_xsim`, the value in `detail`, the pair in `raw`); rows with a null xsim are never
+rejected. `min_xsim` None (the default) rejects nothing. Settings: the build's `xsim` section (XsimConfig).
 """
 from __future__ import annotations
 
 import math
-import os
 
+from paranmt.models.encoders import shared_encoder
 from paranmt.models.scoring.para_score import ParaScorer
-from paranmt.models.scoring.stage import directory_sha256, shared_encoder
 from paranmt.models.stage import PairStage
+from paranmt.schemas.config import XsimConfig
 from paranmt.schemas.records import reject_row
 
-REJECT_STAGE = "clean"
 REJECT_REASON = "low_xsim"
 
 
@@ -28,18 +27,17 @@ class XsimStage(PairStage):
     name = "xsim"
     requires = ("cs", "ref")
 
-    def __init__(self, encoder_dir: str, min_xsim: float | None = None, batch_size: int = 1024, threads: int = 1):
-        if min_xsim is not None and not -1.0 <= min_xsim <= 1.0:
-            raise ValueError(f"min_xsim must be in [-1, 1] or None, not {min_xsim}")
-        self.encoder_dir, self.min_xsim = encoder_dir, min_xsim
-        self.batch_size, self.threads = batch_size, threads
+    def __init__(self, encoder_dir: str, config: XsimConfig):
+        """`encoder_dir`: the resolved encoder location; `config`: the build's `xsim` section."""
+        config.validate()
+        self.encoder_dir, self.min_xsim, self.batch_size = encoder_dir, config.min_xsim, config.batch_size
         self.scorer: ParaScorer | None = None
 
     def setup(self) -> None:
         if self.scorer is None:
             import torch
 
-            torch.set_num_threads(self.threads)
+            torch.set_num_threads(1)      # one thread per worker process: the processes are the parallelism
             self.scorer = ParaScorer(shared_encoder(self.encoder_dir), self.batch_size)
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
@@ -53,12 +51,9 @@ class XsimStage(PairStage):
             value = float(cosine)
             if self.min_xsim is not None and value < self.min_xsim:
                 row = rows[i]
-                outputs[i] = reject_row(row["id"], REJECT_STAGE, REJECT_REASON,
+                outputs[i] = reject_row(row["id"], self.name, REJECT_REASON,
                                         f"xsim={value:.4f} < min_xsim={self.min_xsim}",
                                         f"{row['cs']}\t{row['ref']}")
             else:
                 outputs[i]["xsim"] = value
         return outputs
-
-    def identity(self) -> dict:
-        return {"xsim_encoder": os.path.abspath(self.encoder_dir), "xsim_files": directory_sha256(self.encoder_dir)}

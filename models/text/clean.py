@@ -5,8 +5,8 @@ Normalization, per side, in this order:
 2. format characters that carry nothing (BOM U+FEFF, zero-width space/joiners U+200B-U+200D, U+2060, soft hyphen
    U+00AD) are removed; tabs, newlines and other Unicode whitespace become a single space; leading/trailing
    space is stripped;
-3. Moses punctuation normalization (sacremoses MosesPunctNormalizer, `cs` for the source, `en` for the reference),
-   when `normalize_punctuation` is on.
+3. Moses punctuation normalization (sacremoses MosesPunctNormalizer, the build's `source_lang` rules for the
+   source, `target_lang` for the reference), when `normalize_punctuation` is on.
 Other control characters (C0 except tab/newline, DEL, C1) are not guessed at: the pair is rejected
 (`control_characters`).
 
@@ -49,14 +49,11 @@ class CleanStage(PairStage):
 
     name = "clean"
 
-    def __init__(self, normalize_punctuation: bool = CleanConfig.normalize_punctuation,
-                 min_tokens: int = CleanConfig.min_tokens, max_tokens: int = CleanConfig.max_tokens,
-                 max_length_ratio: float = CleanConfig.max_length_ratio, max_chars: int = CleanConfig.max_chars,
-                 source_lang: str = "cs", target_lang: str = "en"):
-        """Defaults: those of `paranmt.schemas.config.CleanConfig` (written once, there)."""
-        self.normalize_punctuation = normalize_punctuation
-        self.min_tokens, self.max_tokens = min_tokens, max_tokens
-        self.max_length_ratio, self.max_chars = max_length_ratio, max_chars
+    def __init__(self, config: CleanConfig, source_lang: str, target_lang: str):
+        """`config`: the build's `clean` section; the language pair picks each side's punctuation rules."""
+        self.normalize_punctuation = config.normalize_punctuation
+        self.min_tokens, self.max_tokens = config.min_tokens, config.max_tokens
+        self.max_length_ratio, self.max_chars = config.max_length_ratio, config.max_chars
         self.langs = (source_lang, target_lang)
 
     def process_batch(self, rows: list[dict]) -> list[dict]:

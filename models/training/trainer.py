@@ -40,111 +40,90 @@ from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_wo
 from paranmt.models.training.loss import (DISTANCES, BiCVMLoss, CompositionL2, EmbeddingL2, MarginLoss,
                                           PairBatch)
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
+from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
 
 log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")
-DEVICES = ("auto", "cpu", "cuda")
 OBJECTIVES = ("margin", "bicvm")
 
 
-class TrainConfigError(ValueError):
-    """An invalid training configuration (one clear message, raised before any work)."""
-
-
 @dataclass
-class TrainConfig:
+class TrainConfig(Config):
     encoder: str = "sp"
     mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
-    dim: int = 300
-    hidden: int | None = None            # recurrent hidden size (default: dim)
+    dim: int = bounded(300, 1)
+    hidden: int | None = bounded(None, 1)   # recurrent hidden size (default: dim)
     recurrent_units: str = "word"        # word | sp: units of the recurrent encoders and of add/proj/dan
     activation: str = "tanh"             # dan, rnn: tanh | relu; charagram: tanh | linear
-    layers: int = 1                      # dan: number of layers
+    layers: int = bounded(1, 1)          # dan: number of layers
     peepholes: bool = True               # lstm-og / lstm-nog: Gers peephole connections
     bidirectional_combine: str = "sum"   # bigran: sum | ff (one tanh layer over [forward ; backward])
     ngram_orders: list[int] = field(default_factory=lambda: [2, 3, 4])   # charagram n-gram orders
-    ngram_min_count: int = 2             # charagram: keep n-grams seen at least this often in the training data
-    vocab_size: int = 200_000            # word / trigram vocabulary (most frequent units of the training data)
-    sp_vocab_size: int = 20_000
+    ngram_min_count: int = bounded(2, 1)   # charagram: keep n-grams seen at least this often in the training data
+    vocab_size: int = bounded(200_000, 1)   # word / trigram vocabulary (most frequent units of the training data)
+    sp_vocab_size: int = bounded(20_000, 1)
     sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
-    batch_size: int = 100
-    margin: float = 0.4
+    batch_size: int = bounded(100, 1)
+    margin: float = bounded(0.4, 0)
     objective: str = "margin"            # margin (the papers' two-sided hinge) | bicvm (Elgohary & Carpuat's J_bi)
     distance: str = "cosine"             # margin objective: cosine | euclidean (squared distance)
-    noise_samples: int = 5               # bicvm: random noise sentences per side (k)
-    lambda_w: float = 0.0                # L2 of the embedding rows toward their initial values
-    lambda_c: float = 0.0                # L2 of the composition parameters (toward 0; iRNN: toward its init)
-    lambda_frobenius: float = 0.0        # L2 of the embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2: lambda/2)
+    noise_samples: int = bounded(5, 1)   # bicvm: random noise sentences per side (k)
+    lambda_w: float = bounded(0.0, 0)    # L2 of the embedding rows toward their initial values
+    lambda_c: float = bounded(0.0, 0)    # L2 of the composition parameters (toward 0; iRNN: toward its init)
+    lambda_frobenius: float = bounded(0.0, 0)   # L2 of the embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2)
     init_embeddings: str | None = None   # word2vec / GloVe text file initializing the word embeddings
-    epochs: int = 5                      # 0 = no training: save the random-init encoder (baselines)
-    lr: float = 1e-3
-    megabatch_size: int = 40
-    anneal_every: int = 150              # grow M by 1 every N mini-batches (0 = M fixed at megabatch_size)
+    epochs: int = bounded(5, 0)          # 0 = no training: save the random-init encoder (baselines)
+    lr: float = bounded(1e-3, 0)
+    megabatch_size: int = bounded(40, 1)
+    anneal_every: int = bounded(150, 0)  # grow M by 1 every N mini-batches (0 = M fixed at megabatch_size)
     negatives: str = "max"               # max | mix | rand
-    dropout: float = 0.0
-    word_dropout: float = 0.0
-    scramble: float | None = None        # default: 0.3 for recurrent encoders, 0 otherwise
-    max_words: int = 100                 # skip training pairs with a longer side (whitespace words)
+    dropout: float = bounded(0.0, 0)    # < 1
+    word_dropout: float = bounded(0.0, 0)   # < 1
+    scramble: float | None = bounded(None, 0, 1)   # default: 0.3 for recurrent encoders, 0 otherwise
+    max_words: int = bounded(100, 1)     # skip training pairs with a longer side (whitespace words)
     seed: int = 1
-    max_steps: int = 0                   # stop after this many steps in total (0 = no limit)
-    time_budget_minutes: float = 0       # stop after this much training time in total (0 = no limit)
-    checkpoint_every: int = 1000
-    log_every: int = 100
+    max_steps: int = bounded(0, 0)       # stop after this many steps in total (0 = no limit)
+    time_budget_minutes: float = bounded(0, 0)   # stop after this much training time in total (0 = no limit)
+    checkpoint_every: int = bounded(1000, 1)
+    log_every: int = bounded(100, 1)
     dev_sts_dir: str | None = None       # evaluate STS at each epoch end (datasets matching dev_datasets)
     dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
     weights_dtype: str = "float32"       # dtype of the saved final weights (float16 halves the size)
-    threads: int = 1
+    threads: int = bounded(1, 1)
     device: str = "auto"                 # auto (CUDA when available) | cpu | cuda
 
     def validate(self) -> "TrainConfig":
         from paranmt.models.encoders import SQUARE_KINDS, EncoderError, check_kind
 
+        check_ranges(self)
         try:
             parts, _ = check_kind(self.encoder)
         except EncoderError as error:
-            raise TrainConfigError(str(error)) from None
+            raise ConfigError(str(error)) from None
         square = [part for part in parts if part in SQUARE_KINDS]
         if square and self.hidden not in (None, self.dim):
-            raise TrainConfigError(f"{', '.join(square)} needs hidden == dim; got hidden {self.hidden}, dim {self.dim}")
+            raise ConfigError(f"{', '.join(square)} needs hidden == dim; got hidden {self.hidden}, dim {self.dim}")
         allowed = {"dan": ("tanh", "relu"), "rnn": ("tanh", "relu"), "charagram": ("tanh", "linear"),
                    "charagram-word": ("tanh", "linear")}
         for part in parts:
-            if part in allowed and self.activation not in allowed[part]:
-                raise TrainConfigError(f"activation of {part} must be one of {', '.join(allowed[part])}, "
-                                       f"not {self.activation!r}")
-        if self.recurrent_units not in ("word", "sp"):
-            raise TrainConfigError(f"recurrent_units must be word or sp, not {self.recurrent_units!r}")
-        if self.bidirectional_combine not in ("sum", "ff"):
-            raise TrainConfigError(f"bidirectional_combine must be sum or ff, not {self.bidirectional_combine!r}")
-        if self.layers < 1 or self.ngram_min_count < 1 or not self.ngram_orders or min(self.ngram_orders) < 1:
-            raise TrainConfigError("layers >= 1, ngram_min_count >= 1 and positive ngram_orders are required")
-        if self.mode not in MODES:
-            raise TrainConfigError(f"unknown mode {self.mode!r}; choose one of {', '.join(MODES)}")
-        if self.negatives not in STRATEGIES:
-            raise TrainConfigError(f"unknown negatives {self.negatives!r}; choose one of {', '.join(STRATEGIES)}")
-        for name in ("batch_size", "megabatch_size", "dim"):
-            if getattr(self, name) < 1:
-                raise TrainConfigError(f"{name} must be >= 1")
-        if self.epochs < 0:
-            raise TrainConfigError("epochs must be >= 0 (0 saves the randomly initialized encoder)")
-        if self.anneal_every < 0 or not 0 <= self.dropout < 1 or not 0 <= self.word_dropout < 1:
-            raise TrainConfigError("anneal_every >= 0, 0 <= dropout < 1 and 0 <= word_dropout < 1 are required")
-        if self.scramble is not None and not 0 <= self.scramble <= 1:
-            raise TrainConfigError("scramble must be a probability in [0, 1]")
-        if self.weights_dtype not in ("float32", "float16"):
-            raise TrainConfigError("weights_dtype must be float32 or float16")
-        if self.device not in DEVICES:
-            raise TrainConfigError(f"device must be one of {', '.join(DEVICES)}; got {self.device!r}")
-        if self.objective not in OBJECTIVES:
-            raise TrainConfigError(f"unknown objective {self.objective!r}; choose one of {', '.join(OBJECTIVES)}")
-        if self.distance not in DISTANCES:
-            raise TrainConfigError(f"unknown distance {self.distance!r}; choose one of {', '.join(DISTANCES)}")
-        if self.noise_samples < 1 or min(self.lambda_w, self.lambda_c, self.lambda_frobenius) < 0:
-            raise TrainConfigError("noise_samples >= 1 and lambda_w, lambda_c, lambda_frobenius >= 0 are required")
+            if part in allowed:
+                check_choice(f"activation of {part}", self.activation, allowed[part])
+        check_choice("recurrent_units", self.recurrent_units, ("word", "sp"))
+        check_choice("bidirectional_combine", self.bidirectional_combine, ("sum", "ff"))
+        if not self.ngram_orders or min(self.ngram_orders) < 1:
+            raise ConfigError(f"ngram_orders must be positive n-gram orders, not {self.ngram_orders}")
+        check_choice("mode", self.mode, MODES)
+        check_choice("negatives", self.negatives, STRATEGIES)
+        if self.dropout >= 1 or self.word_dropout >= 1:
+            raise ConfigError("dropout and word_dropout must be < 1")
+        check_choice("weights_dtype", self.weights_dtype, ("float32", "float16"))
+        check_choice("device", self.device, DEVICES)
+        check_choice("objective", self.objective, OBJECTIVES)
+        check_choice("distance", self.distance, DISTANCES)
         if self.init_embeddings and not Path(self.init_embeddings).is_file():
-            raise TrainConfigError(f"init_embeddings {self.init_embeddings} not found")
+            raise ConfigError(f"init_embeddings {self.init_embeddings} not found")
         if self.sp_model and not Path(self.sp_model).is_file():
-            raise TrainConfigError(f"sp_model {self.sp_model} not found")
+            raise ConfigError(f"sp_model {self.sp_model} not found")
         return self
 
     @property
@@ -159,7 +138,7 @@ class TrainConfig:
 def select_device(device: str, cuda_available: bool) -> str:
     """`auto` -> cuda when available else cpu; `cuda` without a CUDA device is an error (never silently CPU)."""
     if device == "cuda" and not cuda_available:
-        raise TrainConfigError("device 'cuda' asked for, but torch sees no CUDA device")
+        raise ConfigError("device 'cuda' asked for, but torch sees no CUDA device")
     return "cuda" if device == "cuda" or (device == "auto" and cuda_available) else "cpu"
 
 
@@ -249,7 +228,7 @@ class Trainer:
             try:
                 coverage = initialize_word_embeddings(encoder, c.init_embeddings)
             except WordVectorsError as error:
-                raise TrainConfigError(str(error)) from None
+                raise ConfigError(str(error)) from None
             log.info("init_embeddings: %d of %d vocabulary rows from %s", coverage.found, coverage.vocabulary,
                      c.init_embeddings)
             (self.output / "init_embeddings.json").write_text(json.dumps(
@@ -312,7 +291,7 @@ class Trainer:
         """Train on `pairs` (side1, side2); save the final encoder into the output directory and return it."""
         c = self.config
         if not pairs:
-            raise TrainConfigError("no training pairs")
+            raise ConfigError("no training pairs")
         torch.set_num_threads(c.threads)
         torch.manual_seed(c.seed)
         self.output.mkdir(parents=True, exist_ok=True)

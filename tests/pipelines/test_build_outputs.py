@@ -129,7 +129,7 @@ def test_tsv_lines_with_extra_columns_are_counted_or_rejected(tmp_path, capsys):
 
 
 def test_min_xsim_rejects_planted_misaligned_pairs(tmp_path, bitext):
-    """Shuffle the English side of 10% of 400 real newstest pairs: clean.min_xsim (the threshold docs/mining.md
+    """Shuffle the English side of 10% of 400 real newstest pairs: xsim.min_xsim (the threshold docs/mining.md
     recommends) rejects most of them as `low_xsim`, with the value kept in the reject row, and few good pairs."""
     cs = (bitext / "newstest2016.ces").read_text(encoding="utf-8").splitlines()[:400]
     en = (bitext / "newstest2016.eng").read_text(encoding="utf-8").splitlines()[:400]
@@ -141,7 +141,7 @@ def test_min_xsim_rejects_planted_misaligned_pairs(tmp_path, bitext):
         shuffled[i] = en[j]
     (tmp_path / "in.tsv").write_text("".join(f"{c}\t{e}\n" for c, e in zip(cs, shuffled)), encoding="utf-8")
     assert build("--input", tmp_path / "in.tsv", "--format", "tsv", "--output", tmp_path / "o",
-                 "--stages", "read,clean,xsim", "--set", f"clean.min_xsim={MIN_XSIM}", *LOCAL) == 0
+                 "--stages", "read,clean,xsim", "--set", f"xsim.min_xsim={MIN_XSIM}", *LOCAL) == 0
     rejects = pd.read_parquet(tmp_path / "o" / "__paranmt__" / "rejects")
     low = rejects[rejects["reason"] == "low_xsim"]
     line = lambda ids: {int(i.rsplit(":", 1)[1]) - 1 for i in ids}  # noqa: E731

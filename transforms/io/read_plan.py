@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from paranmt.schemas.config import ReadConfig
 from paranmt.transforms.io.streams import compression_of, strip_compression
 
 
@@ -22,8 +23,8 @@ class ReadOptions:
     suffixes: tuple[str, str] = ("cs", "en")
     columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
     corpus: str | None = None
-    max_line_bytes: int = 1 << 20
-    shard_rows: int = 50_000
+    max_line_bytes: int = ReadConfig.max_line_bytes     # the defaults live in the build's `read` section
+    shard_rows: int = ReadConfig.shard_rows
     strict_columns: bool = False
 
 

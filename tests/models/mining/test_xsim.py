@@ -2,6 +2,7 @@
 import pytest
 
 from paranmt.models.scoring.xsim import XsimStage
+from paranmt.schemas.config import ConfigError, XsimConfig
 from paranmt.schemas.records import empty_row, is_reject
 
 
@@ -18,7 +19,7 @@ def rows_of(cs, en):
 
 def test_aligned_pairs_score_above_shuffled_ones_and_empty_sides_are_null(repo, pairs):
     cs, en = pairs
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"))
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig())
     aligned = stage.process_batch(rows_of(cs, en))
     shuffled = stage.process_batch(rows_of(cs, en[1:] + en[:1]))
     good = [r["xsim"] for r in aligned]
@@ -38,19 +39,18 @@ def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pair
     cs, en = pairs
     en_mixed = list(en)
     en_mixed[::10] = en[5::10]                     # every 10th pair misaligned
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"), min_xsim=0.2)
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(min_xsim=0.2))
     outputs = stage.process_batch(rows_of(cs, en_mixed) + [empty_row("e:1", "t", "", "x")])
     assert len(outputs) == 101 and outputs[-1]["xsim"] is None
     rejected = {r["id"] for r in outputs if is_reject(r)}
     planted = {f"t:{i}" for i in range(0, 100, 10)}
     assert len(rejected & planted) >= 8 and len(rejected - planted) <= 5
     reject = next(r for r in outputs if is_reject(r))
-    assert reject["stage"] == "clean" and reject["reason"] == "low_xsim"
+    assert reject["stage"] == "xsim" and reject["reason"] == "low_xsim"
     value = float(reject["detail"].split("xsim=")[1].split()[0])
     assert value < 0.2 and "min_xsim=0.2" in reject["detail"]
     assert reject["raw"].split("\t")[0] in cs
     kept = [r for r in outputs if not is_reject(r) and r["xsim"] is not None]
     assert all(r["xsim"] >= 0.2 for r in kept)
-    assert XsimStage(str(repo / "assets" / "encoder-sp")).identity()["xsim_files"]["sp.model"]
-    with pytest.raises(ValueError):
-        XsimStage("x", min_xsim=2.0)
+    with pytest.raises(ConfigError, match="xsim.min_xsim must be between -1 and 1"):
+        XsimStage("x", XsimConfig(min_xsim=2.0))

@@ -177,7 +177,7 @@ def test_build_fills_bt_with_each_family_and_its_conversion(hf_models, ct2_model
 
 def test_build_config_errors_are_one_line(hf_models, small_input, tmp_path, capsys):
     assert build(small_input, tmp_path / "a", "translate.backend=transformers",
-                 f"translate.model={hf_models['nllb']}", "translate.target_lang=xx") == 2
+                 f"translate.model={hf_models['nllb']}", "target_lang=xx") == 2
     error = capsys.readouterr().err.strip()
     assert "configuration error" in error and "'xx' is not a language" in error and "(it knows 202 codes)" in error
     assert "nllb/tokenizer_config.json" in error and len(error.splitlines()) == 1 and len(error) < 400

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from paranmt.models.nmt.stage import TranslateStage, token_budget_batches
 from paranmt.models.nmt.translator import open_translator
+from paranmt.schemas.config import TranslateConfig
 from paranmt.schemas.records import empty_row, is_reject
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "nmt-tiny"
@@ -50,8 +51,8 @@ def rows(bitext):
 
 
 def stage_with(translator, **kwargs):
-    return TranslateStage(str(TINY), beam=4, batch_tokens=kwargs.pop("batch_tokens", 200), translator=translator,
-                          **kwargs)
+    config = TranslateConfig(beam=4, batch_tokens=kwargs.pop("batch_tokens", 200), **kwargs)
+    return TranslateStage(str(TINY), config, "cs", "en", translator=translator)
 
 
 def test_dedup_bucketing_and_order(rows):

@@ -2,6 +2,7 @@
 import pytest
 
 from paranmt.models.parsing.stage import ParseStage
+from paranmt.schemas.config import ParseConfig
 from paranmt.schemas.records import empty_row
 
 
@@ -24,7 +25,7 @@ def row(number, ref, bt):
 
 
 def test_rows_get_parses_templates_and_counted_nulls(parser):
-    stage = ParseStage(lambda: parser, max_tokens=12, cache_size=10)
+    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=12, cache_size=10))
     long_sentence = "This sentence is far too long for the configured cap of twelve tokens , sadly ."
     rows = [row(1, "She drove home.", "She went home."),
             row(2, "She drove home.", None),                 # repeated ref, no bt
@@ -50,7 +51,7 @@ def test_rows_get_parses_templates_and_counted_nulls(parser):
 
 
 def test_unparseable_text_gets_null(parser):
-    stage = ParseStage(lambda: parser, max_tokens=50, cache_size=0)
+    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=50, cache_size=0))
     outputs = stage.process_batch([row(1, "   ", "Fine.")])
     assert outputs[0]["ref_parse"] is None and outputs[0]["bt_parse"] is not None
     assert stage.last_counts["null_empty"] == 1

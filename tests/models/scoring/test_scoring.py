@@ -8,6 +8,7 @@ from paranmt.models.encoders import create_encoder
 from paranmt.models.scoring.overlap import trigram_overlap, word_trigrams
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.scoring.stage import ScoreStage
+from paranmt.schemas.config import ScoreConfig
 from paranmt.schemas.records import empty_row
 
 
@@ -48,7 +49,7 @@ def test_para_score_is_a_batched_cosine(encoder_dir):
 
 
 def test_score_stage_fills_scores_and_passes_untranslated_rows(encoder_dir):
-    stage = ScoreStage(str(encoder_dir))
+    stage = ScoreStage(str(encoder_dir), ScoreConfig())
     rows = [dict(empty_row("t:f:1", "t", "Ahoj.", "Hello there, my friend."), bt="Hello there, my dear friend."),
             empty_row("t:f:2", "t", "Ne.", "No."),
             dict(empty_row("t:f:3", "t", "…", "Yes."), bt="")]
@@ -58,5 +59,3 @@ def test_score_stage_fills_scores_and_passes_untranslated_rows(encoder_dir):
     assert 0 < out[0]["para_score"] <= 1
     assert out[1]["trigram_overlap"] is None and out[1]["para_score"] is None and out[1]["ref"] == "No."
     assert out[2]["trigram_overlap"] is None and out[2]["para_score"] is None, "empty bt: undefined scores"
-    identity = stage.identity()
-    assert set(identity["scorer_files"]) == {"config.json", "vocab.txt", "weights.npz"}

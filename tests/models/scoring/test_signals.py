@@ -10,6 +10,7 @@ from paranmt.models.scoring.repetition import repetition
 from paranmt.models.scoring.signals import COLUMNS, SignalsStage
 from paranmt.models.scoring.stage import ScoreStage
 from paranmt.models.stage import run_stage
+from paranmt.schemas.config import ScoreConfig
 from paranmt.schemas.records import PAIR_SCHEMA, empty_row
 
 
@@ -30,7 +31,7 @@ def rows(repo):
 @pytest.fixture(scope="module")
 def signalled(rows, repo):
     encoder = str(repo / "assets" / "encoder-sp")
-    scored, _ = run_stage(ScoreStage(encoder), rows, 4)
+    scored, _ = run_stage(ScoreStage(encoder, ScoreConfig()), rows, 4)
     out, counts = run_stage(SignalsStage(encoder), scored, 3)
     assert counts["batches"] == 3 and "batch_splits" not in counts
     return scored, out
@@ -71,5 +72,3 @@ def test_pair_signals(rows, signalled):
 def test_stage_is_cheap_to_pickle_before_setup(repo):
     stage = pickle.loads(pickle.dumps(SignalsStage(str(repo / "assets" / "encoder-sp"))))
     assert stage.encoder is None and stage.identifier.identifier is None
-    identity = stage.identity()
-    assert "sp.model" in identity["signals_files"] and identity["signals_langid"] == "py3langid 0.4.0"

@@ -2,6 +2,7 @@
 import pytest
 
 from paranmt.models.text.clean import CleanStage, normalize_text
+from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 
 
@@ -12,7 +13,7 @@ def pair(cs, ref, id="t:f:1"):
 def test_real_pairs_pass_and_get_ref_len(bitext):
     cs = (bitext / "newstest2014.ces").read_text(encoding="utf-8").splitlines()[:300]
     en = (bitext / "newstest2014.eng").read_text(encoding="utf-8").splitlines()[:300]
-    out = CleanStage().process_batch([pair(c, e, f"n:f:{i}") for i, (c, e) in enumerate(zip(cs, en))])
+    out = CleanStage(CleanConfig(), "cs", "en").process_batch([pair(c, e, f"n:f:{i}") for i, (c, e) in enumerate(zip(cs, en))])
     kept = [r for r in out if not is_reject(r)]
     assert len(out) == 300 and len(kept) >= 295
     assert all(isinstance(r["ref_len"], int) and r["ref_len"] >= 1 for r in kept)
@@ -34,13 +35,13 @@ def test_normalization_of_whitespace_invisibles_and_punctuation():
     ("x" * 2500, "y" * 2500, "too_many_chars"),
 ])
 def test_bad_pairs_are_rejected_with_reason(cs, ref, reason):
-    [out] = CleanStage(max_length_ratio=3.0).process_batch([pair(cs, ref)])
+    [out] = CleanStage(CleanConfig(max_length_ratio=3.0), "cs", "en").process_batch([pair(cs, ref)])
     assert is_reject(out) and out["reason"] == reason and out["stage"] == "clean"
     assert out["raw"].startswith(cs[:20]) and out["detail"]
 
 
 def test_min_tokens_and_disabled_ratio():
-    stage = CleanStage(min_tokens=3, max_length_ratio=0)
+    stage = CleanStage(CleanConfig(min_tokens=3, max_length_ratio=0), "cs", "en")
     [short] = stage.process_batch([pair("Ano.", "Yes.")])
     assert short["reason"] == "too_few_tokens"
     [kept] = stage.process_batch([pair("Ano , ano , ano .", "Yes , yes , yes , yes , yes , yes , yes .")])

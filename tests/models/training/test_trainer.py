@@ -9,8 +9,9 @@ from paranmt.models.encoders import load_encoder
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import mine_megabatch, select_negatives
-from paranmt.models.training.trainer import (TrainConfig, TrainConfigError, Trainer, megabatch_size_at,
+from paranmt.models.training.trainer import (TrainConfig, Trainer, megabatch_size_at,
                                              select_device)
+from paranmt.schemas.config import ConfigError
 
 
 def test_margin_loss_two_sided_hinge():
@@ -135,16 +136,16 @@ def test_resume_continues_exactly(bitext_pairs, tmp_path):
 def test_device_selection():
     assert select_device("auto", False) == "cpu" and select_device("auto", True) == "cuda"
     assert select_device("cpu", True) == "cpu" and select_device("cuda", True) == "cuda"
-    with pytest.raises(TrainConfigError, match="no CUDA"):
+    with pytest.raises(ConfigError, match="no CUDA"):
         select_device("cuda", False)
-    with pytest.raises(TrainConfigError, match="device"):
+    with pytest.raises(ConfigError, match="device"):
         TrainConfig(device="tpu").validate()
 
 
 def test_config_validation():
-    with pytest.raises(TrainConfigError, match="unknown encoder"):
+    with pytest.raises(ConfigError, match="encoder must be one of"):
         TrainConfig(encoder="bert").validate()
-    with pytest.raises(TrainConfigError, match="negatives"):
+    with pytest.raises(ConfigError, match="negatives"):
         TrainConfig(negatives="hard").validate()
     assert TrainConfig(encoder="lstm").scramble_probability == 0.3
     assert TrainConfig(encoder="sp").scramble_probability == 0.0

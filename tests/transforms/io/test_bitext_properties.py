@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paranmt.models.text.clean import CleanStage
+from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 from paranmt.transforms.io.bitext import read_file
 from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
@@ -83,7 +84,7 @@ def test_truncated_gzip_yields_a_prefix_and_one_reject(tmp_path, text, cut):
 @settings(max_examples=300, deadline=None)
 @given(cs=st.text(max_size=80), ref=st.text(max_size=80))
 def test_clean_never_raises_and_outputs_clean_text(cs, ref):
-    [out] = CleanStage(max_tokens=30).process_batch([empty_row("h:f:1", "h", cs, ref)])
+    [out] = CleanStage(CleanConfig(max_tokens=30), "cs", "en").process_batch([empty_row("h:f:1", "h", cs, ref)])
     if is_reject(out):
         assert out["reason"] in CLEAN_REASONS and out["raw"] == f"{cs}\t{ref}"
     else:

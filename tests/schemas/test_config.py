@@ -1,0 +1,178 @@
+"""The one config path (schemas/config.py): every YAML and --set value typed and range-checked by its field before
+any work, naming the key; unknown keys and sections named with their near matches; renamed keys still read."""
+import hashlib
+import inspect
+import json
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from paranmt.schemas.config import (STAGES, BuildConfig, CleanConfig, ConfigError, TranslateConfig,
+                                    load_build_config, parse_assignments, typed_value)
+
+
+def build_config(*sets: str, path=None) -> BuildConfig:
+    config = load_build_config(path, {"input": "in", "output": "out", **parse_assignments(list(sets))})
+    return config.validate()
+
+
+def cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *args], capture_output=True, text=True,
+                          timeout=300, cwd=cwd)
+
+
+def test_a_bad_set_value_is_one_line_naming_the_key_exit_2(sample_dir, tmp_path):
+    """Issue 24 item 1: was an 18-line TypeError traceback, exit 1."""
+    result = cli("build", "--input", f"{sample_dir}/*", "--format", "moses", "--output", str(tmp_path / "out"),
+                 "--stages", "read,clean", "--set", "clean.max_tokens=abc")
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "paranmt build: configuration error: clean.max_tokens must be an integer, not 'abc'"]
+    assert not (tmp_path / "out").exists(), "checked before any work"
+
+
+def test_a_bad_yaml_value_is_one_line_naming_the_key(sample_dir, tmp_path):
+    config = tmp_path / "build.yaml"
+    config.write_text("clean:\n  max_chars: -5\ntranslate:\n  beam: twelve\n")
+    result = cli("build", "--input", f"{sample_dir}/*", "--format", "moses", "--output", str(tmp_path / "out"),
+                 "--config", str(config))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "paranmt build: configuration error: translate.beam must be an integer, not 'twelve'"]
+    config.write_text("clean:\n  max_chars: -5\n")
+    with pytest.raises(ConfigError, match=r"^clean.max_chars must be >= 1, not -5$"):
+        build_config(path=str(config))
+
+
+@pytest.mark.parametrize("assignment, message", [
+    ("clean.max_tokens=-1", "clean.max_tokens must be >= 0, not -1"),
+    ("clean.max_tokens=1.5", "clean.max_tokens must be an integer, not 1.5"),
+    ("clean.normalize_punctuation=maybe", "clean.normalize_punctuation must be true or false, not 'maybe'"),
+    ("xsim.min_xsim=1.5", "xsim.min_xsim must be between -1 and 1, not 1.5"),
+    ("translate.nbest=20", "translate.nbest must be between 0 and beam (12), not 20"),
+    ("translate.device=cdua", "translate.device must be one of auto, cpu, cuda, not 'cdua' (did you mean 'cuda'?)"),
+    ("read.shard_rows=0", "read.shard_rows must be >= 1, not 0"),
+    ("read.columns={cs: 0, ref: second}", "read.columns.ref must be an integer, not 'second'"),
+    ("stages=read,clena", "unknown stage 'clena' (did you mean 'clean'?); stages are read, clean, xsim, translate, "
+                          "score, parse"),
+    ("translate=5", "translate must be a mapping, not 5"),
+])
+def test_every_value_is_checked_against_its_field(assignment, message):
+    with pytest.raises(ConfigError) as error:
+        build_config(assignment)
+    assert str(error.value) == message
+
+
+def test_unknown_keys_and_sections_name_their_near_matches():
+    with pytest.raises(ConfigError, match=r"^unknown config key 'clean.max_token' \(did you mean "
+                                          r"'clean.max_tokens' or 'clean.min_tokens'\?\); clean keys: "):
+        build_config("clean.max_token=3")
+    with pytest.raises(ConfigError, match=r"^unknown config section 'clen' in 'clen.max_tokens' \(did you mean "
+                                          r"'clean'\?\); sections: clean, parse, read, score, translate, xsim$"):
+        build_config("clen.max_tokens=3")
+    with pytest.raises(ConfigError, match=r"unknown config key 'fromat' \(did you mean 'format'\?\)"):
+        load_build_config(None, {"fromat": "tsv"})
+
+
+def test_values_are_converted_as_a_user_means_them():
+    config = build_config("clean.max_tokens=2e2", "translate.batch_tokens=4_096", "source_lang=no",
+                          "read.corpus=null", "read.suffixes=ces,eng", "clean.max_length_ratio=3",
+                          "xsim.min_xsim=1e-1")
+    assert config.clean.max_tokens == 200 and config.translate.batch_tokens == 4096
+    assert config.source_lang == "no", "a text field takes the --set text as written (YAML would read False)"
+    assert config.read.corpus is None and config.read.suffixes == ["ces", "eng"]
+    assert config.clean.max_length_ratio == 3.0 and isinstance(config.clean.max_length_ratio, float)
+    assert config.xsim.min_xsim == 0.1, "PyYAML reads 1e-1 as text; a number field converts it"
+    with pytest.raises(ConfigError, match=r"source_lang must be text, not False \(quote it to mean the text\)"):
+        load_build_config(None, {"source_lang": False})
+    assert typed_value("12", int, "k") == 12 and typed_value(7, str, "k") == "7"
+    with pytest.raises(ConfigError, match="^k must be an integer, not True$"):
+        typed_value(True, int, "k")
+
+
+def test_set_needs_key_equals_value():
+    with pytest.raises(ConfigError, match="--set expects KEY=VALUE"):
+        parse_assignments(["clean.max_tokens"])
+    assert parse_assignments(["a.b=1", "a.b=2"]) == {"a.b": "2"}
+
+
+def test_min_xsim_is_the_xsim_sections_and_the_old_key_still_reads(tmp_path, caplog):
+    assert build_config("xsim.min_xsim=0.2").xsim.min_xsim == 0.2
+    old = tmp_path / "old.yaml"
+    old.write_text("clean:\n  min_xsim: 0.3\ntranslate:\n  source_lang: de\n")
+    config = build_config(path=str(old))
+    assert config.xsim.min_xsim == 0.3 and config.source_lang == "de"
+    assert "clean.min_xsim is deprecated: it is now xsim.min_xsim" in caplog.text
+    assert build_config("clean.min_xsim=0.25").xsim.min_xsim == 0.25
+    assert "min_xsim" not in {f for f in CleanConfig.__dataclass_fields__}
+
+
+def test_stages_take_their_section_and_repeat_no_default():
+    """Each section's dataclass is the only place a default lives: no stage constructor or factory declares a
+    default of its own (the stage table's factories and the pure stages they build)."""
+    import importlib
+
+    from paranmt.models.nmt.stage import TranslateStage
+    from paranmt.models.parsing.stage import ParseStage
+    from paranmt.models.scoring.stage import ScoreStage
+    from paranmt.models.scoring.xsim import XsimStage
+    from paranmt.models.text.clean import CleanStage
+
+    factories = [getattr(importlib.import_module(spec.factory.split(":")[0]), spec.factory.split(":")[1])
+                 for spec in STAGES if spec.factory]
+    for function in factories + [c.__init__ for c in (TranslateStage, ParseStage, ScoreStage, XsimStage,
+                                                      CleanStage)]:
+        defaults = {name: p.default for name, p in inspect.signature(function).parameters.items()
+                    if p.default is not inspect.Parameter.empty}
+        assert defaults in ({}, {"translator": None}), (function.__qualname__, defaults)
+
+
+def test_the_read_stage_shards_as_its_section_says():
+    from paranmt.pipelines.build import read_options
+    from paranmt.transforms.io.bitext import ReadOptions
+
+    assert read_options(build_config()).shard_rows == BuildConfig().read.shard_rows == 20_000
+    assert ReadOptions().shard_rows == 20_000 and ReadOptions().max_line_bytes == BuildConfig().read.max_line_bytes
+
+
+def old_layout(written: dict) -> dict:
+    """A config.yaml as the build wrote it before min_xsim and the language pair moved, with that build's hash."""
+    old = json.loads(json.dumps(written))
+    old.pop("config_hash")
+    old["clean"]["min_xsim"] = old["xsim"].pop("min_xsim")
+    old["translate"]["source_lang"], old["translate"]["target_lang"] = old.pop("source_lang"), old.pop("target_lang")
+    data = {k: v for k, v in old.items() if k not in ("input", "output", "resume")}
+    old["config_hash"] = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
+    return old
+
+
+def test_an_output_written_before_the_keys_moved_still_resumes(sample_dir, tmp_path):
+    out = tmp_path / "out"
+    args = ["build", "--input", f"{sample_dir}/*", "--format", "moses", "--output", str(out), "--stages",
+            "read,clean", "--shard-rows", "500", "--direct_running_mode", "in_memory"]
+    assert cli(*args).returncode == 0
+    shards = sorted(out.glob("*.parquet"))
+    before = {p.name: p.read_bytes() for p in shards}
+    written = yaml.safe_load((out / "__paranmt__" / "config.yaml").read_text())
+    (out / "__paranmt__" / "config.yaml").write_text(yaml.safe_dump(old_layout(written), sort_keys=False))
+    shards[-1].unlink()
+    resumed = cli(*args, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert {p.name: p.read_bytes() for p in sorted(out.glob("*.parquet"))} == before
+    changed = cli(*args, "--resume", "--set", "clean.max_tokens=50")
+    assert changed.returncode == 2 and "clean.max_tokens: 200 -> 50" in changed.stderr
+
+
+def test_to_dict_and_hash_live_once():
+    from paranmt.models.filters.config import FilterConfig
+    from paranmt.models.nmt.recipe import RecipeConfig
+    from paranmt.models.parsing.train import ParserTrainConfig
+    from paranmt.models.training.trainer import TrainConfig
+    from paranmt.schemas.config import Config
+
+    for cls in (BuildConfig, FilterConfig, TrainConfig, RecipeConfig, ParserTrainConfig):
+        assert issubclass(cls, Config) and "hash" not in vars(cls) and "to_dict" not in vars(cls)
+    assert BuildConfig(input="a").hash() == BuildConfig(input="b", output="c", resume=True).hash()
+    assert BuildConfig().hash() != BuildConfig(translate=TranslateConfig(beam=5)).hash()
