@@ -1,0 +1,272 @@
+"""Every `paranmt` command shown in README.md and docs/*.md is covered here, and a test fails when a page shows one
+this table does not cover (or the table lists one no page shows any more).
+
+How each command is covered (COVERAGE):
+- RUN: run as written, with the working directory a temporary folder where `data/sample` holds the first pairs of
+  the bundled sample and other inputs the command names are made small (see `workspace`); exit code 0. Local runs
+  add `--direct_running_mode in_memory` (the same pipeline in one process) to keep the test quick.
+- DATAFLOW: a Dataflow launch, run as `paranmt check-dataflow` with the same arguments (offline: no account, no
+  network): exit 0 means Beam built the job and no launch warning fired.
+- ARGUMENTS: a synopsis with placeholders (`DIR`, `[--flag X]`, `{a,b}`), a fragment (`paranmt build ... --set
+  K=V`), or a command that runs for an hour or writes into the repository (training the shipped models,
+  `eval-nmt --record`): parsed by the command's real parser (an unknown flag or a bad choice fails), and for
+  build commands the typed config is loaded from its --config and --set values (unknown keys, bad values fail).
+Commands of other tools (make, docker, gcloud, huggingface-cli, pip) are not paranmt's and not run here.
+"""
+from __future__ import annotations
+
+import gzip
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from paranmt.pipelines import cli
+
+REPO = Path(__file__).resolve().parents[1]
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+RUN, DATAFLOW, ARGUMENTS = "run", "dataflow", "arguments"
+SAMPLE_PAIRS = 24
+
+
+def documented_commands() -> list[tuple[str, str]]:
+    """(page, command) of every line starting with `paranmt ` in a fenced block of the pages: continuation lines
+    (`\\` at the end) joined, a trailing `# comment` dropped, spaces collapsed."""
+    found = []
+    for page in PAGES:
+        for block in re.findall(r"^ *```[a-z]*\n(.*?)^ *```", page.read_text(), re.S | re.M):
+            text = re.sub(r"\\\n\s*", " ", block)
+            for line in text.splitlines():
+                line = re.sub(r"\s+#\s.*$", "", line).strip()
+                if line.startswith("paranmt "):
+                    found.append((page.relative_to(REPO).as_posix(), " ".join(line.split())))
+    return found
+
+
+COVERAGE = {
+    # README.md
+    "paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,shards} --output DIR": ARGUMENTS,
+    "paranmt build --input 'data/sample/*' --format moses --output out/sample": RUN,
+    "paranmt build --input '/data/czeng20/*.gz' --format czeng20 --output out/czeng --config configs/demo.yaml":
+        ARGUMENTS,                                                 # an absolute path outside the test's folder
+    "paranmt build --input out/czeng --format shards --stages score,parse --output out/czeng-scored": RUN,
+    "paranmt build --config configs/dataflow-gpu.yaml --input 'gs://my-bucket/czeng16/*.gz' --format czeng16 "
+    "--output gs://my-bucket/paranmt/czeng --set translate.model=gs://my-bucket/models/nmt-cs-en "
+    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-sp "
+    "--set parse.model_dir=gs://my-bucket/models/parser-en --runner DataflowRunner --project my-project "
+    "--region europe-west4 --temp_location gs://my-bucket/tmp "
+    "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/worker:0.1.0 "
+    "--experiments use_runner_v2 --number_of_worker_harness_threads 4": DATAFLOW,
+    "paranmt convert-nmt --transformers models/opus-mt-cs-en --output models/opus-mt-cs-en-ct2 "
+    "--quantization int8": ARGUMENTS,                              # a downloaded model
+    "paranmt build ... --set translate.model=models/opus-mt-cs-en-ct2": ARGUMENTS,
+    "paranmt build ... --set translate.backend=transformers --set translate.model=models/opus-mt-cs-en": ARGUMENTS,
+    # docs/dataflow.md
+    "paranmt build --config configs/demo.yaml --output out/demo --direct_num_workers 8": ARGUMENTS,  # 8 processes
+    "paranmt build --config configs/demo.yaml --output out/demo --runner DirectRunner "
+    "--direct_running_mode in_memory": RUN,
+    "paranmt build --input 'czeng/*.gz' --format czeng16 --output out/clean --stages read,clean": RUN,
+    "paranmt build --input out/clean --format shards --output out/bt --stages translate "
+    "--set translate.device=cuda --set translate.batch_tokens=16384": ARGUMENTS,            # a GPU
+    "paranmt build --input out/bt --format shards --output out/scored --stages score,parse": RUN,
+    "paranmt build ... --set translate.model=gs://my-bucket/models/nmt-cs-en "
+    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-sp "
+    "--set parse.model_dir=gs://my-bucket/models/parser-en": ARGUMENTS,
+    "paranmt build --input 'gs://my-bucket/czeng16/*.gz' --format czeng16 --output gs://my-bucket/paranmt/clean "
+    "--stages read,clean --runner DataflowRunner --project my-project --region europe-west4 "
+    "--temp_location gs://my-bucket/tmp --setup_file ./setup.py --machine_type n2-standard-4 "
+    "--max_num_workers 50 --experiments use_runner_v2": DATAFLOW,
+    "paranmt build --config configs/dataflow-gpu.yaml --input 'gs://my-bucket/czeng16/*.gz' --format czeng16 "
+    "--output gs://my-bucket/paranmt/out --set translate.model=gs://my-bucket/models/nmt-cs-en "
+    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-sp "
+    "--set parse.model_dir=gs://my-bucket/models/parser-en --runner DataflowRunner --project my-project --region europe-west4 --temp_location gs://my-bucket/tmp "
+    "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-worker:0.1.0 "
+    "--experiments use_runner_v2 --machine_type n1-standard-8 --max_num_workers 20 "
+    "--number_of_worker_harness_threads 4": DATAFLOW,
+    "paranmt check-dataflow --config configs/dataflow-gpu.yaml --input 'data/sample/*' --format moses "
+    "--output gs://my-bucket/paranmt/out --job-dir out/dataflow-job "
+    "--set translate.model=gs://my-bucket/models/nmt-cs-en --set score.encoder=gs://my-bucket/models/encoder-sp "
+    "--set xsim.encoder=gs://my-bucket/models/encoder-sp --set parse.model_dir=gs://my-bucket/models/parser-en "
+    "--runner DataflowRunner --project my-project "
+    "--region europe-west4 --temp_location gs://my-bucket/tmp "
+    "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-worker:0.1.0 "
+    "--number_of_worker_harness_threads 4": DATAFLOW,
+    # docs/encoders.md
+    "paranmt train --train PATH [PATH ...] --encoder {word,trigram,sp,lstm,blstm,gran,word+trigram,word,trigram} "
+    "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume] [flags]": ARGUMENTS,
+    "paranmt train --config configs/train/sp-bitext.yaml --train $PREFIXES --output work/enc/sp-bitext-8k":
+        ARGUMENTS,                                                 # the shipped encoder's training: hours
+    "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...]": ARGUMENTS,
+    "paranmt export-encoder --format sentence-transformers --model assets/encoder-sp "
+    "--output work/encoder-sp-st": RUN,
+    # docs/filtering.md
+    "paranmt filter --input SHARDS --output DIR [--config paranmt-5m|simile|lexicon|FILE.yaml]": ARGUMENTS,
+    "paranmt stats --input SHARDS --output DIR [--sample-size 100000] [--idf-reference FILE]": ARGUMENTS,
+    "paranmt export --format paranmt-txt --input SHARDS --output para-nmt.txt [--lowercase|--no-lowercase]":
+        ARGUMENTS,
+    "paranmt export --format scpn --input SHARDS --output scpn-train.tsv": ARGUMENTS,
+    "paranmt export --format hf --input SHARDS --output DATASET_DIR": ARGUMENTS,
+    "paranmt filter --config lexicon --input SHARDS --output LEXDATA": ARGUMENTS,
+    "paranmt lexicon --input LEXDATA --output DIR [--min-count 2] [--alpha 1.0] [--simlex FILE]": ARGUMENTS,
+    # docs/mining.md
+    "paranmt mine --source CS --target EN --output DIR [--k 4] [--strategy forward|backward|intersection|max]":
+        ARGUMENTS,
+    "paranmt eval-xling --source CS_FILE --target EN_FILE --output DIR [--encoder DIR] [--gold-fraction 0.2] "
+    "[--seed 1]": ARGUMENTS,
+    "paranmt train --encoder sp --sp-model assets/encoder-sp/sp.model --epochs 0 --train work/xling/dev "
+    "--suffixes en,cs --output work/enc/sp-random": ARGUMENTS,    # work/xling/dev: the page's own split
+    "paranmt eval-xling --encoder assets/encoder-sp --source ../shared/data/bitext/cs-en/newstest2017.ces "
+    "--target ../shared/data/bitext/cs-en/newstest2017.eng --output work/xling/encoder-sp-full": RUN,
+    "paranmt eval-xling --encoder work/enc/sp-random --source ../shared/data/bitext/cs-en/newstest2017.ces "
+    "--target ../shared/data/bitext/cs-en/newstest2017.eng --output work/xling/sp-random-full": ARGUMENTS,
+    # docs/parsing.md
+    "paranmt build --input 'data/sample/*' --format moses --output out/demo --stages read,clean,parse": RUN,
+    "paranmt build --input 'out/demo/*.parquet' --format shards --output out/demo-parsed --stages parse": RUN,
+    "paranmt train-parser --config configs/parser/ptb-sample.yaml --work-dir work/parser-en "
+    "--output assets/parser-en": ARGUMENTS,                        # an hour; writes the shipped parser
+    # docs/translate.md
+    "paranmt build --input 'data/sample/*' --format moses --output out/demo --stages read,clean,translate":
+        ARGUMENTS,                                # the same pipeline as parsing.md's, which writes out/demo first
+    "paranmt build ... --set translate.backend=fairseq --set translate.beam=5 --set translate.nbest=5": ARGUMENTS,
+    "paranmt train-nmt --config configs/nmt/cs-en-small.yaml": ARGUMENTS,              # 1.6 h of training
+    "paranmt convert-nmt --config configs/nmt/cs-en-small.yaml --output assets/nmt-cs-en --average-last 1 "
+    "--quantization int8": ARGUMENTS,                              # needs that training; writes the shipped model
+    "paranmt eval-nmt --model assets/nmt-cs-en --source ../shared/data/bitext/cs-en/newstest2017.ces "
+    "--reference ../shared/data/bitext/cs-en/newstest2017.eng --skip-first 500 --beam 12 --record": ARGUMENTS,
+    "paranmt convert-nmt --fairseq-checkpoint mymodel/model.pt --output mymodel/ct2 --quantization int8":
+        ARGUMENTS,
+    "paranmt build ... --set translate.model=mymodel": ARGUMENTS,
+    "paranmt build ... --set translate.model=mymodel --set translate.backend=fairseq": ARGUMENTS,
+    "paranmt build --config configs/demo.yaml --set translate.model=models/opus-mt-cs-en-ct2": ARGUMENTS,
+    "paranmt build --config configs/demo.yaml --set translate.backend=transformers "
+    "--set translate.model=models/opus-mt-cs-en": ARGUMENTS,
+    "paranmt eval-nmt --model models/opus-mt-cs-en-ct2 --source ../shared/data/bitext/cs-en/newstest2017.ces "
+    "--reference ../shared/data/bitext/cs-en/newstest2017.eng --beam 12": ARGUMENTS,
+    "paranmt build --config configs/dataflow-gpu.yaml --input 'gs://B/czeng16/*.gz' --format czeng16 "
+    "--output gs://B/paranmt/out --set translate.device=cuda "
+    "--set 'translate.accelerator=type:nvidia-tesla-t4;count:1;install-nvidia-driver' --runner DataflowRunner "
+    "--project P --region R --temp_location gs://B/tmp --sdk_container_image IMAGE --experiments=use_runner_v2 "
+    "--number_of_worker_harness_threads=1 --machine_type n1-standard-8": ARGUMENTS,   # placeholders P, R, B
+}
+
+
+def test_every_documented_command_is_covered_and_every_covered_one_documented():
+    commands = {command for _, command in documented_commands()}
+    missing = sorted(commands - set(COVERAGE))
+    assert not missing, "documented commands no test covers (add them to COVERAGE):\n" + "\n".join(missing)
+    stale = sorted(set(COVERAGE) - commands)
+    assert not stale, "COVERAGE lists commands no page shows any more:\n" + "\n".join(stale)
+
+
+def synopsis_arguments(command: str) -> list[str]:
+    """The words of a synopsis as a user would type one instance of it: optional flags opened (`[--k V]`), other
+    bracketed words (`[flags]`) dropped, the first of `{a,b}` / `a|b` alternatives, `...` dropped."""
+    words = []
+    command = re.sub(r"\[(?!-)[^]]*\]", " ", command)
+    for word in shlex.split(command.replace("[", " ").replace("]", " "))[1:]:
+        word = re.sub(r"\{([^,}]*)[^}]*\}", r"\1", word).split("|")[0]
+        if word and word != "...":
+            words.append(word)
+    return words
+
+
+def parsed(argv: list[str]):
+    """argv parsed by the command's real parser; fails on an unknown flag (Beam options aside) or a bad value."""
+    parser = cli.make_parser(argv[0])
+    try:
+        args, extra = parser.parse_known_args(argv)
+    except SystemExit:
+        pytest.fail(f"the parser of `paranmt {argv[0]}` refuses: {' '.join(argv)}")
+    assert not extra or (getattr(args, "accepts_beam_options", False) and extra[0].startswith("--")), extra
+    return args
+
+
+def check_arguments(command: str) -> None:
+    argv = synopsis_arguments(command)
+    args = parsed(argv)
+    if argv[0] in ("build", "check-dataflow"):
+        from paranmt.pipelines.build import config_from_args
+
+        if args.config and Path(args.config).stem.isupper():
+            args.config = None                       # a placeholder (FILE.yaml)
+        elif args.config:
+            args.config = str(REPO / args.config)    # a preset of the repository: must exist
+        config_from_args(args)                        # typed config: --set keys and values checked
+
+
+@pytest.mark.parametrize("command", sorted(c for c, how in COVERAGE.items() if how == ARGUMENTS))
+def test_documented_arguments_parse(command):
+    check_arguments(command)
+
+
+def czeng16_file(path: Path, sample: Path) -> None:
+    """A gzip'd CzEng 1.6 export (`id TAB filter_score TAB cs TAB en`) of the sample's first pairs."""
+    cs = (sample / "tatoeba-every13th.cs").read_text(encoding="utf-8").splitlines()
+    en = (sample / "tatoeba-every13th.en").read_text(encoding="utf-8").splitlines()
+    path.parent.mkdir(parents=True)
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        for i, (c, e) in enumerate(zip(cs, en)):
+            handle.write(f"subtitlesM-b1-00train-f00001-s{i}\t0.9\t{c}\t{e}\n")
+
+
+# what a page's RUN commands read that an earlier command of the page (or a GPU step, covered by ARGUMENTS) writes
+PREREQUISITES = {"README.md": ("out/czeng",), "docs/dataflow.md": ("out/bt",)}
+
+
+@pytest.fixture(scope="module")
+def workspaces(tmp_path_factory, sample_dir):
+    """page -> its working directory, made on first use and shared by the page's RUN commands (in page order), as
+    in a source checkout: `data/sample` (SAMPLE_PAIRS pairs of each bundled file), `configs` and `assets` (the
+    repository's), `czeng/part.gz` (a CzEng 1.6 file of those pairs), and the translated shards of PREREQUISITES
+    (built here on the CPU)."""
+    made = {}
+
+    def workspace(page: str) -> Path:
+        if page not in made:
+            root = made[page] = tmp_path_factory.mktemp(page.replace("/", "-"))
+            (root / "data" / "sample").mkdir(parents=True)
+            for path in sample_dir.glob("*.[ce][sn]"):
+                lines = path.read_text(encoding="utf-8").splitlines(keepends=True)[:SAMPLE_PAIRS]
+                (root / "data" / "sample" / path.name).write_text("".join(lines), encoding="utf-8")
+            for name in ("configs", "assets"):
+                (root / name).symlink_to(REPO / name)
+            czeng16_file(root / "czeng" / "part.gz", root / "data" / "sample")
+            for output in PREREQUISITES.get(page, ()):
+                assert cli.main(["build", "--input", f"{root}/data/sample/*", "--format", "moses", "--output",
+                                 str(root / output), "--stages", "read,clean,xsim,translate",
+                                 "--direct_running_mode", "in_memory"]) == 0
+        return made[page]
+
+    return workspace
+
+
+def run_documented(command: str) -> int:
+    argv = shlex.split(command)[1:]
+    if "--direct_running_mode" not in argv and argv[0] in ("build", "filter", "stats", "export", "lexicon"):
+        argv += ["--direct_running_mode", "in_memory"]
+    return cli.main(argv)
+
+
+@pytest.mark.parametrize("page, command", [(p, c) for p, c in documented_commands() if COVERAGE.get(c) == RUN])
+def test_documented_commands_run(page, command, workspaces, monkeypatch):
+    root = workspaces(page)
+    monkeypatch.chdir(root)
+    (root.parent / "shared").exists() or (root.parent / "shared").symlink_to(REPO.parent / "shared")
+    assert run_documented(command) == 0
+    argv = shlex.split(command)
+    assert (root / argv[argv.index("--output") + 1]).exists()
+
+
+@pytest.mark.parametrize("command", sorted(c for c, how in COVERAGE.items() if how == DATAFLOW))
+def test_documented_dataflow_launches_pass_check_dataflow(command, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(REPO)
+    argv = ["check-dataflow", *shlex.split(command)[2:]]
+    if "--job-dir" in argv:                          # the page's own check-dataflow: its job goes to tmp_path
+        argv[argv.index("--job-dir") + 1] = str(tmp_path / "job")
+    else:
+        argv += ["--job-dir", str(tmp_path / "job")]
+    code = cli.main(argv)
+    printed = capsys.readouterr()
+    assert code == 0, printed.out + printed.err
+    assert "WARNING" not in printed.out
