@@ -48,16 +48,12 @@ def run(args) -> int:
     from paranmt.models.generation.data import GenerationDataError, ParseCache, top_templates
     from paranmt.models.generation.train import ParaphraserTrainConfig, ParaphraserTrainer
     from paranmt.models.parsing.parser import ParserModelError, model_files
-    from paranmt.models.training.trainer import TrainConfigError
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
     overrides = {name: getattr(args, name) for name in FLAG_FIELDS + ("copy",)}
     config = load_config(ParaphraserTrainConfig, args.config, overrides, what="paraphraser training config")
-    try:
-        config.validate()
-    except TrainConfigError as error:
-        raise ConfigError(str(error)) from None
+    config.validate()
     output = make_output_dir(args.output)
     parser_dir = asset_path(args.parser)
     cache = ParseCache(args.parse_cache or output / "parses.tsv")
@@ -79,8 +75,8 @@ def run(args) -> int:
     (output / "train_data.json").write_text(json.dumps(info, indent=2) + "\n")
     try:
         ParaphraserTrainer(config, output).fit(instances, templates, dev, resume=args.resume, training_info=info)
-    except (TrainConfigError, ValueError) as error:
-        if isinstance(error, TrainConfigError) or "device" in str(error):
+    except ValueError as error:
+        if "device" in str(error):
             raise ConfigError(str(error)) from None
         raise
     log.info("paraphraser saved to %s", output)

@@ -215,8 +215,10 @@ class ParseCache:
 
         from paranmt.models.parsing.parser import StanzaParser
         from paranmt.models.parsing.stage import ParseStage
+        from paranmt.schemas.config import ParseConfig
 
-        stage = ParseStage(lambda: StanzaParser(parser_dir, device=device), max_tokens=max_tokens, cache_size=0)
+        stage = ParseStage(lambda: StanzaParser(parser_dir, device=device),
+                           ParseConfig(max_tokens=max_tokens, cache_size=0))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as out, tqdm(total=len(todo), desc="parse", unit="sent",
                                                                  disable=not progress, dynamic_ncols=True) as bar:

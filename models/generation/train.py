@@ -30,7 +30,8 @@ from tqdm import tqdm
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.nmt.device import Device, select_device
-from paranmt.models.training.trainer import TrainConfigError, swap_in
+from paranmt.models.training.trainer import swap_in
+from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
 FP16_CHOICES = ("auto", "on", "off")
@@ -95,7 +96,7 @@ class ParaphraserTrainConfig:
                    f"hf_model {self.hf_model} is not a directory")]
         for ok, message in checks:
             if not ok:
-                raise TrainConfigError(message)
+                raise ConfigError(message)
         return self
 
     def scpn_sizes(self) -> dict:
@@ -106,7 +107,7 @@ class ParaphraserTrainConfig:
 def precision(device: Device, fp16: str) -> bool:
     """Train in fp16 (autocast + gradient scaling)? `auto`: on CUDA; `on`: CUDA only (an error on CPU); `off`."""
     if fp16 == "on" and device.kind != "cuda":
-        raise TrainConfigError("fp16 training needs a CUDA device")
+        raise ConfigError("fp16 training needs a CUDA device")
     return device.kind == "cuda" and fp16 != "off"
 
 
@@ -164,7 +165,7 @@ class ParaphraserTrainer:
         """Train on `instances`; save the final model into the output directory and return it."""
         c = self.config
         if not instances:
-            raise TrainConfigError("no training instances")
+            raise ConfigError("no training instances")
         device = select_device(c.device, c.threads)
         half = precision(device, c.fp16)
         if device.kind == "cpu":

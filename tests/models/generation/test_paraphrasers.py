@@ -13,7 +13,7 @@ from paranmt.models.generation.train import precision
 from paranmt.models.generation.units import ParseUnits, balance_parse
 from paranmt.models.nmt.device import select_device
 from paranmt.models.parsing.trees import template_of_linearized, to_scpn
-from paranmt.models.training.trainer import TrainConfigError
+from paranmt.schemas.config import ConfigError
 from paranmt.pipelines.cli import main
 
 TASKS = ("scpn", "parse-generator", "plain")
@@ -136,7 +136,7 @@ def test_device_and_fp16_choice():
     assert precision(select_device("auto", cuda=True), "auto") is True
     assert precision(select_device("auto", cuda=True), "off") is False
     assert precision(select_device("auto", cuda=False), "auto") is False
-    with pytest.raises(TrainConfigError, match="CUDA"):
+    with pytest.raises(ConfigError, match="CUDA"):
         precision(select_device("cpu", cuda=True), "on")
 
 
