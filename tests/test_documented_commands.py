@@ -62,6 +62,8 @@ COVERAGE = {
     "--quantization int8": ARGUMENTS,                              # a downloaded model
     "paranmt build ... --set translate.model=models/opus-mt-cs-en-ct2": ARGUMENTS,
     "paranmt build ... --set translate.backend=transformers --set translate.model=models/opus-mt-cs-en": ARGUMENTS,
+    # docs/architecture.md
+    "paranmt build --config configs/demo.yaml --shard-rows 5000 --set clean.max_tokens=100": ARGUMENTS,
     # docs/dataflow.md
     "paranmt build --config configs/demo.yaml --output out/demo --direct_num_workers 8": ARGUMENTS,  # 8 processes
     "paranmt build --config configs/demo.yaml --output out/demo --runner DirectRunner "
@@ -100,6 +102,9 @@ COVERAGE = {
     "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...]": ARGUMENTS,
     "paranmt export-encoder --format sentence-transformers --model assets/encoder-sp "
     "--output work/encoder-sp-st": RUN,
+    "paranmt eval-transfer --model DIR --data-dir ../shared/data --output DIR [--tasks mr cr subj sick-e mrpc]":
+        ARGUMENTS,
+    "paranmt finetune-sts --model DIR --task {sick-r,stsb} --data-dir ../shared/data --output DIR": ARGUMENTS,
     # docs/filtering.md
     "paranmt filter --input SHARDS --output DIR [--config paranmt-5m|simile|lexicon|FILE.yaml]": ARGUMENTS,
     "paranmt stats --input SHARDS --output DIR [--sample-size 100000] [--idf-reference FILE]": ARGUMENTS,
