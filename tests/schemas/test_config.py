@@ -70,7 +70,7 @@ def test_unknown_keys_and_sections_name_their_near_matches():
                                           r"'clean.max_tokens' or 'clean.min_tokens'\?\); clean keys: "):
         build_config("clean.max_token=3")
     with pytest.raises(ConfigError, match=r"^unknown config section 'clen' in 'clen.max_tokens' \(did you mean "
-                                          r"'clean'\?\); sections: clean, parse, read, score, translate, xsim$"):
+                                          r"'clean'\?\); sections: clean, parse, read, score, translate, workers, xsim$"):
         build_config("clen.max_tokens=3")
     with pytest.raises(ConfigError, match=r"unknown config key 'fromat' \(did you mean 'format'\?\)"):
         load_build_config(None, {"fromat": "tsv"})

@@ -209,7 +209,7 @@ def test_presets_load_and_say_what_the_papers_say():
 @pytest.mark.parametrize("overrides, message", [
     ({"filters": [{"type": "range", "column": "para_score", "min": 0.1}] * 2}, "filter names must be unique"),
     ({"dedup": ["cs"]}, "dedup must be a list drawn from"),
-    ({"sample": 0}, "sample must be a positive integer"),
+    ({"sample": 0}, "sample must be >= 1, not 0"),
     ({"dedup_normalization": "fuzzy"}, "dedup_normalization"),
     ({"output": ""}, "no output"),
 ])

@@ -29,7 +29,8 @@ def test_shipped_recipe_config_loads_and_builds_a_cpu_training_command():
 def test_unknown_keys_and_missing_inputs_are_config_errors(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("data: {inputs: [x], valid: v}\nmodle: {}\n")
-    with pytest.raises(ConfigError, match="unknown (nmt recipe )?config key 'modle'; known: .*model"):
+    with pytest.raises(ConfigError, match=r"unknown nmt recipe config key 'modle' \(did you mean 'model'\?\); "
+                                          r"top-level keys: .*model"):
         load_recipe_config(str(bad))
     missing = tmp_path / "missing.yaml"
     missing.write_text(f"data: {{inputs: [{tmp_path / 'nowhere'}], valid: v}}\n")
