@@ -11,6 +11,7 @@ How each command is covered (COVERAGE):
   K=V`), or a command that runs for an hour or writes into the repository (training the shipped models,
   `eval-nmt --record`): parsed by the command's real parser (an unknown flag or a bad choice fails), and for
   build commands the typed config is loaded from its --config and --set values (unknown keys, bad values fail).
+  A fragment of another command (`paranmt train-paraphraser ... --resume`): its flags are that command's.
 Commands of other tools (make, docker, gcloud, huggingface-cli, pip) are not paranmt's and not run here.
 """
 from __future__ import annotations
@@ -95,8 +96,6 @@ COVERAGE = {
     "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-worker:0.1.0 "
     "--number_of_worker_harness_threads 4": DATAFLOW,
     # docs/encoders.md
-    "paranmt train --train PATH [PATH ...] --encoder {word,trigram,sp,lstm,blstm,gran,word+trigram,word,trigram} "
-    "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume] [flags]": ARGUMENTS,
     "paranmt train --config configs/train/sp-bitext.yaml --train $PREFIXES --output work/enc/sp-bitext-8k":
         ARGUMENTS,                                                 # the shipped encoder's training: hours
     "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...]": ARGUMENTS,
@@ -153,6 +152,44 @@ COVERAGE = {
     "--set 'translate.accelerator=type:nvidia-tesla-t4;count:1;install-nvidia-driver' --runner DataflowRunner "
     "--project P --region R --temp_location gs://B/tmp --sdk_container_image IMAGE --experiments=use_runner_v2 "
     "--number_of_worker_harness_threads=1 --machine_type n1-standard-8": ARGUMENTS,   # placeholders P, R, B
+    # README.md (added after the pages' authors wrote them: parsed; promote to RUN where quick)
+    "paranmt build --input 'data/sample/*' --format moses --output out/corpus": RUN,
+    "paranmt stats --input out/corpus --output out/stats": ARGUMENTS,
+    "paranmt train-paraphraser --task scpn --input out/corpus --output models/scpn": ARGUMENTS,
+    "paranmt train-paraphraser --task parse-generator --input out/corpus --output models/parse-generator": ARGUMENTS,
+    "paranmt train-paraphraser --task plain --input out/corpus --output models/plain": ARGUMENTS,
+    "paranmt paraphrase --model models --templates top20:out/stats --input sentences.txt --output "
+    "paraphrases.parquet": ARGUMENTS,
+    "paranmt paraphrase --model models --input out/corpus --output out/corpus-paraphrased": ARGUMENTS,
+    "paranmt eval-paraphraser --model models --input out/held-out --output out/eval": ARGUMENTS,
+    # docs/encoders.md (added after the pages' authors wrote them: parsed; promote to RUN where quick)
+    "paranmt train --train PATH [PATH ...] --encoder KIND (a kind above, or a sum/concatenation of them) "
+    "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume] [flags]": ARGUMENTS,
+    "paranmt lexicon --input SHARDS --output LEX": ARGUMENTS,
+    "paranmt train-words --input LEX --output WORDS [--init-vectors FILE.txt] [--dim 300] [--similarity "
+    "cosine|dot]": ARGUMENTS,
+    "paranmt train-words --input ppdb-2.0-s-lexical --format ppdb --output WORDS": ARGUMENTS,
+    "paranmt eval-words --model WORDS --data-dir ../shared/data --output DIR": ARGUMENTS,
+    # docs/paraphrase.md (added after the pages' authors wrote them: parsed; promote to RUN where quick)
+    "paranmt paraphrase --input sentences.txt --output paraphrases.parquet": ARGUMENTS,
+    'paranmt paraphrase --templates "(SBARQ(WHADVP)(SQ)(.))" --input sentences.txt --output out.tsv': ARGUMENTS,
+    "paranmt paraphrase --templates top10:out/demo/stats --input sentences.txt --output out.jsonl": ARGUMENTS,
+    "paranmt paraphrase --task plain --n-best 5 --beam 5 --input sentences.txt --output out.jsonl": ARGUMENTS,
+    "paranmt paraphrase --model models/ --input out/corpus --output out/corpus-paraphrased": ARGUMENTS,
+    "paranmt paraphrase --input gs://bucket/corpus --output gs://bucket/corpus-paraphrased --model "
+    "gs://bucket/models/scpn --parse-generator gs://bucket/models/parse-generator --parser "
+    "gs://bucket/models/parser-en --encoder gs://bucket/models/encoder-sp --templates top20 --accelerator "
+    '"type:nvidia-tesla-t4;count:1;install-nvidia-driver" --runner DataflowRunner --project my-project '
+    "--region europe-west4 --temp_location gs://bucket/tmp --sdk_container_image "
+    "europe-west4-docker.pkg.dev/my-project/paranmt/worker:0.1.0 --experiments use_runner_v2": ARGUMENTS,
+    "paranmt train-paraphraser --input out/corpus --output models/scpn --task scpn": ARGUMENTS,
+    "paranmt train-paraphraser --input out/corpus --output models/parse-generator --task parse-generator": ARGUMENTS,
+    "paranmt train-paraphraser --input out/corpus --output models/plain --task plain": ARGUMENTS,
+    "paranmt train-paraphraser --input scpn-train.tsv --output models/scpn --task scpn": ARGUMENTS,
+    "paranmt train-paraphraser --sentences english.txt --input pairs.tsv --output models/scpn --task scpn": ARGUMENTS,
+    "paranmt train-paraphraser --input out/corpus --output models/bart-scpn --task scpn --arch "
+    "transformers --hf-model ~/models/bart-base --lr 3e-5 --batch-size 32 --device cuda": ARGUMENTS,
+    "paranmt train-paraphraser ... --resume": ARGUMENTS,
 }
 
 
@@ -169,6 +206,7 @@ def synopsis_arguments(command: str) -> list[str]:
     bracketed words (`[flags]`) dropped, the first of `{a,b}` / `a|b` alternatives, `...` dropped."""
     words = []
     command = re.sub(r"\[(?!-)[^]]*\]", " ", command)
+    command = re.sub(r" \((?=[^)]*\s)[^)]*\)", " ", command)      # prose in parentheses
     for word in shlex.split(command.replace("[", " ").replace("]", " "))[1:]:
         word = re.sub(r"\{([^,}]*)[^}]*\}", r"\1", word).split("|")[0]
         if word and word != "...":
@@ -189,6 +227,11 @@ def parsed(argv: list[str]):
 
 def check_arguments(command: str) -> None:
     argv = synopsis_arguments(command)
+    if command.split()[2:3] == ["..."] and argv[0] != "build":    # a fragment: its flags must exist
+        known = {flag for action in cli.make_parser(argv[0])._subparsers._group_actions[0].choices[argv[0]]._actions
+                 for flag in action.option_strings}
+        assert {word for word in argv[1:] if word.startswith("--")} <= known, command
+        return
     args = parsed(argv)
     if argv[0] in ("build", "check-dataflow"):
         from paranmt.pipelines.build import config_from_args

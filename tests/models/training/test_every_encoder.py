@@ -5,7 +5,8 @@ import torch
 
 from paranmt.models.encoders import BASE_KINDS, load_encoder
 from paranmt.models.training.data import read_pairs
-from paranmt.models.training.trainer import TrainConfig, TrainConfigError, Trainer
+from paranmt.models.training.trainer import TrainConfig, Trainer
+from paranmt.schemas.config import ConfigError
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +29,10 @@ def test_every_encoder_trains_saves_reloads_and_encodes(kind, pairs, tmp_path):
 
 
 def test_encoder_options_are_validated():
-    with pytest.raises(TrainConfigError, match="hidden == dim"):
+    with pytest.raises(ConfigError, match="hidden == dim"):
         TrainConfig(encoder="word+irnn", hidden=10).validate()
-    with pytest.raises(TrainConfigError, match="activation of charagram"):
+    with pytest.raises(ConfigError, match="activation of charagram"):
         TrainConfig(encoder="charagram", activation="relu").validate()
-    with pytest.raises(TrainConfigError, match="mixes"):
+    with pytest.raises(ConfigError, match="mixes"):
         TrainConfig(encoder="word+trigram,lstm").validate()
     assert TrainConfig(encoder="word,trigram,lstm").scramble_probability == 0.3

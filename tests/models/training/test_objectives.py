@@ -10,7 +10,8 @@ from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_wo
 from paranmt.models.training.data import read_pairs
 from paranmt.models.training.loss import BiCVMLoss, CompositionL2, EmbeddingL2, MarginLoss, PairBatch
 from paranmt.models.training.negatives import mine_noise
-from paranmt.models.training.trainer import TrainConfig, TrainConfigError, Trainer
+from paranmt.models.training.trainer import TrainConfig, Trainer
+from paranmt.schemas.config import ConfigError
 
 T = torch.tensor
 
@@ -161,11 +162,11 @@ def test_every_objective_trains_saves_reloads_and_resumes(options, pairs, glove,
 
 
 def test_objective_options_are_validated(tmp_path):
-    with pytest.raises(TrainConfigError, match="objective"):
+    with pytest.raises(ConfigError, match="objective"):
         TrainConfig(objective="triplet").validate()
-    with pytest.raises(TrainConfigError, match="distance"):
+    with pytest.raises(ConfigError, match="distance"):
         TrainConfig(distance="l1").validate()
-    with pytest.raises(TrainConfigError, match="init_embeddings .* not found"):
+    with pytest.raises(ConfigError, match="init_embeddings .* not found"):
         TrainConfig(init_embeddings=str(tmp_path / "missing.txt")).validate()
-    with pytest.raises(TrainConfigError, match="lambda"):
+    with pytest.raises(ConfigError, match="lambda"):
         TrainConfig(lambda_w=-1).validate()
