@@ -24,6 +24,7 @@ DuckDB and `datasets` load DIR as the pairs alone), prints the accounting line a
 """
 from __future__ import annotations
 
+import json
 import logging
 import os
 import sys
