@@ -143,7 +143,7 @@ def test_device_selection():
 
 
 def test_config_validation():
-    with pytest.raises(ConfigError, match="encoder must be one of"):
+    with pytest.raises(ConfigError, match="unknown encoder"):
         TrainConfig(encoder="bert").validate()
     with pytest.raises(ConfigError, match="negatives"):
         TrainConfig(negatives="hard").validate()
