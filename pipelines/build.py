@@ -21,6 +21,10 @@ Shows progress (shards done/total, pairs/s, ETA) on a terminal. Rejects go to DI
 it writes DIR/__paranmt__/{manifest.json, metrics.json, config.yaml} (schemas/layout.py: pandas, pyarrow, Polars,
 DuckDB and `datasets` load DIR as the pairs alone), prints the accounting line and fails (exit 1) if
 `read != written + rejected`. Output directories of the old layout (`rejects/`, `config.yaml`) still resume.
+
+Beam, the transforms and the models are imported inside the functions that use them, so that importing this
+module (`paranmt build --help`, `paranmt check-dataflow --help`) costs no more than the config (issue 24: 3-5 s
+before, see benchmarks/RESULTS.md "CLI start-up").
 """
 from __future__ import annotations
 
@@ -32,29 +36,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-import apache_beam as beam
 import yaml
-from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
-from paranmt.models.nmt.model_dir import demo_model_notice
-from paranmt.pipelines.options import pipeline_options
-from paranmt.pipelines.output_lock import OutputLock
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import (STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config,
                                     load_config, parse_assignments)
-from paranmt.schemas.metadata import (input_changes, input_fingerprint, model_identity, package_version,
-                                      shard_metadata, verify_manifest)
-from paranmt.schemas.records import SCHEMA_VERSION
-from paranmt.transforms.io.encoding import UTF8_PROBLEM, encoding_advice
-from paranmt.transforms.io.model_cache import is_remote as is_remote_path
-from paranmt.transforms.io.read_plan import ReadOptions, plan_reads
-from paranmt.transforms.io.readers import ReadBitext, ReadShards, plan_bitext
-from paranmt.transforms.io.writer import AccountingError, WriteShards
-from paranmt.transforms.shards import (completed_shards, join_path, list_shards, read_shard_counts, reject_files,
-                                       shard_name, shard_path, write_json)
-from paranmt.transforms.stage import VERIFY_REMOTE_MODELS, RunStage, build_stage
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +81,9 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
     build's lock is a ConfigError naming it; a stale one is taken over by --resume), so that nothing below touches
     the files of a build still running. Refuses to mix runs: existing shards need --resume, and --resume needs the
     same config (the differing keys are named)."""
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.transforms.shards import completed_shards, join_path
+
     if "://" not in config.output and os.path.exists(config.output) and not os.path.isdir(config.output):
         raise ConfigError(f"output {config.output} is a file, not a directory")
     holds_shards = FileSystems.exists(config.output) and bool(completed_shards(config.output))
@@ -143,6 +133,10 @@ def check_same_input(config: BuildConfig, fingerprints: dict[str, dict], done: s
     """ConfigError when a --resume that has shards to keep would read inputs that differ from the ones the run
     recorded at its start (manifest `input_files`), naming each changed file and how, unless
     `allow_changed_input`. Outputs of versions that recorded no fingerprints are resumed unchecked."""
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.schemas.metadata import input_changes
+    from paranmt.transforms.shards import join_path
+
     if not done or config.allow_changed_input:
         return
     path = next((p for p in (join_path(config.output, name) for name in
@@ -162,10 +156,14 @@ def check_same_input(config: BuildConfig, fingerprints: dict[str, dict], done: s
 def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStage]:
     """The transform of every configured stage after `read`, in pipeline order (validates their configs and
     models: ConfigError before any work)."""
+    from paranmt.transforms.stage import build_stage
+
     return [build_stage(name, config, remote) for name in STAGE_ORDER if name in config.stages and name != "read"]
 
 
 def read_options(config: BuildConfig) -> ReadOptions:
+    from paranmt.transforms.io.read_plan import ReadOptions
+
     return ReadOptions(format=config.format, suffixes=tuple(config.read.suffixes), columns=dict(config.read.columns),
                        corpus=config.read.corpus, max_line_bytes=config.read.max_line_bytes,
                        shard_rows=config.read.shard_rows, strict_columns=config.read.strict_columns)
@@ -174,6 +172,10 @@ def read_options(config: BuildConfig) -> ReadOptions:
 def plan_input(config: BuildConfig) -> list:
     """The work items, matched and checked before any work: ReadTasks for bitext (one per shard of a plain
     local file, one per other file), shard paths for `shards`."""
+    from paranmt.transforms.io.read_plan import plan_reads
+    from paranmt.transforms.io.readers import plan_bitext
+    from paranmt.transforms.shards import list_shards
+
     if config.format == "shards":
         return list_shards(config.input, verify=True)
     return plan_reads(plan_bitext(config.input, read_options(config)), read_options(config))
@@ -181,6 +183,8 @@ def plan_input(config: BuildConfig) -> list:
 
 def planned_shards(config: BuildConfig, inputs: list) -> list[str] | None:
     """The names of every shard the inputs make, when known before reading (None for whole-file tasks)."""
+    from paranmt.transforms.shards import shard_name
+
     if config.format == "shards":
         return [shard_name(p) for p in inputs]
     names = [task.shard_names() for task in inputs]
@@ -190,6 +194,9 @@ def planned_shards(config: BuildConfig, inputs: list) -> list[str] | None:
 def build_pipeline(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str]):
     """Compose the graph: Read -> Clean -> Xsim -> Translate -> Score -> Parse -> Write (the plan's stages), one
     element per shard; shards in `done` are not read again."""
+    from paranmt.transforms.io.readers import ReadBitext, ReadShards
+    from paranmt.transforms.io.writer import WriteShards
+
     config = plan.config
     if config.format == "shards":
         shards = pipeline | "ReadShards" >> ReadShards(plan.inputs, done)
@@ -236,6 +243,8 @@ class Progress:
             self.poll()
 
     def poll(self):
+        from paranmt.transforms.shards import completed_shards, join_path, read_shard_counts
+
         for name in sorted(completed_shards(self.output) - self.seen):
             self.seen.add(name)
             counts = read_shard_counts(join_path(self.output, f"{name}.parquet"))
@@ -253,6 +262,8 @@ class Progress:
 
 def summarize(output: str) -> tuple[list[dict], dict]:
     """Per-shard counts read back from every data shard in `output`, and their totals."""
+    from paranmt.transforms.shards import completed_shards, read_shard_counts, shard_path
+
     shards = [{"name": name, **read_shard_counts(shard_path(output, name))}
               for name in sorted(completed_shards(output))]
     totals = {"read": 0, "separators": 0, "written": 0, "rejected": 0, "rejects_by_reason": {}}
@@ -277,6 +288,10 @@ def encoding_hints(output: str, shards: list[dict]) -> list[str]:
     """One line per input file with lines that are not UTF-8 (encoding.encoding_advice: an encoding is guessed only
     when most of the file's lines fail; otherwise its first bad line is named), from the per-shard counts of
     `summarize` and the invalid_utf8 rejects of the file's first shard that has any."""
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.transforms.io.encoding import UTF8_PROBLEM, encoding_advice
+    from paranmt.transforms.shards import reject_files, shard_name
+
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
@@ -315,12 +330,16 @@ class BuildPlan:
     @property
     def metadata(self) -> dict[str, str]:
         """The Parquet key-value metadata of every shard the plan writes."""
+        from paranmt.schemas.metadata import shard_metadata
+
         return shard_metadata(self.config.hash(), self.models)
 
 
 def check_models(config: BuildConfig) -> None:
     """ConfigError for an enabled stage whose local model is missing (with how to give one) or fails its
     MANIFEST.json check; remote models are checked by the stage factories."""
+    from paranmt.schemas.metadata import verify_manifest
+
     for stage, path in config.model_paths().items():
         if "://" not in path and not os.path.exists(path):
             spec = STAGE_SPECS[stage]
@@ -336,6 +355,8 @@ def check_models(config: BuildConfig) -> None:
 def remote_paths(config: BuildConfig) -> dict[str, str]:
     """What -> path of every path of `config` on a remote filesystem: the input glob (`input`), models
     (`<stage> model`)."""
+    from paranmt.transforms.io.model_cache import is_remote as is_remote_path
+
     paths = {f"{stage} model": path for stage, path in config.model_paths().items() if is_remote_path(path)}
     if any(is_remote_path(part) for part in config.input.split(",")):
         paths = {"input": config.input, **paths}
@@ -345,7 +366,12 @@ def remote_paths(config: BuildConfig) -> dict[str, str]:
 def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: bool = True) -> BuildPlan:
     """Validate `config` and plan its build for the runner of `options`, before any work (every problem a
     ConfigError): models checked and identified, stages built (their factories load-check the models), input
-    matched and planned (before the models load). Without `verify_remote`, remote inputs and models are taken as given (check-dataflow)."""
+    matched and planned (before the models load). Without `verify_remote`, remote inputs and models are taken as
+    given (check-dataflow)."""
+    from apache_beam.options.pipeline_options import StandardOptions
+    from paranmt.schemas.metadata import model_identity
+    from paranmt.transforms.stage import VERIFY_REMOTE_MODELS
+
     config.validate()
     if options.view_as(StandardOptions).runner in ("DataflowRunner", "dataflow"):
         require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")
@@ -365,6 +391,13 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
 
 def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
     """Plan (`plan_build`), prepare the output, run the pipeline, report (`report_build`). Returns the totals."""
+    import apache_beam as beam
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.pipelines.options import pipeline_options
+    from paranmt.pipelines.output_lock import OutputLock
+    from paranmt.schemas.metadata import input_fingerprint
+    from paranmt.transforms.shards import join_path
+
     plan = plan_build(config, pipeline_options(beam_args or []))
     lock = OutputLock(config.output)
     try:
@@ -391,6 +424,10 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
 def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[dict], done: set[str]) -> None:
     """DIR/__paranmt__/manifest.json: versions, config hash, input and its files' fingerprints (size, sha256:
     what --resume checks), stages, model identities, the shards written and those a resume kept."""
+    from paranmt.schemas.metadata import package_version
+    from paranmt.schemas.records import SCHEMA_VERSION
+    from paranmt.transforms.shards import join_path, write_json
+
     config = plan.config
     write_json(join_path(config.output, layout.MANIFEST), {
         "schema_version": SCHEMA_VERSION, "package_version": package_version(), "config_hash": config.hash(),
@@ -401,6 +438,10 @@ def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[
 def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, fingerprints: dict[str, dict]) -> dict:
     """After a run: write the manifest and metrics, print the accounting line, the rejects by reason and the
     notes, and raise AccountingError when read != written + rejected. Returns the totals."""
+    from paranmt.models.nmt.model_dir import demo_model_notice
+    from paranmt.transforms.io.writer import AccountingError
+    from paranmt.transforms.shards import join_path, write_json
+
     config, counters = plan.config, beam_counters(result)
     shards, totals = summarize(config.output)
     write_manifest(plan, fingerprints, shards, done)
@@ -481,6 +522,8 @@ def config_from_args(args) -> BuildConfig:
 
 
 def run(args) -> int:
+    from paranmt.transforms.io.writer import AccountingError
+
     config = config_from_args(args)
     if args.max_reject_rate is not None and not 0 <= args.max_reject_rate <= 1:
         raise ConfigError("--max-reject-rate must be between 0 and 1")

@@ -44,6 +44,7 @@ from apache_beam.portability.api import beam_runner_api_pb2
 
 from paranmt.pipelines import build
 from paranmt.pipelines.extras import require_extra, stage_extras
+from paranmt.pipelines.options import pipeline_options
 from paranmt.schemas.config import BuildConfig, ConfigError
 
 STAGED_PIPELINE = "pipeline.pb"
@@ -167,7 +168,7 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner. Remote
     paths are verified only with `verify_remote` (which needs credentials)."""
     apiclient = require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")   # GCP client libraries
-    options = build.pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
+    options = pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
     if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):
         raise ConfigError("check-dataflow needs the launch options: --runner DataflowRunner --project P "
                           "--region R --temp_location gs://BUCKET/tmp ...")

@@ -11,7 +11,8 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from paranmt.pipelines.build import pipeline_options, summarize
+from paranmt.pipelines.build import summarize
+from paranmt.pipelines.options import pipeline_options
 from paranmt.pipelines.cli import main
 from paranmt.schemas.records import PAIR_SCHEMA, REJECT_SCHEMA
 

@@ -44,3 +44,16 @@ def test_build_help_names_every_stage():
     assert result.returncode == 0
     text = " ".join(result.stdout.split())
     assert " -> ".join(STAGE_ORDER) in text and ",".join(STAGE_ORDER) in text
+
+
+def test_build_help_imports_neither_beam_nor_the_stages():
+    """`paranmt build --help` took 3-5 s (18 s on a loaded machine) importing Beam and the stages it only names;
+    the build module now imports them where they are used (benchmarks/RESULTS.md, "CLI start-up")."""
+    code = ("import sys\nfrom paranmt.pipelines.cli import main\n"
+            "try:\n    main(['build', '--help'])\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted({m.split('.')[0] for m in sys.modules} & {'apache_beam', 'torch', 'pyarrow', "
+            "'sacremoses', 'stanza', 'ctranslate2'}), sorted(m for m in sys.modules if m.startswith("
+            "('paranmt.transforms', 'paranmt.models'))))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "--stages" in result.stdout and result.stdout.splitlines()[-1] == "LOADED [] []"

@@ -99,7 +99,7 @@ def test_build_help_names_the_default_local_runner_mode():
     """`build --help` and the code agree on how a build without --runner runs."""
     from apache_beam.options.pipeline_options import DirectOptions
 
-    from paranmt.pipelines.build import pipeline_options
+    from paranmt.pipelines.options import pipeline_options
 
     mode = pipeline_options([]).view_as(DirectOptions).direct_running_mode
     text = " ".join((__import__("paranmt.pipelines.build", fromlist=["__doc__"]).__doc__ or "").split())
