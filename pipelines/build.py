@@ -162,11 +162,10 @@ def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStag
 
 
 def read_options(config: BuildConfig) -> ReadOptions:
+    """The reader's settings: the `read` section and the input format."""
     from paranmt.transforms.io.read_plan import ReadOptions
 
-    return ReadOptions(format=config.format, suffixes=tuple(config.read.suffixes), columns=dict(config.read.columns),
-                       corpus=config.read.corpus, max_line_bytes=config.read.max_line_bytes,
-                       shard_rows=config.read.shard_rows, strict_columns=config.read.strict_columns)
+    return ReadOptions(**vars(config.read), format=config.format)
 
 
 def plan_input(config: BuildConfig) -> list:

@@ -18,14 +18,10 @@ from paranmt.transforms.io.streams import compression_of, strip_compression
 
 
 @dataclass
-class ReadOptions:
-    format: str = "tsv"
-    suffixes: tuple[str, str] = ("cs", "en")
-    columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
-    corpus: str | None = None
-    max_line_bytes: int = ReadConfig.max_line_bytes     # the defaults live in the build's `read` section
-    shard_rows: int = ReadConfig.shard_rows
-    strict_columns: bool = False
+class ReadOptions(ReadConfig):
+    """What a reader needs: the build's `read` section (ReadConfig, where every default lives) and the input
+    `format` (required)."""
+    format: str = field(kw_only=True)
 
 
 @dataclass

@@ -157,13 +157,14 @@ def test_planned_blocks_read_exactly_what_one_pass_reads(bitext, tmp_path, fmt, 
     trailing blank lines make a last shard of separators only)."""
     from paranmt.transforms.io.read_plan import plan_reads
     if fmt == "moses":
-        paths, options = [str(bitext / "newstest2012.ces")], ReadOptions("moses", ("ces", "eng"), shard_rows=shard_rows)
+        paths, options = [str(bitext / "newstest2012.ces")], ReadOptions(format="moses", suffixes=["ces", "eng"],
+                                                                                shard_rows=shard_rows)
     else:
         lines = (bitext / "newstest2012.ces").read_text().splitlines()[:900]
         text = "".join(f"d-{i}\t0.9\t1.0\t1.0\t{line}\tx\n" + ("\n" if i % 7 == 0 else "")
                        for i, line in enumerate(lines))
         (tmp_path / "c.tsv").write_text("\n" + text + "\n\n")
-        paths, options = [str(tmp_path / "c.tsv")], ReadOptions("czeng20", shard_rows=shard_rows)
+        paths, options = [str(tmp_path / "c.tsv")], ReadOptions(format="czeng20", shard_rows=shard_rows)
     [unit] = plan_inputs(paths, fmt, options.suffixes)
     tasks = plan_reads([unit], options)
     assert len(tasks) > 2 and all(t.start is not None for t in tasks)
