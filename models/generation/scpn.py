@@ -22,8 +22,9 @@ tokens for `parse-generator`), so copying needs no extended vocabulary (subword 
 words). The `plain` task has no condition: no parse encoder, no z_t.
 
 Loss: mean negative log-likelihood per target unit (EOS included). Decoding: batched beam search; a hypothesis'
-score is its length-normalized log-probability, sum_t log P(y_t) / |y| with EOS counted in |y| (a hypothesis cut
-at `max_target_units` has no EOS and is averaged over the units it has). On CPU the results are deterministic.
+score is its length-normalized log-probability, sum_t log P(y_t) / |y| with EOS counted in |y|. Outputs are cut at
+min(`max_target_units`, 2 S + 10) units for a source of S units (fairseq's max_len_a/b idea); a cut hypothesis
+has no EOS and is averaged over the units it has. On CPU the results are deterministic.
 """
 from __future__ import annotations
 
@@ -167,8 +168,9 @@ class SCPN(nn.Module):
     # -- decoding ------------------------------------------------------------------------------------------
     @torch.no_grad()
     def beam_search(self, source: torch.Tensor, condition: torch.Tensor | None, beam: int, n_best: int,
-                    max_length: int) -> list[list[tuple[list[int], float]]]:
-        """Per batch row: up to n_best (units without EOS, length-normalized log-probability), best first."""
+                    max_lengths: list[int]) -> list[list[tuple[list[int], float]]]:
+        """Per batch row: up to n_best (units without EOS, length-normalized log-probability), best first.
+        Row b's hypotheses stop at max_lengths[b] units (then they are taken as they are, without EOS)."""
         batch = source.size(0)
         beam = max(beam, n_best, 1)
         memory = self.select(self.encode(source, condition),
@@ -180,7 +182,7 @@ class SCPN(nn.Module):
         histories: list[list[int]] = [[] for _ in range(batch * beam)]
         finished: list[list[tuple[list[int], float]]] = [[] for _ in range(batch)]
         done = [False] * batch
-        for t in range(max_length):
+        for t in range(max(max_lengths)):
             log_probs, memory = self.decode(memory, previous.unsqueeze(1))
             log_probs = log_probs.squeeze(1)
             vocab = log_probs.size(1)
@@ -213,6 +215,11 @@ class SCPN(nn.Module):
                     kept += 1
                 if len(finished[b]) >= beam:
                     done[b] = True
+                elif t + 1 >= max_lengths[b]:                  # cut: the live hypotheses as they are
+                    for row in range(len(rows) - beam, len(rows)):
+                        if new_scores[row] != float("-inf"):
+                            finished[b].append((new_histories[row], new_scores[row] / len(new_histories[row])))
+                    done[b] = True
             if all(done):
                 break
             index = torch.tensor(rows, device=source.device)
@@ -220,11 +227,6 @@ class SCPN(nn.Module):
             previous = torch.tensor(tokens, device=source.device)
             scores = torch.tensor(new_scores, device=source.device)
             histories = new_histories
-        else:
-            for row, score in enumerate(scores.tolist()):
-                b = row // beam
-                if score != float("-inf") and not done[b]:
-                    finished[b].append((histories[row], score / max(1, len(histories[row]))))
         return [sorted(found, key=lambda item: -item[1])[:n_best] for found in finished]
 
 
@@ -287,7 +289,9 @@ class SCPNParaphraser(Paraphraser):
 
     def _generate_batch(self, sources, conditions, beam, n_best):
         source, condition = self._tensors(sources, conditions)
-        found = self.network.beam_search(source, condition, beam, n_best, self.settings["max_target_units"])
+        limits = [min(self.settings["max_target_units"], 2 * length + 10)
+                  for length in (source != PAD).sum(1).tolist()]
+        found = self.network.beam_search(source, condition, beam, n_best, limits)
         decode = (lambda ids: balance_parse(self.units.decode(ids))) if self.task == "parse-generator" \
             else self.units.decode
         return [[(decode(ids), float(score)) for ids, score in hypotheses] for hypotheses in found]
