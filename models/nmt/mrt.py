@@ -17,18 +17,28 @@ The fairseq criterion that uses these is `models/nmt/paranmt_mrt/` (loaded with 
 """
 from __future__ import annotations
 
+import logging
+from functools import lru_cache
+
 import numpy as np
 import torch
 
 COSTS = ("simile", "bleu", "both")
 
 
-def sentence_bleu_plus1(hypothesis: str, reference: str) -> float:
-    """BLEU+1 in [0, 1]: sacrebleu's sentence BLEU, add-1 smoothing of the 2- to 4-gram counts (Lin & Och 2004)."""
+@lru_cache(maxsize=1)
+def _bleu_plus1():
+    """sacrebleu's BLEU with add-1 smoothing; its per-call advice to use effective order (which would drop the
+    orders a short hypothesis cannot have, i.e. not BLEU+1) is silenced."""
     from sacrebleu.metrics import BLEU
 
-    return BLEU(smooth_method="add-k", smooth_value=1, effective_order=False).sentence_score(
-        hypothesis, [reference]).score / 100.0
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    return BLEU(smooth_method="add-k", smooth_value=1, effective_order=False)
+
+
+def sentence_bleu_plus1(hypothesis: str, reference: str) -> float:
+    """BLEU+1 in [0, 1]: sacrebleu's sentence BLEU, add-1 smoothing of the 2- to 4-gram counts (Lin & Och 2004)."""
+    return _bleu_plus1().sentence_score(hypothesis, [reference]).score / 100.0
 
 
 class RiskCost:

@@ -16,7 +16,7 @@ Steps (each writes a `.done` marker in the work directory, so rerunning the reci
                   models/nmt/mrt.py): `fairseq-train --user-dir models/nmt/paranmt_mrt --criterion mrt` restored
                   from `mrt.init_checkpoint` (default: the `train` step's checkpoint_last.pt, or the `init_from`
                   model's fairseq/model.pt) with a fresh optimizer, into `checkpoints-mrt-<cost>/` (rerunning
-                  resumes there). Its optimization flags are `mrt.train`.
+                  resumes there; log `train-mrt-<cost>.log`). Its optimization flags are `mrt.train`.
 
 `init_from` (a model directory in the layout `convert-nmt` writes, e.g. the shipped assets/nmt-cs-en): the `spm`
 step copies its sentencepiece model instead of training one, `preprocess` uses its dictionary, and the default
@@ -271,17 +271,19 @@ class NMTRecipe:
                    PYTHONUNBUFFERED="1")
         return env
 
-    def _run(self, module: str, args: list[str]) -> None:
+    def _run(self, module: str, args: list[str], log_path: Path | None = None) -> None:
+        """Run a fairseq tool as a subprocess, appending its output to `log_path` (default: work/train.log)."""
+        log_path = log_path or self.log_path
         command = [sys.executable, "-m", module, *args]
         if self.config.nice:
             command = ["nice", "-n", str(self.config.nice), *command]
-        log.info("running %s (log: %s)", " ".join(command), self.log_path)
-        with open(self.log_path, "a", encoding="utf-8") as log_file:
+        log.info("running %s (log: %s)", " ".join(command), log_path)
+        with open(log_path, "a", encoding="utf-8") as log_file:
             log_file.write(f"\n### {time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} {' '.join(command)}\n")
             log_file.flush()
             result = subprocess.run(command, stdout=log_file, stderr=subprocess.STDOUT, env=self._env())
         if result.returncode:
-            raise RuntimeError(f"{module} failed with exit code {result.returncode}; see {self.log_path}")
+            raise RuntimeError(f"{module} failed with exit code {result.returncode}; see {log_path}")
 
     # -- steps
     def step_data(self) -> None:
@@ -383,7 +385,7 @@ class NMTRecipe:
         return self.fairseq_train_args(save_dir, extra, m.train)
 
     def step_mrt(self) -> None:
-        self._run("fairseq_cli.train", self.mrt_args())
+        self._run("fairseq_cli.train", self.mrt_args(), self.work / f"train-mrt-{self.config.mrt.cost}.log")
 
     def run(self, steps: tuple[str, ...] | None = None, force: bool = False) -> None:
         steps = self.default_steps() if steps is None else steps

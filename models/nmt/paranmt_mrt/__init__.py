@@ -106,7 +106,7 @@ class MinimumRiskCriterion(FairseqCriterion):
         if model.training and self.gamma < 1:
             risk, scored = self.risk(model, sample)
             loss = loss + (1 - self.gamma) * risk / nsentences
-        logging = {"loss": loss.data, "nll_loss": nll_loss.data, "risk": float(risk), "risk_sentences": scored,
+        logging = {"loss": loss.data, "nll_loss": nll_loss.data, "risk": float(risk.detach()), "risk_sentences": scored,
                    "ntokens": ntokens, "nsentences": nsentences, "sample_size": 1}
         return loss, 1, logging
 
