@@ -37,11 +37,6 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import apache_beam as beam
-from apache_beam.options.pipeline_options import GoogleCloudOptions, StandardOptions
-from apache_beam.options.pipeline_options_validator import PipelineOptionsValidator
-from apache_beam.portability.api import beam_runner_api_pb2
-
 from paranmt.pipelines import build
 from paranmt.pipelines.extras import require_extra, stage_extras
 from paranmt.pipelines.options import pipeline_options
@@ -154,6 +149,9 @@ class DataflowJobPlan:
 def check_locations(options) -> None:
     """ConfigError when both --temp_location and --staging_location are invalid: Beam would then look for or
     create a default bucket on the account (network and credentials), which the offline check does not do."""
+    from apache_beam.options.pipeline_options import GoogleCloudOptions
+    from apache_beam.options.pipeline_options_validator import PipelineOptionsValidator
+
     cloud = options.view_as(GoogleCloudOptions)
     validator = PipelineOptionsValidator(options, None)
     temp, staging = (validator.validate_gcs_path(cloud, name) for name in ("temp_location", "staging_location"))
@@ -167,6 +165,10 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     """Build `config`'s pipeline for the DataflowRunner named in `beam_args` and write the job it would submit to
     `job_dir` (see the module docstring). ConfigError if `beam_args` does not name the DataflowRunner. Remote
     paths are verified only with `verify_remote` (which needs credentials)."""
+    import apache_beam as beam
+    from apache_beam.options.pipeline_options import StandardOptions
+    from apache_beam.portability.api import beam_runner_api_pb2
+
     apiclient = require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")   # GCP client libraries
     options = pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
     if options.view_as(StandardOptions).runner not in ("DataflowRunner", "dataflow"):

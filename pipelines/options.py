@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 
-from apache_beam.options.pipeline_options import PipelineOptions
-
 
 def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing") -> PipelineOptions:
     """Beam options as given, with local defaults for what the user did not say: `--runner DirectRunner` (never
@@ -16,6 +14,8 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
     work is threaded, "Filter speed (issue 16)") with `--direct_num_workers` = cores (1 in_memory); with an
     explicit `--runner`, Beam's own defaults (in_memory for the DirectRunner). Every option the user gives wins, alone or together (e.g. `--direct_running_mode in_memory` alone runs in one
     process). Shared by build, filter, stats, export and lexicon."""
+    from apache_beam.options.pipeline_options import PipelineOptions
+
     args = list(beam_args)
 
     def given(name: str) -> bool:
