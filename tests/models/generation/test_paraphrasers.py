@@ -203,3 +203,50 @@ def test_demo_data_holds_out_pairs_and_their_sentences(shared_data):
     row = pair_rows(held[:1], {held[0].s1: "(S(NP(PRP))(VP(VBD))(.))"})[0]
     assert (row["ref"], row["bt"], row["ref_template"], row["bt_parse"]) == (held[0].s1, held[0].s2,
                                                                             "(S(NP)(VP)(.))", None)
+
+
+def tiny_t5(out, sentences):
+    """A random T5 model with its sentencepiece tokenizer, in the published layout (spiece.model + config)."""
+    import io
+
+    import sentencepiece
+    from transformers import T5Config, T5ForConditionalGeneration, T5Tokenizer
+
+    writer = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences), model_writer=writer, vocab_size=300, model_type="unigram", pad_id=0,
+        eos_id=1, unk_id=2, bos_id=-1, minloglevel=2, hard_vocab_limit=False)
+    out.mkdir()
+    (out / "spiece.model").write_bytes(writer.getvalue())
+    tokenizer = T5Tokenizer(str(out / "spiece.model"), extra_ids=0, legacy=True)
+    tokenizer.save_pretrained(str(out))
+    config = T5Config(vocab_size=len(tokenizer), d_model=32, d_kv=8, d_ff=64, num_layers=1, num_heads=2,
+                      decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
+    T5ForConditionalGeneration(config).save_pretrained(str(out))
+    return out
+
+
+@pytest.mark.parametrize("family", ["marian", "t5"])
+def test_transformers_fine_tunes_a_local_checkpoint(tmp_path, pairs, paraphrase_pairs, family):
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    from paranmt.models.nmt.hf_build import build_hf_model
+
+    sentences = [s for p in pairs for s in (p.s1, p.s2)]
+    checkpoint = tiny_t5(tmp_path / "t5", sentences) if family == "t5" else \
+        build_hf_model("marian", str(tmp_path / "marian"), sentences, sentences, vocab_size=300, d_model=32,
+                       layers=1, heads=2, ffn=64)
+    out = tmp_path / "model"
+    assert main(["train-paraphraser", "--input", str(paraphrase_pairs), "--output", str(out), "--task", "scpn",
+                 "--arch", "transformers", "--hf-model", str(checkpoint), "--max-steps", "3", "--batch-size", "8",
+                 "--lr", "0.001", "--device", "cpu", "--max-target-units", "40"]) == 0
+    descriptor = json.loads((out / "paraphraser.json").read_text())
+    assert descriptor["model"]["fine_tuned_from"] == str(checkpoint)
+    tokenizer = AutoTokenizer.from_pretrained(str(out), use_fast=False)    # no tokenizer.json saved
+    assert len(tokenizer.tokenize("a <sep> b")) == 3                          # the separator is one token
+    assert AutoModelForSeq2SeqLM.from_pretrained(str(out)).config.model_type == family
+    generator = load_generator(out, device="cpu")
+    results = generator.generate([pairs[0].s1, pairs[1].s1], [pairs[0].p2, pairs[1].p2], beam=2, n_best=2)
+    assert [len(r) for r in results] == [2, 2] and results[0][0][1] >= results[0][1][1]
+    greedy = generator.generate([pairs[0].s1], [pairs[0].p2], beam=1)
+    assert greedy[0][0][1] <= 0
