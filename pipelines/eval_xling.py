@@ -1,8 +1,8 @@
 """`paranmt eval-xling`: cross-lingual evaluation of a bilingual encoder on a line-aligned bitext (`--source`
 Czech, `--target` English): (a) retrieval P@1 in both directions (every sentence against all sentences of the other
 side; by cosine and by ratio margin), (b) a BUCC-style mining task built from the bitext plus distractors
-(docs/mining.md): precision, recall and F1 of `paranmt mine`'s selection at the default threshold (or
-`--threshold`) and at the best threshold. Writes `results.csv` (task,setting,metric,value,n) and `summary.md`.
+(docs/mining.md): precision, recall and F1 of `paranmt mine`'s selection at its threshold (calibrated on the data,
+or `--threshold`) and at the best threshold. Writes `results.csv` (task,setting,metric,value,n) and `summary.md`.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
 from paranmt.pipelines.encode import open_encoder
-from paranmt.pipelines.mine import DEFAULT_THRESHOLD, add_search_arguments, read_sentences
+from paranmt.pipelines.mine import AUTO, add_search_arguments, choose_pairs, read_sentences
 from paranmt.schemas.config import ConfigError, make_output_dir
 
 log = logging.getLogger(__name__)
@@ -34,7 +34,7 @@ def read_bitext(source: str, target: str) -> tuple[list[str], list[str]]:
     return [s for s, _ in pairs], [t for _, t in pairs]
 
 
-def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strategy: str, threshold: float,
+def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strategy: str, threshold,
              gold_fraction: float, seed: int, search: SearchConfig, batch_size: int,
              extra_sources=(), extra_targets=()) -> list[dict]:
     """Result rows (FIELDS) of both tasks."""
@@ -48,7 +48,9 @@ def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strateg
     task = make_mining_task(sources, targets, gold_fraction, seed, extra_sources, extra_targets)
     mined = mine_vectors(encode(task.source), encode(task.target), k, strategy, search=search)
     n = f"{len(task.source)}x{len(task.target)}"
-    for setting, result in ((f"{strategy} default threshold", prf(mined, task.gold, threshold)),
+    chosen = choose_pairs(mined, threshold)[1].threshold
+    mode = "auto" if threshold == AUTO else "given"
+    for setting, result in ((f"{strategy} {mode} threshold", prf(mined, task.gold, chosen)),
                             (f"{strategy} best threshold", best_threshold(mined, task.gold))):
         for metric in ("precision", "recall", "f1", "threshold", "mined", "gold"):
             rows.append({"task": "mining", "setting": setting, "metric": metric, "value": result[metric], "n": n})
@@ -83,8 +85,7 @@ def run(args) -> int:
     extra_sources = list(read_sentences(args.distractors_source)) if args.distractors_source else []
     extra_targets = list(read_sentences(args.distractors_target)) if args.distractors_target else []
     search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
-    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
-    rows = evaluate(encoder, sources, targets, k=args.k, strategy=args.strategy, threshold=threshold,
+    rows = evaluate(encoder, sources, targets, k=args.k, strategy=args.strategy, threshold=args.threshold,
                     gold_fraction=args.gold_fraction, seed=args.seed, search=search, batch_size=args.batch_size,
                     extra_sources=extra_sources, extra_targets=extra_targets)
     try:

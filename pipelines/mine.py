@@ -7,6 +7,8 @@ Writes DIR/mined.parquet and DIR/mined.tsv (cs, en, margin, cos; best first; the
 """
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import json
 import logging
 import math
@@ -17,6 +19,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
@@ -25,7 +28,7 @@ from paranmt.schemas.config import ConfigError, asset_path
 
 log = logging.getLogger(__name__)
 
-DEFAULT_THRESHOLD = 1.45   # chosen on held-out data (newstest2017 lines 1-1500), see docs/mining.md
+AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
 DEFAULT_ENCODER = "assets/encoder-sp"
 WRITE_ROWS = 100_000
 
@@ -96,8 +99,8 @@ def validate(args) -> None:
         raise ConfigError(f"--k must be >= 1, not {args.k}")
     if args.block_size < 1:
         raise ConfigError(f"--block-size must be >= 1, not {args.block_size}")
-    if args.threshold is not None and not math.isfinite(args.threshold):
-        raise ConfigError(f"--threshold must be a finite number, not {args.threshold}")
+    if args.threshold != AUTO and not math.isfinite(args.threshold):
+        raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {args.threshold}")
     output = Path(args.output)
     try:
         output.mkdir(parents=True, exist_ok=True)
@@ -110,7 +113,6 @@ def validate(args) -> None:
 def run(args) -> int:
     validate(args)
     output = Path(args.output)
-    threshold = DEFAULT_THRESHOLD if args.threshold is None else args.threshold
     encoder = open_encoder(args.encoder, args.threads)
     search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
     work = Path(tempfile.mkdtemp(prefix=".mine-work-", dir=args.work_dir or output))
@@ -119,29 +121,52 @@ def run(args) -> int:
         cs = encode_file(args.source, args.source_column, encoder, work, "cs", args.block_size, args.batch_size)
         en = encode_file(args.target, args.target_column, encoder, work, "en", args.block_size, args.batch_size)
         search_started = time.process_time()
-        pairs = mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, threshold, search)
+        pairs, calibration = choose_pairs(mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, search=search),
+                                          args.threshold)
+        threshold = calibration.threshold
         search_cpu = time.process_time() - search_started
         write_outputs(output, pairs, cs, en)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     summary = {
         "source": args.source, "target": args.target, "encoder": os.path.abspath(asset_path(args.encoder)),
-        "k": args.k, "strategy": args.strategy, "threshold": threshold,
+        "k": args.k, "strategy": args.strategy, "threshold": threshold, "threshold_mode": str(args.threshold),
+        "calibration": dataclasses.asdict(calibration),
         "index": search.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
         "source_counts": cs.counts, "target_counts": en.counts, "mined": len(pairs),
         "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
     }
     (output / "mine.json").write_text(json.dumps(summary, indent=2) + "\n")
     print(f"mined {len(pairs)} pairs from {len(cs)} cs x {len(en)} en sentences "
-          f"(k={args.k}, {args.strategy}, margin >= {threshold}, {summary['index']} search) -> "
+          f"(k={args.k}, {args.strategy}, {calibration.describe()}, {summary['index']} search) -> "
           f"{output / 'mined.parquet'}, {output / 'mined.tsv'}")
     return 0
+
+
+def choose_pairs(candidates: MinedPairs, threshold) -> tuple[MinedPairs, Calibration]:
+    """The candidates with margin >= `threshold`, a number, or, for `auto`, the threshold calibrated on their
+    margins (models/mining/calibrate.py); and that Calibration (a given number: only `threshold` set)."""
+    calibration = calibrate_threshold(candidates.margin) if threshold == AUTO else \
+        Calibration(float(threshold), len(candidates))
+    return candidates.at_least(calibration.threshold), calibration
+
+
+def threshold_argument(text: str):
+    """`--threshold`: `auto` or a number (argparse type)."""
+    if text == AUTO:
+        return AUTO
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or {AUTO}, got {text!r}") from None
 
 
 def add_search_arguments(parser) -> None:
     """Encoder, selection and search flags shared by `mine` and `eval-xling`."""
     parser.add_argument("--strategy", choices=STRATEGIES, default="max", help="candidate strategy (default max)")
-    parser.add_argument("--threshold", type=float, help=f"minimum margin (default {DEFAULT_THRESHOLD})")
+    parser.add_argument("--threshold", type=threshold_argument, default=AUTO,
+                        help="minimum margin, or auto (default): calibrated on the margins of the data at hand "
+                             "(docs/mining.md)")
     parser.add_argument("--encoder", default=DEFAULT_ENCODER, help="bilingual encoder directory "
                         f"(default {DEFAULT_ENCODER})")
     parser.add_argument("--k", type=int, default=4, help="neighbours for the margin and the candidates (default 4)")

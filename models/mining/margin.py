@@ -39,6 +39,11 @@ class MinedPairs:
     def __len__(self) -> int:
         return len(self.source)
 
+    def at_least(self, threshold: float) -> "MinedPairs":
+        """The pairs with margin >= threshold (still best first)."""
+        keep = self.margin >= threshold
+        return MinedPairs(self.source[keep], self.target[keep], self.margin[keep], self.cos[keep])
+
 
 def neighbour_means(sims: np.ndarray, ids: np.ndarray) -> np.ndarray:
     """Mean cosine of each row's k neighbours (entries with id -1, i.e. not found, left out; NaN if none)."""
