@@ -131,7 +131,7 @@ def test_stages_take_their_section_and_repeat_no_default():
 
 def test_the_read_stage_shards_as_its_section_says():
     from paranmt.pipelines.build import read_options
-    from paranmt.transforms.io.bitext import ReadOptions
+    from paranmt.transforms.io.read_plan import ReadOptions
 
     assert read_options(build_config()).shard_rows == BuildConfig().read.shard_rows == 20_000
     assert issubclass(ReadOptions, type(BuildConfig().read)) and ReadOptions(format="tsv").shard_rows == 20_000
