@@ -36,9 +36,9 @@ demo: $(STAMP)
 	@echo
 	@echo "demo outputs (all under $(DEMO_OUT)/):"
 	@echo "  shards/*.parquet       ParaNMT-style pairs: xsim, bt, bt_score, trigram_overlap, para_score, simile, bt_repetition, languages, parses"
-	@echo "  shards/__paranmt__/    rejects/ (rejected input with stage and reason), metrics.json (the accounting)"
+	@echo "  shards/__paranmt__/    rejects/*.pq (rejected input with stage and reason; Parquet), metrics.json (the accounting)"
 	@echo "  stats/                 corpus statistics report (Markdown, JSON, PNG plots)"
-	@echo "  paranmt-5m/            training corpus, the paper's recipe (top two para-score tenths, <= 30 tokens, no loops, English); __paranmt__/pairs.tsv"
+	@echo "  paranmt-5m/            training corpus, the paper's recipe (top two para-score tenths, <= 30 tokens, no copies of the reference, no loops, English); __paranmt__/pairs.tsv"
 	@echo "  simile/                SIMILE-style corpus (para >= 0.5, overlap <= 0.2)"
 	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"
 	@echo "  lexicon/               paraphrase lexicon (cross-sentence and adjusted PMI) and its SimLex-999 Spearman"
