@@ -195,8 +195,10 @@ def read_sentences(path: str) -> list[str]:
 
 
 def summary_line(counts: Counter, sources: int, templates: int, output: str) -> str:
+    """One line: sources x templates (no templates: the plain paraphraser), candidates, kept, the rest by reason."""
     dropped = {k: v for k, v in sorted(counts.items()) if k not in ("candidates", "kept")}
-    return (f"paraphrased {sources} sentences x {max(templates, 1)} template(s): {counts['candidates']} candidates, "
+    how = f"x {templates} template(s)" if templates else "(plain paraphraser)"
+    return (f"paraphrased {sources} sentences {how}: {counts['candidates']} candidates, "
             f"{counts['kept']} kept; not kept: {json.dumps(dropped) if dropped else 'none'} -> {output}")
 
 
