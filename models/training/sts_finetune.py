@@ -169,11 +169,12 @@ def pearson(predicted: np.ndarray, gold: np.ndarray) -> float:
     return float(pearsonr(predicted, gold)[0])
 
 
-def _dense_embeddings(encoder: SentenceEncoder, dense: bool) -> list[nn.Embedding]:
-    """Switch every embedding table to dense gradients (Adam + L2-to-initial need them); returns those switched."""
-    switched = [m for m in encoder.modules() if isinstance(m, nn.Embedding) and m.sparse == dense]
+def _dense_gradients(encoder: SentenceEncoder) -> list[nn.Embedding]:
+    """Switch every sparse embedding table to dense gradients (Adam and the L2-to-initial penalty need them);
+    returns the tables switched, to be switched back before saving."""
+    switched = [m for m in encoder.modules() if isinstance(m, nn.Embedding) and m.sparse]
     for module in switched:
-        module.sparse = not dense
+        module.sparse = False
     return switched
 
 
@@ -189,7 +190,7 @@ def finetune(encoder: SentenceEncoder, splits: dict[str, STSDataset], config: Fi
     torch.manual_seed(config.seed)
     unsupervised = {split: score_dataset(encoder.encode, splits[split]).pearson for split in ("dev", "test")}
     encoder = copy.deepcopy(encoder)
-    switched = _dense_embeddings(encoder, dense=True)
+    switched = _dense_gradients(encoder)
     head = SimilarityHead(encoder.dim, config.hidden, low, high)
     parameters = list(head.parameters())
     regularizer = L2ToInitial({}, 0.0)
