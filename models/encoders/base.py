@@ -93,7 +93,7 @@ class SentenceEncoder(nn.Module):
 def random_copy(encoder: SentenceEncoder, seed: int = 1, init_scale: float = 0.1) -> SentenceEncoder:
     """A copy of `encoder` (same architecture, featurizer and vocabulary) with every parameter re-initialized:
     embedding tables uniform in [-init_scale, init_scale] (as a fresh encoder), every other module by its own
-    `reset_parameters` (torch's default initialization). The random baseline of the evaluations (SPEC §5: random
+    `reset_parameters` (torch's default initialization; MultiheadAttention's `_reset_parameters`). The random baseline of the evaluations (SPEC §5: random
     encoders are strong monolingual baselines)."""
     import copy
 
@@ -105,8 +105,11 @@ def random_copy(encoder: SentenceEncoder, seed: int = 1, init_scale: float = 0.1
             if isinstance(module, nn.Embedding):
                 with torch.no_grad():
                     module.weight.uniform_(-init_scale, init_scale)
-            elif module is not clone and hasattr(module, "reset_parameters"):
-                module.reset_parameters()
+            elif module is not clone:
+                # torch's MultiheadAttention (the bgt encoder's layers) names its reset `_reset_parameters`
+                reset = getattr(module, "reset_parameters", None) or getattr(module, "_reset_parameters", None)
+                if reset is not None:
+                    reset()
     finally:
         torch.set_rng_state(generator_state)
     return clone.eval()

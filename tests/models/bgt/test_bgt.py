@@ -108,3 +108,15 @@ def test_config_errors():
         BGTConfig(variant="vae").validate()
     with pytest.raises(ConfigError, match="multiple of heads"):
         BGTConfig(dim=10, heads=4).validate()
+
+
+def test_the_random_baseline_of_a_bgt_encoder_reinitializes_its_attention(sp_model):
+    from paranmt.models.encoders.base import random_copy
+
+    encoder = BGTModel(SentencePieceFeaturizer(sp_model), "bgt", dim=16, latent=8, encoder_layers=1, heads=2,
+                       ffn=32).encoder
+    clone = random_copy(encoder, seed=3)
+    original, copied = dict(encoder.named_parameters()), dict(clone.named_parameters())
+    assert original.keys() == copied.keys()
+    assert all(not torch.equal(original[name], copied[name]) for name in original
+               if name.endswith("in_proj_weight"))
