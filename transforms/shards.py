@@ -71,10 +71,7 @@ def shard_name(path: str) -> str:
 
 def matching(pattern: str) -> list[str]:
     """Sorted paths of the files matching a glob (none when nothing matches or the folder does not exist)."""
-    try:
-        return sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
-    except Exception:  # noqa: BLE001 - Beam raises BeamIOError for a folder that does not exist
-        return []
+    return sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
 
 
 def completed_shards(output: str) -> set[str]:
