@@ -85,10 +85,12 @@ class PairStage:
         raise NotImplementedError
 
 
-def run_stage(stage: PairStage, rows: list[dict], batch_rows: int) -> tuple[list[dict], Counter]:
+def run_stage(stage: PairStage, rows: list[dict], batch_rows: int,
+              on_batch: Callable[[int, int], None] | None = None) -> tuple[list[dict], Counter]:
     """The stage over `rows` in consecutive batches of `batch_rows` rows (see the module docstring); returns one
     output per row (row or reject, same order) and the counts: `batches`, `batch_splits`, and the stage's own
-    `last_counts` summed over batches."""
+    `last_counts` summed over batches. `on_batch(rows done, rows in the batch)` is called after each batch (the
+    adapter's heartbeat)."""
     counts: Counter = Counter()
 
     def run(batch: list[dict]) -> list[dict]:
@@ -107,6 +109,9 @@ def run_stage(stage: PairStage, rows: list[dict], batch_rows: int) -> tuple[list
 
     outputs: list[dict] = []
     for start in range(0, len(rows), batch_rows):
-        outputs += split_retry(rows[start:start + batch_rows], run, fail, split)
+        batch = rows[start:start + batch_rows]
+        outputs += split_retry(batch, run, fail, split)
         counts["batches"] += 1
+        if on_batch:
+            on_batch(len(outputs), len(batch))
     return outputs, counts

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shlex
 import sys
 import threading
 import time
@@ -207,55 +208,100 @@ def build_pipeline(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str]):
 
 
 class Progress:
-    """Launcher-side progress of a local build: a thread polls the output directory for finished shards (works
-    for every runner). On a terminal a tqdm bar (shards done / total, pairs/s, ETA); otherwise one line per shard
-    on stderr; nothing under CI or pytest (`CI`, `PYTEST_CURRENT_TEST` set)."""
+    """Launcher-side progress of a local build. A thread polls the output directory for finished shards and the
+    workers' heartbeats (`heartbeats()`: pid -> last heartbeat, transforms/heartbeat.py) for rows finished inside
+    shards: pairs count as stages finish batches (a shard's row counts 1/len(stages) per stage it has been
+    through), so a one-shard input moves too. On a terminal a tqdm bar (pairs done / estimated total, pairs/s,
+    ETA, shards, each worker's stage); otherwise one line per finished shard on stderr, and a line saying what each
+    worker does after `quiet_line_seconds` without one; nothing printed under CI or pytest (`CI`,
+    `PYTEST_CURRENT_TEST` set). `changed` is the time the last shard landed (the watchdog's other activity)."""
 
-    def __init__(self, output: str, done: set[str], total: int | None, interval: float = 1.0):
+    def __init__(self, output: str, done: set[str], total: int | None, shard_rows: int = 0,
+                 stages: list[str] | None = None, heartbeats=lambda: {}, interval: float = 1.0,
+                 quiet_line_seconds: float = 60.0):
         self.output, self.seen, self.total, self.interval = output, set(done), total, interval
+        self.shard_rows, self.stages, self.heartbeats = shard_rows, list(stages or []), heartbeats
         self.quiet = bool(os.environ.get("CI") or os.environ.get("PYTEST_CURRENT_TEST"))
+        self.quiet_line_seconds = quiet_line_seconds
         self.stop_event = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread = threading.Thread(target=self.run, name="paranmt-progress", daemon=True)
         self.bar = None
+        self.start = self.changed = self.printed = time.time()
+        self.pairs = 0
 
     def __enter__(self):
-        if not self.quiet:
-            if sys.stderr.isatty():
-                from tqdm import tqdm
-                self.bar = tqdm(total=self.total, initial=len(self.seen), unit="shard", desc="paranmt build",
-                                dynamic_ncols=True)
-            self.start, self.pairs = time.time(), 0
-            self.thread.start()
+        if not self.quiet and sys.stderr.isatty():
+            from tqdm import tqdm
+            self.bar = tqdm(total=self.estimated_total(), unit="pair", desc="paranmt build", dynamic_ncols=True)
+        self.start = self.changed = self.printed = time.time()
+        self.thread.start()
         return self
 
     def __exit__(self, *exc):
-        if not self.quiet:
-            self.stop_event.set()
-            self.thread.join()
-            self.poll()
-            if self.bar is not None:
-                self.bar.close()
+        self.stop_event.set()
+        self.thread.join()
+        self.poll()
+        if self.bar is not None:
+            self.bar.close()
 
     def run(self):
         while not self.stop_event.wait(self.interval):
             self.poll()
 
+    def estimated_total(self) -> int | None:
+        """Pairs of this run: those of the shards finished so far plus `shard_rows` for each shard to come."""
+        if self.total is None or not self.shard_rows:
+            return None
+        return self.pairs + max(self.total - len(self.seen), 0) * self.shard_rows
+
+    def in_flight(self, beats: dict[int, dict]) -> float:
+        """Pairs of unfinished shards, counted as their rows go through the stages."""
+        pairs = 0.0
+        for beat in beats.values():
+            if beat.get("state") == "running" and beat.get("shard") not in self.seen and beat["stage"] in self.stages:
+                done = self.stages.index(beat["stage"]) * beat["shard_rows"] + beat["stage_rows"]
+                pairs += done / len(self.stages)
+        return pairs
+
+    @staticmethod
+    def doing(beats: dict[int, dict]) -> str:
+        return ", ".join(f"{pid}: {beat['stage']}" + (" (loading)" if beat.get("state") == "loading" else
+                                                      f" {beat['stage_rows']}/{beat['shard_rows']}")
+                         for pid, beat in sorted(beats.items()))
+
     def poll(self):
         from paranmt.transforms.shards import completed_shards, join_path, read_shard_counts
 
-        for name in sorted(completed_shards(self.output) - self.seen):
+        finished = sorted(completed_shards(self.output) - self.seen)
+        for name in finished:
             self.seen.add(name)
+            self.pairs += read_shard_counts(join_path(self.output, f"{name}.parquet")).get("read", 0)
+            self.changed = time.time()
+        if self.quiet:
+            return
+        beats = self.heartbeats()
+        current = self.pairs + self.in_flight(beats)
+        rate = current / max(time.time() - self.start, 1e-9)
+        shards = f"{len(self.seen)}/{self.total}" if self.total else f"{len(self.seen)}"
+        if self.bar is not None:
+            self.bar.total = self.estimated_total()
+            self.bar.n = int(current)
+            self.bar.set_postfix_str(f"shards {shards}; {self.doing(beats)}", refresh=False)
+            self.bar.refresh()
+            return
+        total = self.estimated_total()
+        eta = f", ETA {time.strftime('%H:%M:%S', time.gmtime((total - current) / rate))}" if total and rate else ""
+        for number, name in enumerate(finished, start=len(self.seen) - len(finished) + 1):
             counts = read_shard_counts(join_path(self.output, f"{name}.parquet"))
-            self.pairs += counts.get("read", 0)
-            rate = self.pairs / max(time.time() - self.start, 1e-9)
-            if self.bar is not None:
-                self.bar.set_postfix_str(f"{rate:.0f} pairs/s", refresh=False)
-                self.bar.update(1)
-            else:
-                total = f"/{self.total}" if self.total else ""
-                print(f"paranmt build: shard {name} done ({len(self.seen)}{total}): {counts.get('written', 0)} "
-                      f"written, {counts.get('rejected', 0)} rejected; {rate:.0f} pairs/s", file=sys.stderr,
-                      flush=True)
+            print(f"paranmt build: shard {name} done ({number}{f'/{self.total}' if self.total else ''}): "
+                  f"{counts.get('written', 0)} written, "
+                  f"{counts.get('rejected', 0)} rejected; {int(current)}{f'/{total}' if total else ''} pairs, "
+                  f"{rate:.0f} pairs/s{eta}", file=sys.stderr, flush=True)
+            self.printed = time.time()
+        if time.time() - self.printed > self.quiet_line_seconds and beats:
+            print(f"paranmt build: working ({shards} shards, {int(current)}{f'/{total}' if total else ''} pairs"
+                  f"{eta}): {self.doing(beats)}", file=sys.stderr, flush=True)
+            self.printed = time.time()
 
 
 def summarize(output: str) -> tuple[list[dict], dict]:
@@ -387,8 +433,9 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
     return BuildPlan(config, options, models, stages, inputs, unverified)
 
 
-def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
-    """Plan (`plan_build`), prepare the output, run the pipeline, report (`report_build`). Returns the totals."""
+def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: list[str] | None = None) -> dict:
+    """Plan (`plan_build`), prepare the output, run the pipeline (`run_supervised`), report (`report_build`).
+    `argv` (the command's arguments) makes the --resume command a stop prints. Returns the totals."""
     import apache_beam as beam
     from apache_beam.io.filesystems import FileSystems
     from paranmt.pipelines.options import pipeline_options
@@ -410,13 +457,57 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None) -> dict:
         start = time.time()
         pipeline = beam.Pipeline(options=plan.options)
         build_pipeline(pipeline, plan, done)
-        with Progress(config.output, done, len(planned) if planned is not None else None):
-            result = pipeline.run()
-            result.wait_until_finish()
+        result = run_supervised(pipeline, plan, done, planned, lock, argv)
         elapsed = time.time() - start
         return report_build(plan, done, result, elapsed, fingerprints)
     finally:
         lock.release()
+
+
+def resume_command(argv: list[str] | None) -> str:
+    """The exact command that resumes the build started with `argv` (the arguments after `paranmt`)."""
+    if argv is None:
+        return "run the same `paranmt build` command again with --resume"
+    return "resume with: " + shlex.join(["paranmt", *argv, *([] if "--resume" in argv else ["--resume"])])
+
+
+def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], planned: list[str] | None,
+                   lock: OutputLock, argv: list[str] | None):
+    """Run the pipeline with progress and, on a local runner, under the watchdog (pipelines/watchdog.py): a
+    worker that dies, a stall (workers.stall_seconds), a worker over workers.memory_limit_mb, Ctrl-C or SIGTERM
+    end the build with one line (what stopped, how many shards are complete, the --resume command)."""
+    from apache_beam.options.pipeline_options import StandardOptions
+    from paranmt.pipelines.watchdog import Watchdog
+    from paranmt.transforms.shards import completed_shards, join_path
+
+    config = plan.config
+    total = len(planned) if planned is not None else None
+    stages = [stage for stage in config.stages if stage != "read"]
+    progress = Progress(config.output, done, total, config.read.shard_rows if config.format != "shards" else 0,
+                        stages)
+    if plan.options.view_as(StandardOptions).runner not in LOCAL_RUNNERS:
+        with progress:
+            result = pipeline.run()
+            result.wait_until_finish()
+        return result
+
+    def status() -> str:
+        return f"{len(completed_shards(config.output))} of {total if total is not None else '?'} shards complete"
+
+    settings = {stage: f"{STAGE_SPECS[stage].section}.{STAGE_SPECS[stage].batch_field}" for stage in stages}
+    verbose = logging.getLogger().isEnabledFor(logging.DEBUG)
+    worker_log = None if verbose or "://" in config.output else join_path(config.output, layout.WORKER_LOG)
+    with Watchdog("build", status, resume_command(argv), config.workers.stall_seconds,
+                  config.workers.memory_limit_mb, activity=lambda: progress.changed, on_stop=lock.release,
+                  stage_settings=settings, worker_log=worker_log) as watchdog:
+        progress.heartbeats = watchdog.heartbeats
+        try:
+            with progress:
+                result = pipeline.run()
+                result.wait_until_finish()
+        except Exception as error:  # noqa: BLE001 - whatever failed in a worker, the console gets one line
+            raise watchdog.failed(error) from error
+    return result
 
 
 def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[dict], done: set[str]) -> None:
@@ -498,6 +589,9 @@ def register(subparsers) -> None:
                         help="tsv: reject lines with more columns than --columns names (default: keep and count them)")
     parser.add_argument("--corpus", help="corpus name for every row (default: from file name / CzEng id)")
     parser.add_argument("--shard-rows", type=int, help="input records per shard (default 20000; a worker holds one shard in memory)")
+    parser.add_argument("--worker-memory-mb", type=int, metavar="MB",
+                        help="stop the build (one line naming the setting to lower) when a worker process's memory "
+                             "goes over this (workers.memory_limit_mb; default: no limit)")
     parser.add_argument("--max-reject-rate", type=float, metavar="R",
                         help="exit 1 when more than this fraction (0-1) of the input records was rejected")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -509,7 +603,7 @@ def config_from_args(args) -> BuildConfig:
     """The BuildConfig of `paranmt build`'s arguments: defaults <- --config YAML <- flags <- --set KEY=VALUE."""
     overrides = {
         "input": args.input, "format": args.format, "output": args.output, "resume": args.resume,
-        "allow_changed_input": args.allow_changed_input,
+        "allow_changed_input": args.allow_changed_input, "workers.memory_limit_mb": args.worker_memory_mb,
         "stages": args.stages.split(",") if args.stages else None,
         "read.suffixes": args.suffixes.split(",") if args.suffixes else None,
         "read.columns": _columns(args.columns) if args.columns else None,
@@ -526,7 +620,7 @@ def run(args) -> int:
     if args.max_reject_rate is not None and not 0 <= args.max_reject_rate <= 1:
         raise ConfigError("--max-reject-rate must be between 0 and 1")
     try:
-        totals = run_build(config, args.beam_args)
+        totals = run_build(config, args.beam_args, getattr(args, "argv", None))
     except AccountingError as error:
         print(f"paranmt build: ACCOUNTING FAILED: {error}")
         return 1

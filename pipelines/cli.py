@@ -16,6 +16,7 @@ import logging
 import sys
 
 from paranmt.pipelines.extras import MissingExtra, missing_extra
+from paranmt.pipelines.watchdog import PipelineStopped
 from paranmt.schemas.config import ConfigError
 
 COMMANDS = {
@@ -97,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra and not getattr(args, "accepts_beam_options", False):
             parser.error(f"unrecognized arguments: {' '.join(extra)}")
-        args.beam_args = extra
+        args.beam_args, args.argv = extra, argv
         return args.func(args) or 0
     except ModuleNotFoundError as error:
         problem = missing_extra(error, command)
@@ -106,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         return user_error(command, problem)
     except ConfigError as error:
         return user_error(command, error)
+    except PipelineStopped as error:     # a pipeline failed: one line (pipelines/watchdog.py), exit 1
+        print(f"paranmt {command}: {error}", file=sys.stderr)
+        return 1
 
 
 def user_error(command: str | None, error: ConfigError) -> int:

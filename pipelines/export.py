@@ -18,6 +18,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HF_SCHEMA, SCPN_HEADER, ExportShardFn
@@ -125,7 +126,7 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
     if not FileSystems.exists(target_dir):
         FileSystems.mkdirs(target_dir)
     LOG.info("exporting %d shards as %s -> %s", len(files), fmt, output)
-    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    with supervised("export"), beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
         (pipeline
          | "ShardFiles" >> beam.Create(files)
          | "Spread" >> beam.Reshuffle()

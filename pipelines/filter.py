@@ -24,6 +24,7 @@ from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.filter import FilterShards
@@ -117,7 +118,7 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
     LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
 
     partitions = dedup_partitions(files, plan) if plan.dedup else 1
-    with beam.Pipeline(options=options) as pipeline:
+    with supervised("filter"), beam.Pipeline(options=options) as pipeline:
         paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
         result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
                                                   partitions)

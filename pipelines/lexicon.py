@@ -18,6 +18,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
 from paranmt.transforms.lexicon import ParaphraseLexicon
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
@@ -51,7 +52,7 @@ def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_cou
         FileSystems.mkdirs(output)
     wanted = {(w1, w2) for w1, w2, _ in benchmark} | {(w2, w1) for w1, w2, _ in benchmark}
     LOG.info("lexicon of %d shards -> %s", len(files), output)
-    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    with supervised("lexicon"), beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
         lexicon = (pipeline
                    | "ShardFiles" >> beam.Create(files)
                    | "Spread" >> beam.Reshuffle()

@@ -16,6 +16,7 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
@@ -68,7 +69,7 @@ def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_refe
     if not FileSystems.exists(output):
         FileSystems.mkdirs(output)
     LOG.info("statistics of %d shards -> %s", len(files), output)
-    with beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    with supervised("stats"), beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
         (pipeline
          | "ShardFiles" >> beam.Create(files)
          | "Spread" >> beam.Reshuffle()

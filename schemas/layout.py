@@ -26,6 +26,7 @@ DROPPED = f"{SIDE_DIR}/dropped"               # filter --write-dropped: rows a f
 CONFIG = f"{SIDE_DIR}/config.yaml"            # the resolved config of the run
 METRICS = f"{SIDE_DIR}/metrics.json"          # build: the accounting (per shard and total)
 MANIFEST = f"{SIDE_DIR}/manifest.json"        # build: files, models, versions, input fingerprints
+WORKER_LOG = f"{SIDE_DIR}/workers.log"        # build: what the worker processes printed (the console shows it with -v)
 LOCK = f"{SIDE_DIR}/lock.json"                # build: the build that holds the directory (pipelines/output_lock.py)
 FILTER_REPORT = f"{SIDE_DIR}/filter_report.json"
 TSV_PARTS = f"{SIDE_DIR}/tsv_parts"           # filter --tsv: per-shard TSV parts before concatenation

@@ -3,7 +3,8 @@
 Per shard element it runs `paranmt.models.stage.run_stage` (consecutive batches of the shard's rows, split-and-retry,
 error rejects), moves the stage's rejects to the shard's rejects and reports counters in the stage's namespace:
 `rows_in`, `rows_out`, `batches`, `batch_splits`, `reject_<reason>`, the stage's own counts (`last_counts`), and
-the distributions `setup_ms`, `shard_ms`. `build_stage(name, config)` builds a stage's transform from the stage
+the distributions `setup_ms`, `shard_ms`; after each batch it reports a heartbeat (transforms/heartbeat.py: stage,
+shard, rows done, memory) to the launcher's watchdog. `build_stage(name, config)` builds a stage's transform from the stage
 table (`paranmt.schemas.config.STAGES`): its factory makes the PairStage from the stage's config section
 (validating the model: ConfigError before any work).
 
@@ -26,6 +27,7 @@ from paranmt.models.stage import PairStage, run_stage
 from paranmt.models.text.clean import CleanStage
 from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig, ConfigError, asset_path
 from paranmt.schemas.records import is_reject
+from paranmt.transforms.heartbeat import report_batch, report_setup
 from paranmt.transforms.io.model_cache import is_remote, local_model_path
 
 # False only while `paranmt check-dataflow` plans a job without --verify-remote: models on remote filesystems are
@@ -43,12 +45,15 @@ class _StageFn(beam.DoFn):
 
     def setup(self):
         start = time.perf_counter()
+        report_setup(self.stage.name)
         self.stage.setup()
         self.setup_ms.update(int(1000 * (time.perf_counter() - start)))
 
     def process(self, work):
         start = time.perf_counter()
-        outputs, counts = run_stage(self.stage, work.rows, self.batch_rows)
+        report_batch(self.stage.name, work.name, len(work.rows), 0, 0)
+        outputs, counts = run_stage(self.stage, work.rows, self.batch_rows, lambda done, batch: report_batch(
+            self.stage.name, work.name, len(work.rows), done, batch))
         self.shard_ms.update(int(1000 * (time.perf_counter() - start)))
         rows, rejects = [], []
         for output in outputs:

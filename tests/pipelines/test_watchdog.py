@@ -1,0 +1,216 @@
+"""A worker that dies, stalls, outgrows its memory limit, or a Ctrl-C: the build stops with ONE line (what stopped,
+how many shards are complete, the exact --resume command), exits non-zero, never hangs; the printed --resume
+command then completes it with the shards of an undisturbed build, byte for byte (issue 27 items 1-4, issue 24
+items 3, 5, 6). Each build runs as a user runs it, in its own process (the watchdog ends its process)."""
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from paranmt.pipelines.build import Progress
+from paranmt.pipelines.cli import main
+from paranmt.pipelines.watchdog import exit_cause, failure_cause, is_beam_worker
+
+FAULTY_BUILD = Path(__file__).with_name("faulty_build.py")
+MULTI = ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]
+IN_MEMORY = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
+MARKED = "tatoeba-every13th:tatoeba-every13th.cs:555"
+
+
+def build_args(sample_dir, out):
+    return ["build", "--input", str(sample_dir / "*"), "--format", "moses", "--output", str(out),
+            "--stages", "read,clean", "--shard-rows", "50"]
+
+
+def shard_bytes(directory: Path) -> dict:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def undisturbed(tmp_path_factory, sample_dir):
+    out = tmp_path_factory.mktemp("undisturbed") / "out"
+    assert main([*build_args(sample_dir, out), *IN_MEMORY]) == 0
+    return shard_bytes(out)
+
+
+def start(command: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def first_shard(process: subprocess.Popen, out: Path, timeout: float = 180) -> None:
+    deadline = time.time() + timeout
+    while not list(out.glob("*.parquet")) and process.poll() is None and time.time() < deadline:
+        time.sleep(0.02)
+    assert process.poll() is None and list(out.glob("*.parquet")), "the build ended before the fault"
+
+
+def stopped(process: subprocess.Popen, since: float, limit: float = 60) -> tuple[int, str, float]:
+    """Exit code, stderr and seconds from `since` to the exit; kills the build if it hangs past `limit`."""
+    try:
+        _, err = process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        for child in psutil.Process(process.pid).children(recursive=True):
+            child.kill()
+        process.kill()
+        pytest.fail(f"the build hangs: still running {limit} s after the fault")
+    return process.returncode, err, time.time() - since
+
+
+def resume_as_printed(line: str, out: Path, expected: dict, change: tuple[str, str] | None = None) -> None:
+    """Run the --resume command the stop line gives (with `change`: one argument replaced, as the line advises);
+    it completes the build byte-identically."""
+    command = shlex.split(line.split("resume with: ", 1)[1])
+    assert command[0] == "paranmt" and command[-1] == "--resume"
+    if change:
+        command[command.index(change[0])] = change[1]
+    assert main(command[1:]) == 0
+    assert shard_bytes(out) == expected
+    assert not list(out.rglob(".*tmp-*")) and not (out / "__paranmt__" / "lock.json").exists()
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    return lines[0]
+
+
+def test_a_worker_killed_by_sigkill_stops_the_build_in_one_line(tmp_path, sample_dir, undisturbed):
+    out = tmp_path / "out"
+    process = start([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(sample_dir, out), *MULTI])
+    first_shard(process, out)
+    workers = [p for p in psutil.Process(process.pid).children(recursive=True) if is_beam_worker(p)]
+    assert len(workers) == 2
+    killed = time.time()
+    workers[0].kill()
+    code, err, seconds = stopped(process, killed)
+    line = one_line(err)
+    assert code == 1 and seconds < 30
+    assert line.startswith(f"paranmt build: stopped: worker process {workers[0].pid}")
+    assert "was killed by SIGKILL, likely out of memory" in line and " GB)" in line
+    assert " of 40 shards complete" in line
+    resume_as_printed(line, out, undisturbed)
+
+
+def test_a_stage_that_crashes_its_process_stops_the_build_in_one_line(tmp_path, sample_dir, undisturbed):
+    out = tmp_path / "out"
+    process = start([sys.executable, str(FAULTY_BUILD), f"abort-at={MARKED}", *build_args(sample_dir, out),
+                     *MULTI])
+    code, err, _ = stopped(process, time.time(), limit=240)
+    line = one_line(err)
+    assert code == 1
+    assert "(stage fault, shard tatoeba-every13th.00011" in line and "was killed by SIGABRT" in line
+    assert "shards complete" in line and "workers.log" in line
+    resume_as_printed(line, out, undisturbed)
+
+
+def test_a_stalled_stage_stops_the_build_in_one_line(tmp_path, sample_dir, undisturbed):
+    out = tmp_path / "out"
+    process = start([sys.executable, str(FAULTY_BUILD), f"sleep-at={MARKED}", *build_args(sample_dir, out),
+                     "--set", "workers.stall_seconds=4", *IN_MEMORY])
+    code, err, _ = stopped(process, time.time(), limit=240)
+    line = one_line(err)
+    assert code == 1
+    assert "stopped: stalled: no batch finished anywhere for " in line and "(workers.stall_seconds=4)" in line
+    assert "stage fault, shard tatoeba-every13th.00011" in line
+    resume_as_printed(line, out, undisturbed)
+
+
+def test_a_worker_over_its_memory_limit_stops_the_build_naming_what_to_lower(tmp_path, sample_dir, undisturbed):
+    out = tmp_path / "out"
+    process = start([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(sample_dir, out),
+                     "--worker-memory-mb", "60", *IN_MEMORY])
+    code, err, _ = stopped(process, time.time(), limit=240)
+    line = one_line(err)
+    assert code == 1
+    assert "over workers.memory_limit_mb=60: lower clean.batch_rows, --shard-rows" in line
+    resume_as_printed(line, out, undisturbed, change=("60", "8000"))
+
+
+def test_ctrl_c_is_one_line_and_resumes(tmp_path, sample_dir, undisturbed):
+    """Ctrl-C reaches every process of the terminal's foreground group: launcher and workers."""
+    out = tmp_path / "out"
+    process = start([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(sample_dir, out), *MULTI])
+    first_shard(process, out)
+    interrupted = time.time()
+    process.send_signal(signal.SIGINT)
+    for child in psutil.Process(process.pid).children(recursive=True):
+        child.send_signal(signal.SIGINT)
+    code, err, seconds = stopped(process, interrupted)
+    line = one_line(err)
+    assert code == 130 and seconds < 30, line
+    assert line.startswith("paranmt build: stopped: interrupted by SIGINT (Ctrl-C); ")
+    resume_as_printed(line, out, undisturbed)
+
+
+def test_a_full_disk_is_one_line_and_resumes(tmp_path, sample_dir, undisturbed):
+    out = tmp_path / "out"
+    process = start([sys.executable, str(FAULTY_BUILD), "disk-full-after=12", *build_args(sample_dir, out),
+                     *IN_MEMORY])
+    code, err, _ = stopped(process, time.time(), limit=240)
+    line = one_line(err)
+    assert code == 1
+    assert "stopped: the disk is full (OSError: [Errno 28] No space left on device" in line
+    assert not list(out.rglob(".*tmp-*"))
+    resume_as_printed(line, out, undisturbed)
+
+
+def test_worker_warnings_stay_off_the_console_unless_verbose(tmp_path, sample_dir):
+    quiet = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(sample_dir, tmp_path / "a"),
+                            *MULTI], capture_output=True, text=True)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    log = (tmp_path / "a" / "__paranmt__" / "workers.log").read_text()
+    assert "Discarding unparseable args" in log
+    verbose = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", "-v",
+                              *build_args(sample_dir, tmp_path / "b"), *MULTI], capture_output=True, text=True)
+    assert verbose.returncode == 0 and "Discarding unparseable args" in verbose.stderr
+
+
+def test_progress_counts_rows_as_stages_finish_batches(tmp_path, capsys):
+    """No shard finished yet: a worker half-way through the second of two stages counts 3/4 of its shard."""
+    beats = {4242: {"pid": 4242, "state": "running", "stage": "translate", "shard": "big.00000",
+                    "shard_rows": 1000, "stage_rows": 500, "time": time.time()}}
+    progress = Progress(str(tmp_path), set(), total=2, shard_rows=1000, stages=["clean", "translate"],
+                        heartbeats=lambda: beats, quiet_line_seconds=0)
+    progress.quiet = False
+    progress.start -= 10
+    progress.poll()
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("paranmt build: working (0/2 shards, 750/2000 pairs, ETA 00:00:1")
+    assert line.endswith("4242: translate 500/1000")
+
+
+def test_exit_status_and_failure_descriptions():
+    assert exit_cause(137) == ("was killed by SIGKILL", signal.SIGKILL)     # through `sh -c`: 128 + N
+    assert exit_cause(-6) == ("was killed by SIGABRT", signal.SIGABRT)
+    assert exit_cause(3) == ("exited with code 3", None)
+    remote = ("Traceback (most recent call last):\n  File \"x.py\", line 1, in f\n"
+              "OSError: [Errno 28] No space left on device: 'o/.a.tmp' [while running 'Write/WriteShard']")
+    assert failure_cause(RuntimeError(remote)).startswith("the disk is full (OSError: [Errno 28]")
+    assert failure_cause(RuntimeError("ValueError: bad row [while running 'Clean/Apply']")) == "ValueError: bad row"
+
+
+def test_a_dead_worker_stops_the_other_beam_commands_too(tmp_path, sample_dir):
+    shards = tmp_path / "shards"
+    assert main(["build", "--input", str(sample_dir / "*"), "--format", "moses", "--output", str(shards),
+                 "--stages", "read,clean", *IN_MEMORY]) == 0
+    process = start([sys.executable, "-m", "paranmt.pipelines.cli", "stats", "--input", str(shards), "--output",
+                     str(tmp_path / "stats"), *MULTI])
+    deadline, workers = time.time() + 180, []
+    while not workers and process.poll() is None and time.time() < deadline:
+        workers = [p for p in psutil.Process(process.pid).children(recursive=True) if is_beam_worker(p)]
+        time.sleep(0.02)
+    killed = time.time()
+    workers[0].kill()
+    code, err, seconds = stopped(process, killed)
+    line = one_line(err)
+    assert code == 1 and seconds < 30
+    assert line.startswith("paranmt stats: stopped: ") and "worker process" in line and "killed by SIGKILL" in line
+    assert "; its output is incomplete; worker messages in /" in line
+    assert line.endswith("; run the same command again")
