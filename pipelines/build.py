@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 import yaml
 
+from paranmt.pipelines.options import LOCAL_RUNNERS
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import (STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config,
@@ -45,8 +46,6 @@ from paranmt.schemas.config import (STAGE_ORDER, STAGE_SPECS, BuildConfig, Confi
 
 log = logging.getLogger(__name__)
 
-LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
-                 "PrismRunner", "prism"}
 
 
 def _flat(data, prefix: str = "") -> dict:
@@ -286,7 +285,7 @@ class Progress:
         if self.bar is not None:
             self.bar.total = self.estimated_total()
             self.bar.n = int(current)
-            self.bar.set_postfix_str(f"shards {shards}; {self.doing(beats)}", refresh=False)
+            self.bar.set_postfix_str("; ".join(filter(None, [f"shards {shards}", self.doing(beats)])), refresh=False)
             self.bar.refresh()
             return
         total = self.estimated_total()

@@ -16,8 +16,7 @@ import logging
 import sys
 
 from paranmt.pipelines.extras import MissingExtra, missing_extra
-from paranmt.pipelines.watchdog import PipelineStopped
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, PipelineStopped
 
 COMMANDS = {
     "build": "build",

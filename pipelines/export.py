@@ -126,7 +126,8 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
     if not FileSystems.exists(target_dir):
         FileSystems.mkdirs(target_dir)
     LOG.info("exporting %d shards as %s -> %s", len(files), fmt, output)
-    with supervised("export"), beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    options = pipeline_options(beam_args or [])
+    with supervised("export", options), beam.Pipeline(options=options) as pipeline:
         (pipeline
          | "ShardFiles" >> beam.Create(files)
          | "Spread" >> beam.Reshuffle()

@@ -118,7 +118,7 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
     LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
 
     partitions = dedup_partitions(files, plan) if plan.dedup else 1
-    with supervised("filter"), beam.Pipeline(options=options) as pipeline:
+    with supervised("filter", options), beam.Pipeline(options=options) as pipeline:
         paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
         result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
                                                   partitions)

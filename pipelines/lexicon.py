@@ -52,7 +52,8 @@ def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_cou
         FileSystems.mkdirs(output)
     wanted = {(w1, w2) for w1, w2, _ in benchmark} | {(w2, w1) for w1, w2, _ in benchmark}
     LOG.info("lexicon of %d shards -> %s", len(files), output)
-    with supervised("lexicon"), beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    options = pipeline_options(beam_args or [])
+    with supervised("lexicon", options), beam.Pipeline(options=options) as pipeline:
         lexicon = (pipeline
                    | "ShardFiles" >> beam.Create(files)
                    | "Spread" >> beam.Reshuffle()

@@ -6,6 +6,16 @@ from __future__ import annotations
 
 import os
 
+# Runners that run the pipeline in processes of this machine (the watchdog supervises them: pipelines/watchdog.py).
+LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
+                 "PrismRunner", "prism"}
+
+
+def is_local(options: PipelineOptions) -> bool:
+    from apache_beam.options.pipeline_options import StandardOptions
+
+    return options.view_as(StandardOptions).runner in LOCAL_RUNNERS
+
 
 def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing") -> PipelineOptions:
     """Beam options as given, with local defaults for what the user did not say: `--runner DirectRunner` (never

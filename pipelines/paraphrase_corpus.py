@@ -19,10 +19,9 @@ from collections import Counter
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
-from apache_beam.options.pipeline_options import StandardOptions
 
-from paranmt.pipelines.build import LOCAL_RUNNERS
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.options import is_local, pipeline_options
+from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.paraphrase import ParaphraseShards
@@ -60,11 +59,11 @@ def run_paraphrase_corpus(config, input_path: str, output: str, column: str = "r
     todo = prepare_output(output, files)
     LOG.info("paraphrasing %d of %d shards (%s column) -> %s", len(todo), len(files), column, output)
     options = pipeline_options(beam_args or [])
-    remote = options.view_as(StandardOptions).runner not in LOCAL_RUNNERS
+    remote = not is_local(options)
     per_shard: list[dict] = []
     if todo:
         counts_dir = FileSystems.join(output, layout.SIDE_DIR)
-        with beam.Pipeline(options=options) as pipeline:
+        with supervised("paraphrase", options), beam.Pipeline(options=options) as pipeline:
             (pipeline
              | "ShardFiles" >> beam.Create(todo)
              | "Paraphrase" >> ParaphraseShards(config, output, column, write_all, accelerator,

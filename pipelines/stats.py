@@ -69,7 +69,8 @@ def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_refe
     if not FileSystems.exists(output):
         FileSystems.mkdirs(output)
     LOG.info("statistics of %d shards -> %s", len(files), output)
-    with supervised("stats"), beam.Pipeline(options=pipeline_options(beam_args or [])) as pipeline:
+    options = pipeline_options(beam_args or [])
+    with supervised("stats", options), beam.Pipeline(options=options) as pipeline:
         (pipeline
          | "ShardFiles" >> beam.Create(files)
          | "Spread" >> beam.Reshuffle()

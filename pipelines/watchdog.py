@@ -35,11 +35,13 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from typing import Callable
 
 import psutil
 
+from paranmt.pipelines.options import is_local
+from paranmt.schemas.config import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
 
 BEAM_EXIT_REPORT = re.compile(r"Worker subprocess exited with return code (-?\d+)")
@@ -68,15 +70,15 @@ def exit_cause(returncode: int) -> tuple[str, int | None]:
     return f"was killed by {name}", number
 
 
-class PipelineStopped(RuntimeError):
-    """A pipeline failed (a worker's exception, a full disk); the message is the line the CLI prints (exit 1)."""
-
-
 @contextmanager
-def supervised(command: str):
-    """The watchdog around the pipeline of a command other than build (filter, stats, export, lexicon): a dead
-    worker, Ctrl-C or SIGTERM end it with one line; a worker's exception is PipelineStopped (one line). The
-    workers' messages go to a temporary log, named in that line and removed after a success (-v: the console)."""
+def supervised(command: str, options: PipelineOptions):
+    """The watchdog around the pipeline of a command other than build (filter, stats, export, lexicon,
+    paraphrase), on a local runner: a dead worker, Ctrl-C or SIGTERM end it with one line; a worker's exception is
+    PipelineStopped (one line). The workers' messages go to a temporary log, named in that line and removed after a
+    success (-v: the console). A remote runner (Dataflow) runs unsupervised."""
+    if not is_local(options):
+        yield None
+        return
     log = None
     if not logging.getLogger().isEnabledFor(logging.DEBUG):
         handle, log = tempfile.mkstemp(prefix=f"paranmt-{command}-workers-", suffix=".log")
@@ -211,8 +213,9 @@ class Watchdog:
             time.sleep(self.interval)           # the worker's process is gone a moment after Beam reports it
             alive = self.sample_workers()
             pid, returncode = self.exits[0]
-            if exit_cause(returncode)[1] == signal.SIGINT:      # Ctrl-C reached a worker's shell first
-                self.signal_received(signal.SIGINT)
+            number = exit_cause(returncode)[1]
+            if number in (signal.SIGINT, signal.SIGTERM):  # the signal sent to the whole group reached a worker first
+                self.signal_received(number)
             self.stop(self.death_message(pid, returncode, alive, beats), EXIT_FAILURE)
         for pid, beat in beats.items():
             if beat.get("state") == "over_memory":

@@ -27,6 +27,11 @@ class ConfigError(ValueError):
     """A configuration problem found before any work starts (one clear message)."""
 
 
+class PipelineStopped(RuntimeError):
+    """A running pipeline failed (a worker's exception, a full disk); the message is the one line the CLI prints
+    (exit 1): what stopped, how far the run got, what to do (pipelines/watchdog.py)."""
+
+
 def asset_path(path: str) -> str:
     """Resolve a model path: absolute or URL paths as given; `assets/...` relative to the project if it exists
     there (so configs work from any working directory), else relative to the working directory."""

@@ -28,7 +28,9 @@ def build_args(sample_dir, out):
 
 
 def shard_bytes(directory: Path) -> dict:
-    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*.parquet"))}
+    """The bytes of every data shard (`.parquet`) and reject file (`.pq`) of an output directory."""
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*"))
+            if p.suffix in (".parquet", ".pq")}
 
 
 @pytest.fixture(scope="module")
