@@ -42,7 +42,7 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
     from paranmt.models.parsing.parser import StanzaParser
     from paranmt.models.parsing.stage import ParseStage
     from paranmt.pipelines.encode import open_encoder
-    from paranmt.schemas.config import asset_path
+    from paranmt.schemas.config import ParseConfig, asset_path
 
     torch.set_num_threads(threads)
     sentences = [line.strip() for line in Path(sentences_file).read_text(encoding="utf-8").splitlines()
@@ -63,7 +63,7 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
         times[key] += time.process_time() - start
         return result
 
-    stage = ParseStage(lambda: parser, cache_size=0)
+    stage = ParseStage(lambda: parser, ParseConfig(cache_size=0), keep_parsed=False)
     stage.setup()
     pipeline = ParaphrasePipeline(scpn, stage, post_filter, parse_generator, beam=beam)
     parsed, _ = clock("parse", lambda: stage.parse_texts(sentences))

@@ -132,7 +132,7 @@ def open_pipeline(config: ParaphraseConfig, models: LoadedModels | None = None):
     from paranmt.models.parsing.stage import ParseStage
 
     models = models or load_models(config)
-    stage = ParseStage(lambda: models.parser, ParseConfig(max_tokens=config.max_tokens))
+    stage = ParseStage(lambda: models.parser, ParseConfig(max_tokens=config.max_tokens), keep_parsed=False)
     post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity)
     return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
                               n_best=config.n_best, batch_size=config.batch_size)

@@ -76,7 +76,8 @@ STAGES = (
     StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size",
               also=("source_lang", "target_lang")),
     StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size"),
-    StageSpec("parse", "parse", "model_dir", "paranmt.transforms.parse:parse_stage", "batch_size"),
+    StageSpec("parse", "parse", "model_dir", "paranmt.transforms.parse:parse_stage", "batch_size",
+              also=("stages",)),
 )
 STAGE_ORDER = tuple(spec.name for spec in STAGES)
 STAGE_SPECS = {spec.name: spec for spec in STAGES}
@@ -198,10 +199,26 @@ class ParseConfig:
     batch_size: int = bounded(64, 1)     # rows per stage batch and sentences per stanza call
     device: str = "auto"                 # auto | cpu | cuda
     cache_size: int = bounded(100_000, 0)   # per-worker LRU cache of parsed sentences (0 = batch dedup only)
+    only_if: str | None = None           # parse only rows satisfying this condition over score columns, e.g.
+                                         # `para_score >= 0.5` (schemas/row_condition.py); the others keep null
+                                         # parses with parse_skipped = `only_if`; None: parse every row
 
     def validate(self) -> None:
         check_ranges(self, "parse.")
         check_choice("parse.device", self.device, DEVICES)
+        if self.only_if is not None:
+            self.condition()
+
+    def condition(self):
+        """`only_if` parsed (a callable row -> bool), None when unset; ConfigError naming the key when it is not a
+        condition."""
+        from paranmt.schemas.row_condition import ConditionError, parse_condition
+        if self.only_if is None:
+            return None
+        try:
+            return parse_condition(self.only_if)
+        except ConditionError as error:
+            raise ConfigError(f"parse.only_if {self.only_if!r}: {error}") from None
 
 
 @dataclass

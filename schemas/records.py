@@ -43,6 +43,12 @@ ref_len, bt_len int16. Token counts under the sacremoses English tokenizer (name
 ref_parse, bt_parse        string, null. Linearized constituency parse without leaves, e.g.
                            `(S(NP(PRP))(VP(VBD)(NP(NN)))(.))`.
 ref_template, bt_template  string, null. The top two levels of that parse below ROOT, e.g. `(S(NP)(VP)(.))`.
+parse_skipped   string, null. Why the parse stage left this row's parse columns null without trying: `only_if`
+                (the row did not satisfy `parse.only_if`; the condition is in the shard's config). Null when the
+                row was parsed (a sentence the parser could not parse still has null parse columns: too long,
+                empty or a parser error, counted as `parse/null_<reason>`) or the parse stage did not run.
+                `build --format shards --stages parse` parses these rows later (docs/parsing.md). Added to v2
+                later: shards written before it read it back as null (`upgrade_table`).
 bt_nbest        list<struct<text: string, score: float32>>, null. The n-best list (best first) when asked for.
 source_scores   list<struct<name: string, score: float32>>, null. The corpus's own per-pair scores: CzEng 1.6
                 `filter_score`; CzEng 2.0 `adq_score`, `cs_lang_score`, `en_lang_score`. (v1 stored a
@@ -88,6 +94,7 @@ PAIR_SCHEMA = pa.schema([
     pa.field("bt_parse", pa.string()),
     pa.field("ref_template", pa.string()),
     pa.field("bt_template", pa.string()),
+    pa.field("parse_skipped", pa.string()),
     pa.field("cs_lang", pa.string()),
     pa.field("cs_lang_conf", pa.float32()),
     pa.field("ref_lang", pa.string()),

@@ -127,6 +127,7 @@ COVERAGE = {
     # docs/parsing.md
     "paranmt build --input 'data/sample/*' --format moses --output out/demo --stages read,clean,parse": RUN,
     "paranmt build --input 'out/demo/*.parquet' --format shards --output out/demo-parsed --stages parse": RUN,
+    'paranmt build ... --set parse.only_if="para_score >= 0.5 and trigram_overlap <= 0.7"': ARGUMENTS,
     "paranmt train-parser --config configs/parser/ptb-sample.yaml --work-dir work/parser-en "
     "--output assets/parser-en": ARGUMENTS,                        # an hour; writes the shipped parser
     # docs/translate.md

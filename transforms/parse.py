@@ -1,10 +1,12 @@
-"""The parse stage's factory for the stage table: `parse_stage(config.parse)` -> a `ParseStage`.
+"""The parse stage's factory for the stage table: `parse_stage(config.parse, config.stages)` -> a `ParseStage`.
 
 Rows gain `ref_parse, ref_template, bt_parse, bt_template` (see `paranmt.models.parsing.stage.ParseStage`). A
 sentence without a parse (too long, empty, parser failure) keeps its pair, with null parse columns and a counter
 `parse/<reason>` (`null_too_long`, `null_empty`, `null_parser_error`); `parse/sentences`, `parse/parsed` and
-`parse/dedup_hits` count the work done. The parser is loaded once per worker process (`process_model`), from a
-local copy of the model when it lives on gs:// (`local_model_path`).
+`parse/dedup_hits` count the work done; `parse/rows_skipped_only_if` the rows `parse.only_if` left unparsed
+(their `parse_skipped` is `only_if`) and `parse/sides_kept` the parses an earlier run filled and this one kept.
+The parser is loaded once per worker process (`process_model`), from a local copy of the model when it lives on
+gs:// (`local_model_path`).
 """
 from __future__ import annotations
 
@@ -28,7 +30,10 @@ class _ParserLoader:
                              lambda: StanzaParser(local, device=self.device, batch_size=self.batch_size))
 
 
-def parse_stage(config: ParseConfig) -> ParseStage:
-    """The parse stage of `config`; ConfigError (one message) for a missing or invalid model."""
+def parse_stage(config: ParseConfig, stages: list[str]) -> ParseStage:
+    """The parse stage of `config` in a build running `stages`; ConfigError (one message) for a missing or invalid
+    model or a bad `parse.only_if`. Parses already filled are kept when no stage of the build rewrites ref or bt
+    (neither clean nor translate runs)."""
     model_dir = checked_model("parse.model_dir", config.model_dir, model_files, (ParserModelError,))
-    return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size), config)
+    return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size), config,
+                      keep_parsed=not {"clean", "translate"} & set(stages))

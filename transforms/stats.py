@@ -16,6 +16,7 @@ from paranmt.models.stats.corpus_stats import (LANGUAGE_COLUMNS, SAMPLE_COLUMNS,
 from paranmt.transforms.shards import iter_row_batches
 
 STATS_COLUMNS = sorted({"id", "corpus", "para_score", "trigram_overlap", "ref_template", "bt_template",
+                        "parse_skipped",
                         *SAMPLE_COLUMNS, *SIGNAL_RANGES, *LANGUAGE_COLUMNS})
 
 

@@ -10,6 +10,14 @@ For each pair row it fills `ref_parse`, `ref_template` and, when `bt` is filled,
 `last_counts` holds the batch's counts: `sentences` (parse requests), `dedup_hits` (requests answered from the
 batch or the cache), and for the other, distinct sentences one of `parsed`, `null_too_long`, `null_empty`,
 `null_parser_error`; so sentences = dedup_hits + parsed + null_*.
+
+Which rows are parsed (per row, before step 1):
+- `parse.only_if` set and the row does not satisfy it (schemas/row_condition.py; a null score fails): no sentence
+  of the row is parsed, its parse columns are null and `parse_skipped` = `only_if` (counted `rows_skipped_only_if`);
+- when the build runs no stage that rewrites `ref` or `bt` (`keep_parsed`: neither clean nor translate among the
+  stages, e.g. `build --format shards --stages parse`), a side whose parse is already filled keeps its parse and
+  template (counted `sides_kept`), so a later run only parses what an earlier one skipped (or left null);
+- otherwise every side with text is parsed, and `parse_skipped` is cleared.
 """
 from __future__ import annotations
 
@@ -29,10 +37,13 @@ class ParseStage(PairStage):
     name = "parse"
     requires = ("ref",)
 
-    def __init__(self, load_parser: Callable[[], Parser], config: ParseConfig):
+    def __init__(self, load_parser: Callable[[], Parser], config: ParseConfig, keep_parsed: bool):
         """`load_parser` is called once, in `setup()` (so the stage stays cheap to construct and to pickle);
-        `config`: the build's `parse` section."""
+        `config`: the build's `parse` section; `keep_parsed`: keep parses already filled (see the module
+        docstring)."""
         self.load_parser = load_parser
+        self.only_if = config.condition()
+        self.keep_parsed = keep_parsed
         self.max_tokens = config.max_tokens
         self.cache_size = config.cache_size
         self.parser: Parser | None = None
@@ -87,12 +98,27 @@ class ParseStage(PairStage):
         return results, counts
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
-        texts = [row[side] for row in rows for side, _, _ in SIDES if row.get(side)]
+        plans = []   # per row: (sides parsed now, sides kept as they are, did the row fail only_if)
+        for row in rows:
+            kept = [side for side in SIDES if self.keep_parsed and row.get(side[0]) and row.get(side[1])]
+            skipped = self.only_if is not None and not self.only_if(row)
+            todo = [side for side in SIDES if row.get(side[0]) and side not in kept and not skipped]
+            plans.append((todo, kept, skipped and any(row.get(s[0]) and s not in kept for s in SIDES)))
+        texts = [row[side] for row, (todo, _, _) in zip(rows, plans) for side, _, _ in todo]
         results, self.last_counts = self.parse_texts(texts)
         outputs = []
-        for row in rows:
+        for row, (todo, kept, skipped) in zip(rows, plans):
             row = dict(row)
-            for side, parse_column, template_column in SIDES:
-                row[parse_column], row[template_column] = results[row[side]] if row.get(side) else (None, None)
+            for side in SIDES:
+                _, parse_column, template_column = side
+                if side in todo:
+                    row[parse_column], row[template_column] = results[row[side[0]]]
+                elif side not in kept:
+                    row[parse_column], row[template_column] = None, None
+            row["parse_skipped"] = "only_if" if skipped else None
+            if kept:
+                self.last_counts["sides_kept"] += len(kept)
+            if skipped:
+                self.last_counts["rows_skipped_only_if"] += 1
             outputs.append(row)
         return outputs

@@ -7,9 +7,11 @@ Two kinds of numbers, as in the papers:
 - over a deterministic SAMPLE of up to `sample_size` rows per corpus (P18-Tab1 uses 100K random references per
   source): average length, average IDF, vocabulary entropy, parse (template) entropy, and the bt_score and length
   histograms. Also over every row: fixed-bin histograms of the schema v2 pair signals (SIGNAL_RANGES: xsim,
-  simile, bt_repetition, unigram_f1, kendall_tau) and the language labels of each side (cs_lang, ref_lang,
-  bt_lang). The sample is the `sample_size` rows with the smallest 64-bit hash of `stats:<id>`, so it does not
-  depend on row order or sharding, and merging two accumulators keeps exactly that set.
+  simile, bt_repetition, unigram_f1, kendall_tau), the language labels of each side (cs_lang, ref_lang,
+  bt_lang), and parsed / not parsed rows (`ref_parsed`: the ref has a template; `parse_skipped`: the parse stage
+  skipped the row under `parse.only_if`; the rest have no parse for another reason: too long, empty, a parser
+  error, or no parse stage). The sample is the `sample_size` rows with the smallest 64-bit hash of `stats:<id>`,
+  so it does not depend on row order or sharding, and merging two accumulators keeps exactly that set.
 
 Bounded partial samples: a partial accumulator (one shard) cannot know which of its rows are among the corpus's
 smallest hashes, so a pipeline first counts rows per corpus and passes `hash_limit = sample_hash_limit(rows,
@@ -117,6 +119,8 @@ class CorpusAccumulator:
     overlap_hist: list[int] = field(default_factory=lambda: [0] * OVERLAP_BINS)
     joint_hist: list[list[int]] = field(default_factory=lambda: [[0] * OVERLAP_BINS for _ in range(PARA_BINS)])
     templates: Counter = field(default_factory=Counter)
+    ref_parsed: int = 0          # rows whose ref has a parse
+    parse_skipped: int = 0       # rows the parse stage skipped (parse_skipped set: parse.only_if)
     signal_hists: dict = field(default_factory=lambda: {c: [0] * bins for c, (_, bins) in SIGNAL_RANGES.items()})
     languages: dict = field(default_factory=lambda: {c: Counter() for c in LANGUAGE_COLUMNS})
     sample: list = field(default_factory=list)  # max-heap by hash: entries (-hash, id, reduced row)
@@ -140,6 +144,8 @@ class CorpusAccumulator:
         for side in ("ref_template", "bt_template"):
             if row.get(side):
                 self.templates[row[side]] += 1
+        self.ref_parsed += bool(row.get("ref_template"))
+        self.parse_skipped += bool(row.get("parse_skipped"))
         for column, (value_range, bins) in SIGNAL_RANGES.items():
             if _usable(row.get(column)):
                 self.signal_hists[column][histogram_bin(row[column], value_range, bins)] += 1
@@ -166,6 +172,8 @@ class CorpusAccumulator:
         self.overlap_hist = [a + b for a, b in zip(self.overlap_hist, other.overlap_hist)]
         self.joint_hist = [[a + b for a, b in zip(ra, rb)] for ra, rb in zip(self.joint_hist, other.joint_hist)]
         self.templates.update(other.templates)
+        self.ref_parsed += other.ref_parsed
+        self.parse_skipped += other.parse_skipped
         for column, counts in other.signal_hists.items():
             self.signal_hists[column] = [a + b for a, b in zip(self.signal_hists[column], counts)]
         for column, counts in other.languages.items():

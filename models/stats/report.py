@@ -90,6 +90,9 @@ def build_stats(accumulators: dict[str, CorpusAccumulator], idf_reference: list[
                           for column, counts in accumulator.languages.items()},
             "language_rows": {column: sum(counts.values()) for column, counts in accumulator.languages.items()},
             "templates_total": sum(accumulator.templates.values()),
+            "parses": {"rows": accumulator.rows, "ref_parsed": accumulator.ref_parsed,
+                       "skipped_only_if": accumulator.parse_skipped,
+                       "not_parsed_other": accumulator.rows - accumulator.ref_parsed - accumulator.parse_skipped},
             "bt_score_sample": [r["bt_score"] for r in accumulator.sample_rows() if r["bt_score"] is not None],
             "ref_length_sample": [r["ref_len"] for r in accumulator.sample_rows() if r["ref_len"] is not None],
         }
@@ -137,6 +140,15 @@ def render_markdown(report: dict, plots: list[str]) -> str:
     for rank, entry in enumerate(top["templates_top"], 1):
         share = entry["count"] / top["templates_total"]
         lines.append(f"| {rank} | `{entry['template']}` | {entry['count']} | {share:.1%} |")
+    lines += ["", "## Parses", "",
+              "Rows whose reference has a parse, rows the parse stage skipped (`parse.only_if`; `build --format "
+              "shards --stages parse` parses them later) and rows without a parse for another reason (too long, "
+              "empty, a parser error, or no parse stage).", "",
+              "| Corpus | Rows | Parsed | Skipped (only_if) | Not parsed (other) |", "|---|---|---|---|---|"]
+    for name, data in corpora.items():
+        p = data["parses"]
+        lines.append(f"| {name} | {p['rows']} | {p['ref_parsed']} | {p['skipped_only_if']} | "
+                     f"{p['not_parsed_other']} |")
     lines += ["", f"## Languages ({top_name}; top {TOP_LANGUAGES} labels per side, share of rows with a label)", "",
               "| Side | Labels |", "|---|---|"]
     for column, counts in top["languages"].items():

@@ -25,7 +25,7 @@ def row(number, ref, bt):
 
 
 def test_rows_get_parses_templates_and_counted_nulls(parser):
-    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=12, cache_size=10))
+    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=12, cache_size=10), keep_parsed=False)
     long_sentence = "This sentence is far too long for the configured cap of twelve tokens , sadly ."
     rows = [row(1, "She drove home.", "She went home."),
             row(2, "She drove home.", None),                 # repeated ref, no bt
@@ -51,7 +51,48 @@ def test_rows_get_parses_templates_and_counted_nulls(parser):
 
 
 def test_unparseable_text_gets_null(parser):
-    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=50, cache_size=0))
+    stage = ParseStage(lambda: parser, ParseConfig(max_tokens=50, cache_size=0), keep_parsed=False)
     outputs = stage.process_batch([row(1, "   ", "Fine.")])
     assert outputs[0]["ref_parse"] is None and outputs[0]["bt_parse"] is not None
     assert stage.last_counts["null_empty"] == 1
+
+
+def test_only_if_leaves_rows_unparsed_with_a_reason_and_a_later_run_fills_them(parser):
+    rows = [dict(row(1, "She drove home.", "She went home."), para_score=0.9),
+            dict(row(2, "He laughed.", "He smiled."), para_score=0.2),
+            dict(row(3, "They sang.", None), para_score=None)]         # never scored: fails the condition
+    stage = ParseStage(lambda: parser, ParseConfig(cache_size=0, only_if="para_score >= 0.5"), keep_parsed=False)
+    before = parser.sentences_parsed
+    first = stage.process_batch([dict(r) for r in rows])
+    assert parser.sentences_parsed - before == 2                        # only row 1's two sentences
+    assert first[0]["ref_template"] and first[0]["bt_template"] and first[0]["parse_skipped"] is None
+    for skipped in first[1:]:
+        assert skipped["parse_skipped"] == "only_if"
+        assert [skipped[c] for c in ("ref_parse", "ref_template", "bt_parse", "bt_template")] == [None] * 4
+    assert stage.last_counts == {"sentences": 2, "parsed": 2, "rows_skipped_only_if": 2}
+
+    # a later parse-only run without the condition parses the skipped rows and keeps row 1's parses
+    later = ParseStage(lambda: parser, ParseConfig(cache_size=0), keep_parsed=True)
+    first[0]["ref_parse"] = "(S(kept))"                                  # proves the parse is kept, not redone
+    before = parser.sentences_parsed
+    second = later.process_batch(first)
+    assert parser.sentences_parsed - before == 3                        # rows 2 (ref, bt) and 3 (ref)
+    assert second[0]["ref_parse"] == "(S(kept))" and second[0]["bt_template"] == first[0]["bt_template"]
+    assert all(r["parse_skipped"] is None and r["ref_template"] for r in second)
+    assert second[1]["bt_template"] and second[2]["bt_parse"] is None
+    assert later.last_counts == {"sentences": 3, "parsed": 3, "sides_kept": 2}
+
+
+def test_without_keep_parsed_every_row_is_parsed_again(parser):
+    """A build that rewrites ref or bt (clean, translate) parses again: an old parse may belong to an old text."""
+    stale = dict(row(1, "She drove home.", "He laughed."), ref_parse="(S(stale))", bt_parse="(S(stale))")
+    outputs = ParseStage(lambda: parser, ParseConfig(cache_size=0), keep_parsed=False).process_batch([stale])
+    assert outputs[0]["ref_parse"].startswith("(S(NP(PRP))") and outputs[0]["bt_parse"] != "(S(stale))"
+
+
+def test_a_kept_parse_survives_a_failing_condition(parser):
+    parsed = dict(row(1, "She drove home.", None), ref_parse="(S(kept))", ref_template="(S)", para_score=0.1)
+    stage = ParseStage(lambda: parser, ParseConfig(only_if="para_score >= 0.5"), keep_parsed=True)
+    outputs = stage.process_batch([parsed])
+    assert outputs[0]["ref_parse"] == "(S(kept))" and outputs[0]["parse_skipped"] is None
+    assert stage.last_counts == {"sentences": 0, "sides_kept": 1}
