@@ -16,6 +16,7 @@ command needs which: paranmt/pipelines/extras.py, whose table maps a missing mod
     hf         transformers + torch             parse    stanza + torch
     train      torch + scikit-learn             mine     faiss-cpu + torch
     dataflow   DataflowRunner's GCP clients     sentence-transformers   export-encoder's target library
+    dask       --runner dask (dask, distributed) and cluster-config (dask-jobqueue, dask-kubernetes)
     all        every extra
 `make install` (make demo / make test) installs everything from requirements/lock.txt instead.
 """
@@ -62,6 +63,7 @@ EXTRAS = {
     "mine": _pins("faiss-cpu", "torch"),
     "dataflow": _pins("google-cloud-dataflow-client", "google-cloud-storage", "google-auth", "google-auth-httplib2"),
     "sentence-transformers": _pins("sentence-transformers", "torch"),
+    "dask": _pins("dask", "distributed", "dask-jobqueue", "dask-kubernetes"),
 }
 EXTRAS["all"] = sorted({pin for pins in EXTRAS.values() for pin in pins})
 

@@ -412,6 +412,7 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
     matched and planned (before the models load). Without `verify_remote`, remote inputs and models are taken as
     given (check-dataflow)."""
     from apache_beam.options.pipeline_options import StandardOptions
+    from paranmt.pipelines.options import runs_remotely
     from paranmt.schemas.metadata import model_identity
     from paranmt.transforms.stage import VERIFY_REMOTE_MODELS
 
@@ -426,7 +427,7 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
         raise ConfigError(f"input {config.input!r}: the matched file(s) are empty: nothing to build")
     token = VERIFY_REMOTE_MODELS.set(verify_remote)
     try:
-        stages = processing_stages(config, options.view_as(StandardOptions).runner not in LOCAL_RUNNERS)
+        stages = processing_stages(config, runs_remotely(options))
     finally:
         VERIFY_REMOTE_MODELS.reset(token)
     return BuildPlan(config, options, models, stages, inputs, unverified)

@@ -31,6 +31,7 @@ COMMANDS = {
     "eval-nmt": "convert_nmt",
     "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon",
     "check-dataflow": "dataflow",
+    "cluster-config": "cluster_config",
     "mine": "mine",
     "eval-xling": "eval_xling",
     "simile": "simile",
@@ -82,7 +83,7 @@ def configure_logging(verbose: bool) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger().handlers[0].addFilter(lambda record: "apitools not found" not in record.getMessage())
     if not verbose:
-        for noisy in ("apache_beam", "fairseq", "stanza", "root", "matplotlib"):
+        for noisy in ("apache_beam", "fairseq", "stanza", "root", "matplotlib", "distributed", "dask"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
         # the local job service relays every worker's start-up warnings; real errors still come through
         logging.getLogger("apache_beam.runners.portability.local_job_service").setLevel(logging.ERROR)

@@ -10,6 +10,7 @@ enough for filter, stats, export and lexicon), and each extra of setup.py adds w
     mine       faiss-cpu, torch                                              mine, eval-xling
     dataflow   the Google Cloud clients of the DataflowRunner and gs://      --runner DataflowRunner, check-dataflow
     sentence-transformers  sentence-transformers, torch                      export-encoder's target library
+    dask       dask, distributed, dask-jobqueue, dask-kubernetes             --runner dask, cluster-config
     all        every extra above
 
 A command that needs a missing one stops with one line naming the extra (exit 2): `require_extra` when a command
@@ -34,13 +35,15 @@ EXTRAS = {
     "mine": ("faiss", "torch"),
     "dataflow": ("google.cloud", "google.auth", "google.api_core"),
     "sentence-transformers": ("sentence_transformers", "torch"),
+    "dask": ("dask", "distributed", "dask_jobqueue", "dask_kubernetes"),
 }
 # build stage -> the extra its workers need (read and clean: the core); translate: per backend
 STAGE_EXTRAS = {"xsim": "train", "score": "train", "parse": "parse",
                 "translate": {"ctranslate2": "translate", "fairseq": "fairseq", "transformers": "hf"}}
 # commands whose extra is not the first one providing the missing module
 COMMAND_EXTRAS = {"mine": "mine", "eval-xling": "mine", "train-nmt": "fairseq", "train-parser": "parse",
-                  "check-dataflow": "dataflow", "export-encoder": "sentence-transformers"}
+                  "check-dataflow": "dataflow", "export-encoder": "sentence-transformers",
+                  "cluster-config": "dask"}
 
 
 class MissingExtra(ConfigError):

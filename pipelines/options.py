@@ -6,9 +6,16 @@ from __future__ import annotations
 
 import os
 
-# Runners that run the pipeline in processes of this machine (the watchdog supervises them: pipelines/watchdog.py).
+from paranmt.pipelines.extras import require_extra
+from paranmt.schemas.config import ConfigError
+
+# Runners that run the pipeline in processes of this machine (the watchdog supervises them: pipelines/watchdog.py;
+# a stage with a resource hint stays fused on them: no GPU pool here).
 LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
                  "PrismRunner", "prism"}
+DASK_RUNNER = "paranmt.pipelines.dask_runner.ParanmtDaskRunner"
+# paranmt's Dask flags -> the Beam options of DASK_RUNNER (pipelines/dask_runner.py)
+DASK_FLAGS = {"dask-address": "dask_client_address", "dask-workers": "dask_workers"}
 
 
 def is_local(options: PipelineOptions) -> bool:
@@ -23,10 +30,14 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
     benchmarks/RESULTS.md, Scale: one shard per element uses every core this way; filter: in_memory, whose Arrow
     work is threaded, "Filter speed (issue 16)") with `--direct_num_workers` = cores (1 in_memory); with an
     explicit `--runner`, Beam's own defaults (in_memory for the DirectRunner). Every option the user gives wins, alone or together (e.g. `--direct_running_mode in_memory` alone runs in one
-    process). Shared by build, filter, stats, export and lexicon."""
+    process). Shared by build, filter, stats, export and lexicon.
+
+    `--runner dask` (or DaskRunner, or any `--dask-address ADDRESS` / `--dask-workers N` alone) runs on Dask
+    (pipelines/dask_runner.py): `--dask-address` joins a running scheduler (Beam's `--dask_client_address`),
+    `--dask-workers N` starts a LocalCluster of N worker processes; neither: one worker per core."""
     from apache_beam.options.pipeline_options import PipelineOptions
 
-    args = list(beam_args)
+    args = dask_arguments(list(beam_args))
 
     def given(name: str) -> bool:
         return any(a == f"--{name}" or a.startswith(f"--{name}=") for a in args)
@@ -45,3 +56,51 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
     if not given("default_sdk_harness_log_level"):
         args.append("--default_sdk_harness_log_level=WARNING")
     return PipelineOptions(args)
+
+
+def dask_arguments(args: list[str]) -> list[str]:
+    """`args` with paranmt's Dask flags as the Beam options of the Dask runner: `--runner dask` (or `DaskRunner`,
+    Beam's class path) -> paranmt's runner, `--dask-address A` -> `--dask_client_address=A`, `--dask-workers N` ->
+    `--dask_workers=N`; a Dask flag alone implies `--runner dask`. ConfigError for a Dask flag beside another
+    runner, for both flags at once, and MissingExtra when the `dask` extra is not installed."""
+    out, flags, runner, i = [], {}, None, 0
+    while i < len(args):
+        name, sep, value = args[i].partition("=")
+        key = name[2:] if name.startswith("--") else None
+        if key in DASK_FLAGS or key in DASK_FLAGS.values() or key == "runner":
+            if not sep:
+                if i + 1 >= len(args):
+                    raise ConfigError(f"{name} needs a value")
+                value, i = args[i + 1], i + 1
+            if key == "runner":
+                runner = value
+            else:
+                flags[DASK_FLAGS.get(key, key)] = value
+        else:
+            out.append(args[i])
+        i += 1
+    dask = runner in ("dask", "DaskRunner", "apache_beam.runners.dask.dask_runner.DaskRunner", DASK_RUNNER)
+    if flags and runner is not None and not dask:
+        raise ConfigError(f"--{' --'.join(k.replace('_', '-') for k in flags)} need(s) --runner dask, not {runner}")
+    if len(flags) > 1 and "dask_workers" in flags:
+        raise ConfigError("--dask-address joins a running cluster and --dask-workers starts one: give one of them")
+    if "dask_workers" in flags and not (flags["dask_workers"].isdigit() and int(flags["dask_workers"]) > 0):
+        raise ConfigError(f"--dask-workers expects a number of worker processes >= 1, got {flags['dask_workers']!r}")
+    if not (dask or flags):
+        return args
+    require_extra("dask", "distributed")
+    return out + [f"--runner={DASK_RUNNER}"] + [f"--{key}={value}" for key, value in flags.items()]
+
+
+def runs_remotely(options: PipelineOptions) -> bool:
+    """Whether the runner's workers are other machines (Dataflow, a joined Dask cluster), where a stage with a
+    resource hint runs on its own workers; False for the local runners and a LocalCluster started for the run."""
+    from apache_beam.options.pipeline_options import StandardOptions
+
+    runner = options.view_as(StandardOptions).runner
+    if runner == DASK_RUNNER:
+        from apache_beam.runners.dask.dask_runner import DaskOptions
+
+        dask = options.view_as(DaskOptions)
+        return bool(dask.address or dask.scheduler_file)
+    return runner not in LOCAL_RUNNERS

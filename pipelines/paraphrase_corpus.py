@@ -20,7 +20,7 @@ from collections import Counter
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.pipelines.options import is_local, pipeline_options
+from paranmt.pipelines.options import pipeline_options, runs_remotely
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
@@ -59,7 +59,7 @@ def run_paraphrase_corpus(config, input_path: str, output: str, column: str = "r
     todo = prepare_output(output, files)
     LOG.info("paraphrasing %d of %d shards (%s column) -> %s", len(todo), len(files), column, output)
     options = pipeline_options(beam_args or [])
-    remote = not is_local(options)
+    remote = runs_remotely(options)
     per_shard: list[dict] = []
     if todo:
         counts_dir = FileSystems.join(output, layout.SIDE_DIR)

@@ -1,0 +1,183 @@
+"""`paranmt cluster-config`: the worker job scripts (Slurm, PBS, SGE; through dask-jobqueue) or the Kubernetes
+DaskCluster spec (through dask-kubernetes) of a Dask cluster for `paranmt build --runner dask --dask-address ...`.
+
+    paranmt cluster-config --scheduler slurm --output cluster/                     the preset configs/dask/slurm.yaml
+    paranmt cluster-config --config configs/dask/slurm-czeng.yaml --output cluster/ \
+        --set scheduler_address=tcp://login1:8786 --set account=OPEN-12-34
+
+Offline, like `check-dataflow`: it writes what would be submitted and prints how to submit it; nothing is
+submitted. Two pools of workers (schemas/cluster.py): CPU workers advertise the Dask resource `CPU=<threads>`, GPU
+workers `GPU=<n>`, so that a build with `translate.accelerator` set runs translate on the GPU workers only and
+every other step on the CPU workers (pipelines/dask_runner.py). Written into `--output`:
+
+    slurm, pbs, sge   cpu-workers.sh, gpu-workers.sh (dask-jobqueue's job_script(), one batch job each: submit
+                      as many as `jobs`), start-scheduler.sh, submit.sh (the scheduler and every job in order)
+    kubernetes        dask-cluster.yaml: a DaskCluster (scheduler + CPU workers) and a DaskWorkerGroup (GPU workers)
+                      for the Dask Kubernetes operator (`kubectl apply -f`)
+
+This module also holds `WorkerLogging`, the plugin that sets up logging on every worker of a run.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+
+import yaml
+from distributed import WorkerPlugin
+
+from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
+from paranmt.schemas.config import ConfigError
+
+# the batch scheduler's job id variable, so that every job's workers get unique Dask names
+JOB_ID = {"slurm": "${SLURM_JOB_ID}", "pbs": "${PBS_JOBID}", "sge": "${JOB_ID}"}
+SUBMIT = {"slurm": "sbatch", "pbs": "qsub", "sge": "qsub"}
+
+
+class WorkerLogging(WorkerPlugin):
+    """A Dask worker plugin: the launcher's logging set-up (`paranmt.pipelines.cli.configure_logging`) on every
+    worker of a run, so that workers log like the launcher (and drop Beam's import-time GCP-client warning).
+    Lives here, away from Beam: a worker unpickles it before importing Beam."""
+
+    name = "paranmt-logging"
+
+    def __init__(self, verbose: bool):
+        self.verbose = verbose
+
+    def setup(self, worker):
+        from paranmt.pipelines.cli import configure_logging
+
+        configure_logging(self.verbose)
+
+
+def job_script(config: ClusterConfig, pool_name: str) -> str:
+    """The batch script of one job of pool `pool_name` (dask-jobqueue's `Job.job_script()`: the text that
+    `sbatch`/`qsub` would get), its workers joining `config.scheduler_address` with the pool's resources."""
+    from dask_jobqueue.pbs import PBSJob
+    from dask_jobqueue.sge import SGEJob
+    from dask_jobqueue.slurm import SLURMJob
+
+    pool: WorkerPool = getattr(config, pool_name)
+    directives = list(pool.directives)
+    if config.scheduler == "slurm" and pool.gpus and not any("gres" in d or "gpus" in d for d in directives):
+        directives.append(f"--gres=gpu:{pool.gpus}")
+    resources = ",".join(f"{k}={v}" for k, v in pool.resources().items())
+    kwargs = dict(scheduler=config.scheduler_address, name=f"paranmt-{pool_name}-{JOB_ID[config.scheduler]}",
+                  job_name=f"paranmt-{pool_name}", cores=pool.cores, processes=pool.processes, memory=pool.memory,
+                  walltime=pool.walltime, queue=pool.queue or None, job_extra_directives=directives,
+                  job_script_prologue=list(config.environment), python=config.python,
+                  worker_extra_args=["--resources", resources], local_directory=config.local_directory or None,
+                  log_directory=config.log_directory or None, death_timeout=120)
+    job_class = {"slurm": SLURMJob, "pbs": PBSJob, "sge": SGEJob}[config.scheduler]
+    if config.scheduler == "slurm":
+        kwargs["account"] = config.account or None
+    else:
+        kwargs["project"] = config.account or None
+    return job_class(**kwargs).job_script()
+
+
+def cluster_spec(config: ClusterConfig) -> list[dict]:
+    """The Kubernetes manifests (Dask operator): a DaskCluster with the scheduler and the CPU pool, and a
+    DaskWorkerGroup with the GPU pool (when it has jobs). Each worker pod is one job of its pool."""
+    from dask_kubernetes.operator import make_cluster_spec, make_worker_spec
+
+    env = {"OMP_NUM_THREADS": "1"}
+
+    def container_resources(pool: WorkerPool) -> dict:
+        limits = {"cpu": str(pool.cores), "memory": pool.memory.replace("GB", "G").replace("iB", "i")}
+        if pool.gpus:
+            limits["nvidia.com/gpu"] = str(pool.gpus)
+        return {"limits": limits, "requests": dict(limits)}
+
+    def worker_args(pool: WorkerPool) -> list[str]:
+        resources = ",".join(f"{k}={v}" for k, v in pool.resources().items())
+        return ["dask-worker", "--name", "$(DASK_WORKER_NAME)", "--nworkers", str(pool.processes), "--nthreads",
+                str(pool.threads), "--memory-limit", "auto", "--resources", resources]
+
+    spec = make_cluster_spec("paranmt", image=config.image, n_workers=config.cpu.jobs,
+                             resources=container_resources(config.cpu), env=env)
+    scheduler = spec["spec"]["scheduler"]["spec"]["containers"][0]
+    scheduler["resources"] = {"limits": {"cpu": "1", "memory": "4G"}, "requests": {"cpu": "1", "memory": "4G"}}
+    spec["spec"]["worker"]["spec"]["containers"][0]["args"] = worker_args(config.cpu)
+    manifests = [spec]
+    if config.gpu.jobs:
+        group = make_worker_spec(image=config.image, n_workers=config.gpu.jobs,
+                                 resources=container_resources(config.gpu), env=env)
+        group["spec"]["containers"][0]["args"] = worker_args(config.gpu)
+        manifests.append({"apiVersion": "kubernetes.dask.org/v1", "kind": "DaskWorkerGroup",
+                          "metadata": {"name": "paranmt-gpu"}, "spec": {"cluster": "paranmt", "worker": group}})
+    return manifests
+
+
+def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
+    """Write the files of `config` into `output` (module docstring); returns name -> path."""
+    try:
+        os.makedirs(output, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"output {output} cannot be created: {error}") from None
+    files = {}
+    if config.scheduler == "kubernetes":
+        files["dask-cluster.yaml"] = yaml.safe_dump_all(cluster_spec(config), sort_keys=False)
+    else:
+        for name in config.pools():
+            files[f"{name}-workers.sh"] = job_script(config, name)
+        port = config.scheduler_address.rsplit(":", 1)[1]
+        files["start-scheduler.sh"] = "\n".join(
+            ["#!/usr/bin/env bash", "# the Dask scheduler every worker joins; run it on the host of "
+             f"{config.scheduler_address} (e.g. the login node, inside tmux)", *config.environment,
+             f"exec {config.python} -m distributed.cli.dask_scheduler --port {port}", ""])
+        submit = SUBMIT[config.scheduler]
+        lines = ["#!/usr/bin/env bash", "# submit every worker job (start the scheduler first: start-scheduler.sh)",
+                 "set -euo pipefail", 'cd "$(dirname "$0")"']
+        lines += [f"mkdir -p {shlex.quote(config.log_directory)}"] if config.log_directory else []
+        lines += [f"for i in $(seq {pool.jobs}); do {submit} {name}-workers.sh; done"
+                  for name, pool in config.pools().items()]
+        files["submit.sh"] = "\n".join(lines) + "\n"
+    paths = {}
+    for name, text in files.items():
+        path = os.path.join(output, name)
+        with open(path, "w") as handle:
+            handle.write(text)
+        if name.endswith(".sh"):
+            os.chmod(path, 0o755)
+        paths[name] = path
+    return paths
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("cluster-config", help="write the Slurm/PBS/SGE job scripts or the Kubernetes "
+                                   "spec of a Dask cluster for --runner dask (offline)", description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scheduler", choices=["slurm", "pbs", "sge", "kubernetes"],
+                        help="the batch system (without --config: its preset configs/dask/SCHEDULER.yaml)")
+    parser.add_argument("--config", help="a cluster config YAML, or a preset name of configs/dask/ (e.g. "
+                                         "slurm-czeng); keys: schemas/cluster.py")
+    parser.add_argument("--output", required=True, help="directory for the job scripts / the Kubernetes spec")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override any config key, e.g. --set gpu.jobs=4 --set scheduler_address=tcp://h:8786")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from paranmt.pipelines.build import _set
+
+    if not args.config and not args.scheduler:
+        raise ConfigError("give --scheduler slurm|pbs|sge|kubernetes or --config FILE")
+    overrides = dict(_set(item) for item in args.set)
+    if args.scheduler:
+        overrides["scheduler"] = args.scheduler
+    config = load_cluster_config(args.config or args.scheduler, overrides)
+    paths = write_cluster_files(config, args.output)
+    for name, path in paths.items():
+        print(f"paranmt cluster-config: wrote {path}")
+    pools = ", ".join(f"{pool.jobs} {name} job(s) x {pool.processes} worker(s) x {pool.threads} thread(s)"
+                      + (f", {pool.gpus} GPU(s)" if pool.gpus else "") for name, pool in config.pools().items())
+    print(f"  cluster: {pools}")
+    if config.scheduler == "kubernetes":
+        print(f"  submit: kubectl apply -f {shlex.quote(paths['dask-cluster.yaml'])}  (needs the Dask operator); "
+              f"then build with --runner dask --dask-address tcp://paranmt-scheduler:8786 (from a pod, or through "
+              f"`kubectl port-forward svc/paranmt-scheduler 8786`)")
+    else:
+        print(f"  submit: {shlex.quote(paths['start-scheduler.sh'])} (on the scheduler host), then "
+              f"{shlex.quote(paths['submit.sh'])}; build with --runner dask --dask-address {config.scheduler_address}")
+    return 0

@@ -1,0 +1,143 @@
+"""`--runner dask` on a LocalCluster of 2 worker processes, run from the CLI as a user runs it: every stage gives
+the DirectRunner's shards byte for byte with the same accounting and Beam counters; filter and stats run on it; a
+worker killed mid-build loses and doubles nothing; the flags fail in one line."""
+import json
+import os
+import signal
+import threading
+import time
+
+import psutil
+import pytest
+from apache_beam.options.pipeline_options import StandardOptions
+
+from paranmt.pipelines.cli import main
+from paranmt.pipelines.options import DASK_RUNNER, pipeline_options, runs_remotely
+
+
+def cli(*args):
+    return main([str(a) for a in args])
+
+
+def files(root):
+    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+
+
+def metrics(out):
+    return json.loads((out / "__paranmt__" / "metrics.json").read_text())
+
+
+TWO_WORKERS = ["--runner", "dask", "--dask-workers", "2"]
+DIRECT = ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]
+
+
+@pytest.fixture(scope="module")
+def small_input(tmp_path_factory, sample_dir):
+    """The first 40 pairs of each demo file (held-out style: news and Tatoeba), 4 shards of 20."""
+    root = tmp_path_factory.mktemp("dask-in")
+    for name in ("newstest2017-first1000", "tatoeba-every13th"):
+        for suffix in ("cs", "en"):
+            lines = (sample_dir / f"{name}.{suffix}").read_text(encoding="utf-8").splitlines()[:40]
+            (root / f"{name}.{suffix}").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return ["--config", "configs/demo.yaml", "--input", root / "*", "--shard-rows", "20"]
+
+
+@pytest.fixture(scope="module")
+def both_runners(tmp_path_factory, small_input):
+    """Every stage of the demo config on the same input: the DirectRunner's output and the Dask runner's."""
+    root = tmp_path_factory.mktemp("dask-build")
+    assert cli("build", *small_input, "--output", root / "direct", *DIRECT) == 0
+    assert cli("build", *small_input, "--output", root / "dask", *TWO_WORKERS) == 0
+    return root / "direct", root / "dask"
+
+
+def test_every_stage_on_dask_gives_the_direct_runners_shards_byte_for_byte(both_runners):
+    direct, dask = both_runners
+    assert len(files(direct)) == 8 and files(dask) == files(direct)    # 4 shards + their rejects files
+    ran, reference = metrics(dask), metrics(direct)
+    assert ran["read"] == 80 == ran["written"] + ran["rejected"]
+    assert {k: ran[k] for k in ("read", "written", "rejected", "rejects_by_reason")} == \
+        {k: reference[k] for k in ("read", "written", "rejected", "rejects_by_reason")}
+    # the Beam counters of every stage, collected from the Dask workers, are the DirectRunner's
+    assert ran["beam_counters"] == reference["beam_counters"] and ran["beam_counters"]["parse/rows_in"] == 80
+    manifest = json.loads((dask / "__paranmt__" / "manifest.json").read_text())
+    assert [s["name"] for s in manifest["shards"]] == sorted(p.stem for p in dask.glob("*.parquet"))
+
+
+def test_filter_and_stats_on_dask_give_the_direct_runners_outputs(both_runners, tmp_path):
+    """filter uses side inputs and global combines, stats a global combine: both as on the DirectRunner."""
+    direct, _ = both_runners
+    for name, runner in (("direct", []), ("dask", TWO_WORKERS)):
+        assert cli("filter", "--config", "paranmt-5m", "--input", direct, "--output", tmp_path / f"f-{name}",
+                   *runner) == 0
+        assert cli("stats", "--input", direct, "--output", tmp_path / f"s-{name}", *runner) == 0
+    assert files(tmp_path / "f-dask") == files(tmp_path / "f-direct") and files(tmp_path / "f-direct")
+    stats = [json.loads((tmp_path / f"s-{name}" / "stats.json").read_text()) for name in ("direct", "dask")]
+    assert stats[0] == stats[1]
+
+
+def test_a_worker_killed_mid_build_loses_and_doubles_nothing(both_runners, small_input, tmp_path, capsys):
+    """SIGKILL one of the LocalCluster's worker processes while shards are still being made: Dask re-runs its task
+    on the other worker (the nanny restarts the killed one); the shards are the uninterrupted run's."""
+    direct, _ = both_runners
+    out, killed = tmp_path / "killed", []
+
+    def kill_a_worker():
+        deadline = time.time() + 600
+        while time.time() < deadline and not killed:
+            workers = [p for p in psutil.Process().children(recursive=True)
+                       if "spawn_main" in " ".join(p.cmdline()) and p.cpu_times().user > 0.5]
+            done = len(list(out.glob("*.parquet"))) if out.exists() else 0
+            if workers and done >= 1:    # the first shard is written, the others are being made
+                os.kill(workers[0].pid, signal.SIGKILL)
+                killed.append((workers[0].pid, done))
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_a_worker, daemon=True)
+    killer.start()
+    code = cli("build", *small_input, "--output", out, *TWO_WORKERS)
+    killer.join()
+    assert killed and killed[0][1] < 4, "no worker was killed while shards were left to make"
+    if code != 0:        # Dask gave up: one line, and --resume finishes the run
+        assert "--resume" in capsys.readouterr().err
+        assert cli("build", *small_input, "--output", out, "--resume", *TWO_WORKERS) == 0
+    assert files(out) == files(direct)
+    assert metrics(out)["read"] == 80 == metrics(out)["written"] + metrics(out)["rejected"]
+    assert not list(out.rglob(".*tmp-*"))
+
+
+def test_resume_on_dask_makes_only_the_missing_shards(both_runners, small_input, tmp_path):
+    direct, _ = both_runners
+    out = tmp_path / "resumed"
+    assert cli("build", *small_input, "--output", out, "--stages", "read,clean", *TWO_WORKERS) == 0
+    (out / "tatoeba-every13th.00001.parquet").unlink()
+    assert cli("build", *small_input, "--output", out, "--stages", "read,clean", "--resume", *TWO_WORKERS) == 0
+    assert metrics(out)["beam_counters"]["clean/rows_in"] == 20     # one shard made again
+    assert metrics(out)["read"] == 80
+
+
+@pytest.mark.parametrize("given, runner, remote", [
+    (["--runner", "dask"], DASK_RUNNER, False),
+    (["--dask-workers", "3"], DASK_RUNNER, False),
+    (["--runner=dask", "--dask-address", "tcp://h:8786"], DASK_RUNNER, True),
+    (["--dask_client_address=tcp://h:8786"], DASK_RUNNER, True),
+    (["--runner=DataflowRunner"], "DataflowRunner", True),
+    ([], "DirectRunner", False),
+])
+def test_dask_flags_pick_the_runner_and_where_its_workers_are(given, runner, remote):
+    options = pipeline_options(given)
+    assert options.view_as(StandardOptions).runner == runner and runs_remotely(options) == remote
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--runner", "DirectRunner", "--dask-workers", "2"], "--dask-workers need(s) --runner dask, not DirectRunner"),
+    (["--dask-workers", "2", "--dask-address", "tcp://h:8786"], "give one of them"),
+    (["--runner", "dask", "--dask-workers", "0"], "--dask-workers expects a number of worker processes >= 1"),
+    (["--runner", "dask", "--dask-address", "tcp://127.0.0.1:9", "--dask_connection_timeout=2"],
+     "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
+])
+def test_bad_dask_flags_are_one_line_and_exit_2(sample_dir, tmp_path, capsys, flags, message):
+    assert cli("build", "--input", sample_dir / "tatoeba*", "--format", "moses", "--stages", "read",
+               "--output", tmp_path / "out", *flags) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
