@@ -109,9 +109,7 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
         for directory in (config.output, join_path(config.output, layout.REJECTS)):
             if not FileSystems.exists(directory):
                 FileSystems.mkdirs(directory)
-            stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
-            if stale:   # temporaries of writes a killed run left behind; their shards are rewritten
-                FileSystems.delete([m.path for m in stale])
+        remove_temporaries(config.output)
         probe = join_path(config.output, f".write-check-{os.getpid()}")
         with FileSystems.create(probe) as handle:
             handle.write(b"")
@@ -150,6 +148,18 @@ def check_same_input(config: BuildConfig, fingerprints: dict[str, dict], done: s
                           f"{len(done)} finished shard(s) would mix with shards of the new input: "
                           f"{'; '.join(changes[:5])}{f' (and {len(changes) - 5} more)' if len(changes) > 5 else ''}"
                           f"; build into a new output, or add --allow-changed-input if the change is harmless")
+
+
+def remove_temporaries(output: str) -> None:
+    """Delete the temporaries (`.<shard>.tmp-<uuid>`) of shard writes that did not finish: a killed run's, or those
+    of a worker that died mid-write while its task was re-run elsewhere (their shards are rewritten whole)."""
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.transforms.shards import join_path
+
+    for directory in (output, join_path(output, layout.REJECTS)):
+        stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
+        if stale:
+            FileSystems.delete([m.path for m in stale])
 
 
 def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStage]:
@@ -459,6 +469,7 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
         build_pipeline(pipeline, plan, done)
         result = run_supervised(pipeline, plan, done, planned, lock, argv)
         elapsed = time.time() - start
+        remove_temporaries(config.output)
         return report_build(plan, done, result, elapsed, fingerprints)
     finally:
         lock.release()

@@ -39,6 +39,7 @@ import contextlib
 import logging
 import os
 import pickle
+import re
 import uuid
 
 from apache_beam.internal import pickler
@@ -176,7 +177,8 @@ def _metered_pardo(op_class):
             run = _run_bundle_list if self.annotate else _run_bundle
             with dask.annotate(resources=resources) if resources else contextlib.nullcontext():
                 return input_bag.map(get_windowed_value, window_fn).map_partitions(
-                    run, self.applied.full_label, self.topic, parts, specs, *values)
+                    run, self.applied.full_label, self.topic, parts, specs, *values,
+                    token=re.sub(r"\W+", "_", self.applied.full_label))     # task names: the step's
 
     return MeteredParDo
 

@@ -1,0 +1,69 @@
+"""Issue 23 benchmark: `paranmt build` on `--runner dask --dask-workers 2` (a LocalCluster of 2 worker processes)
+against the DirectRunner with 2 worker processes, side by side on this machine.
+
+    .venv/bin/python benchmarks/bench_dask.py [--clean-sizes 16000,128000] [--all-sizes 16000] [--repeat 2]
+
+For each size: `read,clean` and every stage (`read,clean,translate,score,parse` with bench_flat's stand-in models:
+translate = tests/fixtures/nmt-tiny, score = assets/encoder-sp, parse = assets/parser-en), the two runners
+alternating (direct, dask, direct, dask, ...) so that both see the same machine load. Each run is the real CLI
+in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, wall and CPU seconds of the process tree, peak
+RSS of the whole tree sampled every 0.2 s, the load average before the run). Inputs: bench_flat's repeated shared
+bitext. Results go to WORK/results.jsonl and a Markdown table (Dask / Direct ratios of pairs per wall second and
+of peak tree memory; medians over the repeats).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_flat import STAND_INS, build, record, write_repeated  # noqa: E402
+from bench_scale import REPO  # noqa: E402
+
+RUNNERS = {"direct": ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"],
+           "dask": ["--runner", "dask", "--dask-workers", "2"]}
+ALL_STAGES = "read,clean,translate,score,parse"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clean-sizes", default="16000,128000")
+    parser.add_argument("--all-sizes", default="16000")
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--work", default=str(REPO / "work" / "bench_dask"))
+    args = parser.parse_args()
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for stages, sizes in (("read,clean", args.clean_sizes), (ALL_STAGES, args.all_sizes)):
+        for n in [int(s) for s in sizes.split(",") if s]:
+            prefix = write_repeated(n, work / f"in-{n}")
+            runs = {name: [] for name in RUNNERS}
+            for attempt in range(args.repeat):
+                for name, runner in RUNNERS.items():
+                    out = work / "out" / f"{name}-{stages}-{n}"
+                    extra = (STAND_INS if "translate" in stages else []) + runner
+                    runs[name].append(record(work, f"{name} {stages} {n} #{attempt + 1}", n,
+                                             build(prefix, out, stages, extra), out))
+            direct, dask = (runs[name] for name in RUNNERS)
+            rate = {name: statistics.median(n / r["seconds"] for r in runs[name]) for name in RUNNERS}
+            memory = {name: statistics.median(r["peak_tree_mb"] for r in runs[name]) for name in RUNNERS}
+            rows.append(f"| {stages} | {n:,} | {rate['direct']:.0f} | {rate['dask']:.0f} | "
+                        f"{rate['dask'] / rate['direct']:.2f}x | {memory['direct']:,.0f} | {memory['dask']:,.0f} | "
+                        f"{memory['dask'] / memory['direct']:.2f}x | "
+                        f"{statistics.median(r['load_before'] for r in direct + dask):.1f} |")
+            assert all(r["read"] == r["written"] + r["rejected"] == n for r in direct + dask), "accounting"
+    print("| stages | pairs | Direct pairs/s | Dask pairs/s | Dask/Direct | Direct peak MB | Dask peak MB | "
+          "memory ratio | load |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+    with open(work / "table.md", "w") as handle:
+        handle.write("\n".join(rows) + "\n")
+    print(json.dumps({"work": str(work)}))
+
+
+if __name__ == "__main__":
+    main()
