@@ -136,7 +136,7 @@ def _run_bundle(items, step: str, topic: str, invoker_parts: bytes, side_specs: 
 
 
 def _run_bundle_list(*args) -> list:
-    """`_run_bundle` collected: the output of a task that is not fused with the next step (it leaves the worker)."""
+    """`_run_bundle` collected: the output of a step that runs as a task of its own (resources: not fused)."""
     return list(_run_bundle(*args))
 
 
@@ -163,6 +163,7 @@ def _metered_pardo(op_class):
             from apache_beam import DoFn
             from apache_beam.runners.common import DoFnContext
             from apache_beam.runners.dask.transform_evaluator import get_windowed_value
+            from dask.bag.core import reify
 
             transform = self.transform
             args, kwargs = transform.raw_side_inputs
@@ -174,11 +175,17 @@ def _metered_pardo(op_class):
             specs = pickler.dumps([(type(si), si._view_options(), si._window_mapping_fn) for si, _ in side_inputs])
             values = [dask.delayed(list)(bag) for _, bag in side_inputs]
             resources = accelerator_resources(self.applied.resource_hints) if self.annotate else None
-            run = _run_bundle_list if self.annotate else _run_bundle
+            label = re.sub(r"\W+", "_", self.applied.full_label)    # task names: the step's
             with dask.annotate(resources=resources) if resources else contextlib.nullcontext():
-                return input_bag.map(get_windowed_value, window_fn).map_partitions(
-                    run, self.applied.full_label, self.topic, parts, specs, *values,
-                    token=re.sub(r"\W+", "_", self.applied.full_label))     # task names: the step's
+                bag = input_bag.map(get_windowed_value, window_fn)
+                if self.annotate:       # not fused: every step's output is a concrete list
+                    return bag.map_partitions(_run_bundle_list, self.applied.full_label, self.topic, parts, specs,
+                                              *values, token=label)
+                # the generator, then Dask bag's `reify`: dask.optimize fuses the two (the generator never leaves
+                # the task) and drops a `reify` that feeds the next step fused into the same task (its `lazify`),
+                # so shards stream through a fused chain and any task's result is a list
+                return bag.map_partitions(_run_bundle, self.applied.full_label, self.topic, parts, specs, *values,
+                                          token=label).map_partitions(reify, token=f"{label}_out")
 
     return MeteredParDo
 
@@ -349,7 +356,7 @@ class ParanmtDaskRunner(DaskRunner):
             pipeline.replace_all(dask_overrides())
             visitor = _bag_visitor(PipelineVisitor, translations, bag_kwargs)
             pipeline.visit(visitor)
-            last = list(visitor.bags.values())[-1].map_partitions(list)     # a task's result leaves as a list
+            last = list(visitor.bags.values())[-1]
             # fused (one task per shard through every step) unless resources must place steps on their workers
             graph = last if isolating else dask.optimize(last)[0]
             futures = client.compute([graph], optimize_graph=not isolating)
