@@ -41,6 +41,7 @@ import os
 import pickle
 import re
 import uuid
+from concurrent.futures import CancelledError
 
 from apache_beam.internal import pickler
 from apache_beam.metrics.execution import MetricsContainer
@@ -225,16 +226,23 @@ class DaskPipelineResult(PipelineResult):
         try:
             for _ in as_completed(self.futures, with_results=True):
                 pass        # results are gathered (and dropped) so that a task's exception is raised here
+            unfinished = [f for f in self.futures if f.status != "finished"]
+            if unfinished:  # as_completed ends quietly on futures cancelled by a lost scheduler
+                raise CancelledError(f"{len(unfinished)} of {len(self.futures)} result(s) "
+                                     f"{unfinished[0].status} (client {self.client.status})")
             self._state = PipelineState.DONE
         except KilledWorker as error:
             self._state = PipelineState.FAILED
-            raise PipelineStopped(f"stopped: Dask gave up on a task after its workers died {_allowed_failures() + 1} times "
-                             f"({error.args[0] if error.args else error}); the shards written so far are kept: "
-                             f"run again with --resume to finish") from None
-        except (CommClosedError, OSError, TimeoutError, _cancelled_error()) as error:
+            raise PipelineStopped(f"stopped: Dask gave up on a task after its workers died "
+                                  f"{_allowed_failures() + 1} times ({error.args[0] if error.args else error}); "
+                                  f"the shards written so far are complete: run again with --resume to finish"
+                                  ) from None
+        except (CommClosedError, OSError, TimeoutError, CancelledError) as error:
             self._state = PipelineState.FAILED
-            raise PipelineStopped(f"stopped: lost the Dask cluster ({type(error).__name__}: {error}); the shards written so far "
-                             f"are kept: run again with --resume to finish") from None
+            if not isinstance(error, (CommClosedError, CancelledError)) and self.client.status == "running":
+                raise       # raised by a task (e.g. an unwritable output): not the cluster's doing
+            raise PipelineStopped(f"stopped: lost the Dask cluster ({type(error).__name__}: {error}); the shards "
+                                  f"written so far are complete: run again with --resume to finish") from None
         except BaseException:
             self._state = PipelineState.FAILED
             raise
@@ -286,12 +294,6 @@ def _allowed_failures() -> int:
     import dask
 
     return int(dask.config.get("distributed.scheduler.allowed-failures"))
-
-
-def _cancelled_error():
-    from concurrent.futures import CancelledError
-
-    return CancelledError
 
 
 def start_client(options: PipelineOptions):

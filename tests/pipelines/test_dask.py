@@ -8,6 +8,7 @@ import threading
 import time
 
 import psutil
+import pyarrow.parquet as pq
 import pytest
 from apache_beam.options.pipeline_options import StandardOptions
 
@@ -72,7 +73,14 @@ def test_filter_and_stats_on_dask_give_the_direct_runners_outputs(both_runners, 
         assert cli("filter", "--config", "paranmt-5m", "--input", direct, "--output", tmp_path / f"f-{name}",
                    *runner) == 0
         assert cli("stats", "--input", direct, "--output", tmp_path / f"s-{name}", *runner) == 0
-    assert files(tmp_path / "f-dask") == files(tmp_path / "f-direct") and files(tmp_path / "f-direct")
+    kept = {name: {p.name: pq.read_table(p) for p in (tmp_path / f"f-{name}").glob("*.parquet")}
+            for name in ("direct", "dask")}
+    assert kept["direct"] and kept["dask"].keys() == kept["direct"].keys()
+    for name, table in kept["direct"].items():      # the same rows; the metadata differs in the output path alone
+        assert kept["dask"][name].equals(table)
+        direct_config, dask_config = (json.loads(kept[side][name].schema.metadata[b"paranmt.filter_config"])
+                                      for side in ("direct", "dask"))
+        assert {**dask_config, "output": None} == {**direct_config, "output": None}
     stats = [json.loads((tmp_path / f"s-{name}" / "stats.json").read_text()) for name in ("direct", "dask")]
     assert stats[0] == stats[1]
 
@@ -174,3 +182,30 @@ def test_on_a_joined_cluster_translate_runs_on_the_gpu_worker_only(tmp_path, sam
     assert ran["Translate_Apply"] == {"gpu"}
     assert all(ran[step] == {"cpu"} for step in ("Read_Read", "Clean_Apply", "Write_WriteShard"))
     assert files(tmp_path / "dask") == files(tmp_path / "direct") and len(files(tmp_path / "direct")) == 8
+
+
+def test_a_cluster_that_goes_away_mid_build_stops_in_one_line_and_resume_finishes(small_input, tmp_path, capsys):
+    """The scheduler of a joined cluster closes while shards are being made: one line on stderr (no traceback),
+    exit 1; the same build with --resume on a new cluster writes what is missing, with the accounting balanced."""
+    import logging
+
+    from distributed import LocalCluster
+
+    out = tmp_path / "lost"
+    args = [*small_input, "--output", out, "--stages", "read,clean", "--shard-rows", "2"]
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=None, silence_logs=logging.WARNING)
+
+    def close_after_the_first_shard():
+        while not list(out.glob("*.parquet")):
+            time.sleep(0.02)
+        cluster.close()
+
+    closer = threading.Thread(target=close_after_the_first_shard, daemon=True)
+    closer.start()
+    assert cli("build", *args, "--dask-address", cluster.scheduler_address) == 1
+    closer.join()
+    err = capsys.readouterr().err
+    assert "stopped: lost the Dask cluster" in err and "--resume" in err and "Traceback" not in err
+    assert 0 < len(list(out.glob("*.parquet"))) < 40
+    assert cli("build", *args, "--resume", *TWO_WORKERS) == 0
+    assert len(list(out.glob("*.parquet"))) == 40 and metrics(out)["read"] == 80
