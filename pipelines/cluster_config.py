@@ -27,7 +27,7 @@ import yaml
 from distributed import WorkerPlugin
 
 from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, parse_assignments
 
 # the batch scheduler's job id variable, so that every job's workers get unique Dask names
 JOB_ID = {"slurm": "${SLURM_JOB_ID}", "pbs": "${PBS_JOBID}", "sge": "${JOB_ID}"}
@@ -159,11 +159,9 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from paranmt.pipelines.build import _set
-
     if not args.config and not args.scheduler:
         raise ConfigError("give --scheduler slurm|pbs|sge|kubernetes or --config FILE")
-    overrides = dict(_set(item) for item in args.set)
+    overrides = parse_assignments(args.set)
     if args.scheduler:
         overrides["scheduler"] = args.scheduler
     config = load_cluster_config(args.config or args.scheduler, overrides)

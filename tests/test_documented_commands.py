@@ -191,6 +191,22 @@ COVERAGE = {
     "paranmt train-paraphraser --input out/corpus --output models/bart-scpn --task scpn --arch "
     "transformers --hf-model ~/models/bart-base --lr 3e-5 --batch-size 32 --device cuda": ARGUMENTS,
     "paranmt train-paraphraser ... --resume": ARGUMENTS,
+    # docs/cluster.md (the Dask builds start worker processes: tests/pipelines/test_dask.py runs them)
+    "paranmt build --config configs/demo.yaml --output out/demo --runner dask --dask-workers 4": ARGUMENTS,
+    "paranmt build ... --runner dask --dask-address tcp://login1:8786": ARGUMENTS,
+    "paranmt cluster-config --scheduler slurm --output cluster/": RUN,
+    "paranmt cluster-config --config my-cluster.yaml --output cluster/ --set gpu.jobs=8": ARGUMENTS,
+    "paranmt cluster-config --config slurm-czeng --output cluster/ --set scheduler_address=tcp://login1:8786 "
+    "--set account=OPEN-1-2": RUN,
+    "paranmt build --input '/data/czeng16/*.gz' --format czeng16 --output /scratch/paranmt/czeng --config "
+    "configs/dataflow-gpu.yaml --set translate.model=/models/opus-mt-cs-en-ct2 --runner dask --dask-address "
+    "tcp://login1:8786": ARGUMENTS,
+    "paranmt build ... --runner FlinkRunner --flink_master flink-jm:8081 --flink_version 1.20 --flink_job_server_jar "
+    "/shared/jars/beam-runners-flink-1.20-job-server-2.77.0.jar --environment_type DOCKER --sdk_container_image "
+    "REGISTRY/paranmt-worker:0.1.0": ARGUMENTS,
+    "paranmt build ... --runner SparkRunner --spark_master_url spark://spark-master:7077 --spark_job_server_jar "
+    "/shared/jars/beam-runners-spark-3-job-server-2.77.0.jar --environment_type PROCESS --environment_config "
+    "'{\"command\": \"/opt/apache/beam/boot\"}'": ARGUMENTS,
 }
 
 
