@@ -21,7 +21,8 @@ def cli(*args):
 
 
 def files(root):
-    return {p.relative_to(root): p.read_bytes() for p in sorted(root.rglob("*.parquet"))}
+    """Every shard and rejects file (`*.parquet`, `__paranmt__/rejects/*.pq`) under `root`: path -> bytes."""
+    return {p.relative_to(root): p.read_bytes() for p in sorted([*root.rglob("*.parquet"), *root.rglob("*.pq")])}
 
 
 def metrics(out):
