@@ -299,7 +299,7 @@ class BuildConfig(Config):
 
 class CommandLineValue(str):
     """The text of a `--set KEY=VALUE` value. The loader types it by the field it sets: a text field takes it as
-    written (`--set translate.source_lang=no` stays "no"; `null` or `~` gives None where None is allowed), any other
+    written (`--set source_lang=no` stays "no"; `null` or `~` gives None where None is allowed), any other
     field its YAML value (`100`, `0.5`, `true`, `[a, b]`), converted and checked like a YAML file's value."""
 
 
