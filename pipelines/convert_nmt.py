@@ -9,6 +9,9 @@ Both unpickle the checkpoint (fairseq checkpoints are pickles): only convert che
 From a Hugging Face MarianMT / M2M-100 / NLLB directory (`--transformers DIR`, local or gs://): CTranslate2's
 Transformers converter, the sentencepiece models and an nmt.json (family, language tokens, source model path and
 sha256) into `--output`, which the ctranslate2 backend loads as it is (paranmt.models.nmt.hf).
+Each also writes CTranslate2's vocabulary map (`vmap.txt` beside the ct2 model, for `translate.use_vmap`) from
+bitext in the model's pieces (paranmt.models.nmt.vmap): `--vmap-source/--vmap-target` plain-text files, by default
+the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--config`; without either, no map.
 """
 from __future__ import annotations
 
@@ -22,6 +25,30 @@ from paranmt.schemas.config import ConfigError, ScoreConfig
 
 QUANTIZATIONS = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
                  "float32")
+
+
+def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:
+    """vmap.txt for the model written at `model_path`, from --vmap-source/--vmap-target (else `default_files`
+    when both exist); nothing without either. ConfigError for a missing file or a model it cannot serve."""
+    from paranmt.models.nmt.model_dir import ModelDirError
+    from paranmt.models.nmt.vmap import VmapError, make_vmap
+
+    if bool(args.vmap_source) != bool(args.vmap_target):
+        raise ConfigError("give both --vmap-source and --vmap-target (aligned plain-text files), or neither")
+    if args.vmap_source:
+        files = (Path(args.vmap_source), Path(args.vmap_target))
+    elif default_files and all(path.is_file() for path in default_files):
+        files = default_files
+    else:
+        return
+    for path in files:
+        if not path.is_file():
+            raise ConfigError(f"vocabulary map data {path} does not exist")
+    try:
+        written = make_vmap(model_path, *files, max_pairs=args.vmap_pairs)
+    except (VmapError, ModelDirError) as error:
+        raise ConfigError(f"vocabulary map: {error}") from None
+    print(f"wrote {written} from {files[0]} / {files[1]}")
 
 
 def run_transformers(args) -> int:
@@ -39,6 +66,7 @@ def run_transformers(args) -> int:
                                                          source_name=args.transformers)
     except NotATranslationModel as error:
         raise ConfigError(f"--transformers: {error}") from None
+    write_vocabulary_map(args, args.output)
     languages = ", ".join(sorted(descriptor["language_codes"])) or "/".join(str(p) for p in descriptor["pair"])
     print(f"wrote {args.output}: {descriptor['family']} model, {descriptor['ct2_quantization']} weights, "
           f"languages: {languages}")
@@ -50,8 +78,13 @@ def run(args) -> int:
 
     if args.quantization not in QUANTIZATIONS:
         raise ConfigError(f"--quantization must be one of {', '.join(QUANTIZATIONS)}, not {args.quantization!r}")
+    if args.vmap_pairs < 1:
+        raise ConfigError(f"--vmap-pairs must be >= 1, not {args.vmap_pairs}")
     if args.transformers:
         return run_transformers(args)
+    if args.fairseq_checkpoint and args.vmap_source:
+        raise ConfigError("--vmap-source needs a model directory (--config, --checkpoints or --transformers); "
+                          "--fairseq-checkpoint writes a bare ct2 model")
     if args.fairseq_checkpoint:
         checkpoint = Path(args.fairseq_checkpoint)
         if not checkpoint.is_file():
@@ -66,18 +99,21 @@ def run(args) -> int:
         recipe = NMTRecipe(load_recipe_config(args.config))
         checkpoints, data_bin, spm = recipe.checkpoints, recipe.bin, recipe.spm_model
         source_lang, target_lang = recipe.config.source_lang, recipe.config.target_lang
+        vmap_data = (recipe.raw / f"train.{source_lang}", recipe.raw / f"train.{target_lang}")
     else:
         if not (args.checkpoints and args.data_bin and args.spm):
             raise ConfigError("give --config RECIPE.yaml, or --checkpoints, --data-bin and --spm, "
                               "or --fairseq-checkpoint")
         checkpoints, data_bin, spm = Path(args.checkpoints), Path(args.data_bin), Path(args.spm)
         source_lang, target_lang = args.source_lang, args.target_lang
+        vmap_data = None
     for path in (checkpoints, data_bin, spm):
         if not Path(path).exists():
             raise ConfigError(f"{path} does not exist (has the recipe been run?)")
     descriptor = export_model(str(checkpoints), str(data_bin), str(spm), args.output, source_lang, target_lang,
                               average_last=args.average_last, fp16=not args.fp32,
                               quantization=args.quantization)
+    write_vocabulary_map(args, args.output, vmap_data)
     provenance = {"model": descriptor, "command": "paranmt " + " ".join(sys.argv[1:])}
     if args.config:
         provenance["recipe_config_file"] = args.config
@@ -159,6 +195,12 @@ def register(subparsers) -> None:
     parser.add_argument("--fp32", action="store_true", help="keep fp32 weights in fairseq/model.pt")
     parser.add_argument("--quantization", default="int8",
                         help="ctranslate2 weight type: float32, float16, int8, int8_float16 (default int8)")
+    parser.add_argument("--vmap-source", metavar="FILE",
+                        help="source side of the bitext for the vocabulary map vmap.txt (default with --config: "
+                             "the recipe's training data)")
+    parser.add_argument("--vmap-target", metavar="FILE", help="target side, aligned with --vmap-source")
+    parser.add_argument("--vmap-pairs", type=int, default=100_000,
+                        help="sentence pairs read for the vocabulary map (default 100000)")
     parser.set_defaults(func=run)
 
     evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "

@@ -174,6 +174,8 @@ class TranslateConfig:
     group_size: int = bounded(1024, 1)   # rows per stage batch: dedup and length bucketing happen inside it
     share_across_processes: bool | None = None   # one model per machine (None = only on CUDA)
     accelerator: str = ""                # Beam accelerator resource hint (Dataflow GPU), see docs/translate.md
+    use_vmap: bool = False               # ctranslate2: decode over the model's vocabulary map (ct2/vmap.txt,
+                                         # written by convert-nmt); off: the map can change the best hypothesis
 
     def validate(self) -> None:
         """Settings only; the model itself is checked by the stage factory (paranmt.transforms.translate)."""

@@ -40,7 +40,8 @@ class WorkerTranslateStage(TranslateStage):
         if share is None:
             share = select_device(self.device, self.threads).kind == "cuda"
         if share:
-            tag = f"paranmt-translate-{self.model}-{self.backend}-{self.source_lang}-{self.target_lang}"
+            tag = (f"paranmt-translate-{self.model}-{self.backend}-{self.source_lang}-{self.target_lang}"
+                   f"{'-vmap' if self.use_vmap else ''}")
             self.translator = MultiProcessShared(self.load_translator, tag=tag, always_proxy=True).acquire()
         else:
             super().setup()
@@ -51,5 +52,5 @@ def translate_stage(config: TranslateConfig, source_lang: str, target_lang: str)
     a model directory that does not fit it (`ModelDir.check`)."""
     check_choice("translate.backend", config.backend, BACKENDS)
     model_dir = checked_model("translate.model", config.model, lambda path: ModelDir.open(path).check(
-        config.backend, source_lang, target_lang), (ModelDirError,))
+        config.backend, source_lang, target_lang, config.use_vmap), (ModelDirError,))
     return WorkerTranslateStage(model_dir, config, source_lang, target_lang)

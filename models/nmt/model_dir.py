@@ -120,9 +120,11 @@ class ModelDir:
                 return str(path)
         return str(self.root)
 
-    def check(self, backend: str, source_lang: str = "cs", target_lang: str = "en") -> None:
+    def check(self, backend: str, source_lang: str = "cs", target_lang: str = "en", use_vmap: bool = False) -> None:
         """Raise ModelDirError unless the files `backend` needs are all present and the model knows both
-        languages."""
+        languages (and, with `use_vmap`, the ctranslate2 backend has the vocabulary map vmap.txt)."""
+        if use_vmap and backend != "ctranslate2":
+            raise ModelDirError(f"a vocabulary map (use_vmap) is a ctranslate2 backend setting, not {backend}'s")
         if backend not in BACKENDS:
             raise ModelDirError(f"unknown NMT backend {backend!r}; choose one of {', '.join(BACKENDS)}")
         if backend == "transformers":
@@ -149,6 +151,9 @@ class ModelDir:
                 hint = (f"convert it with `paranmt convert-nmt --transformers {self.root} --output DIR`"
                         if self.hf else "create one with `paranmt convert-nmt`")
                 raise ModelDirError(f"no CTranslate2 model in {self.root} (expected ct2/model.bin); {hint}")
+            if use_vmap and not (self.ct2_dir / "vmap.txt").is_file():
+                raise ModelDirError(f"no vocabulary map {self.ct2_dir / 'vmap.txt'}; write one with `paranmt "
+                                    f"convert-nmt ... --vmap-source FILE --vmap-target FILE`")
         self.tokens_for(source_lang, target_lang)
 
 

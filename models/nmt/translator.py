@@ -92,12 +92,18 @@ class CTranslate2Translator(Translator):
     language tokens) the prefix adds 0 to the sum but counts in the length; `normalized_score` removes it (measured
     against transformers in tests/models/nmt/test_hf.py). Hypotheses cut at max_target_tokens (degenerate, looping
     output) differ between the backends: fairseq forces an end token at the limit and scores it, CTranslate2 stops
-    without one."""
+    without one.
+
+    `use_vmap`: decode over the target tokens the model's vocabulary map (ct2/vmap.txt, paranmt.models.nmt.vmap)
+    lists for the batch's source pieces instead of the whole target vocabulary (faster; the best hypothesis can
+    differ)."""
 
     def __init__(self, model: ModelDir, device: Device, max_target_tokens: int = 200, source_lang: str = "cs",
-                 target_lang: str = "en"):
+                 target_lang: str = "en", use_vmap: bool = False):
         super().__init__(model, device, max_target_tokens, source_lang, target_lang)
         import ctranslate2
+
+        self.use_vmap = use_vmap
 
         compute_type = "float16" if device.kind == "cuda" and device.fp16 else "default"
         self.ct2 = ctranslate2.Translator(str(model.ct2_dir), device=device.kind, compute_type=compute_type,
@@ -120,7 +126,7 @@ class CTranslate2Translator(Translator):
         outputs = self.ct2.translate_batch(tokens, target_prefix, beam_size=beam, num_hypotheses=max(1, nbest),
                                            length_penalty=1.0, return_scores=True,
                                            max_decoding_length=self.max_target_tokens + skip,
-                                           min_decoding_length=self.min_length)
+                                           min_decoding_length=self.min_length, use_vmap=self.use_vmap)
         results = []
         for output in outputs:
             decoded = []
@@ -137,12 +143,15 @@ class CTranslate2Translator(Translator):
 
 def open_translator(path: str, backend: str = "ctranslate2", device: str = "auto", threads: int = 0,
                     max_target_tokens: int = 200, cuda: bool | None = None, source_lang: str = "cs",
-                    target_lang: str = "en") -> Translator:
+                    target_lang: str = "en", use_vmap: bool = False) -> Translator:
     """Load the model directory `path` with one backend on the chosen device (see select_device), translating
-    source_lang -> target_lang (ModelDirError when the model cannot)."""
+    source_lang -> target_lang (ModelDirError when the model cannot); `use_vmap`: the ctranslate2 backend decodes
+    with the model's vocabulary map."""
     model = ModelDir.open(path)
-    model.check(backend, source_lang, target_lang)
+    model.check(backend, source_lang, target_lang, use_vmap)
     chosen = select_device(device, threads, cuda=cuda)
+    if use_vmap:
+        return CTranslate2Translator(model, chosen, max_target_tokens, source_lang, target_lang, use_vmap=True)
     if backend == "fairseq":
         from paranmt.models.nmt.fairseq_translator import FairseqTranslator as cls
     elif backend == "transformers":
