@@ -210,6 +210,10 @@ COVERAGE = {
     "paranmt build ... --runner SparkRunner --spark_master_url spark://spark-master:7077 --spark_job_server_jar "
     "/shared/jars/beam-runners-spark-3-job-server-2.77.0.jar --environment_type PROCESS --environment_config "
     "'{\"command\": \"/opt/apache/beam/boot\"}'": ARGUMENTS,
+    # added by the paraphrase and adversarial pages (parsed)
+    "paranmt adversarial --task sick-e --paraphraser assets --output out/adversarial-sick [--attack-rows 200] "
+    "[--augment-rows 500] [--epochs 3] [--dim 100] [--hidden 100]": ARGUMENTS,
+    "paranmt eval-paraphraser --model assets --input HELD_OUT_SHARDS --output out/eval [--max-pairs 500]": ARGUMENTS,
 }
 
 
