@@ -297,18 +297,23 @@ class Watchdog:
         """Print the one line, kill every descendant process, `on_stop()`, and end the process with `code`."""
         if not self.stopping.acquire(blocking=False):
             return                                  # another thread is already stopping the run
-        prefix = "\n" if sys.stderr.isatty() else ""
-        print(f"{prefix}paranmt {self.command}: {self.line(what)}", file=sys.stderr, flush=True)
-        for process in psutil.Process().children(recursive=True):
-            try:
-                process.kill()
-            except psutil.NoSuchProcess:
-                pass
         try:
+            line = f"paranmt {self.command}: {self.line(what)}"
+            if self.worker_log:
+                os.write(2, f"{line}\n".encode())          # fd 2 is the worker log: the line is kept there too
+            prefix = "\n" if sys.stderr.isatty() else ""         # below a progress bar
+            print(f"{prefix}{line}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):   # the console is gone (a closed pipe): stop all the same, the exit code says
+            pass
+        try:
+            for process in psutil.Process().children(recursive=True):
+                try:
+                    process.kill()
+                except psutil.NoSuchProcess:
+                    pass
             self.on_stop()
         finally:
             shutil.rmtree(self.directory, ignore_errors=True)
-            sys.stdout.flush()
             os._exit(code)
 
 

@@ -112,6 +112,23 @@ def test_a_stage_that_crashes_its_process_stops_the_build_in_one_line(tmp_path, 
     resume_as_printed(line, out, undisturbed)
 
 
+def test_a_build_whose_console_is_gone_still_stops(tmp_path, sample_dir):
+    """The reader of stderr went away (a closed pipe): the stop cannot print, and still ends the build."""
+    out = tmp_path / "out"
+    process = subprocess.Popen([sys.executable, str(FAULTY_BUILD), f"abort-at={MARKED}",
+                                *build_args(sample_dir, out), *MULTI], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    process.stderr.close()
+    try:
+        assert process.wait(timeout=240) == 1
+    except subprocess.TimeoutExpired:
+        for child in psutil.Process(process.pid).children(recursive=True):
+            child.kill()
+        process.kill()
+        pytest.fail("the build hangs when its console is gone")
+    assert "paranmt build: stopped: worker process" in (out / "__paranmt__" / "workers.log").read_text()
+
+
 def test_a_stalled_stage_stops_the_build_in_one_line(tmp_path, sample_dir, undisturbed):
     out = tmp_path / "out"
     process = start([sys.executable, str(FAULTY_BUILD), f"sleep-at={MARKED}", *build_args(sample_dir, out),
