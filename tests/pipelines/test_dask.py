@@ -180,8 +180,8 @@ def test_on_a_joined_cluster_translate_runs_on_the_gpu_worker_only(tmp_path, sam
     for task in stream.data:
         step = task["key"][0] if isinstance(task["key"], tuple) else task["key"]
         ran.setdefault(step.split("-")[0], set()).add(names[task["worker"]])
-    assert ran["Translate_Apply"] == {"gpu"}
-    assert all(ran[step] == {"cpu"} for step in ("Read_Read", "Clean_Apply", "Write_WriteShard"))
+    assert ran["Translate_Apply"] == {"gpu"}, ran
+    assert all(ran[step] == {"cpu"} for step in ("ReadBitext_Read", "Clean_Apply", "Write_WriteShard"))
     assert files(tmp_path / "dask") == files(tmp_path / "direct") and len(files(tmp_path / "direct")) == 8
 
 
