@@ -128,6 +128,7 @@ COVERAGE = {
     "paranmt build --input 'data/sample/*' --format moses --output out/demo --stages read,clean,parse": RUN,
     "paranmt build --input 'out/demo/*.parquet' --format shards --output out/demo-parsed --stages parse": RUN,
     'paranmt build ... --set parse.only_if="para_score >= 0.5 and trigram_overlap <= 0.7"': ARGUMENTS,
+    "paranmt build --input 'out/demo/*.parquet' --format shards --output out/demo-all --stages parse": RUN,
     "paranmt convert-nmt --transformers models/opus-mt-cs-en --output models/opus-mt-cs-en-ct2 --vmap-source "
     "train.cs --vmap-target train.en": ARGUMENTS,                   # a downloaded model outside the test's folder
     "paranmt build ... --set translate.use_vmap=true": ARGUMENTS,
