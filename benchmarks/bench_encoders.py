@@ -174,7 +174,9 @@ PAPERS = {
             "SentEval MR/CR/SUBJ/SICK-E/MRPC 75.8/80.5/89.2/80.6/68.6",
     "trigram": "TRIGRAM (P18): 67.2/60.3/76.1/79.7/78.3",
     "sp": "SP 20k (P19, 2M en-cs): STS12-16 mean 71.0",
-    "add": "ADD + BiCVM J_bi, bilingual sentences (EC): 54/46/59/59, SICK 63",
+    "add": "ADD with the paraphrase margin objective, monolingual J_pa (EC): 49/49/63/63, SICK 62",
+    "add-bicvm": "ADD + BiCVM J_bi, bilingual sentences (EC): 54/46/59/59, SICK 63",
+    "word-euclidean": "J_pa with Euclidean distance (EC, tuned distance): 49/49/63/63 (best of cos/Euclid)",
     "proj": "proj (ICLR'16): 60.0/56.8/71.3/74.8",
     "dan": "DAN (ICLR'16): 56.0/54.2/69.5/72.7",
     "charagram": "CHARAGRAM-PHRASE: 22-set mean 68.7 (PP 66.2)",
@@ -222,7 +224,7 @@ def run_suite_table(args) -> None:
               "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", "papers (their data and budget)"]
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 2) + "---|"]
     for directory in sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()):
-        kind = directory.name
+        kind = directory.name              # the suite entry (an --encoder name or an objective variant)
         config = json.loads((directory / "model" / "config.json").read_text())
         values = {}
         if (directory / "sts" / "results.csv").is_file():

@@ -9,14 +9,17 @@
 #     DATA  bitext: ../shared/data/bitext/cs-en minus newstest2017, bilingual mode (English side 1)
 #           demo:   the shards of a `paranmt build --config configs/demo.yaml` (DEMO_SHARDS, default
 #                   ROOT/demo-shards), monolingual mode (ref, back-translation)
-#     KIND  encoders to run (default: all of SUITE below, fastest first)
+#     KIND  encoders to run (default: all of SUITE below, fastest first); besides the `--encoder` names, the
+#           objective variants add-bicvm (ADD + BiCVM, k = 5, margin 1) and word-euclidean (WORD, margin objective
+#           with squared Euclidean distance, margin 1)
 # Every step resumes (a finished step is skipped), so rerunning continues an interrupted suite. At the end:
 # `python benchmarks/bench_encoders.py suite-table --root ROOT/DATA` prints the table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$1; DATA=$2; shift 2
 SUITE="word trigram sp add proj dan charagram charagram-word word+trigram word,trigram lstm blstm blstm-ff lstm-last
-       gran gran-2 gran-5 bigran rnn irnn lstm-og lstm-nog gran-3 gran-4 word+trigram+lstm word,trigram,lstm"
+       gran gran-2 gran-5 bigran add-bicvm word-euclidean rnn irnn lstm-og lstm-nog gran-3 gran-4 word+trigram+lstm
+       word,trigram,lstm"
 KINDS=${*:-$SUITE}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
@@ -32,12 +35,19 @@ esac
 STS="STS2012-test STS2013-test STS2014-test STS2015-test track5.en-en sts-dev SICK_test"
 OUT=$ROOT/$DATA
 mkdir -p "$OUT"
+flags_of() {   # the training flags of a suite entry
+  case $1 in
+    add-bicvm)      echo "--encoder add --objective bicvm --margin 1.0 --noise-samples 5" ;;
+    word-euclidean) echo "--encoder word --distance euclidean --margin 1.0" ;;
+    *)              echo "--encoder $1" ;;
+  esac
+}
 for kind in $KINDS; do
   dir=$OUT/$kind
   mkdir -p "$dir"
   if ! grep -qs '"done"' "$dir/model/metrics.jsonl"; then
     echo "$(date -u +%T) train $kind" >> "$OUT/suite.log"
-    $PARANMT train --train $INPUTS --config configs/train/encoder-suite.yaml --encoder "$kind" --mode $MODE $BUDGET \
+    $PARANMT train --train $INPUTS --config configs/train/encoder-suite.yaml $(flags_of "$kind") --mode $MODE $BUDGET \
       --sp-model assets/encoder-sp/sp.model --output "$dir/model" --resume > "$dir/train.log" 2>&1
   fi
   if [ ! -s "$dir/sts/results.csv" ]; then
