@@ -43,3 +43,10 @@ def test_cli_configuration_errors(tmp_path, capsys):
     assert "unknown training config key" in capsys.readouterr().err
     assert main(["eval", "--model", str(tmp_path), "--sts-dir", str(tmp_path), "--output", str(tmp_path)]) == 2
     assert "no config.json" in capsys.readouterr().err
+
+
+def test_word_vectors_of_another_dim_are_one_line_and_exit_2(bitext, tmp_path, capsys):
+    (tmp_path / "vectors.txt").write_text("the 1 2 3\nof 4 5 6\n")
+    code = main(["train", "--train", str(bitext / "newssyscomb2009"), "--encoder", "dan", "--dim", "8",
+                 "--init-embeddings", str(tmp_path / "vectors.txt"), "--output", str(tmp_path / "m"), "--epochs", "1"])
+    assert code == 2 and "3-d vectors" in capsys.readouterr().err
