@@ -196,6 +196,8 @@ PAPERS = {
     "gran-4": "GRAN-4 (P17): oracle 68.6, STS2016 68.1",
     "gran-5": "GRAN-5 (P17): oracle 66.1, STS2016 64.8",
     "bigran": "BiGRAN (P17): oracle 69.7, STS2016 68.4",
+    "random-trigram": "random TRIGRAM (P19): STS2017 73.7",
+    "random-sp": "random SP 20k (P19): STS2017 67.0",
     "word+trigram": "W+T (P18): 67.3/62.8/77.5/80.1/78.2",
     "word,trigram": "W,T (P18): 67.8/62.7/77.4/80.3/78.1",
     "word+trigram+lstm": "W+T+L (P18): 67.1/62.8/76.8/79.2/77.0",

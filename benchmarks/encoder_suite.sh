@@ -11,7 +11,8 @@
 #                   ROOT/demo-shards), monolingual mode (ref, back-translation)
 #     KIND  encoders to run (default: all of SUITE below, fastest first); besides the `--encoder` names, the
 #           objective variants add-bicvm (ADD + BiCVM, k = 5, margin 1) and word-euclidean (WORD, margin objective
-#           with squared Euclidean distance, margin 1)
+#           with squared Euclidean distance, margin 1), and random-KIND (KIND at its random initialization, no
+#           training: the baseline every trained row should beat)
 # Every step resumes (a finished step is skipped), so rerunning continues an interrupted suite. At the end:
 # `python benchmarks/bench_encoders.py suite-table --root ROOT/DATA` prints the table.
 set -euo pipefail
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 ROOT=$1; DATA=$2; shift 2
 SUITE="word trigram sp add proj dan charagram charagram-word word+trigram word,trigram lstm blstm blstm-ff lstm-last
        gran gran-2 gran-5 bigran add-bicvm word-euclidean rnn irnn lstm-og lstm-nog gran-3 gran-4 word+trigram+lstm
-       word,trigram,lstm"
+       word,trigram,lstm random-word random-trigram random-sp random-lstm random-gran"
 KINDS=${*:-$SUITE}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
@@ -39,6 +40,7 @@ flags_of() {   # the training flags of a suite entry
   case $1 in
     add-bicvm)      echo "--encoder add --objective bicvm --margin 1.0 --noise-samples 5" ;;
     word-euclidean) echo "--encoder word --distance euclidean --margin 1.0" ;;
+    random-*)       echo "--encoder ${1#random-} --epochs 0" ;;
     *)              echo "--encoder $1" ;;
   esac
 }
