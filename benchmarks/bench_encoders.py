@@ -225,9 +225,13 @@ def run_suite_table(args) -> None:
     header = ["encoder", "dim", "STS12", "STS13", "STS14", "STS15", "mean", "STS17", "STS-B dev", "SICK-R", "MR",
               "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", "papers (their data and budget)"]
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 2) + "---|"]
-    for directory in sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()):
+    for directory in sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()
+                            or (p / "model" / "checkpoint" / "config.json").is_file()):
         kind = directory.name              # the suite entry (an --encoder name or an objective variant)
-        config = json.loads((directory / "model" / "config.json").read_text())
+        finished = (directory / "model" / "config.json").is_file()
+        # an unfinished run is shown at its last checkpoint (evaluated with --model DIR/model/checkpoint)
+        model_dir = directory / "model" if finished else directory / "model" / "checkpoint"
+        config = json.loads((model_dir / "config.json").read_text())
         values = {}
         if (directory / "sts" / "results.csv").is_file():
             rows = list(csv.DictReader((directory / "sts" / "results.csv").open()))
@@ -239,7 +243,11 @@ def run_suite_table(args) -> None:
                         for r in csv.DictReader((directory / "transfer" / "results.csv").open()) if r["model"] == kind}
         done = [json.loads(line) for line in (directory / "model" / "metrics.jsonl").read_text().splitlines()
                 if '"done"' in line]
-        cells = [kind, str(config["dim"])]
+        label = kind
+        if not finished:
+            state = torch.load(model_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
+            label = f"{kind} (unfinished: step {state['step']} of {state['config']['max_steps']})"
+        cells = [label, str(config["dim"])]
         cells += [f"{100 * values[c]:.1f}" if c in values else "" for c in SUITE_STS]
         cells += [f"{100 * transfer[t]:.1f}" if t in transfer else "" for t in SUITE_TRANSFER]
         cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get(kind, ""), PAPERS.get(kind, "")]
