@@ -38,6 +38,7 @@ import torch.nn.functional as F
 
 from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
+from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import L2ToInitial
 
@@ -137,30 +138,6 @@ def read_ppdb_pairs(path: str | Path, max_pairs: int = 0) -> list[tuple[str, str
     return pairs[:max_pairs] if max_pairs else pairs
 
 
-def read_word_vectors(path: str | Path, vocabulary: set[str]) -> tuple[dict[str, np.ndarray], int]:
-    """Vectors of the words of `vocabulary` from a word2vec / GloVe text file (`word v1 ... vD` per line; a first
-    line `COUNT DIM` is skipped) and the file's dimension; the first occurrence of a word wins."""
-    vectors: dict[str, np.ndarray] = {}
-    dim = 0
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, 1):
-            fields = line.rstrip().split(" ")
-            if number == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
-                continue
-            if len(fields) < 2:
-                continue
-            if dim == 0:
-                dim = len(fields) - 1
-            elif len(fields) - 1 != dim:
-                raise WordPairsError(f"{path}:{number}: {len(fields) - 1} values, expected {dim}")
-            word = fields[0].lower()
-            if word in vocabulary and word not in vectors:
-                vectors[word] = np.asarray(fields[1:], dtype=np.float32)
-    if dim == 0:
-        raise WordPairsError(f"{path}: no word vectors")
-    return vectors, dim
-
-
 def paragram_loss(w1: torch.Tensor, w2: torch.Tensor, t1: torch.Tensor, t2: torch.Tensor, margin: float,
                   similarity: str, valid1: torch.Tensor | None = None,
                   valid2: torch.Tensor | None = None) -> torch.Tensor:
@@ -187,13 +164,10 @@ def build_encoder(pairs: list[tuple[str, str]], config: ParagramConfig) -> tuple
     encoder = AveragingEncoder(WordFeaturizer([UNK] + tokens), dim=config.dim)
     initialized = 0
     if config.init_vectors:
-        vectors, dim = read_word_vectors(config.init_vectors, set(tokens))
-        if dim != config.dim:
-            raise WordPairsError(f"{config.init_vectors} has {dim}-d vectors, but dim is {config.dim}")
-        with torch.no_grad():
-            for word, vector in vectors.items():
-                encoder.embedding.weight[encoder.featurizer.index[word]] = torch.from_numpy(vector)
-        initialized = len(vectors)
+        try:
+            initialized = initialize_word_embeddings(encoder, config.init_vectors).found
+        except WordVectorsError as error:
+            raise WordPairsError(str(error)) from None
     return encoder, {"vocabulary": len(tokens), "initialized": initialized}
 
 

@@ -5,8 +5,9 @@ import pytest
 import torch
 
 from paranmt.models.lexicon.simlex import read_word_pairs
+from paranmt.models.encoders.word_vectors import read_word_vectors
 from paranmt.models.training.paragram import (ParagramConfig, WordPairsError, paragram_loss, read_lexicon_pairs,
-                                              read_ppdb_pairs, read_word_vectors, save_word2vec, train_paragram)
+                                              read_ppdb_pairs, save_word2vec, train_paragram)
 
 
 def test_paragram_loss_on_hand_values():
