@@ -52,10 +52,7 @@ def run(args) -> int:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
     output = Path(args.output)
     pairs = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
-    try:
-        Trainer(config, output).fit(pairs, resume=args.resume)
-    except TrainConfigError as error:   # found once the data is read (e.g. word vectors of another dim)
-        raise ConfigError(str(error)) from None
+    Trainer(config, output).fit(pairs, resume=args.resume)
     log.info("encoder saved to %s", output)
     return 0
 
