@@ -215,6 +215,16 @@ COVERAGE = {
     "paranmt adversarial --task sick-e --paraphraser assets --output out/adversarial-sick [--attack-rows 200] "
     "[--augment-rows 500] [--epochs 3] [--dim 100] [--hidden 100]": ARGUMENTS,
     "paranmt eval-paraphraser --model assets --input HELD_OUT_SHARDS --output out/eval [--max-pairs 500]": ARGUMENTS,
+    # docs/generative.md (BGT trains for hours; MRT stages train minutes to hours: parsed)
+    "paranmt train-bgt --train PREFIX [PREFIX ...] --output DIR [--variant bgt] [--config FILE.yaml]": ARGUMENTS,
+    "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR/sts --hard": ARGUMENTS,
+    "paranmt eval-xling --encoder DIR --source newstest2017.ces --target newstest2017.eng --output DIR/xling":
+        ARGUMENTS,
+    "paranmt export-encoder --format sentence-transformers --model DIR --output DIR-st": ARGUMENTS,
+    "paranmt train-nmt --config configs/nmt/mrt-demo.yaml": ARGUMENTS,
+    "paranmt train-nmt --config configs/nmt/mrt-demo.yaml --mrt-cost bleu --work-dir work/nmt-mrt-bleu": ARGUMENTS,
+    "paranmt train-nmt --config configs/nmt/cs-en-small.yaml --objective mrt --mrt-cost both --mrt-gamma 0.3 "
+    "--mrt-nbest 8": ARGUMENTS,
 }
 
 
