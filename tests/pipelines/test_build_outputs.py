@@ -56,7 +56,7 @@ def test_build_output_loads_as_it_is_in_every_tool(full_build):
     rejects and side files are in `__paranmt__/`, and source_scores is a type datasets knows."""
     assert [p.name for p in full_build.iterdir() if not p.name.endswith(".parquet")] == ["__paranmt__"]
     assert sorted(p.name for p in (full_build / "__paranmt__").iterdir()) == [
-        "config.yaml", "manifest.json", "metrics.json", "rejects"]
+        "config.yaml", "manifest.json", "metrics.json", "rejects", "workers.log"]
     assert len(pd.read_parquet(full_build)) == 24
     assert ds.dataset(full_build, format="parquet").schema.remove_metadata().equals(PAIR_SCHEMA)
     assert ds.dataset(full_build, format="parquet").count_rows() == 24
