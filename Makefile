@@ -33,6 +33,11 @@ demo: $(STAMP)
 	@if [ -f ../shared/data/word-sim/EN-SIMLEX-999.txt ]; then \
 		$(PARANMT) lexicon --input $(DEMO_OUT)/lexicon-data --output $(DEMO_OUT)/lexicon; \
 	else echo "lexicon skipped: its SimLex-999 evaluation file ../shared/data/word-sim/EN-SIMLEX-999.txt is absent"; fi
+	$(PARANMT) paraphrase --input data/paraphrase-demo.txt --templates data/paraphrase-demo-templates.txt --all \
+		--output $(DEMO_OUT)/paraphrases.tsv
+	@echo; echo "SCPN paraphrases (shipped demo models; source | target template -> paraphrase):"
+	@awk -F'\t' 'NR > 1 && $$7 != "" {printf "  %-40.40s | %-24s -> %s%s\n", $$2, $$4, $$7, ($$13 == "true" ? "" : "   [post-filter: " $$14 "]")}' \
+		$(DEMO_OUT)/paraphrases.tsv
 	@echo
 	@echo "demo outputs (all under $(DEMO_OUT)/):"
 	@echo "  shards/*.parquet       ParaNMT-style pairs: xsim, bt, bt_score, trigram_overlap, para_score, simile, bt_repetition, languages, parses"
@@ -42,6 +47,7 @@ demo: $(STAMP)
 	@echo "  simile/                SIMILE-style corpus (para >= 0.5, overlap <= 0.2)"
 	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"
 	@echo "  lexicon/               paraphrase lexicon (cross-sentence and adjusted PMI) and its SimLex-999 Spearman"
+	@echo "  paraphrases.tsv        SCPN paraphrases of data/paraphrase-demo.txt, three templates, re-parsed and post-filtered"
 	@echo
 	@$(PY) -c "from paranmt.models.nmt.model_dir import demo_model_notice as n; print('NOTE:', n('assets/nmt-cs-en'))"
 
