@@ -215,6 +215,8 @@ COVERAGE = {
     "paranmt adversarial --task sick-e --paraphraser assets --output out/adversarial-sick [--attack-rows 200] "
     "[--augment-rows 500] [--epochs 3] [--dim 100] [--hidden 100]": ARGUMENTS,
     "paranmt eval-paraphraser --model assets --input HELD_OUT_SHARDS --output out/eval [--max-pairs 500]": ARGUMENTS,
+    "paranmt adversarial --task sick-e --paraphraser MODELS --output OUT --train-rows 2000 --attack-rows 60 "
+    "--augment-rows 60 --epochs 2": ARGUMENTS,
     # docs/generative.md (BGT trains for hours; MRT stages train minutes to hours: parsed)
     "paranmt train-bgt --train PREFIX [PREFIX ...] --output DIR [--variant bgt] [--config FILE.yaml]": ARGUMENTS,
     "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR/sts --hard": ARGUMENTS,
