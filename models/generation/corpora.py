@@ -118,13 +118,13 @@ def split_corpora(data: str | Path, held_out_per_mille: int = 50, max_words: int
 
 def pair_rows(pairs: list[HumanPair], parses: dict[str, str | None]) -> list[dict]:
     """Shard rows (schemas/records.py PAIR_SCHEMA) of human pairs: ref = s1, bt = s2, cs empty, parses filled."""
-    from paranmt.models.generation.data import template_or_none
+    from paranmt.models.generation.templates import template_of
     from paranmt.schemas.records import empty_row
 
     rows = []
     for pair in pairs:
         row = empty_row(pair.id, pair.corpus, "", pair.s1)
         row.update(bt=pair.s2, ref_parse=parses.get(pair.s1), bt_parse=parses.get(pair.s2))
-        row.update(ref_template=template_or_none(row["ref_parse"]), bt_template=template_or_none(row["bt_parse"]))
+        row.update(ref_template=template_of(row["ref_parse"]), bt_template=template_of(row["bt_parse"]))
         rows.append(row)
     return rows

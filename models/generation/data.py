@@ -39,6 +39,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models.generation.templates import template_of
+
 TASKS = ("scpn", "parse-generator", "plain")
 REQUIRE_DIFFERENT = ("template", "parse", "none")
 SCPN_TSV_COLUMNS = ("source", "target_parse", "target_template", "target")
@@ -74,11 +76,11 @@ class ParsedPair:
 
     @property
     def t1(self) -> str | None:
-        return template_or_none(self.p1)
+        return template_of(self.p1)
 
     @property
     def t2(self) -> str | None:
-        return template_or_none(self.p2)
+        return template_of(self.p2)
 
 
 @dataclass
@@ -89,17 +91,6 @@ class DataCounts:
 
     def as_dict(self) -> dict:
         return {"read": self.read, "instances": self.instances, "skipped": dict(self.skipped)}
-
-
-def template_or_none(parse: str | None) -> str | None:
-    from paranmt.models.parsing.trees import TreeFormatError, template_of_linearized
-
-    if not parse:
-        return None
-    try:
-        return template_of_linearized(parse)
-    except TreeFormatError:
-        return None
 
 
 # -- reading ----------------------------------------------------------------------------------------------------
@@ -343,5 +334,5 @@ def sentence_instances(task: str, sentences: list[str], parses: dict[str, str | 
 
 def top_templates(parses, n: int = 20) -> list[tuple[str, int]]:
     """The `n` most frequent templates of the given linearized parses (ties: first seen first)."""
-    counter = Counter(t for t in (template_or_none(p) for p in parses) if t)
+    counter = Counter(t for t in (template_of(p) for p in parses) if t)
     return counter.most_common(n)
