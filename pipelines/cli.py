@@ -83,8 +83,10 @@ def configure_logging(verbose: bool) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger().handlers[0].addFilter(lambda record: "apitools not found" not in record.getMessage())
     if not verbose:
+        # "root" too: Beam and others log straight to the root logger; paranmt's own loggers stay at INFO
         for noisy in ("apache_beam", "fairseq", "stanza", "root", "matplotlib", "distributed", "dask"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
+        logging.getLogger("paranmt").setLevel(logging.INFO)
         # the local job service relays every worker's start-up warnings; real errors still come through
         logging.getLogger("apache_beam.runners.portability.local_job_service").setLevel(logging.ERROR)
 
