@@ -65,17 +65,20 @@ class StageSpec:
     factory: str | None = None
     batch_field: str | None = None     # field of the section holding the rows per batch
     also: tuple[str, ...] = ()         # top-level BuildConfig keys the factory also gets, as keywords
+    fills: tuple[str, ...] = ()        # the numeric columns (schemas/records.py) the stage computes
 
 
 # The only place a stage is registered, in pipeline order.
 STAGES = (
     StageSpec("read", "read"),
     StageSpec("clean", "clean", None, "paranmt.transforms.stage:clean_stage", "batch_rows",
-              also=("source_lang", "target_lang")),
-    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size"),
+              also=("source_lang", "target_lang"), fills=("ref_len",)),
+    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size", fills=("xsim",)),
     StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size",
-              also=("source_lang", "target_lang")),
-    StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size"),
+              also=("source_lang", "target_lang"), fills=("bt_score", "bt_len")),
+    StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size",
+              fills=("trigram_overlap", "para_score", "simile", "bt_repetition", "unigram_f1", "kendall_tau",
+                     "cs_lang_conf", "ref_lang_conf", "bt_lang_conf")),
     StageSpec("parse", "parse", "model_dir", "paranmt.transforms.parse:parse_stage", "batch_size",
               also=("stages",)),
 )
@@ -286,8 +289,23 @@ class BuildConfig(Config):
             getattr(self, spec.section).validate()
         if self.xsim.min_xsim is not None and "xsim" not in self.stages:
             raise ConfigError("xsim.min_xsim needs the xsim stage (add xsim to --stages, after clean)")
+        self.check_only_if_columns()
         self.workers.validate()
         return self
+
+    def check_only_if_columns(self) -> None:
+        """A bitext build's `parse.only_if` may only read columns a stage before parse fills: a column nothing
+        computes is null on every row, and a null fails every comparison, so nothing would be parsed. (Shards
+        carry the columns of the build that wrote them: not checked here.)"""
+        if self.format == "shards" or "parse" not in self.stages or self.parse.only_if is None:
+            return
+        filled = {column for spec in STAGES if spec.name in self.stages for column in spec.fills}
+        for column in sorted(self.parse.condition().columns - filled):
+            producer = next((spec.name for spec in STAGES if column in spec.fills), None)
+            fix = (f"the {producer} stage fills it: add {producer} to --stages" if producer else
+                   "no stage of a build fills it: condition on it when parsing shards that have it")
+            raise ConfigError(f"parse.only_if reads {column}, which no stage of this build fills ({fix}); "
+                              "every row would be left unparsed")
 
     def section(self, stage: str):
         """The config section of `stage`."""

@@ -39,6 +39,10 @@ class Comparison:
     op: str
     number: float
 
+    @property
+    def columns(self) -> frozenset[str]:
+        return frozenset((self.column,))
+
     def __call__(self, row: dict) -> bool:
         value = row.get(self.column)
         return value is not None and not math.isnan(value) and OPERATORS[self.op](value, self.number)
@@ -48,6 +52,10 @@ class Comparison:
 class AnyOf:
     parts: tuple
 
+    @property
+    def columns(self) -> frozenset[str]:
+        return frozenset().union(*(part.columns for part in self.parts))
+
     def __call__(self, row: dict) -> bool:
         return any(part(row) for part in self.parts)
 
@@ -55,6 +63,10 @@ class AnyOf:
 @dataclass(frozen=True)
 class AllOf:
     parts: tuple
+
+    @property
+    def columns(self) -> frozenset[str]:
+        return frozenset().union(*(part.columns for part in self.parts))
 
     def __call__(self, row: dict) -> bool:
         return all(part(row) for part in self.parts)
@@ -73,7 +85,8 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 
 
 def parse_condition(text: str):
-    """The condition `text` as a callable row -> bool (Comparison, AllOf or AnyOf); ConditionError when it is not
+    """The condition `text` as a callable row -> bool (Comparison, AllOf or AnyOf; `.columns`: the columns it
+    reads); ConditionError when it is not
     one (unknown column, missing number, dangling `and`, unbalanced parenthesis, ...)."""
     tokens = _tokens(text)
     if not tokens:

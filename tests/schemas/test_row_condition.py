@@ -65,3 +65,33 @@ def test_cli_exits_2_with_one_line_before_any_work(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "parse.only_if" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_condition_names_the_columns_it_reads():
+    condition = parse_condition("(para_score >= 0.5 or xsim > 0.2) and ref_len <= 30 and para_score < 0.99")
+    assert condition.columns == {"para_score", "xsim", "ref_len"}
+
+
+@pytest.mark.parametrize("stages, condition, message", [
+    ("read,clean,translate,parse", "para_score >= 0.5",
+     "parse.only_if reads para_score, which no stage of this build fills (the score stage fills it: add score"),
+    ("read,clean,translate,score,parse", "xsim > 0.3 and para_score >= 0.5",
+     "parse.only_if reads xsim, which no stage of this build fills (the xsim stage fills it"),
+])
+def test_only_if_over_a_column_no_planned_stage_fills_is_refused(tmp_path, capsys, stages, condition, message):
+    """Without the stage that fills it the column is null on every row, so nothing would be parsed."""
+    config = load_build_config(None, {"input": "x", "output": "y", "stages": stages.split(","),
+                                      "parse.only_if": condition})
+    with pytest.raises(ConfigError, match=r"^" + message.replace("(", r"\(")):
+        config.validate()
+    code = main(["build", "--input", str(tmp_path / "none.tsv"), "--output", str(tmp_path / "out"),
+                 "--stages", stages, "--set", f"parse.only_if={condition}"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and message in err
+
+
+@pytest.mark.parametrize("stages, fmt", [("read,clean,translate,score,parse", "tsv"), ("parse", "shards")])
+def test_only_if_over_filled_columns_or_over_shards_is_accepted(stages, fmt):
+    config = load_build_config(None, {"input": "x", "output": "y", "format": fmt, "stages": stages.split(","),
+                                      "parse.only_if": "para_score >= 0.58 and ref_len <= 30 and bt_len <= 30"})
+    assert config.validate().parse.condition().columns == {"para_score", "ref_len", "bt_len"}
