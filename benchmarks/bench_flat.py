@@ -6,6 +6,8 @@ plain 2-process Python loop, all-stages pairs per CPU-second against the previou
     .venv/bin/python benchmarks/bench_flat.py baseline [--size 128000]          # read,clean vs a plain loop
     .venv/bin/python benchmarks/bench_flat.py compare  [--size 16000] --old OLD [--sides new,old]
     .venv/bin/python benchmarks/bench_flat.py resume [--kill-at 0.6] [--reuse-full]   # 2,000 pairs, 8 shards, translate
+    .venv/bin/python benchmarks/bench_flat.py only-if [--input 'data/sample/*'] [--repeat 2] [--condition C]
+                                                       [--stand-ins]          # issue 25: all stages, parse.only_if
 
 Every run is the real CLI in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, CPU seconds of the
 process tree from os.wait4, peak RSS of the whole process tree sampled every 0.2 s from /proc), default local
@@ -14,6 +16,12 @@ runner unless said otherwise. Inputs: the shared bitext repeated to the size ask
 All-stages runs use the stand-in models of RESULTS.md's Scale section where the shipped ones are slow:
 translate = tests/fixtures/nmt-tiny (threads 1), score = assets/encoder-sp, parse = assets/parser-en.
 Results are appended to WORK/results.jsonl and printed as Markdown rows.
+
+`only-if` (issue 25): every stage (the build's default list) on the same Moses input with and without
+`--set parse.only_if=CONDITION` (default: the paranmt-5m-style condition of RESULTS.md's "Parse only what is
+kept"), alternated `--repeat` times; the shipped demo models unless `--stand-ins`. Besides the process tree's CPU
+seconds it records each stage's `cpu_ms` counter (the worker's CPU time while it ran the stage, model loading
+excluded), so the table has pairs per CPU-second per stage.
 """
 from __future__ import annotations
 
@@ -155,6 +163,35 @@ def compare(args, work: Path) -> None:
             record(work, f"all stages {n} old(3fcf465) r{k}", n, command, out)
 
 
+PARANMT_5M_LIKE = "para_score >= 0.58 and ref_len <= 30 and bt_len <= 30 and bt_repetition <= 0"
+
+
+def only_if(args, work: Path) -> None:
+    """All stages with and without `parse.only_if`, alternated; per run the CPU seconds of the tree and of each
+    stage (`<stage>/cpu_ms`), and what the parse stage did."""
+    pairs = sum(1 for path in glob.glob(args.input) if path.endswith(".cs") for _ in open(path, encoding="utf-8"))
+    for k in range(1, args.repeat + 1):
+        for side in ("every row", "only_if"):
+            extra = (STAND_INS if args.stand_ins else []) + (
+                ["--set", f"parse.only_if={args.condition}"] if side == "only_if" else [])
+            out = work / "out" / f"only-if-{side.replace(' ', '-')}-r{k}"
+            command = [sys.executable, "-m", "paranmt.pipelines.cli", "build", "--input", args.input, "--format",
+                       "moses", "--output", str(out), *extra]
+            entry = record(work, f"all stages, {side}, r{k}", pairs, command, out)
+            metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
+            counters = metrics["beam_counters"]
+            stage_cpu = {key.split("/")[0]: value / 1000 for key, value in counters.items() if key.endswith("/cpu_ms")}
+            summary = {"name": f"only-if summary {side} r{k}", "pairs": pairs, "cpu_seconds": entry["cpu_seconds"],
+                       "pairs_per_cpu_s": round(pairs / entry["cpu_seconds"], 2), "stage_cpu_s": stage_cpu,
+                       "outside_stages_cpu_s": round(entry["cpu_seconds"] - sum(stage_cpu.values()), 1),
+                       "parse": {key.split("/")[1]: value for key, value in counters.items()
+                                 if key.startswith("parse/") and key != "parse/cpu_ms"},
+                       "load_before": entry["load_before"], "peak_tree_mb": entry["peak_tree_mb"]}
+            print(f"    {summary}", flush=True)
+            with open(work / "results.jsonl", "a") as handle:
+                handle.write(json.dumps(summary) + "\n")
+
+
 def session_cpu_seconds(session: int) -> float:
     """User + system CPU seconds (whole seconds per process, `ps` TIMES) of the live processes of one session (a
     build and its Beam workers)."""
@@ -209,7 +246,7 @@ def main() -> None:
         plain_loop(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume"])
+    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume", "only-if"])
     parser.add_argument("--clean-sizes", default="16000,128000,512000")
     parser.add_argument("--all-sizes", default="4000,16000")
     parser.add_argument("--size", type=int, default=None)
@@ -219,12 +256,16 @@ def main() -> None:
     parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
     parser.add_argument("--kill-at", type=float, default=0.6, help="resume: kill at this share of the full run's CPU")
     parser.add_argument("--reuse-full", action="store_true", help="resume: reuse the recorded full run")
+    parser.add_argument("--input", default=str(REPO / "data" / "sample" / "*"), help="only-if: Moses PREFIX glob")
+    parser.add_argument("--condition", default=PARANMT_5M_LIKE, help="only-if: the parse.only_if of the runs")
+    parser.add_argument("--stand-ins", action="store_true", help="only-if: translate with the tiny NMT fixture")
     parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
     args = parser.parse_args()
     args.size = args.size or (128_000 if args.what == "baseline" else 16_000)
     work = Path(args.work)
     (work / "out").mkdir(parents=True, exist_ok=True)
-    {"memory": memory, "baseline": baseline, "compare": compare, "resume": resume}[args.what](args, work)
+    {"memory": memory, "baseline": baseline, "compare": compare, "resume": resume,
+     "only-if": only_if}[args.what](args, work)
 
 
 if __name__ == "__main__":

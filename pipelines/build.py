@@ -103,8 +103,11 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
             old = yaml.safe_load(handle.read()) or {}
         differences = config_differences(old, config) if old.get("config_hash") != config.hash() else []
         if differences:
+            hint = (f"; give --shard-rows {old.get('read', {}).get('shard_rows')} to resume with the shard size it "
+                    f"was written with (without --shard-rows the size follows the stages)"
+                    if any(d.startswith("read.shard_rows:") for d in differences) else "")
             raise ConfigError(f"--resume: the config differs from the one that wrote {config.output}: "
-                              + "; ".join(differences))
+                              + "; ".join(differences) + hint)
     try:
         for directory in (config.output, join_path(config.output, layout.REJECTS)):
             if not FileSystems.exists(directory):
@@ -599,7 +602,8 @@ def register(subparsers) -> None:
     parser.add_argument("--strict-columns", action="store_true", default=None,
                         help="tsv: reject lines with more columns than --columns names (default: keep and count them)")
     parser.add_argument("--corpus", help="corpus name for every row (default: from file name / CzEng id)")
-    parser.add_argument("--shard-rows", type=int, help="input records per shard (default 20000; a worker holds one shard in memory)")
+    parser.add_argument("--shard-rows", type=int, help="input records per shard (a worker holds one shard in memory; "
+                                                       "default: 2000 when a stage with a model runs, else 20000)")
     parser.add_argument("--worker-memory-mb", type=int, metavar="MB",
                         help="stop the build (one line naming the setting to lower) when a worker process's memory "
                              "goes over this (workers.memory_limit_mb; default: no limit)")

@@ -118,6 +118,21 @@ def check_choice(key: str, value, choices) -> None:
 DEVICES = ("auto", "cpu", "cuda")
 
 
+SHARD_ROWS = 20_000              # rows per shard of a build without model stages (read, clean)
+MODEL_STAGE_SHARD_ROWS = 2_000   # rows per shard when a stage with a model runs (xsim, translate, score, parse)
+
+
+def shard_rows_for(stages: list[str]) -> int:
+    """The default shard size of a build running `stages`: MODEL_STAGE_SHARD_ROWS when any of them loads a model,
+    else SHARD_ROWS. Each worker process holds its models, one shard of rows with every column and its caches; with
+    models loaded a 20,000-row shard per worker made an all-stages build's peak memory grow +42% from 4k to 64k
+    pairs (two workers busy only from the third shard on), 2,000-row shards kept it within +9%; without models the
+    rows are all there is and bigger shards mean fewer files and less per-shard work (benchmarks/RESULTS.md, "Flat
+    memory with all stages (issue 25)")."""
+    return MODEL_STAGE_SHARD_ROWS if any(STAGE_SPECS[s].model_field for s in stages if s in STAGE_SPECS) \
+        else SHARD_ROWS
+
+
 @dataclass
 class ReadConfig:
     """How bitext is read. `columns` maps field -> 0-based column for `tsv` (default: source TAB reference)."""
@@ -126,8 +141,9 @@ class ReadConfig:
     corpus: str | None = None            # corpus name; default: derived from each file name
     max_line_bytes: int = bounded(1 << 20, 1)   # lines longer than this are rejected at read (`line_too_long`)
     strict_columns: bool = False         # tsv: reject lines with more columns than `columns` names (`extra_columns`)
-    shard_rows: int = bounded(20_000, 1)  # input records per output shard (a shard = a block of one input file);
-                                         # a worker holds one shard in memory: see docs/dataflow.md, Scale
+    shard_rows: int | None = bounded(None, 1)   # input records per output shard (a shard = a block of one input
+                                         # file; a worker holds one shard in memory); None: follows the stages
+                                         # (`shard_rows_for`, set by BuildConfig.validate): docs/dataflow.md
 
     def validate(self) -> None:
         check_ranges(self, "read.")
@@ -267,6 +283,8 @@ class BuildConfig(Config):
     workers: WorkersConfig = field(default_factory=WorkersConfig)
 
     def validate(self) -> "BuildConfig":
+        """Check every section (ConfigError naming the key); a `read.shard_rows` left unset becomes
+        `shard_rows_for(stages)`, so the resolved size is what the hash, config.yaml and the readers see."""
         if not self.input:
             raise ConfigError("no input: give --input GLOB (or `input:` in the config)")
         if not self.output:
@@ -287,6 +305,8 @@ class BuildConfig(Config):
             raise ConfigError("read.columns must map exactly `cs` and `ref` to column numbers")
         for spec in STAGES:
             getattr(self, spec.section).validate()
+        if self.read.shard_rows is None:      # not given: the shard size follows the stages (written as resolved)
+            self.read.shard_rows = shard_rows_for(self.stages)
         if self.xsim.min_xsim is not None and "xsim" not in self.stages:
             raise ConfigError("xsim.min_xsim needs the xsim stage (add xsim to --stages, after clean)")
         self.check_only_if_columns()

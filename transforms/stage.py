@@ -2,7 +2,9 @@
 
 Per shard element it runs `paranmt.models.stage.run_stage` (consecutive batches of the shard's rows, split-and-retry,
 error rejects), moves the stage's rejects to the shard's rejects and reports counters in the stage's namespace:
-`rows_in`, `rows_out`, `batches`, `batch_splits`, `reject_<reason>`, the stage's own counts (`last_counts`), and
+`rows_in`, `rows_out`, `batches`, `batch_splits`, `reject_<reason>`, the stage's own counts (`last_counts`),
+`cpu_ms` (CPU time of the worker process, all its threads, while it ran the stage on shards; model loading is
+`setup_ms`'s, not counted; exact when a worker process runs one shard at a time, as the local runners do), and
 the distributions `setup_ms`, `shard_ms`; after each batch it reports a heartbeat (transforms/heartbeat.py: stage,
 shard, rows done, memory) to the launcher's watchdog. `build_stage(name, config)` builds a stage's transform from the stage
 table (`paranmt.schemas.config.STAGES`): its factory makes the PairStage from the stage's config section
@@ -42,6 +44,7 @@ class _StageFn(beam.DoFn):
         self.rows_out = Metrics.counter(stage.name, "rows_out")
         self.setup_ms = Metrics.distribution(stage.name, "setup_ms")
         self.shard_ms = Metrics.distribution(stage.name, "shard_ms")
+        self.cpu_ms = Metrics.counter(stage.name, "cpu_ms")
 
     def setup(self):
         start = time.perf_counter()
@@ -50,11 +53,12 @@ class _StageFn(beam.DoFn):
         self.setup_ms.update(int(1000 * (time.perf_counter() - start)))
 
     def process(self, work):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         report_batch(self.stage.name, work.name, len(work.rows), 0, 0)
         outputs, counts = run_stage(self.stage, work.rows, self.batch_rows, lambda done, batch: report_batch(
             self.stage.name, work.name, len(work.rows), done, batch))
         self.shard_ms.update(int(1000 * (time.perf_counter() - start)))
+        self.cpu_ms.inc(int(1000 * (time.process_time() - cpu_start)))
         rows, rejects = [], []
         for output in outputs:
             (rejects if is_reject(output) else rows).append(output)

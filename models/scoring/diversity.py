@@ -25,12 +25,12 @@ from functools import lru_cache
 
 import regex
 
-from paranmt.models.text.tokenize import lowercase_tokens
+from paranmt.models.text.tokenize import SENTENCE_CACHE_ENTRIES, lowercase_tokens
 
 WORD = regex.compile(r"[\p{L}\p{N}]")
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=SENTENCE_CACHE_ENTRIES)
 def words(sentence: str) -> tuple[str, ...]:
     """The lowercased tokens of `sentence` that contain a letter or a digit."""
     return tuple(token for token in lowercase_tokens(sentence) if WORD.search(token))

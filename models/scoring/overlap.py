@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from paranmt.models.text.tokenize import lowercase_tokens
+from paranmt.models.text.tokenize import SENTENCE_CACHE_ENTRIES, lowercase_tokens
 
 
 def word_trigrams(tokens: list[str]) -> set[tuple[str, ...]]:
@@ -22,7 +22,7 @@ def word_trigrams(tokens: list[str]) -> set[tuple[str, ...]]:
     return set(zip(tokens, tokens[1:], tokens[2:]))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=SENTENCE_CACHE_ENTRIES)
 def sentence_trigrams(sentence: str) -> frozenset[tuple[str, ...]]:
     """T(sentence); cached per process (tokenization dominates the cost, and short sentences such as subtitles'
     "Thank you." repeat often, also as ref == bt). The tokens come from the per-process cache the pair signals

@@ -28,7 +28,15 @@ def count_tokens(text: str, lang: str = "en") -> int:
     return len(tokenize(text, lang))
 
 
-@lru_cache(maxsize=1 << 16)
+# Entries of each per-process cache of a sentence's tokens, words or trigrams (this module, models/scoring/overlap.py,
+# diversity.py). Measured on built rows: ~1.0, 0.2 and 2.6 kB per entry, so at 65,536 entries each the three held
+# ~240 MB per worker process once it had seen that many distinct sentences (memory growing with the input);
+# 4,096 entries (~16 MB) still hold a score batch's sentences, which the pair signals read several times, and the
+# sentences that keep repeating (benchmarks/RESULTS.md, "Flat memory with all stages (issue 25)").
+SENTENCE_CACHE_ENTRIES = 1 << 12
+
+
+@lru_cache(maxsize=SENTENCE_CACHE_ENTRIES)
 def lowercase_tokens(text: str, lang: str = "en") -> tuple[str, ...]:
     """`tokenize(text, lang)` lowercased, cached per process (the pair signals read each sentence several times)."""
     return tuple(token.lower() for token in tokenize(text, lang))

@@ -9,8 +9,8 @@ import sys
 import pytest
 import yaml
 
-from paranmt.schemas.config import (STAGES, BuildConfig, CleanConfig, ConfigError, TranslateConfig,
-                                    load_build_config, parse_assignments, typed_value)
+from paranmt.schemas.config import (MODEL_STAGE_SHARD_ROWS, SHARD_ROWS, STAGES, BuildConfig, CleanConfig,
+                                    ConfigError, TranslateConfig, load_build_config, parse_assignments, typed_value)
 
 
 def build_config(*sets: str, path=None) -> BuildConfig:
@@ -129,12 +129,27 @@ def test_stages_take_their_section_and_repeat_no_default():
         assert defaults in ({}, {"translator": None}), (function.__qualname__, defaults)
 
 
-def test_the_read_stage_shards_as_its_section_says():
+def test_the_shard_size_follows_the_stages_unless_given(tmp_path):
+    """read.shard_rows unset: 2,000-row shards when a stage with a model runs, 20,000 without; a value given in
+    --set, a flag or YAML wins; the resolved size is what the readers, the hash and config.yaml see."""
     from paranmt.pipelines.build import read_options
     from paranmt.transforms.io.read_plan import ReadOptions
 
-    assert read_options(build_config()).shard_rows == BuildConfig().read.shard_rows == 20_000
-    assert issubclass(ReadOptions, type(BuildConfig().read)) and ReadOptions(format="tsv").shard_rows == 20_000
+    assert BuildConfig().read.shard_rows is None
+    assert build_config().read.shard_rows == MODEL_STAGE_SHARD_ROWS == 2_000
+    for stages in ("read,clean,xsim", "read,clean,translate", "read,score", "read,parse"):
+        assert build_config(f"stages=[{stages}]").read.shard_rows == 2_000, stages
+    assert build_config("stages=[read,clean]").read.shard_rows == build_config("stages=[read]").read.shard_rows \
+        == SHARD_ROWS == 20_000
+    assert build_config("read.shard_rows=20000").read.shard_rows == 20_000
+    assert build_config("stages=[read,clean]", "read.shard_rows=500").read.shard_rows == 500
+    (tmp_path / "c.yaml").write_text("read:\n  shard_rows: 7000\n")
+    assert build_config(path=tmp_path / "c.yaml").read.shard_rows == 7000
+    assert build_config("read.shard_rows=2000").hash() == build_config().hash() \
+        != build_config("read.shard_rows=20000").hash()
+    assert build_config().to_dict()["read"]["shard_rows"] == 2_000
+    assert read_options(build_config("stages=[read,clean]")).shard_rows == 20_000
+    assert issubclass(ReadOptions, type(BuildConfig().read)) and ReadOptions(format="tsv").shard_rows == SHARD_ROWS
 
 
 def old_layout(written: dict) -> dict:

@@ -13,14 +13,16 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from paranmt.schemas.config import ReadConfig
+from paranmt.schemas.config import SHARD_ROWS, ReadConfig, bounded
 from paranmt.transforms.io.streams import compression_of, strip_compression
 
 
 @dataclass
 class ReadOptions(ReadConfig):
     """What a reader needs: the build's `read` section (ReadConfig, where every default lives) and the input
-    `format` (required)."""
+    `format` (required). `shard_rows` is a number here: a build passes its resolved one (BuildConfig.validate);
+    a reader made on its own gets SHARD_ROWS."""
+    shard_rows: int = bounded(SHARD_ROWS, 1)
     format: str = field(kw_only=True)
 
 

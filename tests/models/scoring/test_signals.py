@@ -72,3 +72,18 @@ def test_pair_signals(rows, signalled):
 def test_stage_is_cheap_to_pickle_before_setup(repo):
     stage = pickle.loads(pickle.dumps(SignalsStage(str(repo / "assets" / "encoder-sp"))))
     assert stage.encoder is None and stage.identifier.identifier is None
+
+
+def test_the_per_process_sentence_caches_stay_within_their_bound():
+    """The tokens, words and trigrams of a sentence are cached per process, at most SENTENCE_CACHE_ENTRIES each:
+    more distinct sentences than that (a worker's share of a big build) do not grow them."""
+    from paranmt.models.scoring.diversity import unigram_f1, words
+    from paranmt.models.scoring.overlap import sentence_trigrams, trigram_overlap
+    from paranmt.models.text.tokenize import SENTENCE_CACHE_ENTRIES, lowercase_tokens
+
+    for k in range(SENTENCE_CACHE_ENTRIES + 500):
+        ref, bt = f"The report {k} was read twice.", f"The report {k} was read again."
+        assert trigram_overlap(ref, bt) == 3 / 5 and unigram_f1(ref, bt) == 2 * 5 / 12
+    for cache in (lowercase_tokens, words, sentence_trigrams):
+        info = cache.cache_info()
+        assert info.maxsize == SENTENCE_CACHE_ENTRIES and info.currsize == SENTENCE_CACHE_ENTRIES, cache
