@@ -219,6 +219,8 @@ class ParseConfig:
     max_tokens: int = bounded(100, 1)    # longer sentences (PTB tokens) get null parses (reason counted)
     batch_size: int = bounded(64, 1)     # rows per stage batch and sentences per stanza call
     device: str = "auto"                 # auto | cpu | cuda
+    threads: int = bounded(1, 0)         # torch threads per worker process on CPU (0 = torch's default, one per
+                                         # core); 1: the worker processes are the parallelism (issue 25's measure)
     cache_size: int = bounded(100_000, 0)   # per-worker LRU cache of parsed sentences (0 = batch dedup only)
     only_if: str | None = None           # parse only rows satisfying this condition over score columns, e.g.
                                          # `para_score >= 0.5` (schemas/row_condition.py); the others keep null

@@ -19,15 +19,17 @@ from paranmt.transforms.stage import checked_model
 
 
 class _ParserLoader:
-    """A picklable `load_parser` callable for ParseStage: one StanzaParser per (model, device, batch) per process."""
+    """A picklable `load_parser` callable for ParseStage: one StanzaParser per (model, device, batch, threads) per
+    process."""
 
-    def __init__(self, model_dir: str, device: str, batch_size: int):
-        self.model_dir, self.device, self.batch_size = model_dir, device, batch_size
+    def __init__(self, model_dir: str, device: str, batch_size: int, threads: int):
+        self.model_dir, self.device, self.batch_size, self.threads = model_dir, device, batch_size, threads
 
     def __call__(self) -> StanzaParser:
         local = local_model_path(self.model_dir)
-        return process_model(("parse", local, self.device, self.batch_size),
-                             lambda: StanzaParser(local, device=self.device, batch_size=self.batch_size))
+        return process_model(("parse", local, self.device, self.batch_size, self.threads),
+                             lambda: StanzaParser(local, device=self.device, batch_size=self.batch_size,
+                                                  threads=self.threads))
 
 
 def parse_stage(config: ParseConfig, stages: list[str]) -> ParseStage:
@@ -35,5 +37,5 @@ def parse_stage(config: ParseConfig, stages: list[str]) -> ParseStage:
     model or a bad `parse.only_if`. Parses already filled are kept when no stage of the build rewrites ref or bt
     (neither clean nor translate runs)."""
     model_dir = checked_model("parse.model_dir", config.model_dir, model_files, (ParserModelError,))
-    return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size), config,
+    return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size, config.threads), config,
                       keep_parsed=not {"clean", "translate"} & set(stages))

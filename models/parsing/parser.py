@@ -18,13 +18,13 @@ import json
 import logging
 from pathlib import Path
 
+from paranmt.models.nmt.device import select_device
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
 from paranmt.models.stage import split_retry
 
 logger = logging.getLogger(__name__)
 
 DESCRIPTOR = "parser.json"
-DEVICES = ("auto", "cpu", "cuda")
 
 
 class ParserModelError(ValueError):
@@ -36,16 +36,6 @@ class Parser:
 
     def parse(self, sentences: list[list[str]]) -> list[Tree | None]:
         raise NotImplementedError
-
-
-def use_gpu(device: str, cuda_available: bool) -> bool:
-    """Device choice: `auto` -> GPU when CUDA is available; `cpu` -> never; `cuda` -> GPU, and a ParserModelError
-    when none is available (asked for explicitly, so not silently replaced by the CPU)."""
-    if device not in DEVICES:
-        raise ParserModelError(f"unknown device {device!r}; choose one of {', '.join(DEVICES)}")
-    if device == "cuda" and not cuda_available:
-        raise ParserModelError("device 'cuda' asked for, but torch sees no CUDA device")
-    return device == "cuda" or (device == "auto" and cuda_available)
 
 
 def model_files(model_dir: str) -> dict:
@@ -74,18 +64,29 @@ def model_files(model_dir: str) -> dict:
 class StanzaParser(Parser):
     """stanza tokenize(pretokenized) + pos + constituency, models loaded once at construction.
 
-    `batch_size` is the number of sentences stanza's pos and constituency processors run at once.
+    `device`: `auto` | `cpu` | `cuda`, resolved by the project's one device choice (`models/nmt/device.py`:
+    `auto` takes CUDA when torch sees it; `cuda` without CUDA is a ParserModelError, never a silent CPU run).
+    `threads`: torch intra-op threads on CPU, set for the whole process (0 = leave torch's default, one per core);
+    unused on CUDA. On CUDA stanza runs in fp32 (its pipeline has no half-precision switch; `Device.fp16` is not
+    used here). `batch_size`: the number of sentences stanza's pos and constituency processors run at once.
     """
 
-    def __init__(self, model_dir: str, device: str = "auto", batch_size: int = 64):
+    def __init__(self, model_dir: str, device: str = "auto", batch_size: int = 64, threads: int = 0):
         import stanza
         import torch
 
         self.model_dir = model_dir
         files = model_files(model_dir)
+        try:
+            chosen = select_device(device, threads)
+        except ValueError as error:
+            raise ParserModelError(str(error)) from None
+        if chosen.kind == "cpu" and chosen.threads:
+            torch.set_num_threads(chosen.threads)
+        self.device = chosen
         self.pipeline = stanza.Pipeline(
             processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,
-            use_gpu=use_gpu(device, torch.cuda.is_available()), pos_batch_size=batch_size,
+            device=chosen.kind, pos_batch_size=batch_size,
             constituency_batch_size=batch_size, logging_level="ERROR", **files)
 
     def _parse_all(self, sentences: list[list[str]]) -> list[Tree]:

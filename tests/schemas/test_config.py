@@ -54,6 +54,8 @@ def test_a_bad_yaml_value_is_one_line_naming_the_key(sample_dir, tmp_path):
     ("translate.nbest=20", "translate.nbest must be between 0 and beam (12), not 20"),
     ("translate.device=cdua", "translate.device must be one of auto, cpu, cuda, not 'cdua' (did you mean 'cuda'?)"),
     ("read.shard_rows=0", "read.shard_rows must be >= 1, not 0"),
+    ("parse.threads=-1", "parse.threads must be >= 0, not -1"),
+    ("parse.threads=two", "parse.threads must be an integer, not 'two'"),
     ("read.columns={cs: 0, ref: second}", "read.columns.ref must be an integer, not 'second'"),
     ("stages=read,clena", "unknown stage 'clena' (did you mean 'clean'?); stages are read, clean, xsim, translate, "
                           "score, parse"),

@@ -2,7 +2,8 @@
 import pytest
 
 from paranmt.models.parsing.evaluate import score_parses
-from paranmt.models.parsing.parser import ParserModelError, model_files, use_gpu
+from paranmt.models.nmt.device import cuda_available
+from paranmt.models.parsing.parser import ParserModelError, StanzaParser, model_files
 from paranmt.models.parsing.ptb import read_mrg
 from paranmt.models.parsing.tokenize import ptb_tokenize
 from paranmt.models.parsing.trees import ROOT
@@ -17,14 +18,21 @@ def parser(shipped_parser):
     return shipped_parser
 
 
-def test_device_choice():
-    assert use_gpu("auto", cuda_available=True) and not use_gpu("auto", cuda_available=False)
-    assert not use_gpu("cpu", cuda_available=True)
-    assert use_gpu("cuda", cuda_available=True)
+@pytest.mark.skipif(cuda_available(), reason="checks the error on a machine without CUDA")
+def test_device_goes_through_the_project_device_choice(shipped_parser):
+    """models/nmt/device.select_device decides (its logic: tests/models/nmt/test_device.py): `cuda` without CUDA is
+    a ParserModelError, an unknown device too; `cpu` with `threads` sets torch's threads for the process."""
+    import torch
     with pytest.raises(ParserModelError, match="no CUDA"):
-        use_gpu("cuda", cuda_available=False)
-    with pytest.raises(ParserModelError, match="unknown device"):
-        use_gpu("tpu", cuda_available=False)
+        StanzaParser(shipped_parser.model_dir, device="cuda")
+    with pytest.raises(ParserModelError, match="auto, cpu or cuda"):
+        StanzaParser(shipped_parser.model_dir, device="tpu")
+    before = torch.get_num_threads()
+    try:
+        parser = StanzaParser(shipped_parser.model_dir, device="cpu", threads=1)
+        assert parser.device.kind == "cpu" and parser.pipeline.device == "cpu" and torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
 
 
 def test_model_directory_errors(tmp_path):
