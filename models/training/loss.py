@@ -1,4 +1,4 @@
-"""Training objectives and regularizers, each an nn.Module over the encoder (SPEC §3, §8).
+"""Training objectives, each an nn.Module over the encoder (SPEC §3, §8).
 
 Objectives, called on a `PairBatch` (pairs + k negatives per sentence), mean over the pairs of the mini-batch:
 
@@ -11,17 +11,7 @@ Objectives, called on a `PairBatch` (pairs + k negatives per sentence), mean ove
   with k noise sentences per side (`noise_samples`, drawn at random from the mega-batch, never the pair's own).
 A term whose negative is not valid (no candidate outside the pair) is left out (weight 0).
 
-Regularizers, called after the objective's backward pass (they read which embedding rows have a gradient):
-
-- `EmbeddingL2`: weight * sum_r ||E[r] - A[r]||^2 over every embedding table E, A = the initial table
-  (`anchor="init"`: lambda_w, "L2 toward the initial word embeddings") or 0 (`anchor="zero"`: the BiCVM Frobenius
-  penalty (lambda/2)||W||_F^2). Only the rows the mini-batch used (the rows with a gradient) enter: the tables
-  get sparse gradients (SparseAdam), and a penalty over a whole 200k-row table would make every step dense. A row
-  is therefore pulled toward its anchor whenever it is used (AMBIG: the papers' Theano code penalized the whole
-  table every step; with plain SGD both shrink a row the same way between its uses only if it is used).
-- `CompositionL2`: weight * sum ||theta - theta_A||^2 over every parameter that is not an embedding table
-  (lambda_c, "the composition parameters"); theta_A = 0, except for parts whose `composition_prior` is "init"
-  (iRNN: W_x, W_h, b are pulled toward their identity initialization, SPEC §8).
+The regularizers (lambda_w, lambda_c, the Frobenius penalty) are models/training/regularizers.py.
 """
 from __future__ import annotations
 
@@ -112,58 +102,3 @@ class BiCVMLoss(nn.Module):
 
     def forward(self, batch: PairBatch) -> torch.Tensor:
         return self.hinge(*embed_batch(self.model, batch), batch.valid1, batch.valid2)
-
-
-def embedding_tables(model: nn.Module) -> dict[str, nn.Parameter]:
-    """Name -> weight of every nn.Embedding in `model` (the word / unit embedding tables)."""
-    return {f"{name}.weight" if name else "weight": module.weight for name, module in model.named_modules()
-            if isinstance(module, nn.Embedding)}
-
-
-class EmbeddingL2(nn.Module):
-    def __init__(self, model: nn.Module, weight: float, anchor: str = "init",
-                 initial: dict[str, torch.Tensor] | None = None):
-        """`initial`: name -> initial table (default: the model's tables now); used when anchor is "init"."""
-        super().__init__()
-        if anchor not in ("init", "zero"):
-            raise ValueError(f"anchor must be init or zero, not {anchor!r}")
-        self.model, self.weight, self.anchor = model, weight, anchor
-        tables = embedding_tables(model)
-        self.initial = {} if anchor == "zero" else {
-            name: (initial[name] if initial is not None else table).detach().clone()
-            for name, table in tables.items()}
-
-    def forward(self) -> torch.Tensor:
-        total = torch.zeros(())
-        for name, table in embedding_tables(self.model).items():
-            if table.grad is None:
-                continue
-            rows = (table.grad.coalesce().indices()[0] if table.grad.is_sparse
-                    else torch.arange(table.shape[0], device=table.device))
-            current = F.embedding(rows, table, sparse=table.grad.is_sparse)   # keeps the gradient sparse
-            target = self.initial[name].to(table.device)[rows] if self.anchor == "init" else 0.0
-            total = total.to(table.device) + (current - target).pow(2).sum()
-        return self.weight * total
-
-
-class CompositionL2(nn.Module):
-    def __init__(self, model: nn.Module, weight: float, initial: dict[str, torch.Tensor] | None = None):
-        """`initial`: name -> initial parameter (default: the model's now), for parts with an "init" prior."""
-        super().__init__()
-        self.model, self.weight = model, weight
-        tables = {id(t) for t in embedding_tables(model).values()}
-        self.names = [name for name, p in model.named_parameters() if id(p) not in tables]
-        prefixes = [f"{name}." if name else "" for name, module in model.named_modules()
-                    if getattr(module, "composition_prior", "zero") == "init"]
-        parameters = dict(model.named_parameters())
-        self.anchors = {name: (initial[name] if initial is not None else parameters[name]).detach().clone()
-                        for name in self.names if any(name.startswith(prefix) for prefix in prefixes)}
-
-    def forward(self) -> torch.Tensor:
-        parameters = dict(self.model.named_parameters())
-        total = torch.zeros(())
-        for name in self.names:
-            value = parameters[name]
-            anchor = self.anchors.get(name)
-            total = total.to(value.device) + (value - (0.0 if anchor is None else anchor.to(value.device))).pow(2).sum()
-        return self.weight * total

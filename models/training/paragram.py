@@ -40,7 +40,7 @@ from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
-from paranmt.models.training.regularizers import L2ToInitial
+from paranmt.models.training.regularizers import l2_to_initial
 
 log = logging.getLogger(__name__)
 SIMILARITIES = ("cosine", "dot")
@@ -183,7 +183,7 @@ def train_paragram(pairs: list[tuple[str, str]], config: ParagramConfig,
     rng = np.random.default_rng(config.seed)
     encoder, report = build_encoder(pairs, config)
     encoder.embedding.sparse = False              # λ ||W_init - W||² has a dense gradient
-    regularizer = L2ToInitial({"embedding": encoder.embedding.weight}, config.l2_to_init)
+    regularizer = l2_to_initial({"embedding": encoder.embedding.weight}, config.l2_to_init)
     optimizer = torch.optim.Adagrad(encoder.parameters(), lr=config.lr)
     steps_per_epoch = math.ceil(len(pairs) / config.batch_size)
     total = steps_per_epoch * config.epochs

@@ -37,7 +37,7 @@ from torch import nn
 
 from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
-from paranmt.models.training.regularizers import L2ToInitial
+from paranmt.models.training.regularizers import l2_to_initial
 
 log = logging.getLogger(__name__)
 
@@ -193,12 +193,12 @@ def finetune(encoder: SentenceEncoder, splits: dict[str, STSDataset], config: Fi
     switched = _dense_gradients(encoder)
     head = SimilarityHead(encoder.dim, config.hidden, low, high)
     parameters = list(head.parameters())
-    regularizer = L2ToInitial({}, 0.0)
+    regularizer = l2_to_initial({}, 0.0)
     if config.freeze_encoder:
         encoder.requires_grad_(False)
     else:
         parameters += list(encoder.parameters())
-        regularizer = L2ToInitial(dict(encoder.named_parameters()), config.l2_to_init)
+        regularizer = l2_to_initial(dict(encoder.named_parameters()), config.l2_to_init)
     optimizer = torch.optim.Adam(parameters, lr=config.lr)
     train = splits["train"]
     target = torch.from_numpy(target_distribution(train.gold, low, high))

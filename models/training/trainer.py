@@ -12,7 +12,7 @@ One update step:
    or squared Euclidean `distance`; `bicvm`: BiCVMLoss against `noise_samples` random noise sentences per side,
    drawn in step 3 instead of mining), its backward pass, then the regularizers (lambda_w: L2 toward the initial
    embeddings; lambda_c: L2 on the composition parameters; lambda_frobenius: L2 of the embeddings toward 0; see
-   loss.py) and one Adam step (SparseAdam on the embedding tables, Adam on the rest).
+   regularizers.py) and one Adam step (SparseAdam on the embedding tables, Adam on the rest).
 `init_embeddings` initializes the word embedding tables from a word2vec/GloVe text file before training; the
 initial encoder is saved to `<output>/initial/` whenever a regularizer pulls toward it (resume reads it back).
 Checkpoints (encoder + optimizer + counters + RNG states) go to `<output>/checkpoint/` every `checkpoint_every`
@@ -37,9 +37,9 @@ from tqdm import tqdm
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
-from paranmt.models.training.loss import (DISTANCES, BiCVMLoss, CompositionL2, EmbeddingL2, MarginLoss,
-                                          PairBatch)
+from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
+from paranmt.models.training.regularizers import composition_l2, embedding_l2
 from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
 
 log = logging.getLogger(__name__)
@@ -244,7 +244,7 @@ class Trainer:
 
     def pulls_toward_initial(self, encoder: SentenceEncoder) -> bool:
         c = self.config
-        return c.lambda_w > 0 or (c.lambda_c > 0 and bool(CompositionL2(encoder, c.lambda_c).anchors))
+        return c.lambda_w > 0 or (c.lambda_c > 0 and bool(composition_l2(encoder, c.lambda_c).anchors))
 
     def regularizers(self, encoder: SentenceEncoder) -> list[torch.nn.Module]:
         """The active regularizers; anchors ("initial" values) come from `<output>/initial/` when it exists (so a
@@ -255,11 +255,11 @@ class Trainer:
             initial = {name: p.to(encoder.device) for name, p in load_encoder(self.initial_dir).named_parameters()}
         out = []
         if c.lambda_w > 0:
-            out.append(EmbeddingL2(encoder, c.lambda_w, "init", initial))
+            out.append(embedding_l2(encoder, c.lambda_w, "init", initial))
         if c.lambda_frobenius > 0:
-            out.append(EmbeddingL2(encoder, c.lambda_frobenius, "zero"))
+            out.append(embedding_l2(encoder, c.lambda_frobenius, "zero"))
         if c.lambda_c > 0:
-            out.append(CompositionL2(encoder, c.lambda_c, initial))
+            out.append(composition_l2(encoder, c.lambda_c, initial))
         return out
 
     def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:

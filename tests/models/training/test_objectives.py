@@ -8,7 +8,8 @@ import torch
 from paranmt.models.encoders import create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings, read_word_vectors
 from paranmt.models.training.data import read_pairs
-from paranmt.models.training.loss import BiCVMLoss, CompositionL2, EmbeddingL2, MarginLoss, PairBatch
+from paranmt.models.training.loss import BiCVMLoss, MarginLoss, PairBatch
+from paranmt.models.training.regularizers import composition_l2, embedding_l2
 from paranmt.models.training.negatives import mine_noise
 from paranmt.models.training.trainer import TrainConfig, Trainer
 from paranmt.schemas.config import ConfigError
@@ -58,8 +59,8 @@ def test_embedding_l2_covers_the_rows_the_batch_used():
     initial = encoder.embedding.weight.detach().clone()
     with torch.no_grad():
         encoder.embedding.weight += 1.0                          # every row 1 away from its start in both dims
-    toward_init = EmbeddingL2(encoder, 0.5, "init", {"embedding.weight": initial})
-    toward_zero = EmbeddingL2(encoder, 0.5, "zero")
+    toward_init = embedding_l2(encoder, 0.5, "init", {"embedding.weight": initial})
+    toward_zero = embedding_l2(encoder, 0.5, "zero")
     assert toward_init().item() == 0.0, "no gradient yet: no rows used"
     encoder.train()
     encoder.embed(["a b", "b"]).sum().backward()                 # rows of "a" and "b" (ids 1, 2)
@@ -76,9 +77,9 @@ def test_composition_l2_toward_zero_and_toward_irnn_identity():
     texts = ["a b c"]
     dan = create_encoder("dan", texts, dim=3, hidden=2)
     expected = sum(float((p.detach() ** 2).sum()) for n, p in dan.named_parameters() if not n.startswith("embedding"))
-    assert CompositionL2(dan, 0.1)().item() == pytest.approx(0.1 * expected, rel=1e-5)
+    assert composition_l2(dan, 0.1)().item() == pytest.approx(0.1 * expected, rel=1e-5)
     combined = create_encoder("word+irnn", texts, dim=3)
-    regularizer = CompositionL2(combined, 1.0)
+    regularizer = composition_l2(combined, 1.0)
     assert set(regularizer.anchors) == {"parts.1.cell.input_map.weight", "parts.1.cell.input_map.bias",
                                         "parts.1.cell.hidden_map.weight"}
     assert regularizer().item() == 0.0, "iRNN at its identity start: nothing to pull"

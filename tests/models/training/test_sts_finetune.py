@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from paranmt.models.encoders import load_encoder
-from paranmt.models.training.regularizers import L2ToInitial
+from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, SimilarityHead, finetune,
                                                   kl_loss, limit_dataset, load_splits, target_distribution, unit_rms)
 
@@ -44,16 +44,16 @@ def test_head_shapes_expected_score_and_scale_invariance():
 
 def test_l2_to_initial_penalty_and_gradient():
     weight = torch.nn.Parameter(torch.tensor([1.0, 2.0]))
-    regularizer = L2ToInitial({"w": weight}, 0.5)
+    regularizer = l2_to_initial({"w": weight}, 0.5)
     with torch.no_grad():
         weight += torch.tensor([1.0, -2.0])
     penalty = regularizer()
     assert penalty.item() == pytest.approx(0.5 * (1 + 4))
     penalty.backward()
     assert weight.grad.tolist() == pytest.approx([1.0, -2.0]), "2 * lambda * (w - w_init)"
-    assert L2ToInitial({"w": weight}, 0.0)().item() == 0.0
+    assert l2_to_initial({"w": weight}, 0.0)().item() == 0.0
     with pytest.raises(ValueError):
-        L2ToInitial({"w": weight}, -1.0)
+        l2_to_initial({"w": weight}, -1.0)
 
 
 def test_splits_from_the_real_layout(shared_data):
