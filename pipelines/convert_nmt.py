@@ -10,8 +10,11 @@ From a Hugging Face MarianMT / M2M-100 / NLLB directory (`--transformers DIR`, l
 Transformers converter, the sentencepiece models and an nmt.json (family, language tokens, source model path and
 sha256) into `--output`, which the ctranslate2 backend loads as it is (paranmt.models.nmt.hf).
 Each also writes CTranslate2's vocabulary map (`vmap.txt` beside the ct2 model, for `translate.use_vmap`) from
-bitext in the model's pieces (paranmt.models.nmt.vmap): `--vmap-source/--vmap-target` plain-text files, by default
-the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--config`; without either, no map.
+sentence pairs in the model's pieces (paranmt.models.nmt.vmap): the bitext `--vmap-source/--vmap-target`, by
+default the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--config`; or, with `--vmap-source` alone
+(monolingual source text, e.g. for a downloaded model whose training data you do not have), the model's own
+statistics: the converted model translates those lines (unrestricted, beam 4) and its outputs are the target
+side. Without any of these, no map.
 """
 from __future__ import annotations
 
@@ -20,35 +23,34 @@ import json
 import sys
 from pathlib import Path
 
-from paranmt.schemas.config import ConfigError, ScoreConfig
-
-
-QUANTIZATIONS = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
-                 "float32")
+from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, ConfigError, ScoreConfig
 
 
 def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:
     """vmap.txt for the model written at `model_path`, from --vmap-source/--vmap-target (else `default_files`
-    when both exist); nothing without either. ConfigError for a missing file or a model it cannot serve."""
+    when both exist), or from --vmap-source and the model's own translations of it; nothing without any.
+    ConfigError for a missing file or a model it cannot serve."""
     from paranmt.models.nmt.model_dir import ModelDirError
     from paranmt.models.nmt.vmap import VmapError, make_vmap
 
-    if bool(args.vmap_source) != bool(args.vmap_target):
-        raise ConfigError("give both --vmap-source and --vmap-target (aligned plain-text files), or neither")
+    if args.vmap_target and not args.vmap_source:
+        raise ConfigError("--vmap-target needs --vmap-source (the aligned source side)")
     if args.vmap_source:
-        files = (Path(args.vmap_source), Path(args.vmap_target))
+        files = (Path(args.vmap_source), Path(args.vmap_target) if args.vmap_target else None)
     elif default_files and all(path.is_file() for path in default_files):
         files = default_files
     else:
         return
     for path in files:
-        if not path.is_file():
+        if path is not None and not path.is_file():
             raise ConfigError(f"vocabulary map data {path} does not exist")
     try:
-        written = make_vmap(model_path, *files, max_pairs=args.vmap_pairs)
+        written = make_vmap(model_path, *files, max_pairs=args.vmap_pairs, source_lang=args.source_lang,
+                            target_lang=args.target_lang)
     except (VmapError, ModelDirError) as error:
         raise ConfigError(f"vocabulary map: {error}") from None
-    print(f"wrote {written} from {files[0]} / {files[1]}")
+    target = files[1] or "the model's own translations of it"
+    print(f"wrote {written} from {files[0]} / {target}")
 
 
 def run_transformers(args) -> int:
@@ -76,8 +78,9 @@ def run_transformers(args) -> int:
 def run(args) -> int:
     from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2, export_model, write_manifest
 
-    if args.quantization not in QUANTIZATIONS:
-        raise ConfigError(f"--quantization must be one of {', '.join(QUANTIZATIONS)}, not {args.quantization!r}")
+    if args.quantization not in CT2_WEIGHT_TYPES:
+        raise ConfigError(f"--quantization must be one of {', '.join(CT2_WEIGHT_TYPES)}, not "
+                          f"{args.quantization!r}")
     if args.vmap_pairs < 1:
         raise ConfigError(f"--vmap-pairs must be >= 1, not {args.vmap_pairs}")
     if args.transformers:
@@ -149,7 +152,8 @@ def run_eval(args) -> int:
         sources = [normalizer.normalize(s) for s in sources]
     try:
         translator = open_translator(args.model, args.backend, args.device, args.threads,
-                                     source_lang=args.source_lang, target_lang=args.target_lang)
+                                     source_lang=args.source_lang, target_lang=args.target_lang,
+                                     use_vmap=args.use_vmap, compute_type=args.compute_type)
     except ModelDirError as error:
         raise ConfigError(str(error)) from None
     scorer = None
@@ -167,7 +171,8 @@ def run_eval(args) -> int:
         result["simile_encoder"] = args.simile_encoder
     if args.hypotheses:
         Path(args.hypotheses).write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")
-    entry = {"backend": args.backend, "test_set": args.test_name or Path(args.source).stem, "beam": args.beam,
+    entry = {"backend": args.backend + ("+vmap" if args.use_vmap else ""),
+             "test_set": args.test_name or Path(args.source).stem, "beam": args.beam,
              "skip_first": args.skip_first, "threads": args.threads, **result,
              "command": "paranmt " + " ".join(sys.argv[1:])}
     if args.record:
@@ -197,8 +202,11 @@ def register(subparsers) -> None:
                         help="ctranslate2 weight type: float32, float16, int8, int8_float16 (default int8)")
     parser.add_argument("--vmap-source", metavar="FILE",
                         help="source side of the bitext for the vocabulary map vmap.txt (default with --config: "
-                             "the recipe's training data)")
-    parser.add_argument("--vmap-target", metavar="FILE", help="target side, aligned with --vmap-source")
+                             "the recipe's training data); alone, without --vmap-target: monolingual source text "
+                             "that the converted model translates itself (beam 4), the map then comes from the "
+                             "model's own outputs")
+    parser.add_argument("--vmap-target", metavar="FILE",
+                        help="target side, aligned with --vmap-source (e.g. the model's training data)")
     parser.add_argument("--vmap-pairs", type=int, default=100_000,
                         help="sentence pairs read for the vocabulary map (default 100000)")
     parser.set_defaults(func=run)
@@ -221,6 +229,11 @@ def register(subparsers) -> None:
     evaluate.add_argument("--batch-tokens", type=int, default=4096)
     evaluate.add_argument("--device", default="auto")
     evaluate.add_argument("--threads", type=int, default=0)
+    evaluate.add_argument("--use-vmap", action="store_true",
+                          help="ctranslate2: decode with the model's vocabulary map (ct2/vmap.txt); compare with a "
+                               "run without it (--hypotheses of both) for the agreement")
+    evaluate.add_argument("--compute-type", default="auto", choices=CT2_COMPUTE_TYPES,
+                          help="ctranslate2 compute type (auto: int8 on CPU for int8 weights, float16 on CUDA)")
     evaluate.add_argument("--hypotheses", help="write the translations to this file")
     evaluate.add_argument("--simile-encoder", default=ScoreConfig.encoder,
                           help=f"encoder of SIMILE (default: the score stage's, {ScoreConfig.encoder}; '' = no SIMILE)")

@@ -116,6 +116,9 @@ def check_choice(key: str, value, choices) -> None:
 
 
 DEVICES = ("auto", "cpu", "cuda")
+CT2_WEIGHT_TYPES = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
+                    "float32")                    # CTranslate2's types: convert-nmt --quantization, compute types
+CT2_COMPUTE_TYPES = ("auto", "default") + CT2_WEIGHT_TYPES   # auto: paranmt.models.nmt.device.ct2_compute_type
 
 
 SHARD_ROWS = 20_000              # rows per shard of a build without model stages (read, clean)
@@ -195,6 +198,8 @@ class TranslateConfig:
     accelerator: str = ""                # Beam accelerator resource hint (Dataflow GPU), see docs/translate.md
     use_vmap: bool = False               # ctranslate2: decode over the model's vocabulary map (ct2/vmap.txt,
                                          # written by convert-nmt); off: the map can change the best hypothesis
+    compute_type: str = "auto"           # ctranslate2 compute type; auto: int8 on CPU for int8 weights, float16 on
+                                         # CUDA (paranmt.models.nmt.device.ct2_compute_type); int8_float16: GPU opt-in
 
     def validate(self) -> None:
         """Settings only; the model itself is checked by the stage factory (paranmt.transforms.translate)."""
@@ -202,6 +207,7 @@ class TranslateConfig:
         if self.nbest > self.beam:
             raise ConfigError(f"translate.nbest must be between 0 and beam ({self.beam}), not {self.nbest}")
         check_choice("translate.device", self.device, DEVICES)
+        check_choice("translate.compute_type", self.compute_type, CT2_COMPUTE_TYPES)
 
 
 @dataclass

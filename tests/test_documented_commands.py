@@ -132,6 +132,10 @@ COVERAGE = {
     "paranmt convert-nmt --transformers models/opus-mt-cs-en --output models/opus-mt-cs-en-ct2 --vmap-source "
     "train.cs --vmap-target train.en": ARGUMENTS,                   # a downloaded model outside the test's folder
     "paranmt build ... --set translate.use_vmap=true": ARGUMENTS,
+    "paranmt convert-nmt --transformers models/opus-mt-cs-en --output models/opus-mt-cs-en-ct2 --vmap-source "
+    "sample.cs": ARGUMENTS,                   # the map from the model's own translations (tests/models/nmt/test_vmap.py)
+    "paranmt eval-nmt --model models/opus-mt-cs-en-ct2 --source test.cs --reference test.en --use-vmap "
+    "--hypotheses with-vmap.txt": ARGUMENTS,
     "paranmt train-parser --config configs/parser/ptb-sample.yaml --work-dir work/parser-en "
     "--output assets/parser-en": ARGUMENTS,                        # an hour; writes the shipped parser
     # docs/translate.md

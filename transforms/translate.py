@@ -41,7 +41,7 @@ class WorkerTranslateStage(TranslateStage):
             share = select_device(self.device, self.threads).kind == "cuda"
         if share:
             tag = (f"paranmt-translate-{self.model}-{self.backend}-{self.source_lang}-{self.target_lang}"
-                   f"{'-vmap' if self.use_vmap else ''}")
+                   f"{'-vmap' if self.use_vmap else ''}-{self.compute_type}")
             self.translator = MultiProcessShared(self.load_translator, tag=tag, always_proxy=True).acquire()
         else:
             super().setup()
@@ -52,5 +52,5 @@ def translate_stage(config: TranslateConfig, source_lang: str, target_lang: str)
     a model directory that does not fit it (`ModelDir.check`)."""
     check_choice("translate.backend", config.backend, BACKENDS)
     model_dir = checked_model("translate.model", config.model, lambda path: ModelDir.open(path).check(
-        config.backend, source_lang, target_lang, config.use_vmap), (ModelDirError,))
+        config.backend, source_lang, target_lang, config.use_vmap, config.compute_type), (ModelDirError,))
     return WorkerTranslateStage(model_dir, config, source_lang, target_lang)

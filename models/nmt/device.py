@@ -1,7 +1,10 @@
-"""Device choice for NMT inference and training: CUDA (with fp16) when present, else CPU with a thread count."""
+"""Device choice for NMT inference and training: CUDA (with fp16) when present, else CPU with a thread count; and the
+CTranslate2 compute type that follows from the device and the stored weights."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from paranmt.schemas.config import CT2_COMPUTE_TYPES
 
 
 def cuda_available() -> bool:
@@ -37,3 +40,26 @@ def select_device(requested: str = "auto", threads: int = 0, cuda: bool | None =
     if requested == "cuda" or (requested == "auto" and has_cuda):
         return Device("cuda", fp16=True, threads=0)
     return Device("cpu", fp16=False, threads=threads)
+
+
+def ct2_compute_type(device: Device, weights: str | None = None, requested: str = "auto") -> str:
+    """CTranslate2's `compute_type` for a model whose ct2 weights are stored as `weights` (nmt.json
+    `ct2_quantization`, written by convert-nmt; None = unknown) on `device`.
+
+    requested "auto":
+    - CUDA: "float16" with fp16, else "float32", whatever the stored weights (int8 weights are dequantized on
+      load). CTranslate2's published GPU benchmark of this architecture (transformer-base OPUS-MT, one A10G,
+      docs/dataflow.md) gives float16 9,297 target tokens/s against 8,363 for "int8_float16", so float16 is the
+      faster choice; "int8_float16" (int8 matrix products, fp16 elsewhere) is the opt-in that keeps int8 weights
+      in GPU memory (half of float16's: a larger model, or more models per GPU);
+    - CPU: "int8" for int8 weights (int8, int8_float16, int8_float32, int8_bfloat16: int8 matrix products, fp32
+      elsewhere), else "default" (the stored type, converted to the nearest one the CPU supports, e.g. float16 ->
+      float32).
+    Any other value of CT2_COMPUTE_TYPES is returned as it is (CTranslate2 falls back when the device lacks it)."""
+    if requested not in CT2_COMPUTE_TYPES:
+        raise ValueError(f"compute_type must be one of {', '.join(CT2_COMPUTE_TYPES)}, not {requested!r}")
+    if requested != "auto":
+        return requested
+    if device.kind == "cuda":
+        return "float16" if device.fp16 else "float32"
+    return "int8" if weights and weights.startswith("int8") else "default"

@@ -47,6 +47,7 @@ class ModelDir:
     pair: tuple[str | None, str | None] = (None, None)      # languages a bilingual Marian model declares
     special_tokens: list[str] = field(default_factory=list)  # tokens left out of the detokenized text
     hf: HFModel | None = None                               # the Hugging Face snapshot, when the directory is one
+    ct2_quantization: str | None = None                     # how convert-nmt stored the ct2 weights (None: unknown)
 
     @classmethod
     def open(cls, path: str) -> "ModelDir":
@@ -94,7 +95,8 @@ class ModelDir:
                    target_spm=root / descriptor["target_spm"] if descriptor.get("target_spm") else None,
                    family=family, language_codes=dict(descriptor.get("language_codes", {})),
                    pair=tuple(descriptor.get("pair", (None, None))),
-                   special_tokens=list(descriptor.get("special_tokens", [])))
+                   special_tokens=list(descriptor.get("special_tokens", [])),
+                   ct2_quantization=descriptor.get("ct2_quantization"))
 
     def tokens_for(self, source_lang: str = "cs", target_lang: str = "en") -> tuple[list[str], list[str], list[str]]:
         """(source prefix, source suffix, forced target prefix) for source_lang -> target_lang; ModelDirError
@@ -120,11 +122,16 @@ class ModelDir:
                 return str(path)
         return str(self.root)
 
-    def check(self, backend: str, source_lang: str = "cs", target_lang: str = "en", use_vmap: bool = False) -> None:
+    def check(self, backend: str, source_lang: str = "cs", target_lang: str = "en", use_vmap: bool = False,
+              compute_type: str = "auto") -> None:
         """Raise ModelDirError unless the files `backend` needs are all present and the model knows both
-        languages (and, with `use_vmap`, the ctranslate2 backend has the vocabulary map vmap.txt)."""
+        languages (and, with `use_vmap`, the ctranslate2 backend has the vocabulary map vmap.txt; a compute_type
+        other than auto is a ctranslate2 setting too)."""
         if use_vmap and backend != "ctranslate2":
             raise ModelDirError(f"a vocabulary map (use_vmap) is a ctranslate2 backend setting, not {backend}'s")
+        if compute_type != "auto" and backend != "ctranslate2":
+            raise ModelDirError(f"compute_type {compute_type!r} is a ctranslate2 backend setting, not {backend}'s "
+                                f"(leave it auto)")
         if backend not in BACKENDS:
             raise ModelDirError(f"unknown NMT backend {backend!r}; choose one of {', '.join(BACKENDS)}")
         if backend == "transformers":

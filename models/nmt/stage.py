@@ -52,19 +52,21 @@ class TranslateStage(PairStage):
         self.model, self.backend, self.beam, self.nbest = model, config.backend, config.beam, config.nbest
         self.batch_tokens, self.max_source_tokens = config.batch_tokens, config.max_source_tokens
         self.device, self.threads, self.use_vmap = config.device, config.threads, config.use_vmap
+        self.compute_type = config.compute_type
         self.source_lang, self.target_lang = source_lang, target_lang
         self.translator = translator
 
     def load_translator(self) -> Translator:
         return open_translator(self.model, self.backend, self.device, self.threads,
-                               source_lang=self.source_lang, target_lang=self.target_lang, use_vmap=self.use_vmap)
+                               source_lang=self.source_lang, target_lang=self.target_lang, use_vmap=self.use_vmap,
+                               compute_type=self.compute_type)
 
     def setup(self) -> None:
         """The translator, loaded once per process (`process_model`)."""
         if self.translator is None:
             self.translator = process_model(
                 ("translate", self.model, self.backend, self.device, self.threads, self.source_lang,
-                 self.target_lang, self.use_vmap), self.load_translator)
+                 self.target_lang, self.use_vmap, self.compute_type), self.load_translator)
 
     def translate_unique(self, sources: list[str], lengths: list[int]) -> list[Translation | Exception]:
         """Translations of `sources` (same order) with token-budget batches and split-and-retry; a sentence

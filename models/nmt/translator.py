@@ -17,7 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from paranmt.models.nmt.device import Device, select_device
+from paranmt.models.nmt.device import Device, ct2_compute_type, select_device
 from paranmt.models.nmt.model_dir import ModelDir
 
 
@@ -96,17 +96,17 @@ class CTranslate2Translator(Translator):
 
     `use_vmap`: decode over the target tokens the model's vocabulary map (ct2/vmap.txt, paranmt.models.nmt.vmap)
     lists for the batch's source pieces instead of the whole target vocabulary (faster; the best hypothesis can
-    differ)."""
+    differ). `compute_type`: "auto" follows the device and the stored weights (paranmt.models.nmt.device.
+    ct2_compute_type: int8 on CPU for an int8 model, float16 on CUDA), or a CTranslate2 compute type."""
 
     def __init__(self, model: ModelDir, device: Device, max_target_tokens: int = 200, source_lang: str = "cs",
-                 target_lang: str = "en", use_vmap: bool = False):
+                 target_lang: str = "en", use_vmap: bool = False, compute_type: str = "auto"):
         super().__init__(model, device, max_target_tokens, source_lang, target_lang)
         import ctranslate2
 
         self.use_vmap = use_vmap
-
-        compute_type = "float16" if device.kind == "cuda" and device.fp16 else "default"
-        self.ct2 = ctranslate2.Translator(str(model.ct2_dir), device=device.kind, compute_type=compute_type,
+        self.compute_type = ct2_compute_type(device, model.ct2_quantization, compute_type)
+        self.ct2 = ctranslate2.Translator(str(model.ct2_dir), device=device.kind, compute_type=self.compute_type,
                                           inter_threads=1, intra_threads=device.threads)
         # minimum target tokens. fairseq forbids EOS as the first token (without renormalizing); transformers'
         # generate does not. CTranslate2 forbids it by renormalizing, which changes the score: for Hugging Face
@@ -117,16 +117,29 @@ class CTranslate2Translator(Translator):
         """What the encoder reads: prefix + pieces + suffix (EOS)."""
         return [self.source_prefix + p + self.source_suffix for p in self.pieces(sources)]
 
-    def translate(self, sources: list[str], beam: int = 12, nbest: int = 0) -> list[Translation]:
-        if not sources:
-            return []
+    def decode(self, sources: list[str], beam: int = 12, nbest: int = 0) -> list:
+        """CTranslate2's TranslationResult per source (hypotheses as target pieces, the forced target prefix
+        included, and their scores)."""
         tokens = self.source_tokens(sources)
         skip = len(self.target_prefix)
         target_prefix = [list(self.target_prefix)] * len(tokens) if skip else None
-        outputs = self.ct2.translate_batch(tokens, target_prefix, beam_size=beam, num_hypotheses=max(1, nbest),
-                                           length_penalty=1.0, return_scores=True,
-                                           max_decoding_length=self.max_target_tokens + skip,
-                                           min_decoding_length=self.min_length, use_vmap=self.use_vmap)
+        return self.ct2.translate_batch(tokens, target_prefix, beam_size=beam, num_hypotheses=max(1, nbest),
+                                        length_penalty=1.0, return_scores=True,
+                                        max_decoding_length=self.max_target_tokens + skip,
+                                        min_decoding_length=self.min_length, use_vmap=self.use_vmap)
+
+    def best_pieces(self, sources: list[str], beam: int = 12) -> list[list[str]]:
+        """The best hypothesis of each source as the target pieces the model produced (prefix and special tokens
+        left out)."""
+        skip = len(self.target_prefix)
+        return [[p for p in output.hypotheses[0][skip:] if p not in self.hidden]
+                for output in self.decode(sources, beam)] if sources else []
+
+    def translate(self, sources: list[str], beam: int = 12, nbest: int = 0) -> list[Translation]:
+        if not sources:
+            return []
+        skip = len(self.target_prefix)
+        outputs = self.decode(sources, beam, nbest)
         results = []
         for output in outputs:
             decoded = []
@@ -143,19 +156,17 @@ class CTranslate2Translator(Translator):
 
 def open_translator(path: str, backend: str = "ctranslate2", device: str = "auto", threads: int = 0,
                     max_target_tokens: int = 200, cuda: bool | None = None, source_lang: str = "cs",
-                    target_lang: str = "en", use_vmap: bool = False) -> Translator:
+                    target_lang: str = "en", use_vmap: bool = False, compute_type: str = "auto") -> Translator:
     """Load the model directory `path` with one backend on the chosen device (see select_device), translating
-    source_lang -> target_lang (ModelDirError when the model cannot); `use_vmap`: the ctranslate2 backend decodes
-    with the model's vocabulary map."""
+    source_lang -> target_lang (ModelDirError when the model cannot); `use_vmap` and `compute_type`: the
+    ctranslate2 backend's vocabulary map and compute type (CTranslate2Translator)."""
     model = ModelDir.open(path)
-    model.check(backend, source_lang, target_lang, use_vmap)
+    model.check(backend, source_lang, target_lang, use_vmap, compute_type)
     chosen = select_device(device, threads, cuda=cuda)
-    if use_vmap:
-        return CTranslate2Translator(model, chosen, max_target_tokens, source_lang, target_lang, use_vmap=True)
     if backend == "fairseq":
-        from paranmt.models.nmt.fairseq_translator import FairseqTranslator as cls
-    elif backend == "transformers":
-        from paranmt.models.nmt.hf_translator import TransformersTranslator as cls
-    else:
-        cls = CTranslate2Translator
-    return cls(model, chosen, max_target_tokens, source_lang, target_lang)
+        from paranmt.models.nmt.fairseq_translator import FairseqTranslator
+        return FairseqTranslator(model, chosen, max_target_tokens, source_lang, target_lang)
+    if backend == "transformers":
+        from paranmt.models.nmt.hf_translator import TransformersTranslator
+        return TransformersTranslator(model, chosen, max_target_tokens, source_lang, target_lang)
+    return CTranslate2Translator(model, chosen, max_target_tokens, source_lang, target_lang, use_vmap, compute_type)

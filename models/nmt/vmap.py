@@ -14,7 +14,12 @@ How the map is built (`build_vmap`), from up to `max_pairs` sentence pairs in th
   ties broken by c(s, t) then by the piece; plus s itself when the target vocabulary has it (names, numbers and
   punctuation are copied). Pieces seen in fewer than `min_count` pairs get no line of their own.
 A source piece absent from the map contributes nothing but the always-candidates: the restriction can change
-the best hypothesis; `paranmt eval-nmt` and the agreement test measure how often.
+the best hypothesis; `paranmt eval-nmt --use-vmap` and benchmarks/bench_ct2_settings.py measure how often.
+
+Where the pairs come from (`make_vmap`): a bitext (the model's training data, or any in-domain parallel text), or,
+without a target side, the model's own statistics: its unrestricted translations of monolingual source text
+stand in for the targets, so the map lists the pieces the model itself produces for each source piece (the way to
+build a map for a downloaded model whose training data one does not have).
 """
 from __future__ import annotations
 
@@ -94,9 +99,43 @@ def read_pairs_as_pieces(source_file: Path, target_file: Path, source_spm, targe
             yield (source_spm.encode(source.strip(), out_type=str), target_spm.encode(target.strip(), out_type=str))
 
 
-def make_vmap(model_path: str, source_file: Path, target_file: Path, max_pairs: int = 100_000) -> Path:
-    """Build the map of the model directory `model_path` (its ct2 model and sentencepiece models) from the bitext
-    `source_file` / `target_file` and write it beside the ct2 model; the path written."""
+def read_sources(source_file: Path, max_pairs: int) -> list[str]:
+    """The first `max_pairs` non-empty lines of `source_file`, stripped."""
+    sources = []
+    with open(source_file, encoding="utf-8") as lines:
+        for line in lines:
+            if len(sources) >= max_pairs:
+                break
+            if line.strip():
+                sources.append(line.strip())
+    return sources
+
+
+def self_translated_pairs(model_path: str, sources: list[str], beam: int, threads: int, source_lang: str,
+                          target_lang: str) -> Iterable[tuple[list[str], list[str]]]:
+    """(source pieces, the target pieces of the model's own unrestricted CTranslate2 translation into
+    `target_lang`, as produced, not re-tokenized) for each of `sources`, in token-budget batches with progress."""
+    from tqdm import tqdm
+
+    from paranmt.models.nmt.stage import token_budget_batches
+    from paranmt.models.nmt.translator import open_translator
+
+    translator = open_translator(model_path, "ctranslate2", "auto", threads, source_lang=source_lang,
+                                 target_lang=target_lang)
+    pieces = translator.pieces(sources)
+    with tqdm(total=len(sources), desc="vocabulary map: translate", unit="sent") as bar:
+        for batch in token_budget_batches([len(p) for p in pieces], 2048):
+            for index, target in zip(batch, translator.best_pieces([sources[i] for i in batch], beam)):
+                yield pieces[index], target
+            bar.update(len(batch))
+
+
+def make_vmap(model_path: str, source_file: Path, target_file: Path | None = None, max_pairs: int = 100_000,
+              beam: int = 4, threads: int = 0, source_lang: str = "cs", target_lang: str = "en") -> Path:
+    """Build the map of the model directory `model_path` (its ct2 model and sentencepiece models) and write it
+    beside the ct2 model; the path written. Pairs: the first `max_pairs` lines of the bitext `source_file` /
+    `target_file`, or, with `target_file` None, of `source_file` and the model's own translations of them (beam
+    `beam`, `threads` CPU threads, source_lang -> target_lang; see the module docstring)."""
     import sentencepiece
 
     from paranmt.models.nmt.model_dir import ModelDir
@@ -107,6 +146,10 @@ def make_vmap(model_path: str, source_file: Path, target_file: Path, max_pairs: 
     source_spm = sentencepiece.SentencePieceProcessor(model_file=str(model.spm))
     target_spm = (sentencepiece.SentencePieceProcessor(model_file=str(model.target_spm)) if model.target_spm
                   else source_spm)
-    always, mapping = build_vmap(read_pairs_as_pieces(source_file, target_file, source_spm, target_spm, max_pairs),
-                                 target_vocabulary(model.ct2_dir), max_pairs)
+    if target_file is None:
+        pairs = self_translated_pairs(model_path, read_sources(source_file, max_pairs), beam, threads, source_lang,
+                                      target_lang)
+    else:
+        pairs = read_pairs_as_pieces(source_file, target_file, source_spm, target_spm, max_pairs)
+    always, mapping = build_vmap(pairs, target_vocabulary(model.ct2_dir), max_pairs)
     return write_vmap(model.ct2_dir, always, mapping)

@@ -53,6 +53,9 @@ def test_a_bad_yaml_value_is_one_line_naming_the_key(sample_dir, tmp_path):
     ("xsim.min_xsim=1.5", "xsim.min_xsim must be between -1 and 1, not 1.5"),
     ("translate.nbest=20", "translate.nbest must be between 0 and beam (12), not 20"),
     ("translate.device=cdua", "translate.device must be one of auto, cpu, cuda, not 'cdua' (did you mean 'cuda'?)"),
+    ("translate.compute_type=int4", "translate.compute_type must be one of auto, default, int8, int8_float16, "
+                                    "int8_float32, int8_bfloat16, int16, float16, bfloat16, float32, not 'int4' "
+                                    "(did you mean 'int8' or 'int16'?)"),
     ("read.shard_rows=0", "read.shard_rows must be >= 1, not 0"),
     ("parse.threads=-1", "parse.threads must be >= 0, not -1"),
     ("parse.threads=two", "parse.threads must be an integer, not 'two'"),

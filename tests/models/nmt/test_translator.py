@@ -76,3 +76,23 @@ def test_model_dir_errors(tmp_path):
         model.check("fairseq")
     with pytest.raises(ModelDirError, match="unknown NMT backend"):
         model.check("marian")
+
+
+def test_the_ctranslate2_compute_type_follows_the_stored_weights(tmp_path, sources):
+    """nmt.json's ct2_quantization (written by convert-nmt) chooses the compute type on CPU: the float32 fixture
+    runs as stored ("default"); the same directory declared int8 runs as int8 (CTranslate2 quantizes on load) and
+    still translates; an explicit compute type wins; other backends refuse one."""
+    import json
+    import shutil
+
+    assert open_translator(str(TINY), device="cpu", threads=1).compute_type == "default"
+    model = tmp_path / "model"
+    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq"))
+    descriptor = json.loads((model / "nmt.json").read_text())
+    (model / "nmt.json").write_text(json.dumps({**descriptor, "ct2_quantization": "int8"}))
+    translator = open_translator(str(model), device="cpu", threads=1)
+    assert translator.compute_type == "int8" and translator.ct2.compute_type == "int8_float32"   # int8 GEMMs
+    assert len(translator.translate(sources[:2], beam=2)) == 2
+    assert open_translator(str(model), device="cpu", threads=1, compute_type="float32").ct2.compute_type == "float32"
+    with pytest.raises(ModelDirError, match="compute_type 'int8' is a ctranslate2 backend setting"):
+        open_translator(str(TINY), "fairseq", device="cpu", compute_type="int8")

@@ -104,3 +104,52 @@ def test_translate_stage_checks_the_map_before_any_work(tmp_path):
     config.translate.model, config.translate.use_vmap = str(TINY), True
     with pytest.raises(ConfigError, match="translate.model: no vocabulary map"):
         build_stage("translate", config)
+
+
+def test_a_map_from_the_models_own_translations_lists_what_it_produces(bitext, held_out, tmp_path):
+    """Without a target side the map comes from the model's own unrestricted translations of monolingual source
+    text: its always-candidates are the pieces found in the most of those outputs, taken as the model produced
+    them; the map loads and decodes."""
+    from collections import Counter
+
+    model = tmp_path / "model"
+    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq"))
+    sources = [line.strip() for line in (bitext / "newstest2012.ces").read_text(encoding="utf-8").splitlines()[:200]]
+    source_file = tmp_path / "mono.cs"
+    source_file.write_text("\n".join(sources) + "\n", encoding="utf-8")
+    make_vmap(str(model), source_file, None, max_pairs=200, beam=4, threads=1)
+    always = (model / "ct2" / "vmap.txt").read_text(encoding="utf-8").splitlines()[0].split()
+    produced = open_translator(str(model), device="cpu", threads=1).best_pieces(sources, beam=4)
+    in_outputs = Counter(piece for pieces in produced for piece in set(pieces))
+    assert set(always) == set(in_outputs) if len(in_outputs) <= 300 else set(always) <= set(in_outputs)
+    assert in_outputs.most_common(1)[0][0] in always
+    assert len(open_translator(str(model), device="cpu", threads=1, use_vmap=True).translate(held_out[:4], 4)) == 4
+
+
+def test_convert_nmt_builds_the_map_from_source_text_alone(hf_models, bitext, tmp_path, capsys):
+    cs = tmp_path / "mono.cs"
+    cs.write_text("\n".join((bitext / "newstest2012.ces").read_text(encoding="utf-8").splitlines()[:30]) + "\n")
+    out = tmp_path / "marian-ct2"
+    assert main(["convert-nmt", "--transformers", str(hf_models["marian"]), "--output", str(out), "--quantization",
+                 "float32", "--vmap-source", str(cs)]) == 0
+    assert f"wrote {out / 'vmap.txt'} from {cs} / the model's own translations of it" in capsys.readouterr().out
+    assert open_translator(str(out), use_vmap=True, device="cpu", threads=1).translate(["Dobrý den."], beam=2)
+    assert main(["convert-nmt", "--transformers", str(hf_models["marian"]), "--output", str(tmp_path / "o"),
+                 "--vmap-target", str(cs)]) == 2
+    assert "--vmap-target needs --vmap-source" in capsys.readouterr().err
+
+
+def test_eval_nmt_decodes_with_the_map_when_asked(tiny_copy, bitext, tmp_path, capsys):
+    model = tmp_path / "model"
+    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq"))
+    args = ["eval-nmt", "--model", str(model), "--source", str(bitext / "newstest2017.ces"), "--reference",
+            str(bitext / "newstest2017.eng"), "--limit", "8", "--beam", "2", "--threads", "1", "--device", "cpu",
+            "--simile-encoder", "", "--use-vmap"]
+    assert main(args) == 2
+    assert "no vocabulary map" in capsys.readouterr().err
+    write_vmap(model / "ct2", ["▁the", "▁of", "."], {})
+    hypotheses = tmp_path / "hyp.txt"
+    assert main(args + ["--hypotheses", str(hypotheses)]) == 0
+    assert json.loads(capsys.readouterr().out)["backend"] == "ctranslate2+vmap"
+    text = hypotheses.read_text(encoding="utf-8")
+    assert text.strip() and set(text) <= set("theof. \n")       # only the map's pieces
