@@ -204,17 +204,36 @@ def run_stanza_constituency(argv: list[str]) -> None:
     constituency_parser.main(argv)
 
 
+def loadable_transition(saved: str) -> str:
+    """A saved transition as stanza 1.15 can read it back. It saves compound transitions with bare labels,
+    `CompoundUnary(S,VP)`, `Finalize(ROOT)`, but reads the labels with `ast.literal_eval`, which fails on them: a
+    model trained with a `*_COMPOUND` or `*_UNARY` transition scheme does not load. Such labels are rewritten as a
+    tuple of strings, `CompoundUnary('S', 'VP',)`, which its reader turns into the same transition; everything
+    else (and labels it can already read) is returned as it is."""
+    import ast
+    kind, _, rest = saved.partition("(")
+    if kind not in ("CompoundUnary", "Finalize") or not rest.endswith(")"):
+        return saved
+    try:
+        ast.literal_eval(rest[:-1])
+        return saved
+    except (ValueError, SyntaxError):
+        return kind + "(" + "".join(f"{label!r}, " for label in rest[:-1].split(",")) + ")"
+
+
 def mark_xpos_model(source: Path, target: Path) -> None:
     """Copy a constituency model trained with `--no_retag` on PTB-tagged trees and record in it that it reads XPOS
     (PTB) tags: stanza's ConstituencyProcessor feeds `word.xpos` only to models whose config has a retag package
     and retag_method 'xpos' (`LSTMModel.uses_xpos`), otherwise `word.upos`, which this model never saw. The
-    optimizer state is dropped (inference only)."""
+    optimizer state is dropped (inference only), and compound transitions are saved so that stanza can read them
+    (`loadable_transition`)."""
     import torch
     checkpoint = torch.load(source, map_location="cpu", weights_only=False)
     for state in ("optimizer_state_dict", "scheduler_state_dict"):
         checkpoint.pop(state, None)
     checkpoint["params"]["config"]["retag_package"] = "paranmt-ptb-tagger"
     checkpoint["params"]["config"]["retag_method"] = "xpos"
+    checkpoint["params"]["transitions"] = [loadable_transition(saved) for saved in checkpoint["params"]["transitions"]]
     torch.save(checkpoint, target)
 
 
