@@ -170,6 +170,11 @@ class CharagramEncoder(AveragingEncoder):
         self.activation_name, self.activation = activation, activation_fn(activation)
         self.bias = nn.Parameter(torch.zeros(dim))
 
+    def reset_parameters(self) -> None:
+        """b starts at 0 (the n-gram table is reset as every embedding table)."""
+        with torch.no_grad():
+            self.bias.zero_()
+
     def spec(self) -> dict:
         return {**super().spec(), "activation": self.activation_name}
 

@@ -91,25 +91,31 @@ class SentenceEncoder(nn.Module):
 
 
 def random_copy(encoder: SentenceEncoder, seed: int = 1, init_scale: float = 0.1) -> SentenceEncoder:
-    """A copy of `encoder` (same architecture, featurizer and vocabulary) with every parameter re-initialized:
-    embedding tables uniform in [-init_scale, init_scale] (as a fresh encoder), every other module by its own
-    `reset_parameters` (torch's default initialization; MultiheadAttention's `_reset_parameters`). The random baseline of the evaluations (SPEC §5: random
-    encoders are strong monolingual baselines)."""
+    """A copy of `encoder` (same architecture, featurizer and vocabulary) with every parameter re-initialized as
+    in a fresh encoder: embedding tables uniform in [-init_scale, init_scale], every other module by its own
+    `reset_parameters` (torch's default initialization, MultiheadAttention's `_reset_parameters`, and paranmt's
+    modules' own starts: the iRNN identity, zero CHARAGRAM bias and peepholes). Children are reset before their
+    parent, so a parent's start (the iRNN identity over its nn.Linear maps) is what stays. The random baseline of the
+    evaluations (SPEC §5: random encoders are strong monolingual baselines)."""
     import copy
+
+    def reset(module: nn.Module) -> None:
+        for child in module.children():
+            reset(child)
+        if isinstance(module, nn.Embedding):
+            with torch.no_grad():
+                module.weight.uniform_(-init_scale, init_scale)
+            return
+        # torch's MultiheadAttention (the bgt encoder's layers) names its reset `_reset_parameters`
+        own = getattr(module, "reset_parameters", None) or getattr(module, "_reset_parameters", None)
+        if own is not None:
+            own()
 
     generator_state = torch.get_rng_state()
     torch.manual_seed(seed)
     try:
         clone = copy.deepcopy(encoder)
-        for module in clone.modules():
-            if isinstance(module, nn.Embedding):
-                with torch.no_grad():
-                    module.weight.uniform_(-init_scale, init_scale)
-            elif module is not clone:
-                # torch's MultiheadAttention (the bgt encoder's layers) names its reset `_reset_parameters`
-                reset = getattr(module, "reset_parameters", None) or getattr(module, "_reset_parameters", None)
-                if reset is not None:
-                    reset()
+        reset(clone)
     finally:
         torch.set_rng_state(generator_state)
     return clone.eval()

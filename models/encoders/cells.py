@@ -35,14 +35,18 @@ class ElmanRNN(nn.Module):
         self.activation_name, self.activation = activation, activation_fn(activation)
         self.input_map = nn.Linear(input_size, hidden)
         self.hidden_map = nn.Linear(hidden, hidden, bias=False)
-        if identity_init:
-            if input_size != hidden:
-                raise ValueError(f"identity initialization needs input size == hidden size, got {input_size} "
-                                 f"and {hidden}")
+        if identity_init and input_size != hidden:
+            raise ValueError(f"identity initialization needs input size == hidden size, got {input_size} and {hidden}")
+        self.identity_init = identity_init
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """The iRNN start when `identity_init` (the maps' own initialization otherwise, done by nn.Linear)."""
+        if self.identity_init:
             with torch.no_grad():
-                self.input_map.weight.copy_(torch.eye(hidden))
+                self.input_map.weight.copy_(torch.eye(self.input_map.out_features))
                 self.input_map.bias.zero_()
-                self.hidden_map.weight.copy_(torch.eye(hidden))
+                self.hidden_map.weight.copy_(torch.eye(self.hidden_map.out_features))
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         inputs = self.input_map(x)                         # W_x x_t + b for every t at once
@@ -65,6 +69,12 @@ class PeepholeLSTM(nn.Module):
             self.peephole_forget = nn.Parameter(torch.zeros(hidden))
             if output_gate:
                 self.peephole_output = nn.Parameter(torch.zeros(hidden))
+
+    def reset_parameters(self) -> None:
+        """Peephole weights start at 0 (the maps are nn.Linear's own)."""
+        with torch.no_grad():
+            for name, parameter in self.named_parameters(recurse=False):
+                parameter.zero_()
 
     def step(self, x_proj: torch.Tensor, h: torch.Tensor, c: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """One step from x_proj = W_x x_t + b (all gates) and the previous (h, c); returns the new (h, c)."""

@@ -208,3 +208,24 @@ def test_recurrent_and_projected_encoders_over_sentencepiece_units(kind, sentenc
     assert (tmp_path / kind / "sp.model").is_file()
     assert np.array_equal(load_encoder(tmp_path / kind).encode(sentences[:3]), vectors)
 
+
+
+def test_random_copy_starts_every_part_as_a_fresh_encoder(sentences):
+    """The random baseline re-initializes as a fresh encoder would: the iRNN back at identity, the CHARAGRAM bias
+    and the peepholes back at 0, the embeddings redrawn."""
+    from paranmt.models.encoders.base import random_copy
+
+    irnn, charagram = create_encoder("irnn", sentences, dim=6), create_encoder("charagram", sentences, dim=6)
+    peephole = create_encoder("lstm-og", sentences, dim=6, hidden=5)
+    with torch.no_grad():
+        for encoder in (irnn, charagram, peephole):
+            for parameter in encoder.parameters():
+                parameter.add_(0.5)                                 # "trained": away from every start
+    fresh_irnn = random_copy(irnn, seed=2)
+    assert torch.equal(fresh_irnn.cell.hidden_map.weight, torch.eye(6))
+    assert torch.equal(fresh_irnn.cell.input_map.weight, torch.eye(6))
+    assert not fresh_irnn.cell.input_map.bias.any()
+    assert not torch.allclose(fresh_irnn.embedding.weight, irnn.embedding.weight)
+    assert not random_copy(charagram, seed=2).bias.any()
+    peepholes = [p for name, p in random_copy(peephole, seed=2).named_parameters() if "peephole" in name]
+    assert len(peepholes) == 3 and not any(p.any() for p in peepholes)
