@@ -139,7 +139,7 @@ def register(subparsers) -> None:
                         help="English sentence files, one a line (SynPG): (shuffled words, own parse) -> sentence "
                              "for scpn, shuffled words -> sentence for plain")
     parser.add_argument("--dev", nargs="+", default=[], metavar="PATH",
-                        help="held-out pairs (held-out loss at each checkpoint)")
+                        help="held-out pairs (held-out loss at each checkpoint; the lowest one's model is kept in DIR/best/)")
     parser.add_argument("--dev-sentences", nargs="+", default=[], metavar="PATH", help="held-out sentence files")
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")

@@ -9,7 +9,9 @@ Checkpoints (the model in its saved layout + `trainer_state.pt` with optimizer, 
 `<output>/checkpoint/` every `checkpoint_every` updates and at the end, written beside the old one and swapped
 (models/training/trainer.py `swap_in`); `resume` continues from there with the same data order. A JSON-lines log
 `<output>/metrics.jsonl` gets the loss and instances/s every `log_every` updates and the held-out loss (`dev`
-instances, if any) at each checkpoint. The final model is saved into `<output>`.
+instances, if any) at each checkpoint; the model of the checkpoint with the lowest held-out loss so far is kept in
+`<output>/best/` (its paraphraser.json's `training` names the update and the loss). The final model is saved into
+`<output>`.
 """
 from __future__ import annotations
 
@@ -155,7 +157,7 @@ class ParaphraserTrainer:
             shutil.rmtree(tmp)
         model.save(tmp, training)
         torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
-                    "position": state["position"], "elapsed": state["elapsed"],
+                    "position": state["position"], "elapsed": state["elapsed"], "best_dev": state["best_dev"],
                     "rng": json.dumps(state["rng"].getstate()), "torch_rng": torch.get_rng_state(),
                     "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
         swap_in(tmp, self.checkpoint_dir)
@@ -173,7 +175,8 @@ class ParaphraserTrainer:
         torch.manual_seed(c.seed)
         self.output.mkdir(parents=True, exist_ok=True)
         (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
-        state = {"step": 0, "epoch": 0, "position": 0, "elapsed": 0.0, "rng": random.Random(c.seed)}
+        state = {"step": 0, "epoch": 0, "position": 0, "elapsed": 0.0, "best_dev": math.inf,
+                 "rng": random.Random(c.seed)}
         optimizer_state = None
         if resume and not self.checkpoint_dir.exists() and (self.output / "checkpoint.old").exists():
             (self.output / "checkpoint.old").rename(self.checkpoint_dir)
@@ -181,6 +184,7 @@ class ParaphraserTrainer:
             saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
             model = load_model(self.checkpoint_dir)
             state.update({k: saved[k] for k in ("step", "epoch", "position", "elapsed")})
+            state["best_dev"] = saved.get("best_dev", math.inf)     # checkpoints before `best/` existed: none yet
             rng_state = json.loads(saved["rng"])
             state["rng"].setstate((rng_state[0], tuple(rng_state[1]), rng_state[2]))
             torch.set_rng_state(saved["torch_rng"])
@@ -243,7 +247,7 @@ class ParaphraserTrainer:
                         bar.set_postfix(loss=f"{record['loss']:.3f}")
                         window_loss, window_count, window_instances, window_start = 0.0, 0, 0, time.perf_counter()
                     if state["step"] % c.checkpoint_every == 0:
-                        self._log_dev(model, dev, state, metrics)
+                        self._log_dev(model, dev, state, metrics, training)
                         self._save_checkpoint(model, optimizer, state, training)
                     stop = bool((c.max_steps and state["step"] >= c.max_steps) or
                                 (c.time_budget_minutes and state["elapsed"] >= 60 * c.time_budget_minutes))
@@ -252,7 +256,7 @@ class ParaphraserTrainer:
                     state["position"] = 0
         finally:
             bar.close()
-        self._log_dev(model, dev, state, metrics)
+        self._log_dev(model, dev, state, metrics, training)
         self._save_checkpoint(model, optimizer, state, training)
         metrics.write(json.dumps({"done": True, "step": state["step"], "epoch": state["epoch"],
                                   "elapsed_s": round(state["elapsed"], 1), "instances": len(instances)}) + "\n")
@@ -262,8 +266,9 @@ class ParaphraserTrainer:
         model.module.eval()
         return model
 
-    def _log_dev(self, model: Paraphraser, dev: list[Instance], state: dict, metrics) -> None:
-        """Mean held-out NLL per unit over `dev` (no dropout, source words shuffled with a fixed seed)."""
+    def _log_dev(self, model: Paraphraser, dev: list[Instance], state: dict, metrics, training: dict) -> None:
+        """Mean held-out NLL per unit over `dev` (no dropout, source words shuffled with a fixed seed), logged; a new
+        lowest one saves the model into `<output>/best/`."""
         if not dev:
             return
         rng = random.Random(0)
@@ -276,3 +281,11 @@ class ParaphraserTrainer:
         metrics.write(json.dumps(record) + "\n")
         metrics.flush()
         log.info("update %d: held-out loss %.4f", state["step"], record["dev_loss"])
+        if record["dev_loss"] < state["best_dev"]:
+            state["best_dev"] = record["dev_loss"]
+            tmp = self.output / "best.tmp"
+            if tmp.exists():
+                shutil.rmtree(tmp)
+            model.save(tmp, dict(training, steps=state["step"], dev_loss=record["dev_loss"]),
+                       dtype=self.config.weights_dtype)
+            swap_in(tmp, self.output / "best")

@@ -250,3 +250,21 @@ def test_transformers_fine_tunes_a_local_checkpoint(tmp_path, pairs, paraphrase_
     assert [len(r) for r in results] == [2, 2] and results[0][0][1] >= results[0][1][1]
     greedy = generator.generate([pairs[0].s1], [pairs[0].p2], beam=1)
     assert greedy[0][0][1] <= 0
+
+
+def test_the_checkpoint_with_the_lowest_held_out_loss_is_kept_in_best(tmp_path, paraphrase_pairs):
+    from paranmt.models.generation.data import top_templates
+    from paranmt.models.generation.tiny import TINY_SIZES
+    from paranmt.models.generation.train import ParaphraserTrainConfig, ParaphraserTrainer
+
+    pairs = read_pairs([str(paraphrase_pairs)])
+    instances, _ = pair_instances("plain", pairs, "none")
+    config = ParaphraserTrainConfig(**TINY_SIZES["scpn"], task="plain", arch="scpn", batch_size=8, lr=3e-3,
+                                    max_steps=12, checkpoint_every=3, log_every=3, device="cpu", threads=1)
+    ParaphraserTrainer(config, tmp_path).fit(instances[8:], top_templates([]), dev=instances[:8])
+    dev = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()
+           if "dev_loss" in line]
+    best = min(dev, key=lambda record: record["dev_loss"])
+    kept = json.loads((tmp_path / "best" / "paraphraser.json").read_text())["training"]
+    assert (kept["steps"], kept["dev_loss"]) == (best["step"], best["dev_loss"])
+    assert load_generator(tmp_path / "best").generate(["a man is playing"], [None], beam=2, n_best=1)
