@@ -82,7 +82,8 @@ def agreement(args, sentences: list[str], references: list[str] | None, work: Pa
     from paranmt.models.nmt.vmap import make_vmap
 
     model = Path(args.model)
-    systems = {"unrestricted": open_translator(str(model), device="cpu", threads=1)}
+    systems = {"unrestricted": open_translator(str(model), device="cpu", threads=1,
+                                               max_target_tokens=args.max_target_tokens)}
     maps = {}
     for name in args.maps:
         if name == "existing":
@@ -96,7 +97,8 @@ def agreement(args, sentences: list[str], references: list[str] | None, work: Pa
                 else:
                     make_vmap(str(directory), Path(args.self_source), None, args.vmap_pairs, threads=1)
                 print(f"map {name}: built in {cpu_seconds() - cpu:.0f} CPU s", file=sys.stderr, flush=True)
-        translator = open_translator(str(directory), device="cpu", threads=1, use_vmap=True)
+        translator = open_translator(str(directory), device="cpu", threads=1, use_vmap=True,
+                                     max_target_tokens=args.max_target_tokens)
         systems[f"vmap-{name}"] = translator
         always, mapping = read_map(translator.model.ct2_dir)
         maps[name] = {"always": len(always), "source_pieces": len(mapping),
@@ -237,7 +239,10 @@ def main() -> int:
     parser.add_argument("--skip", type=int, default=500, help="lines of --source to skip (the shipped model's "
                         "validation lines of newstest2017)")
     parser.add_argument("--sentences", type=int, default=1000)
+    parser.add_argument("--batching-sentences", type=int, default=1000, help="sentences of the batching part")
     parser.add_argument("--thread-sentences", type=int, default=300, help="sentences of the threads part")
+    parser.add_argument("--max-target-tokens", type=int, default=200, help="the agreement part's output limit "
+                        "(the translate stage's is 200; lower it for a random model, whose outputs run to it)")
     parser.add_argument("--beams", type=int, nargs="+", default=[4, 12])
     parser.add_argument("--batch-tokens", type=int, default=2048, help="the translate stage's default budget")
     parser.add_argument("--batch-examples", type=int, default=64)
@@ -260,7 +265,7 @@ def main() -> int:
     if "agreement" in args.parts:
         results["agreement"] = agreement(args, sentences, references, work)
     if "batching" in args.parts:
-        results["batching"] = batching(args, sentences)
+        results["batching"] = batching(args, sentences[: args.batching_sentences])
     if "threads" in args.parts:
         results["threads"] = threads(args, sentences[: args.thread_sentences])
     write_results(args.output, results)

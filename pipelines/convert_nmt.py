@@ -14,7 +14,9 @@ sentence pairs in the model's pieces (paranmt.models.nmt.vmap): the bitext `--vm
 default the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--config`; or, with `--vmap-source` alone
 (monolingual source text, e.g. for a downloaded model whose training data you do not have), the model's own
 statistics: the converted model translates those lines (unrestricted, beam 4) and its outputs are the target
-side. Without any of these, no map.
+side. Without any of these, no map. The map lists the 300 target pieces found in the most target sentences and,
+per source piece, the 20 target pieces of highest Dice association (plus the piece itself). It can change the
+best hypotheses (measured in docs/translate.md, "Vocabulary map"): check with `eval-nmt --use-vmap`.
 """
 from __future__ import annotations
 
