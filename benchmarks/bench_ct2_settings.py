@@ -92,10 +92,12 @@ def agreement(args, sentences: list[str], references: list[str] | None, work: Pa
             directory = model_copy(model, work / f"model-vmap-{name}")
             if not (directory / "ct2" / "vmap.txt").exists():
                 cpu = cpu_seconds()
+                sizes = {"per_source": args.vmap_per_source, "common": args.vmap_common}
                 if name == "bitext":
-                    make_vmap(str(directory), Path(args.vmap_source), Path(args.vmap_target), args.vmap_pairs)
+                    make_vmap(str(directory), Path(args.vmap_source), Path(args.vmap_target), args.vmap_pairs,
+                              **sizes)
                 else:
-                    make_vmap(str(directory), Path(args.self_source), None, args.vmap_pairs, threads=1)
+                    make_vmap(str(directory), Path(args.self_source), None, args.vmap_pairs, threads=1, **sizes)
                 print(f"map {name}: built in {cpu_seconds() - cpu:.0f} CPU s", file=sys.stderr, flush=True)
         translator = open_translator(str(directory), device="cpu", threads=1, use_vmap=True,
                                      max_target_tokens=args.max_target_tokens)
@@ -234,6 +236,8 @@ def main() -> int:
     parser.add_argument("--vmap-target", help="bitext target side for the `bitext` map")
     parser.add_argument("--self-source", help="monolingual source text for the `self` map")
     parser.add_argument("--vmap-pairs", type=int, default=100_000)
+    parser.add_argument("--vmap-per-source", type=int, default=20, help="map candidates per source piece")
+    parser.add_argument("--vmap-common", type=int, default=300, help="the map's always-candidates")
     parser.add_argument("--source", default=str(BITEXT / "newstest2017.ces"))
     parser.add_argument("--reference", help="references aligned with --source (BLEU/chrF)")
     parser.add_argument("--skip", type=int, default=500, help="lines of --source to skip (the shipped model's "

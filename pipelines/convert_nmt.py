@@ -14,8 +14,9 @@ sentence pairs in the model's pieces (paranmt.models.nmt.vmap): the bitext `--vm
 default the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--config`; or, with `--vmap-source` alone
 (monolingual source text, e.g. for a downloaded model whose training data you do not have), the model's own
 statistics: the converted model translates those lines (unrestricted, beam 4) and its outputs are the target
-side. Without any of these, no map. The map lists the 300 target pieces found in the most target sentences and,
-per source piece, the 20 target pieces of highest Dice association (plus the piece itself). It can change the
+side. Without any of these, no map. The map lists the `--vmap-common` (300) target pieces found in the most target
+sentences and, per source piece, the `--vmap-per-source` (20) target pieces of highest Dice association (plus the
+piece itself); larger maps stay closer to unrestricted decoding and restrict less. It can change the
 best hypotheses (measured in docs/translate.md, "Vocabulary map"): check with `eval-nmt --use-vmap`.
 """
 from __future__ import annotations
@@ -48,7 +49,7 @@ def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path]
             raise ConfigError(f"vocabulary map data {path} does not exist")
     try:
         written = make_vmap(model_path, *files, max_pairs=args.vmap_pairs, source_lang=args.source_lang,
-                            target_lang=args.target_lang)
+                            target_lang=args.target_lang, per_source=args.vmap_per_source, common=args.vmap_common)
     except (VmapError, ModelDirError) as error:
         raise ConfigError(f"vocabulary map: {error}") from None
     target = files[1] or "the model's own translations of it"
@@ -83,8 +84,9 @@ def run(args) -> int:
     if args.quantization not in CT2_WEIGHT_TYPES:
         raise ConfigError(f"--quantization must be one of {', '.join(CT2_WEIGHT_TYPES)}, not "
                           f"{args.quantization!r}")
-    if args.vmap_pairs < 1:
-        raise ConfigError(f"--vmap-pairs must be >= 1, not {args.vmap_pairs}")
+    for flag in ("vmap_pairs", "vmap_per_source", "vmap_common"):
+        if getattr(args, flag) < 1:
+            raise ConfigError(f"--{flag.replace('_', '-')} must be >= 1, not {getattr(args, flag)}")
     if args.transformers:
         return run_transformers(args)
     if args.fairseq_checkpoint and args.vmap_source:
@@ -211,6 +213,10 @@ def register(subparsers) -> None:
                         help="target side, aligned with --vmap-source (e.g. the model's training data)")
     parser.add_argument("--vmap-pairs", type=int, default=100_000,
                         help="sentence pairs read for the vocabulary map (default 100000)")
+    parser.add_argument("--vmap-per-source", type=int, default=20,
+                        help="vocabulary map: target candidates per source piece (default 20)")
+    parser.add_argument("--vmap-common", type=int, default=300,
+                        help="vocabulary map: target pieces always allowed, the most frequent (default 300)")
     parser.set_defaults(func=run)
 
     evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "

@@ -131,11 +131,13 @@ def self_translated_pairs(model_path: str, sources: list[str], beam: int, thread
 
 
 def make_vmap(model_path: str, source_file: Path, target_file: Path | None = None, max_pairs: int = 100_000,
-              beam: int = 4, threads: int = 0, source_lang: str = "cs", target_lang: str = "en") -> Path:
+              beam: int = 4, threads: int = 0, source_lang: str = "cs", target_lang: str = "en",
+              per_source: int = 20, common: int = 300) -> Path:
     """Build the map of the model directory `model_path` (its ct2 model and sentencepiece models) and write it
     beside the ct2 model; the path written. Pairs: the first `max_pairs` lines of the bitext `source_file` /
     `target_file`, or, with `target_file` None, of `source_file` and the model's own translations of them (beam
-    `beam`, `threads` CPU threads, source_lang -> target_lang; see the module docstring)."""
+    `beam`, `threads` CPU threads, source_lang -> target_lang; see the module docstring); `per_source` and
+    `common` as in build_vmap."""
     import sentencepiece
 
     from paranmt.models.nmt.model_dir import ModelDir
@@ -151,5 +153,5 @@ def make_vmap(model_path: str, source_file: Path, target_file: Path | None = Non
                                       target_lang)
     else:
         pairs = read_pairs_as_pieces(source_file, target_file, source_spm, target_spm, max_pairs)
-    always, mapping = build_vmap(pairs, target_vocabulary(model.ct2_dir), max_pairs)
+    always, mapping = build_vmap(pairs, target_vocabulary(model.ct2_dir), max_pairs, per_source, common)
     return write_vmap(model.ct2_dir, always, mapping)

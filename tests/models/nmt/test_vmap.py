@@ -82,6 +82,9 @@ def test_convert_nmt_vmap_flags_are_checked(tmp_path, capsys):
     assert main(["convert-nmt", "--output", str(tmp_path / "o"), "--transformers", str(tmp_path),
                  "--vmap-pairs", "0"]) == 2
     assert "--vmap-pairs must be >= 1" in capsys.readouterr().err
+    assert main(["convert-nmt", "--output", str(tmp_path / "o"), "--transformers", str(tmp_path),
+                 "--vmap-common", "0"]) == 2
+    assert "--vmap-common must be >= 1, not 0" in capsys.readouterr().err
 
 
 def test_convert_nmt_transformers_writes_the_vmap(hf_models, bitext, tmp_path, capsys):
@@ -90,8 +93,11 @@ def test_convert_nmt_transformers_writes_the_vmap(hf_models, bitext, tmp_path, c
     en.write_text("\n".join((bitext / "newstest2012.eng").read_text(encoding="utf-8").splitlines()[:300]) + "\n")
     out = tmp_path / "marian-ct2"
     assert main(["convert-nmt", "--transformers", str(hf_models["marian"]), "--output", str(out), "--quantization",
-                 "float32", "--vmap-source", str(cs), "--vmap-target", str(en)]) == 0
+                 "float32", "--vmap-source", str(cs), "--vmap-target", str(en), "--vmap-common", "50",
+                 "--vmap-per-source", "3"]) == 0
     assert f"wrote {out / 'vmap.txt'}" in capsys.readouterr().out
+    lines = (out / "vmap.txt").read_text(encoding="utf-8").splitlines()
+    assert len(lines[0].split()) == 50 and max(len(line.split("\t")[1].split()) for line in lines[1:]) <= 3 + 1
     translator = open_translator(str(out), use_vmap=True, device="cpu", threads=1)
     assert len(translator.translate(["Dobrý den."], beam=2)) == 1
 
