@@ -138,6 +138,9 @@ COVERAGE = {
     "--hypotheses with-vmap.txt": ARGUMENTS,
     "paranmt train-parser --config configs/parser/ptb-sample.yaml --work-dir work/parser-en "
     "--output assets/parser-en": ARGUMENTS,                        # an hour; writes the shipped parser
+    "paranmt train-parser --config configs/parser/ptb-sample-h64-compound.yaml --work-dir work/parser-h64c "
+    "--output models/parser-h64c": ARGUMENTS,                      # an hour (the vectors and tagger steps too)
+    "paranmt build ... --set parse.model_dir=models/parser-h64c": ARGUMENTS,
     # docs/translate.md
     "paranmt build --input 'data/sample/*' --format moses --output out/demo --stages read,clean,translate":
         ARGUMENTS,                                # the same pipeline as parsing.md's, which writes out/demo first
