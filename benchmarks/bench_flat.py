@@ -8,6 +8,7 @@ plain 2-process Python loop, all-stages pairs per CPU-second against the previou
     .venv/bin/python benchmarks/bench_flat.py resume [--kill-at 0.6] [--reuse-full]   # 2,000 pairs, 8 shards, translate
     .venv/bin/python benchmarks/bench_flat.py only-if [--input 'data/sample/*'] [--repeat 2] [--condition C]
                                                        [--stand-ins]          # issue 25: all stages, parse.only_if
+    .venv/bin/python benchmarks/bench_flat.py sizes --input BUILT_SHARDS_DIR   # bytes per row and per cache entry
 
 Every run is the real CLI in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, CPU seconds of the
 process tree from os.wait4, peak RSS of the whole process tree sampled every 0.2 s from /proc), default local
@@ -192,6 +193,48 @@ def only_if(args, work: Path) -> None:
                 handle.write(json.dumps(summary) + "\n")
 
 
+def sizes(args, work: Path) -> None:
+    """What a worker holds per row and per cache entry (tracemalloc, Python objects), from built shards with every
+    column (`--input` = a build's output directory): a row as the stages hold it (a dict), an entry of each
+    per-process sentence cache (models/text/tokenize.py SENTENCE_CACHE_ENTRIES) and of the parse stage's cache
+    (text -> (parse, template)). Entries are copies, so that no string is shared with the rows."""
+    import pickle
+    import tracemalloc
+    from collections import OrderedDict
+
+    import pyarrow.parquet as pq
+
+    from paranmt.models.scoring.diversity import words
+    from paranmt.models.scoring.overlap import sentence_trigrams
+    from paranmt.models.text.tokenize import lowercase_tokens
+
+    rows = [row for path in sorted(glob.glob(f"{args.input}/*.parquet")) for row in pq.read_table(path).to_pylist()]
+    tracemalloc.start()
+
+    def allocated(make) -> int:
+        before = tracemalloc.get_traced_memory()[0]
+        kept = make()
+        size = tracemalloc.get_traced_memory()[0] - before
+        del kept
+        return size
+
+    per_row = allocated(lambda: pickle.loads(pickle.dumps(rows))) / len(rows)
+    print(f"| a row with every column | {per_row:,.0f} B | 20,000 rows: {per_row * 20_000 / 2**20:,.0f} MB |")
+    sentences = [row[side] for row in rows for side in ("ref", "bt") if row.get(side)]
+    for cache in (lowercase_tokens, words, sentence_trigrams):
+        cache.cache_clear()
+        used = allocated(lambda: [cache(s.encode().decode()) for s in sentences])
+        info = cache.cache_info()
+        print(f"| {cache.__module__}.{cache.__name__} entry | {used / info.currsize:,.0f} B | full "
+              f"({info.maxsize:,} entries): {used / info.currsize * info.maxsize / 2**20:,.1f} MB |")
+    parsed = [(row[s], row[f"{s}_parse"], row[f"{s}_template"]) for row in rows for s in ("ref", "bt")
+              if row.get(f"{s}_parse")]
+    used = allocated(lambda: OrderedDict((t.encode().decode(), (p.encode().decode(), m.encode().decode()))
+                                         for t, p, m in parsed))
+    print(f"| parse cache entry | {used / len(parsed):,.0f} B | 100,000 entries: "
+          f"{used / len(parsed) * 100_000 / 2**20:,.0f} MB |")
+
+
 def session_cpu_seconds(session: int) -> float:
     """User + system CPU seconds (whole seconds per process, `ps` TIMES) of the live processes of one session (a
     build and its Beam workers)."""
@@ -246,7 +289,7 @@ def main() -> None:
         plain_loop(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume", "only-if"])
+    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume", "only-if", "sizes"])
     parser.add_argument("--clean-sizes", default="16000,128000,512000")
     parser.add_argument("--all-sizes", default="4000,16000")
     parser.add_argument("--size", type=int, default=None)
@@ -256,7 +299,7 @@ def main() -> None:
     parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
     parser.add_argument("--kill-at", type=float, default=0.6, help="resume: kill at this share of the full run's CPU")
     parser.add_argument("--reuse-full", action="store_true", help="resume: reuse the recorded full run")
-    parser.add_argument("--input", default=str(REPO / "data" / "sample" / "*"), help="only-if: Moses PREFIX glob")
+    parser.add_argument("--input", default=str(REPO / "data" / "sample" / "*"), help="only-if: Moses PREFIX glob; sizes: a build's output directory")
     parser.add_argument("--condition", default=PARANMT_5M_LIKE, help="only-if: the parse.only_if of the runs")
     parser.add_argument("--stand-ins", action="store_true", help="only-if: translate with the tiny NMT fixture")
     parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
@@ -265,7 +308,7 @@ def main() -> None:
     work = Path(args.work)
     (work / "out").mkdir(parents=True, exist_ok=True)
     {"memory": memory, "baseline": baseline, "compare": compare, "resume": resume,
-     "only-if": only_if}[args.what](args, work)
+     "only-if": only_if, "sizes": sizes}[args.what](args, work)
 
 
 if __name__ == "__main__":

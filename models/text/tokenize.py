@@ -29,9 +29,9 @@ def count_tokens(text: str, lang: str = "en") -> int:
 
 
 # Entries of each per-process cache of a sentence's tokens, words or trigrams (this module, models/scoring/overlap.py,
-# diversity.py). Measured on built rows: ~1.0, 0.2 and 2.6 kB per entry, so at 65,536 entries each the three held
-# ~240 MB per worker process once it had seen that many distinct sentences (memory growing with the input);
-# 4,096 entries (~16 MB) still hold a score batch's sentences, which the pair signals read several times, and the
+# diversity.py). Measured on built rows: ~1.1, 0.35 and 2.4 kB per entry, so at 65,536 entries each the three held
+# ~245 MB per worker process once it had seen that many distinct sentences (memory growing with the input);
+# 4,096 entries (~15 MB) still hold a score batch's sentences, which the pair signals read several times, and the
 # sentences that keep repeating (benchmarks/RESULTS.md, "Flat memory with all stages (issue 25)").
 SENTENCE_CACHE_ENTRIES = 1 << 12
 
