@@ -121,7 +121,8 @@ def load_models(config: ParaphraseConfig) -> LoadedModels:
     return LoadedModels(
         load_generator(config.model, config.device, config.threads),
         load_generator(config.parse_generator, config.device, config.threads) if config.parse_generator else None,
-        StanzaParser(asset_path(config.parser), device=config.device), open_encoder(config.encoder, config.threads or 1))
+        StanzaParser(asset_path(config.parser), device=config.device, threads=config.threads or 1),
+        open_encoder(config.encoder, config.threads or 1))
 
 
 def open_pipeline(config: ParaphraseConfig, models: LoadedModels | None = None):

@@ -68,7 +68,7 @@ def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_refe
     output = output.rstrip("/")
     if not FileSystems.exists(output):
         FileSystems.mkdirs(output)
-    LOG.info("statistics of %d shards -> %s", len(files), output)
+    LOG.debug("statistics of %d shards -> %s", len(files), output)
     options = pipeline_options(beam_args or [])
     with supervised("stats", options), beam.Pipeline(options=options) as pipeline:
         (pipeline

@@ -208,7 +208,7 @@ class ParseCache:
         from paranmt.models.parsing.stage import ParseStage
         from paranmt.schemas.config import ParseConfig
 
-        stage = ParseStage(lambda: StanzaParser(parser_dir, device=device),
+        stage = ParseStage(lambda: StanzaParser(parser_dir, device=device, threads=1),   # 1: RESULTS, parser comparison
                            ParseConfig(max_tokens=max_tokens, cache_size=0), keep_parsed=False)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as out, tqdm(total=len(todo), desc="parse", unit="sent",

@@ -39,6 +39,7 @@ from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_enc
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
+from paranmt.models.nmt.device import select_device
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
 from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
 
@@ -133,13 +134,6 @@ class TrainConfig(Config):
         from paranmt.models.encoders import check_kind
 
         return 0.3 if any(part in RECURRENT_KINDS for part in check_kind(self.encoder)[0]) else 0.0
-
-
-def select_device(device: str, cuda_available: bool) -> str:
-    """`auto` -> cuda when available else cpu; `cuda` without a CUDA device is an error (never silently CPU)."""
-    if device == "cuda" and not cuda_available:
-        raise ConfigError("device 'cuda' asked for, but torch sees no CUDA device")
-    return "cuda" if device == "cuda" or (device == "auto" and cuda_available) else "cpu"
 
 
 def megabatch_size_at(step: int, size: int, anneal_every: int) -> int:
@@ -304,7 +298,11 @@ class Trainer:
             log.info("resuming at step %d (epoch %d, pair %d)", state["step"], state["epoch"], state["position"])
         else:
             state = self._new_state(pairs)
-        encoder: SentenceEncoder = state["encoder"].to(select_device(c.device, torch.cuda.is_available()))
+        try:
+            device = select_device(c.device)          # the project's one device choice (models/nmt/device.py)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+        encoder: SentenceEncoder = state["encoder"].to(device.kind)
         optimizer = make_optimizer(encoder, c.lr)
         if state["optimizer_state"] is not None:
             optimizer.load_state_dict(state["optimizer_state"])

@@ -9,8 +9,7 @@ from paranmt.models.encoders import load_encoder
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import mine_megabatch, select_negatives
-from paranmt.models.training.trainer import (TrainConfig, Trainer, megabatch_size_at,
-                                             select_device)
+from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at
 from paranmt.schemas.config import ConfigError
 
 
@@ -133,11 +132,14 @@ def test_resume_continues_exactly(bitext_pairs, tmp_path):
     assert torch.equal(whole.embedding.weight, resumed.embedding.weight)
 
 
-def test_device_selection():
-    assert select_device("auto", False) == "cpu" and select_device("auto", True) == "cuda"
-    assert select_device("cpu", True) == "cpu" and select_device("cuda", True) == "cuda"
-    with pytest.raises(ConfigError, match="no CUDA"):
-        select_device("cuda", False)
+def test_device_selection(bitext_pairs, tmp_path, monkeypatch):
+    """The trainer takes the project's one device choice (models/nmt/device.py): cuda without CUDA is a
+    ConfigError (one line from the CLI), never a silent CPU run."""
+    import paranmt.models.nmt.device as device
+
+    monkeypatch.setattr(device, "cuda_available", lambda: False)
+    with pytest.raises(ConfigError, match="no CUDA device"):
+        Trainer(TrainConfig(encoder="word", dim=8, max_steps=1, device="cuda"), tmp_path).fit(bitext_pairs[:20])
     with pytest.raises(ConfigError, match="device"):
         TrainConfig(device="tpu").validate()
 
