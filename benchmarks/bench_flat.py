@@ -9,6 +9,7 @@ plain 2-process Python loop, all-stages pairs per CPU-second against the previou
     .venv/bin/python benchmarks/bench_flat.py only-if [--input 'data/sample/*'] [--repeat 2] [--condition C]
                                                        [--stand-ins]          # issue 25: all stages, parse.only_if
     .venv/bin/python benchmarks/bench_flat.py sizes --input BUILT_SHARDS_DIR   # bytes per row and per cache entry
+    .venv/bin/python benchmarks/bench_flat.py cache-cost --input BUILT_SHARDS_DIR [--repeat 2]   # score stage CPU
 
 Every run is the real CLI in a subprocess (`bench_scale.measure`: nice 10, OMP_NUM_THREADS=1, CPU seconds of the
 process tree from os.wait4, peak RSS of the whole process tree sampled every 0.2 s from /proc), default local
@@ -235,6 +236,40 @@ def sizes(args, work: Path) -> None:
           f"{used / len(parsed) * 100_000 / 2**20:,.0f} MB |")
 
 
+def cache_cost(args, work: Path) -> None:
+    """The score stage alone (this process, the stage's own CPU) over built shards' rows with the per-process
+    sentence caches at SENTENCE_CACHE_ENTRIES vs 65,536 entries (their size before issue 25), alternated `--repeat`
+    times; each run starts with empty caches (the three functions re-wrapped in fresh lru_caches wherever paranmt
+    imported them)."""
+    import functools
+
+    import pyarrow.parquet as pq
+
+    from paranmt.models.scoring import diversity, overlap
+    from paranmt.models.stage import run_stage
+    from paranmt.models.text import tokenize
+    from paranmt.schemas.config import BuildConfig
+    from paranmt.transforms.stage import build_stage
+
+    rows = [row for path in sorted(glob.glob(f"{args.input}/*.parquet")) for row in pq.read_table(path).to_pylist()]
+    config = BuildConfig(input="-", output="-").validate()
+    stage = build_stage("score", config, False).stage
+    stage.setup()
+    plain = {f.__name__: f.__wrapped__ for f in (tokenize.lowercase_tokens, diversity.words, overlap.sentence_trigrams)}
+    for k in range(1, args.repeat + 1):
+        for entries in (tokenize.SENTENCE_CACHE_ENTRIES, 1 << 16):
+            caches = {name: functools.lru_cache(entries)(function) for name, function in plain.items()}
+            for module in [m for name, m in list(sys.modules.items()) if name.startswith("paranmt")]:
+                for name, cache in caches.items():
+                    if getattr(getattr(module, name, None), "__wrapped__", None) is plain[name]:
+                        setattr(module, name, cache)
+            start = time.process_time()
+            run_stage(stage, [dict(row) for row in rows], config.score.batch_size)
+            cpu = time.process_time() - start
+            print(f"| {k} | {entries:,} | {len(rows):,} | {cpu:.1f} | {len(rows) / cpu:,.0f} | "
+                  f"{', '.join(f'{n} {c.cache_info().hits:,}' for n, c in caches.items())} |", flush=True)
+
+
 def session_cpu_seconds(session: int) -> float:
     """User + system CPU seconds (whole seconds per process, `ps` TIMES) of the live processes of one session (a
     build and its Beam workers)."""
@@ -289,7 +324,7 @@ def main() -> None:
         plain_loop(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume", "only-if", "sizes"])
+    parser.add_argument("what", choices=["memory", "baseline", "compare", "resume", "only-if", "sizes", "cache-cost"])
     parser.add_argument("--clean-sizes", default="16000,128000,512000")
     parser.add_argument("--all-sizes", default="4000,16000")
     parser.add_argument("--size", type=int, default=None)
@@ -299,7 +334,7 @@ def main() -> None:
     parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
     parser.add_argument("--kill-at", type=float, default=0.6, help="resume: kill at this share of the full run's CPU")
     parser.add_argument("--reuse-full", action="store_true", help="resume: reuse the recorded full run")
-    parser.add_argument("--input", default=str(REPO / "data" / "sample" / "*"), help="only-if: Moses PREFIX glob; sizes: a build's output directory")
+    parser.add_argument("--input", default=str(REPO / "data" / "sample" / "*"), help="only-if: Moses PREFIX glob; sizes, cache-cost: a build's output directory")
     parser.add_argument("--condition", default=PARANMT_5M_LIKE, help="only-if: the parse.only_if of the runs")
     parser.add_argument("--stand-ins", action="store_true", help="only-if: translate with the tiny NMT fixture")
     parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
@@ -308,7 +343,7 @@ def main() -> None:
     work = Path(args.work)
     (work / "out").mkdir(parents=True, exist_ok=True)
     {"memory": memory, "baseline": baseline, "compare": compare, "resume": resume,
-     "only-if": only_if, "sizes": sizes}[args.what](args, work)
+     "only-if": only_if, "sizes": sizes, "cache-cost": cache_cost}[args.what](args, work)
 
 
 if __name__ == "__main__":
