@@ -7,7 +7,7 @@ unit, gradients clipped to `clip_norm`. Device: the project's choice (models/nmt
 available); on CUDA, fp16 autocast with a gradient scaler unless `fp16: off` (`precision`).
 Checkpoints (the model in its saved layout + `trainer_state.pt` with optimizer, counters and RNG states) go to
 `<output>/checkpoint/` every `checkpoint_every` updates and at the end, written beside the old one and swapped
-(models/training/trainer.py `swap_in`); `resume` continues from there with the same data order. A JSON-lines log
+(models/training/trainer.py `write_directory`); `resume` continues from there with the same data order. A JSON-lines log
 `<output>/metrics.jsonl` gets the loss and instances/s every `log_every` updates and the held-out loss (`dev`
 instances, if any) at each checkpoint; the model of the checkpoint with the lowest held-out loss so far is kept in
 `<output>/best/` (its paraphraser.json's `training` names the update and the loss). The final model is saved into
@@ -20,7 +20,6 @@ import json
 import logging
 import math
 import random
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ from tqdm import tqdm
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.nmt.device import Device, select_device
-from paranmt.models.training.trainer import swap_in
+from paranmt.models.training.trainer import write_directory
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -152,15 +151,14 @@ class ParaphraserTrainer:
         self.checkpoint_dir = self.output / "checkpoint"
 
     def _save_checkpoint(self, model: Paraphraser, optimizer, state: dict, training: dict) -> None:
-        tmp = self.output / "checkpoint.tmp"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        model.save(tmp, training)
-        torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
-                    "position": state["position"], "elapsed": state["elapsed"], "best_dev": state["best_dev"],
-                    "rng": json.dumps(state["rng"].getstate()), "torch_rng": torch.get_rng_state(),
-                    "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
-        swap_in(tmp, self.checkpoint_dir)
+        def write(tmp: Path) -> None:
+            model.save(tmp, training)
+            torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
+                        "position": state["position"], "elapsed": state["elapsed"], "best_dev": state["best_dev"],
+                        "rng": json.dumps(state["rng"].getstate()), "torch_rng": torch.get_rng_state(),
+                        "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
+
+        write_directory(self.checkpoint_dir, write)
 
     def fit(self, instances: list[Instance], templates: list[tuple[str, int]], dev: list[Instance] = (),
             resume: bool = False, training_info: dict | None = None) -> Paraphraser:
@@ -283,9 +281,5 @@ class ParaphraserTrainer:
         log.info("update %d: held-out loss %.4f", state["step"], record["dev_loss"])
         if record["dev_loss"] < state["best_dev"]:
             state["best_dev"] = record["dev_loss"]
-            tmp = self.output / "best.tmp"
-            if tmp.exists():
-                shutil.rmtree(tmp)
-            model.save(tmp, dict(training, steps=state["step"], dev_loss=record["dev_loss"]),
-                       dtype=self.config.weights_dtype)
-            swap_in(tmp, self.output / "best")
+            kept = dict(training, steps=state["step"], dev_loss=record["dev_loss"])
+            write_directory(self.output / "best", lambda tmp: model.save(tmp, kept, dtype=self.config.weights_dtype))

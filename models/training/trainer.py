@@ -167,6 +167,16 @@ def swap_in(new: Path, checkpoint: Path) -> None:
         shutil.rmtree(old)
 
 
+def write_directory(target: Path, write) -> None:
+    """Fill `<target>.tmp` with `write(tmp)`, then make it `target` (`swap_in`): a crash never leaves a half-written
+    `target` (checkpoints, a trainer's `best/`)."""
+    tmp = target.with_name(target.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    write(tmp)
+    swap_in(tmp, target)
+
+
 class Optimizers:
     """Adam over an encoder: SparseAdam for the (sparse-gradient) embedding tables, so a step costs the rows a
     mini-batch touches rather than the whole vocabulary; Adam for every other parameter (LSTM, gates)."""
@@ -258,15 +268,14 @@ class Trainer:
 
     def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:
         """Write the checkpoint beside the current one, then swap them (a crash never leaves no checkpoint)."""
-        tmp = self.output / "checkpoint.tmp"
-        if tmp.exists():
-            shutil.rmtree(tmp)
-        state["encoder"].save(tmp)
-        torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
-                    "position": state["position"], "elapsed": state["elapsed"],
-                    "rng": json.dumps(state["rng"].bit_generator.state), "torch_rng": torch.get_rng_state(),
-                    "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
-        swap_in(tmp, self.checkpoint_dir)
+        def write(tmp: Path) -> None:
+            state["encoder"].save(tmp)
+            torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
+                        "position": state["position"], "elapsed": state["elapsed"],
+                        "rng": json.dumps(state["rng"].bit_generator.state), "torch_rng": torch.get_rng_state(),
+                        "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
+
+        write_directory(self.checkpoint_dir, write)
 
     def _load_checkpoint(self) -> dict:
         saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
