@@ -49,25 +49,21 @@ class Comparison:
 
 
 @dataclass(frozen=True)
-class AnyOf:
+class Combination:
+    """Comparisons joined by `and` (AllOf) or `or` (AnyOf)."""
     parts: tuple
 
     @property
     def columns(self) -> frozenset[str]:
         return frozenset().union(*(part.columns for part in self.parts))
 
+
+class AnyOf(Combination):
     def __call__(self, row: dict) -> bool:
         return any(part(row) for part in self.parts)
 
 
-@dataclass(frozen=True)
-class AllOf:
-    parts: tuple
-
-    @property
-    def columns(self) -> frozenset[str]:
-        return frozenset().union(*(part.columns for part in self.parts))
-
+class AllOf(Combination):
     def __call__(self, row: dict) -> bool:
         return all(part(row) for part in self.parts)
 
