@@ -11,9 +11,11 @@ error: it would keep every row or none.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib
 import inspect
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -288,6 +290,63 @@ class QuantileFilter(PairFilter):
         return text
 
 
+class SplitFilter(PairFilter):
+    """Keep the rows of one part of a deterministic train/dev/test split made by GROUP, never by row: rows that
+    share a group (e.g. the 5-19 system outputs of one WMT source segment) always fall in the same part.
+
+        key(row)    = the first match of `group` (a regular expression; its first capture group when it has one)
+                      in the row's `id`; the whole id when `group` is empty or does not match
+        u(row)      = int(md5(seed + key)[:8], 16) / 2**32                    (uniform in [0, 1))
+        part(row)   = the first part p of `parts` (in order) with u < sum of the fractions up to and including p
+        keep row   <=> part(row) == keep
+
+    `parts` maps part names to fractions that sum to 1 (default train 0.94, dev 0.03, test 0.03). The same config
+    with another `keep` gives the other parts, disjoint and together the whole input. score = the row's part.
+    (Hashing is per row in Python: ~1 s per million rows.)"""
+
+    requires = ("id",)
+
+    def __init__(self, keep: str, parts: dict | None = None, group: str = "", seed: str = "",
+                 name: str | None = None):
+        parts = dict(parts if parts is not None else {"train": 0.94, "dev": 0.03, "test": 0.03})
+        if not parts or any(not isinstance(k, str) for k in parts):
+            raise ConfigError(f"split filter: parts must map part names to fractions, got {parts!r}")
+        fractions = {k: _number(v, f"split part {k!r}") for k, v in parts.items()}
+        if any(f is None or f < 0 for f in fractions.values()) or not math.isclose(sum(fractions.values()), 1.0,
+                                                                                    abs_tol=1e-6):
+            raise ConfigError(f"split filter: the part fractions must be >= 0 and sum to 1, got {parts!r}")
+        if keep not in fractions:
+            raise ConfigError(f"split filter: keep must be one of the parts {list(fractions)}, got {keep!r}")
+        try:
+            self.pattern = re.compile(group) if group else None
+        except re.error as error:
+            raise ConfigError(f"split filter: group {group!r} is not a regular expression ({error})") from None
+        self.keep, self.parts, self.group, self.seed = keep, fractions, group, str(seed)
+        self.bounds = list(zip(fractions, np.cumsum(list(fractions.values()))))
+        self.name = name or "split"
+
+    def key(self, row_id: str) -> str:
+        found = self.pattern.search(row_id) if self.pattern else None
+        if found is None:
+            return row_id
+        return found.group(1) if self.pattern.groups else found.group(0)
+
+    def part(self, row_id: str) -> str:
+        digest = hashlib.md5((self.seed + self.key(row_id)).encode("utf-8")).hexdigest()
+        u = int(digest[:8], 16) / 2 ** 32
+        return next((name for name, bound in self.bounds if u < bound), self.bounds[-1][0])
+
+    def score(self, table):
+        return pa.array([self.part(row_id) for row_id in column(table, "id").to_pylist()], pa.string())
+
+    def accept(self, score):
+        return true_where(pc.equal(score, self.keep))
+
+    def describe(self):
+        by = f"groups of id matching {self.group!r}" if self.group else "id"
+        return f"split part {self.keep!r} of {self.parts} by {by}"
+
+
 FILTER_TYPES: dict[str, type[PairFilter]] = {
     "range": RangeFilter,
     "tokens": TokenCountFilter,
@@ -297,6 +356,7 @@ FILTER_TYPES: dict[str, type[PairFilter]] = {
     "language": LanguageFilter,
     "quantile": QuantileFilter,
     "bt_copy": BacktranslationCopyFilter,
+    "split": SplitFilter,
 }
 
 

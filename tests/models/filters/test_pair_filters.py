@@ -239,3 +239,28 @@ def test_language_filter_keeps_the_labels_asked_for_above_the_confidence():
                          "languages must be"), ({"side": "bt", "languages": ["en"], "min_conf": 2}, "outside")):
         with pytest.raises(ConfigError, match=message):
             build_filter({"type": "language", **bad})
+
+
+def test_split_filter_keeps_groups_together_and_its_parts_cover_the_input_once(shared_data):
+    """Real ids of ../shared/data/wmt-bt: the system outputs of one source segment never straddle two parts."""
+    import gzip
+
+    with gzip.open(shared_data / "wmt-bt" / "wmt22.cs-en.tsv.gz", "rt", encoding="utf-8") as handle:
+        ids = [line.split("\t", 1)[0] for line in list(handle)[1:]]
+    ids_table = pa.table({"id": ids})
+    config = {"type": "split", "group": r"^[^.]+\.[^.]+\.[0-9]+", "parts": {"train": 0.9, "dev": 0.05, "test": 0.05}}
+    kept = {part: build_filter({**config, "keep": part}).check(ids_table)[0] for part in ("train", "dev", "test")}
+    assert (kept["train"].astype(int) + kept["dev"] + kept["test"] == 1).all()
+    shares = {part: mask.mean() for part, mask in kept.items()}
+    assert 0.85 < shares["train"] < 0.95 and 0.02 < shares["dev"] < 0.08 and 0.02 < shares["test"] < 0.08
+    segment = {}
+    for row_id, is_dev in zip(ids, kept["dev"]):       # "Allegro.eu" has a dot: the group is the first three fields
+        segment.setdefault(".".join(row_id.split(".")[:3]), set()).add(bool(is_dev))
+    assert all(len(parts) == 1 for parts in segment.values())
+    assert build_filter({**config, "keep": "dev", "seed": "other"}).check(ids_table)[0].tolist() != kept["dev"].tolist()
+    with pytest.raises(ConfigError, match="sum to 1"):
+        build_filter({"type": "split", "keep": "dev", "parts": {"train": 0.9, "dev": 0.2}})
+    with pytest.raises(ConfigError, match="keep must be one of"):
+        build_filter({"type": "split", "keep": "validation"})
+    with pytest.raises(ConfigError, match="not a regular expression"):
+        build_filter({"type": "split", "keep": "dev", "group": "(("})
