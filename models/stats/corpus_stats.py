@@ -8,7 +8,8 @@ Two kinds of numbers, as in the papers:
   source): average length, average IDF, vocabulary entropy, parse (template) entropy, and the bt_score and length
   histograms. Also over every row: fixed-bin histograms of the schema v2 pair signals (SIGNAL_RANGES: xsim,
   simile, bt_repetition, unigram_f1, kendall_tau), the language labels of each side (cs_lang, ref_lang,
-  bt_lang), and parsed / not parsed rows (`ref_parsed`: the ref has a template; `parse_skipped`: the parse stage
+  bt_lang), the share of rows whose two sides have the same template (of the rows with both templates), and
+  parsed / not parsed rows (`ref_parsed`: the ref has a template; `parse_skipped`: the parse stage
   skipped the row under `parse.only_if`; the rest have no parse for another reason: too long, empty, a parser
   error, or no parse stage). The sample is the `sample_size` rows with the smallest 64-bit hash of `stats:<id>`,
   so it does not depend on row order or sharding, and merging two accumulators keeps exactly that set.
@@ -120,6 +121,8 @@ class CorpusAccumulator:
     joint_hist: list[list[int]] = field(default_factory=lambda: [[0] * OVERLAP_BINS for _ in range(PARA_BINS)])
     templates: Counter = field(default_factory=Counter)
     ref_parsed: int = 0          # rows whose ref has a parse
+    both_parsed: int = 0         # rows whose ref and bt both have a template
+    same_template: int = 0       # ... and the two templates are equal
     parse_skipped: int = 0       # rows the parse stage skipped (parse_skipped set: parse.only_if)
     signal_hists: dict = field(default_factory=lambda: {c: [0] * bins for c, (_, bins) in SIGNAL_RANGES.items()})
     languages: dict = field(default_factory=lambda: {c: Counter() for c in LANGUAGE_COLUMNS})
@@ -145,6 +148,9 @@ class CorpusAccumulator:
             if row.get(side):
                 self.templates[row[side]] += 1
         self.ref_parsed += bool(row.get("ref_template"))
+        if row.get("ref_template") and row.get("bt_template"):
+            self.both_parsed += 1
+            self.same_template += row["ref_template"] == row["bt_template"]
         self.parse_skipped += bool(row.get("parse_skipped"))
         for column, (value_range, bins) in SIGNAL_RANGES.items():
             if _usable(row.get(column)):
@@ -173,6 +179,8 @@ class CorpusAccumulator:
         self.joint_hist = [[a + b for a, b in zip(ra, rb)] for ra, rb in zip(self.joint_hist, other.joint_hist)]
         self.templates.update(other.templates)
         self.ref_parsed += other.ref_parsed
+        self.both_parsed += other.both_parsed
+        self.same_template += other.same_template
         self.parse_skipped += other.parse_skipped
         for column, counts in other.signal_hists.items():
             self.signal_hists[column] = [a + b for a, b in zip(self.signal_hists[column], counts)]

@@ -53,6 +53,9 @@ def table1_row(accumulator: CorpusAccumulator, idf: IdfTable, tokens_of: dict[st
         "vocab_size": len(vocabulary),
         "template_entropy": entropy(templates) if templates else None,
         "templated_sample_rows": sum(templates.values()),
+        "same_template_share": accumulator.same_template / accumulator.both_parsed if accumulator.both_parsed
+        else None,
+        "both_parsed_rows": accumulator.both_parsed,
     }
 
 
@@ -109,21 +112,26 @@ def _num(value, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _share(share, rows: int) -> str:
+    return "-" if share is None else f"{share:.1%} of {rows}"
+
+
 def render_markdown(report: dict, plots: list[str]) -> str:
     corpora = report["corpora"]
     lines = ["# Corpus statistics", "",
              "Table 1 of ParaNMT-50M (SPEC §1). Length, IDF and entropies on a deterministic sample of up to "
              "100K rows per corpus (see `sample rows`); para score and size on every row. Entropies in nats. "
              f"IDF reference: {report['idf_reference']['name']} ({report['idf_reference']['sentences']} "
-             "sentences).", "",
+             "sentences). `same template`: share of the rows with both templates whose ref and bt templates (top "
+             "two parse levels) are equal, over every row.", "",
              "| Corpus | Avg. Length | Avg. IDF | Avg. Para. Score | Vocab. Entropy | Parse Entropy | Size | "
-             "sample rows |",
-             "|---|---|---|---|---|---|---|---|"]
+             "sample rows | same template |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for name, data in corpora.items():
         t = data["table1"]
         lines.append(f"| {name} | {_pm(t['ref_length'], 1)} | {_pm(t['ref_idf'], 1)} | {_pm(t['para_score'])} | "
                      f"{_num(t['vocab_entropy'], 1)} | {_num(t['template_entropy'], 1)} | {t['rows']} | "
-                     f"{t['sample_rows']} |")
+                     f"{t['sample_rows']} | {_share(t['same_template_share'], t['both_parsed_rows'])} |")
     for name, data in corpora.items():
         lines += ["", f"## Score bins: {name}", "",
                   "Rows and mean trigram overlap per paraphrase-score bin (T-Tab27), over every row.", "",

@@ -111,3 +111,19 @@ def test_hash_limited_partial_samples_give_the_same_sample(sts_rows):
     assert sum(len(p.sample) for p in parts) < len(sts_rows) / 2
     assert [r["ref"] for r in limited.sample_rows()] == [r["ref"] for r in unlimited.sample_rows()]
     assert limited.rows == unlimited.rows and limited.para.n == unlimited.para.n
+
+
+def test_same_template_share_counts_rows_with_both_templates_and_merges(sts_rows):
+    """P18 Table 2's question: how often do the two sides of a pair share a template?"""
+    rows = [{**row, "bt_template": row["ref_template"] if number % 4 else "(FRAG(NP))" if number % 8 else None}
+            for number, row in enumerate(sts_rows)]
+    both = [r for r in rows if r["ref_template"] and r["bt_template"]]
+    same = sum(r["ref_template"] == r["bt_template"] for r in both)
+    halves = [CorpusAccumulator(), CorpusAccumulator()]
+    for number, row in enumerate(rows):
+        halves[number % 2].add(row)
+    halves[0].merge(halves[1])
+    assert (halves[0].both_parsed, halves[0].same_template) == (len(both), same)
+    table = build_stats({"stsb": halves[0]})["corpora"]["stsb"]["table1"]
+    assert table["same_template_share"] == pytest.approx(same / len(both)) and 0 < same < len(both)
+    assert f"{same / len(both):.1%} of {len(both)}" in render_markdown(build_stats({"stsb": halves[0]}), [])
