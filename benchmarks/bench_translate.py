@@ -53,8 +53,10 @@ def bench_cli(model_dir: Path, sentences: list[str], beam: int, threads: int, ba
 
     model = ModelDir.open(str(model_dir))
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads),
-               TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1")
-    command = [sys.executable, "-m", "fairseq_cli.interactive", str(model.fairseq_checkpoint.parent),
+               TORCH_FORCE_WEIGHTS_ONLY_LOAD="1")          # weights-only, fairseq's Namespace allowed (recipe.py)
+    env.pop("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", None)
+    command = [sys.executable, "-m", "paranmt.models.nmt.recipe", "fairseq_cli.interactive",
+               str(model.fairseq_checkpoint.parent),
                "--path", str(model.fairseq_checkpoint), "--source-lang", model.source_lang,
                "--target-lang", model.target_lang, "--beam", str(beam), "--nbest", "1",
                "--buffer-size", "1024", "--max-tokens", str(batch_tokens), "--bpe", "sentencepiece",

@@ -5,7 +5,8 @@ average the last epoch checkpoints, strip the optimizer state, store fp16 weight
 sentencepiece model, and convert the result with ctranslate2's fairseq converter into `<output>/ct2`.
 From any fairseq checkpoint (`--fairseq-checkpoint model.pt`, its dict.<lang>.txt beside it): only the
 ctranslate2 conversion, into `--output`.
-Both unpickle the checkpoint (fairseq checkpoints are pickles): only convert checkpoints you trust.
+Both read the checkpoint weights-only (fairseq checkpoints are pickles): one that holds more than tensors, plain
+data and fairseq's argparse.Namespace is refused in one line (docs/translate.md).
 From a Hugging Face MarianMT / M2M-100 / NLLB directory (`--transformers DIR`, local or gs://): CTranslate2's
 Transformers converter, the sentencepiece models and an nmt.json (family, language tokens, source model path and
 sha256) into `--output`, which the ctranslate2 backend loads as it is (paranmt.models.nmt.hf).

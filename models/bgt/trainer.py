@@ -36,6 +36,7 @@ from tqdm import tqdm
 from paranmt.models.bgt.model import VARIANTS, BGTModel
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
 from paranmt.models.nmt.device import Device, select_device
+from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -156,7 +157,7 @@ class BGTTrainer:
         scaler = torch.amp.GradScaler("cuda", enabled=device.kind == "cuda" and device.fp16)
         state = {"step": 0, "epoch": 0, "position": 0, "elapsed": 0.0}
         if resume and self.checkpoint.is_file():
-            saved = torch.load(self.checkpoint, map_location=device.kind, weights_only=True)
+            saved = load_weights_only(self.checkpoint, map_location=device.kind)
             model.load_state_dict(saved["model"])
             optimizer.load_state_dict(saved["optimizer"])
             scaler.load_state_dict(saved["scaler"])

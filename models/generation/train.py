@@ -31,6 +31,7 @@ from tqdm import tqdm
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.nmt.device import Device, select_device
+from paranmt.models.safe_load import load_weights_only
 from paranmt.models.training.trainer import write_directory
 from paranmt.schemas.config import ConfigError
 
@@ -179,7 +180,7 @@ class ParaphraserTrainer:
         if resume and not self.checkpoint_dir.exists() and (self.output / "checkpoint.old").exists():
             (self.output / "checkpoint.old").rename(self.checkpoint_dir)
         if resume and (self.checkpoint_dir / "trainer_state.pt").is_file():
-            saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
+            saved = load_weights_only(self.checkpoint_dir / "trainer_state.pt")
             model = load_model(self.checkpoint_dir)
             state.update({k: saved[k] for k in ("step", "epoch", "position", "elapsed")})
             state["best_dev"] = saved.get("best_dev", math.inf)     # checkpoints before `best/` existed: none yet

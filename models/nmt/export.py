@@ -13,8 +13,8 @@ element-wise in float32, theta = (1/K) sum_k theta_k (as fairseq's scripts/avera
 
 fairseq checkpoints are pickles; torch >= 2.6 loads them with weights_only=True, which rejects the
 `argparse.Namespace` fairseq stores in them. `allow_fairseq_checkpoints()` allowlists exactly that class, so
-loading stays weights-only (no code from the file runs); checkpoints that need more than that fail with torch's
-UnpicklingError unless the user opts in with TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 (trusted files only).
+loading stays weights-only (no code from the file runs, paranmt.models.safe_load); a checkpoint that needs more
+than that is refused with one line naming it (UnsafeFileError), whatever TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD says.
 """
 from __future__ import annotations
 
@@ -45,11 +45,12 @@ def allow_fairseq_checkpoints() -> None:
 
 
 def load_checkpoint(path: Path) -> dict:
-    """torch.load of a fairseq checkpoint, weights-only with argparse.Namespace allowed (see module docstring)."""
-    import torch
+    """torch.load of a fairseq checkpoint, weights-only with argparse.Namespace allowed (see module docstring);
+    UnsafeFileError naming a refused file. Also the check of a checkpoint before fairseq itself loads it."""
+    from paranmt.models.safe_load import load_weights_only
 
     allow_fairseq_checkpoints()
-    return torch.load(str(path), map_location="cpu", weights_only=True)
+    return load_weights_only(path)
 
 
 def average_checkpoints(paths: list[Path]) -> dict:
@@ -123,14 +124,17 @@ def export_model(checkpoint_dir: str, data_bin: str, spm_model: str, out_dir: st
 def convert_fairseq_to_ctranslate2(model_path: str, data_dir: str, output_dir: str, source_lang: str,
                                    target_lang: str, quantization: str | None = None) -> str:
     """ctranslate2's own fairseq converter, loading weights-only with argparse.Namespace allowed (no
-    `unsafe_deserialization`). quantization: None/"float32", "float16", "int8", "int8_float16", ... (ctranslate2's
-    names)."""
+    `unsafe_deserialization`; a refused checkpoint is one UnsafeFileError line). quantization: None/"float32",
+    "float16", "int8", "int8_float16", ... (ctranslate2's names)."""
     from ctranslate2.converters import FairseqConverter
+
+    from paranmt.models.safe_load import refusing
 
     allow_fairseq_checkpoints()
     converter = FairseqConverter(model_path, data_dir, source_lang=source_lang, target_lang=target_lang)
-    return converter.convert(output_dir, quantization=None if quantization in (None, "float32") else quantization,
-                             force=True)
+    with refusing(model_path):
+        return converter.convert(output_dir, quantization=None if quantization in (None, "float32")
+                                 else quantization, force=True)
 
 
 MANIFEST = "MANIFEST.json"

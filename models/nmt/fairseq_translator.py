@@ -11,9 +11,9 @@ class FairseqTranslator(Translator):
 
     torch >= 2.6 loads with weights_only=True, which rejects the `argparse.Namespace` that fairseq pickles into
     its checkpoints; this backend allowlists exactly that class (paranmt.models.nmt.export.allow_fairseq_checkpoints)
-    and keeps weights-only loading on. Checkpoints that pickle other classes then fail with torch's
-    UnpicklingError; loading them needs the explicit opt-in TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1 (which runs code
-    from the file: only for checkpoints you trust, see docs/translate.md).
+    and keeps weights-only loading on. The checkpoint is loaded weights-only before fairseq sees it (fairseq's own
+    load would follow TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD), so one that pickles other classes is refused with one
+    line naming it (UnsafeFileError) and nothing from it runs (docs/translate.md).
     """
 
     def __init__(self, model: ModelDir, device: Device, max_target_tokens: int = 200, source_lang: str = "cs",
@@ -22,12 +22,12 @@ class FairseqTranslator(Translator):
         import torch
         from fairseq import hub_utils
 
-        from paranmt.models.nmt.export import allow_fairseq_checkpoints
+        from paranmt.models.nmt.export import load_checkpoint
 
-        allow_fairseq_checkpoints()
         if device.kind == "cpu" and device.threads:
             torch.set_num_threads(device.threads)
         checkpoint = model.fairseq_checkpoint
+        load_checkpoint(checkpoint)         # weights-only, before fairseq sees the file; allowlists its Namespace
         loaded = hub_utils.from_pretrained(str(checkpoint.parent), checkpoint_file=checkpoint.name,
                                            data_name_or_path=str(checkpoint.parent),
                                            source_lang=model.source_lang, target_lang=model.target_lang)

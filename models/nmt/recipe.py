@@ -23,9 +23,12 @@ step copies its sentencepiece model instead of training one, `preprocess` uses i
 steps skip `train` (the model exists): `paranmt train-nmt --config configs/nmt/mrt-demo.yaml` runs MRT on the
 shipped model.
 
-fairseq's tools load their own checkpoints with `torch.load`; torch >= 2.6 defaults to weights-only loading, which
-rejects the `argparse.Namespace` inside fairseq checkpoints, so the recipe sets TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1
-for the fairseq subprocesses it starts (they only ever load the checkpoints this recipe itself writes).
+fairseq's tools load their checkpoints with `torch.load`. Every checkpoint `fairseq-train` would read (the
+`init_from` model, `mrt.init_checkpoint`, a `--save-dir`'s checkpoint_last.pt, a `restore_file` or
+`finetune_from_model` of the config) is loaded weights-only before any step runs (paranmt.models.safe_load: one
+line naming a refused file, exit 2), and the fairseq subprocesses run through this module
+(`python -m paranmt.models.nmt.recipe fairseq_cli.train ...`), which allowlists the `argparse.Namespace` of fairseq
+checkpoints and forces weights-only loading (TORCH_FORCE_WEIGHTS_ONLY_LOAD=1) for every load fairseq makes.
 """
 from __future__ import annotations
 
@@ -265,16 +268,18 @@ class NMTRecipe:
         return self.work / f".{step}.done"
 
     def _env(self) -> dict:
-        env = dict(os.environ)
+        """The fairseq subprocesses' environment: weights-only loading forced (module docstring)."""
+        env = {k: v for k, v in os.environ.items() if k != "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"}
         threads = str(max(1, int(self.config.threads)))
-        env.update(TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD="1", OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
+        env.update(TORCH_FORCE_WEIGHTS_ONLY_LOAD="1", OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
                    PYTHONUNBUFFERED="1")
         return env
 
     def _run(self, module: str, args: list[str], log_path: Path | None = None) -> None:
-        """Run a fairseq tool as a subprocess, appending its output to `log_path` (default: work/train.log)."""
+        """Run a fairseq tool as a subprocess (through `run_fairseq_tool`), appending its output to `log_path`
+        (default: work/train.log)."""
         log_path = log_path or self.log_path
-        command = [sys.executable, "-m", module, *args]
+        command = [sys.executable, "-m", "paranmt.models.nmt.recipe", module, *args]
         if self.config.nice:
             command = ["nice", "-n", str(self.config.nice), *command]
         log.info("running %s (log: %s)", " ".join(command), log_path)
@@ -364,14 +369,22 @@ class NMTRecipe:
     def step_train(self) -> None:
         self._run("fairseq_cli.train", self.train_args())
 
+    def mrt_save_dir(self) -> Path:
+        return self.work / f"checkpoints-mrt-{self.config.mrt.cost}"
+
+    def mrt_init(self) -> str:
+        """The checkpoint the minimum-risk stage starts from: `mrt.init_checkpoint`, else the `init_from` model,
+        else the train step's checkpoint_last.pt."""
+        c = self.config
+        return c.mrt.init_checkpoint or (str(self.init_model()[0] / self.init_model()[1]["fairseq"]) if c.init_from
+                                         else str(self.checkpoints / "checkpoint_last.pt"))
+
     def mrt_args(self) -> list[str]:
         """fairseq-train arguments of the minimum-risk stage (module docstring, step 5)."""
         from paranmt.models.nmt import paranmt_mrt_dir
 
         c, m = self.config, self.config.mrt
-        save_dir = self.work / f"checkpoints-mrt-{m.cost}"
-        init = m.init_checkpoint or (str(self.init_model()[0] / self.init_model()[1]["fairseq"]) if c.init_from
-                                     else str(self.checkpoints / "checkpoint_last.pt"))
+        save_dir, init = self.mrt_save_dir(), self.mrt_init()
         extra = ["--user-dir", str(paranmt_mrt_dir()), "--criterion", "mrt", "--mrt-cost", m.cost,
                  "--mrt-gamma", str(m.gamma), "--mrt-nbest", str(m.nbest),
                  "--mrt-simile-encoder", asset_path(m.simile_encoder),
@@ -387,8 +400,29 @@ class NMTRecipe:
     def step_mrt(self) -> None:
         self._run("fairseq_cli.train", self.mrt_args(), self.work / f"train-mrt-{self.config.mrt.cost}.log")
 
+    def checkpoints_read(self, steps: tuple[str, ...]) -> list[Path]:
+        """The existing checkpoint files that fairseq-train would load in the `train` and `mrt` steps of `steps`:
+        each step's checkpoint_last.pt (resume), the MRT start model, and a `restore_file` / `finetune_from_model`
+        of the step's flags (fairseq reads those relative to the working directory)."""
+        candidates = []
+        for step, save_dir, train in (("train", self.checkpoints, self.config.train),
+                                      ("mrt", self.mrt_save_dir(), self.config.mrt.train)):
+            if step not in steps:
+                continue
+            candidates.append(save_dir / "checkpoint_last.pt")
+            candidates += [Path(str(train[key])) for key in ("restore_file", "finetune_from_model") if train.get(key)]
+            if step == "mrt":
+                candidates.append(Path(resolve(self.mrt_init())))
+        return [path for path in dict.fromkeys(candidates) if path.is_file()]
+
     def run(self, steps: tuple[str, ...] | None = None, force: bool = False) -> None:
+        """Run `steps` (default_steps()); first every checkpoint fairseq-train would load is loaded weights-only
+        (UnsafeFileError, one line naming a refused file: module docstring)."""
+        from paranmt.models.nmt.export import load_checkpoint
+
         steps = self.default_steps() if steps is None else steps
+        for path in self.checkpoints_read(steps):
+            load_checkpoint(path)
         self.work.mkdir(parents=True, exist_ok=True)
         (self.work / "recipe_config.json").write_text(json.dumps(dataclasses.asdict(self.config), indent=2))
         for step in steps:
@@ -400,3 +434,20 @@ class NMTRecipe:
             getattr(self, f"step_{step}")()
             done.write_text(f"{time.time() - start:.1f} s\n")
             log.info("step %s finished in %.1f s", step, time.time() - start)
+
+
+def run_fairseq_tool(argv: list[str]) -> None:
+    """`python -m paranmt.models.nmt.recipe MODULE ARGS`: run the fairseq command-line module MODULE (e.g.
+    fairseq_cli.train) with the `argparse.Namespace` of fairseq checkpoints allowlisted for torch's weights-only
+    unpickler (the recipe's subprocesses also get TORCH_FORCE_WEIGHTS_ONLY_LOAD=1: NMTRecipe._env)."""
+    import runpy
+
+    from paranmt.models.nmt.export import allow_fairseq_checkpoints
+
+    allow_fairseq_checkpoints()
+    sys.argv = list(argv)            # runpy puts the module's path in argv[0]
+    runpy.run_module(argv[0], run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    run_fairseq_tool(sys.argv[1:])

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from paranmt.models.nmt.device import select_device
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
+from paranmt.models.safe_load import load_weights_only, refusing
 from paranmt.models.stage import split_retry
 
 logger = logging.getLogger(__name__)
@@ -66,6 +67,8 @@ class StanzaParser(Parser):
 
     `device`: `auto` | `cpu` | `cuda`, resolved by the project's one device choice (`models/nmt/device.py`:
     `auto` takes CUDA when torch sees it; `cuda` without CUDA is a ParserModelError, never a silent CPU run).
+    Every model file is read weights-only (stanza's own loads are; a refused file is paranmt.models.safe_load's
+    one line).
     `threads`: torch intra-op threads on CPU, set for the whole process (0 = leave torch's default, one per core);
     unused on CUDA. On CUDA stanza runs in fp32 (its pipeline has no half-precision switch; `Device.fp16` is not
     used here). `batch_size`: the number of sentences stanza's pos and constituency processors run at once.
@@ -84,10 +87,14 @@ class StanzaParser(Parser):
         if chosen.kind == "cpu" and chosen.threads:
             torch.set_num_threads(chosen.threads)
         self.device = chosen
-        self.pipeline = stanza.Pipeline(
-            processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,
-            device=chosen.kind, pos_batch_size=batch_size,
-            constituency_batch_size=batch_size, logging_level="ERROR", **files)
+        for key in ("pos_model_path", "pos_pretrain_path", "constituency_model_path"):
+            if key in files:        # stanza loads them weights-only too; loaded here first to name a refused file
+                load_weights_only(files[key])
+        with refusing(model_dir):
+            self.pipeline = stanza.Pipeline(
+                processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,
+                device=chosen.kind, pos_batch_size=batch_size,
+                constituency_batch_size=batch_size, logging_level="ERROR", **files)
 
     def _parse_all(self, sentences: list[list[str]]) -> list[Tree]:
         document = self.pipeline(sentences)

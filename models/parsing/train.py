@@ -36,12 +36,15 @@ from paranmt.models.parsing.evaluate import score_parses
 from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
+from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import Config, ConfigError, bounded, check_ranges, load_config
 from paranmt.schemas.metadata import file_sha256
 
 logger = logging.getLogger(__name__)
 
 STEPS = ("prepare", "vectors", "tagger", "parser", "package")
+# the torch files of a work directory that the recipe (or stanza under it) reads back: checked weights-only first
+WORK_TORCH_FILES = ("pretrain.pt", "tagger/pos.pt", "parser/constituency.pt", "parser/checkpoint.pt")
 
 
 @dataclass
@@ -228,7 +231,7 @@ def mark_xpos_model(source: Path, target: Path) -> None:
     optimizer state is dropped (inference only), and compound transitions are saved so that stanza can read them
     (`loadable_transition`)."""
     import torch
-    checkpoint = torch.load(source, map_location="cpu", weights_only=False)
+    checkpoint = load_weights_only(source)
     for state in ("optimizer_state_dict", "scheduler_state_dict"):
         checkpoint.pop(state, None)
     checkpoint["params"]["config"]["retag_package"] = "paranmt-ptb-tagger"
@@ -302,8 +305,7 @@ def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, 
 
 def training_summary(work: Path, parser: Path) -> dict:
     """Epochs and dev scores of the two trainings (from the parser checkpoint and the tagger log)."""
-    import torch
-    checkpoint = torch.load(parser.parent / "checkpoint.pt", map_location="cpu", weights_only=False)
+    checkpoint = load_weights_only(parser.parent / "checkpoint.pt")
     tagger_dev = [(int(step), float(score)) for step, score in
                   re.findall(r"step (\d+): train_loss = \S+, dev_score = ([0-9.]+)", (work / "tagger.log").read_text())]
     return {"parser": {"epochs_trained": checkpoint["epochs_trained"], "best_epoch": checkpoint["best_epoch"],
@@ -320,7 +322,12 @@ def _stanza_version() -> str:
 
 def run(config: ParserTrainConfig, work: Path, output: Path, steps: tuple[str, ...] = STEPS,
         config_path: str | None = None) -> dict | None:
-    """Run the recipe's `steps` in order (each resumes from what `work` already holds)."""
+    """Run the recipe's `steps` in order (each resumes from what `work` already holds). The torch files `work`
+    already holds (WORK_TORCH_FILES) are loaded weights-only first: a file that would run code is refused with one
+    line naming it (paranmt.models.safe_load) before stanza or the package step reads it."""
+    for name in WORK_TORCH_FILES:
+        if (work / name).is_file():
+            load_weights_only(work / name)
     work.mkdir(parents=True, exist_ok=True)
     summary = prepare(config, work)
     logger.info("data: %s", summary)

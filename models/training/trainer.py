@@ -41,6 +41,7 @@ from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairB
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.nmt.device import select_device
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
+from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
 
 log = logging.getLogger(__name__)
@@ -278,7 +279,7 @@ class Trainer:
         write_directory(self.checkpoint_dir, write)
 
     def _load_checkpoint(self) -> dict:
-        saved = torch.load(self.checkpoint_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
+        saved = load_weights_only(self.checkpoint_dir / "trainer_state.pt")
         if saved["config"] != dataclasses.asdict(self.config):
             changed = [k for k, v in saved["config"].items() if dataclasses.asdict(self.config).get(k) != v]
             log.warning("resuming with a changed config (fields: %s)", ", ".join(changed))

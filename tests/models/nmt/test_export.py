@@ -1,11 +1,11 @@
 """Checkpoint export: weights-only loading, optimizer stripping, fp16 storage and averaging, on the tiny model."""
-import pickle
 from pathlib import Path
 
 import pytest
 import torch
 
 from paranmt.models.nmt.export import average_checkpoints, load_checkpoint, strip_checkpoint
+from paranmt.models.safe_load import UnsafeFileError
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "nmt-tiny" / "fairseq" / "model.pt"
 
@@ -19,7 +19,7 @@ def test_fairseq_checkpoints_load_weights_only_but_other_pickles_are_refused(tmp
     assert state["model"] and "last_optimizer_state" not in state
     evil = tmp_path / "evil.pt"
     torch.save({"model": {}, "payload": NotAllowed()}, evil)
-    with pytest.raises(pickle.UnpicklingError):
+    with pytest.raises(UnsafeFileError, match=r"evil\.pt: refused: .*NotAllowed"):
         load_checkpoint(evil)
 
 
