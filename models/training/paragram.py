@@ -25,7 +25,6 @@ encoder. `save_word2vec` also writes the vectors as word2vec text.
 from __future__ import annotations
 
 import gzip
-import json
 import logging
 import math
 import time
@@ -39,6 +38,7 @@ import torch.nn.functional as F
 from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
+from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 
@@ -171,65 +171,69 @@ def build_encoder(pairs: list[tuple[str, str]], config: ParagramConfig) -> tuple
     return encoder, {"vocabulary": len(tokens), "initialized": initialized}
 
 
+class ParagramTask(Task):
+    """PARAGRAM training as a task of the shared loop (models/training/loop.py): per epoch a permutation of the
+    pairs from the one generator seeded with `seed` (it also draws MIX / RAND negatives), cut into mini-batches;
+    per mini-batch one AdaGrad step on J; one metrics line per epoch: mean loss and seconds of training so far."""
+    description = "train-words"
+
+    def __init__(self, pairs: list[tuple[str, str]], config: ParagramConfig):
+        self.pairs, self.config = pairs, config
+
+    def setup(self, checkpoint, device) -> None:
+        self.rng = np.random.default_rng(self.config.seed)
+        self.encoder, self.report = build_encoder(self.pairs, self.config)
+        self.encoder.embedding.sparse = False          # λ ||W_init - W||² has a dense gradient
+        self.regularizer = l2_to_initial({"embedding": self.encoder.embedding.weight}, self.config.l2_to_init)
+        self.optimizer = torch.optim.Adagrad(self.encoder.parameters(), lr=self.config.lr)
+
+    def steps_per_epoch(self) -> int:
+        return math.ceil(len(self.pairs) / self.config.batch_size)
+
+    def epoch_size(self) -> int:
+        return self.steps_per_epoch()
+
+    def batches(self, state: LoopState):
+        order, size = self.rng.permutation(len(self.pairs)), self.config.batch_size
+        for start in range(state.position * size, len(order), size):
+            yield 1, [self.pairs[i] for i in order[start:start + size]]
+
+    def step(self, batch: list[tuple[str, str]], state: LoopState) -> tuple[int, dict]:
+        c, encoder = self.config, self.encoder
+        first, second = [u for u, _ in batch], [v for _, v in batch]
+        side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
+            encoder.encode(first), encoder.encode(second), first, second, False, c.negatives, self.rng)
+        sides = {1: first, 2: second}
+        negatives1 = [sides[s][i] for s, i in zip(side1, index1)]
+        negatives2 = [sides[s][i] for s, i in zip(side2, index2)]
+        encoder.train()
+        w1, w2, t1, t2 = encoder.embed(first + second + negatives1 + negatives2).split(len(batch))
+        loss = paragram_loss(w1, w2, t1, t2, c.margin, c.similarity, torch.from_numpy(valid1),
+                             torch.from_numpy(valid2))
+        self.optimizer.zero_grad()
+        (loss + self.regularizer()).backward()
+        self.optimizer.step()
+        return 1, {"loss": loss.item()}
+
+    def record(self, window: Window, state: LoopState) -> dict:
+        return {"loss": window.sums["loss"] / window.updates, "seconds": state.elapsed}
+
+
 def train_paragram(pairs: list[tuple[str, str]], config: ParagramConfig,
                    metrics_file: Path | None = None) -> tuple[AveragingEncoder, dict]:
-    """Train PARAGRAM vectors on `pairs`; returns the encoder (eval mode) and a report."""
-    from tqdm import tqdm
-
+    """Train PARAGRAM vectors on `pairs` (`ParagramTask` in the shared loop); returns the encoder (eval mode) and a
+    report."""
     config.validate()
     if len(pairs) < 2:
         raise WordPairsError(f"need at least 2 word pairs, got {len(pairs)}")
-    torch.manual_seed(config.seed)
-    rng = np.random.default_rng(config.seed)
-    encoder, report = build_encoder(pairs, config)
-    encoder.embedding.sparse = False              # λ ||W_init - W||² has a dense gradient
-    regularizer = l2_to_initial({"embedding": encoder.embedding.weight}, config.l2_to_init)
-    optimizer = torch.optim.Adagrad(encoder.parameters(), lr=config.lr)
-    steps_per_epoch = math.ceil(len(pairs) / config.batch_size)
-    total = steps_per_epoch * config.epochs
-    if config.max_steps:
-        total = min(total, config.max_steps)
-    metrics = metrics_file.open("w") if metrics_file else None
-    step, started = 0, time.perf_counter()
-    bar = tqdm(total=total, desc="train-words", unit="batch", dynamic_ncols=True)
-    try:
-        for epoch in range(1, config.epochs + 1):
-            order = rng.permutation(len(pairs))
-            epoch_loss, batches = 0.0, 0
-            for start in range(0, len(order), config.batch_size):
-                if step >= total:
-                    break
-                batch = [pairs[i] for i in order[start:start + config.batch_size]]
-                first, second = [u for u, _ in batch], [v for _, v in batch]
-                side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
-                    encoder.encode(first), encoder.encode(second), first, second, False, config.negatives, rng)
-                sides = {1: first, 2: second}
-                negatives1 = [sides[s][i] for s, i in zip(side1, index1)]
-                negatives2 = [sides[s][i] for s, i in zip(side2, index2)]
-                encoder.train()
-                w1, w2, t1, t2 = encoder.embed(first + second + negatives1 + negatives2).split(len(batch))
-                loss = paragram_loss(w1, w2, t1, t2, config.margin, config.similarity,
-                                     torch.from_numpy(valid1), torch.from_numpy(valid2))
-                optimizer.zero_grad()
-                (loss + regularizer()).backward()
-                optimizer.step()
-                step += 1
-                batches += 1
-                epoch_loss += loss.item()
-                bar.update(1)
-                bar.set_postfix(loss=f"{loss.item():.4f}", epoch=epoch)
-            if batches and metrics:
-                metrics.write(json.dumps({"epoch": epoch, "step": step, "loss": epoch_loss / batches,
-                                          "seconds": time.perf_counter() - started}) + "\n")
-                metrics.flush()
-            if step >= total:
-                break
-    finally:
-        bar.close()
-        if metrics:
-            metrics.close()
+    task = ParagramTask(pairs, config)
+    loop = LoopConfig(epochs=config.epochs, lr=config.lr, max_steps=config.max_steps, seed=config.seed,
+                      checkpoint_every=0, log_every=0, threads=0, device="cpu").validate()
+    started = time.perf_counter()
+    state = Loop(task, loop, metrics_file=metrics_file).run()
+    encoder, report = task.encoder, task.report
     encoder.embedding.sparse = True
-    report.update({"pairs": len(pairs), "steps": step, "seconds": round(time.perf_counter() - started, 1),
+    report.update({"pairs": len(pairs), "steps": state.step, "seconds": round(time.perf_counter() - started, 1),
                    "config": asdict(config)})
     return encoder.eval(), report
 

@@ -1,0 +1,372 @@
+"""The training loop of every trainer: `paranmt train` (models/training/trainer.py), `train-bgt`
+(models/bgt/trainer.py), `train-paraphraser` (models/generation/train.py), `finetune-sts`
+(models/training/sts_finetune.py) and `train-words` (models/training/paragram.py) are `Task`s that `run` drives.
+
+A task says how to build its model, cut an epoch into batches, take one batch (`step`), summarize a window of
+steps, evaluate on its dev data and save itself; the loop owns everything else:
+- order: an epoch's order is `epoch_order(seed, epoch, n)`, the permutation of range(n) drawn by numpy's
+  default_rng(seed + epoch), so a resumed run sees the order it would have seen; the task cuts its batches from it
+  and yields them from `state.position` (its own unit: pairs, batches) on;
+- stopping: after `epochs` epochs, after `max_steps` updates (0: no limit) or after `time_budget_minutes` of
+  training time summed over resumes (0: no limit), checked after every batch;
+- progress: a tqdm bar over the updates showing the last window's `Task.shown` fields;
+- metrics (JSON lines, `<output>/metrics.jsonl` or the file given): with `log_every` N > 0, a line whenever the
+  update count passes a multiple of N, {"step", "epoch" (epochs completed), the task's fields of the window
+  (`Task.record`: means and rates since the last line), "elapsed_s"}, a line per dev evaluation {"step", "epoch",
+  the task's dev metrics} and, with an output directory, a last line {"done": true, "step", "epoch", the task's
+  `summary`}; with `log_every` 0 one line per epoch, {"epoch" (its number, from 1), "step", the window's fields and
+  the dev metrics}, also for an epoch cut short by a stop;
+- checkpoints (with an output directory; `checkpoint_every` N updates, 0: only at the end, and at the end): the
+  directory `<output>/checkpoint/` holding the model as the task saves it (`Task.save`) and `trainer_state.pt` =
+  the counters (step, epoch, position, elapsed, best_dev), the task's optimizer / scheduler / RNG states
+  (`Task.state_dict`), torch's CPU and CUDA RNG states and the config; filled beside the current one and swapped in
+  (`write_directory`), so a crash never leaves a half-written checkpoint;
+- resume: from `<output>/checkpoint/` (or `checkpoint.old`, left when a swap was cut short) or, when there is
+  neither, from `<output>/checkpoint.pt`, the single file train-bgt wrote before this loop (its dict is read as
+  trainer_state.pt, its "model" entry being the model's state); counters, task state and torch RNG are restored
+  and the run goes on as if it had not stopped (a changed config is a warning naming the fields);
+- dev evaluation: `Task.evaluate` at each epoch end (`evaluate_at = "epoch"`; with per-epoch lines also at a stop
+  inside an epoch) or at each checkpoint and at the end (`"checkpoint"`);
+- keep-best: a task that names a dev metric (`best = (key, "min" | "max")`) gets `Task.keep_best` each time the
+  metric beats every value before it (the best value so far is persisted in the checkpoints as best_dev).
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import math
+import shutil
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from paranmt.models.nmt.device import Device, select_device
+from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
+
+log = logging.getLogger(__name__)
+STATE_FILE = "trainer_state.pt"
+LEGACY_FILE = "checkpoint.pt"
+
+
+@dataclass
+class LoopConfig(Config):
+    """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field)."""
+    epochs: int = bounded(10, 0)               # 0: no training (the model as initialized is saved)
+    lr: float = bounded(1e-3, 0)               # learning rate (each task's optimizer)
+    max_steps: int = bounded(0, 0)             # stop after this many updates in total (0 = no limit)
+    time_budget_minutes: float = bounded(0, 0)   # stop after this much training time in total (0 = no limit)
+    checkpoint_every: int = bounded(1000, 0)   # updates between checkpoints (0: only at the end)
+    log_every: int = bounded(100, 0)           # updates between metrics lines (0: one line per epoch)
+    seed: int = 1
+    threads: int = bounded(1, 0)               # CPU threads of torch (0: leave torch's setting)
+    device: str = "auto"                       # auto (CUDA when available) | cpu | cuda
+    weights_dtype: str = "float32"             # dtype of the saved final weights (float16 halves the size)
+
+    def validate(self) -> "LoopConfig":
+        check_ranges(self)
+        check_choice("device", self.device, DEVICES)
+        check_choice("weights_dtype", self.weights_dtype, ("float32", "float16"))
+        return self
+
+
+def epoch_order(seed: int, epoch: int, n: int) -> np.ndarray:
+    """The order of epoch `epoch`: a permutation of range(n) from numpy's default_rng(seed + epoch)."""
+    return np.random.default_rng(seed + epoch).permutation(n)
+
+
+@dataclass
+class LoopState:
+    """Where training stands: updates done, epochs completed, position in the current epoch (the task's unit),
+    training seconds, and the best dev metric so far (keep-best)."""
+    step: int = 0
+    epoch: int = 0
+    position: int = 0
+    elapsed: float = 0.0
+    best_dev: float = math.inf
+
+    COUNTERS = ("step", "epoch", "position", "elapsed")
+
+
+@dataclass
+class Checkpoint:
+    """A checkpoint to resume from: `state` is its trainer_state.pt; `directory` holds the model as the task saved
+    it (None for train-bgt's old single checkpoint.pt, whose state holds the model under "model")."""
+    directory: Path | None
+    state: dict
+
+
+@dataclass
+class Window:
+    """The steps since the last metrics line: their summed `Task.step` quantities, updates and wall seconds."""
+    sums: dict[str, float] = field(default_factory=dict)
+    updates: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def add(self, updates: int, quantities: dict[str, float]) -> None:
+        self.updates += updates
+        for key, value in quantities.items():
+            self.sums[key] = self.sums.get(key, 0.0) + value
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+
+class Task(ABC):
+    """One trainer as the loop sees it (module docstring). Class attributes: `description` and `unit` of the
+    progress bar, `shown`: the window fields on it, `evaluate_at`: "epoch" | "checkpoint", `best`: (dev metric,
+    "min" | "max") to keep the best model by, or None."""
+    description = "train"
+    unit = "batch"
+    shown: tuple[str, ...] = ("loss",)
+    evaluate_at = "epoch"
+    best: tuple[str, str] | None = None
+
+    @abstractmethod
+    def setup(self, checkpoint: Checkpoint | None, device: Device) -> None:
+        """Build the model and optimizer on `device` (torch seeded), or load them and the task's state from
+        `checkpoint`."""
+
+    @abstractmethod
+    def steps_per_epoch(self) -> int:
+        """Updates in one epoch (the progress bar's total)."""
+
+    @abstractmethod
+    def epoch_size(self) -> int:
+        """Positions in one epoch (the unit `batches` advances `state.position` by)."""
+
+    @abstractmethod
+    def batches(self, state: LoopState) -> Iterator[tuple[int, Any]]:
+        """The batches of epoch `state.epoch` from `state.position` on, each as (positions it covers, batch); the
+        loop advances `state` between two batches."""
+
+    @abstractmethod
+    def step(self, batch: Any, state: LoopState) -> tuple[int, dict[str, float]]:
+        """Train on `batch`; returns the updates made and the quantities a window sums (losses, items)."""
+
+    @abstractmethod
+    def record(self, window: Window, state: LoopState) -> dict:
+        """The fields of a metrics line for `window`."""
+
+    def evaluate(self, state: LoopState) -> dict | None:
+        """Dev metrics of the model as it is now (None: no dev data)."""
+        return None
+
+    def keep_best(self, state: LoopState, metrics: dict) -> None:
+        """Keep the model as it is now: `metrics` beat every dev evaluation before."""
+
+    def state_dict(self) -> dict:
+        """The task's state for a checkpoint (optimizer, scheduler, scaler, its RNG), beside the loop's."""
+        return {}
+
+    def save(self, directory: Path) -> None:
+        """Save the model into a new checkpoint directory."""
+
+    def summary(self, state: LoopState) -> dict:
+        """The task's fields of the last metrics line."""
+        return {}
+
+
+def swap_in(new: Path, checkpoint: Path) -> None:
+    """Make the finished directory `new` the checkpoint: the current one is renamed to `<checkpoint>.old`, `new`
+    to `checkpoint`, then the old one is deleted, so a crash at any point leaves a complete checkpoint (under its
+    name or as `.old`, which resuming looks for)."""
+    old = checkpoint.with_name(checkpoint.name + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if checkpoint.exists():
+        checkpoint.rename(old)
+    new.rename(checkpoint)
+    if old.exists():
+        shutil.rmtree(old)
+
+
+def write_directory(target: Path, write) -> None:
+    """Fill `<target>.tmp` with `write(tmp)`, then make it `target` (`swap_in`): a crash never leaves a half-written
+    `target` (checkpoints, a trainer's `best/`)."""
+    tmp = target.with_name(target.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    write(tmp)
+    swap_in(tmp, target)
+
+
+def find_checkpoint(output: Path) -> Checkpoint | None:
+    """The checkpoint of `output` to resume from (module docstring: the directory, its `.old`, the old single file)."""
+    directory = output / "checkpoint"
+    interrupted = output / "checkpoint.old"
+    if not directory.exists() and interrupted.exists():
+        interrupted.rename(directory)
+    if (directory / STATE_FILE).is_file():
+        return Checkpoint(directory, torch.load(directory / STATE_FILE, weights_only=True, map_location="cpu"))
+    if (output / LEGACY_FILE).is_file():
+        return Checkpoint(None, torch.load(output / LEGACY_FILE, weights_only=True, map_location="cpu"))
+    return None
+
+
+def select(config: LoopConfig) -> Device:
+    """The device of `config` (models/nmt/device.py); a CUDA request without CUDA is a ConfigError."""
+    try:
+        return select_device(config.device, config.threads)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+class Loop:
+    """One training run of `task` under `config` (module docstring). `output`: the directory of checkpoints and
+    metrics.jsonl (None: no checkpoints, metrics into `metrics_file` if given); `resume`: continue from its
+    checkpoint when there is one."""
+
+    def __init__(self, task: Task, config: LoopConfig, output: Path | None = None,
+                 metrics_file: Path | None = None, resume: bool = False):
+        self.task, self.config, self.resume = task, config, resume
+        self.output = Path(output) if output is not None else None
+        self.metrics_file = self.output / "metrics.jsonl" if self.output is not None else metrics_file
+        self.state = LoopState(best_dev=-math.inf if task.best and task.best[1] == "max" else math.inf)
+        self.metrics = None
+        self.evaluated_at: int | None = None
+        self.saved_at: tuple | None = None
+
+    def run(self) -> LoopState:
+        """Train to the end (or a stop); returns the final state. The caller saves the final model."""
+        c, task, state = self.config, self.task, self.state
+        if c.threads:
+            torch.set_num_threads(c.threads)
+        device = select(c)
+        torch.manual_seed(c.seed)
+        checkpoint = None
+        if self.output is not None:
+            self.output.mkdir(parents=True, exist_ok=True)
+            checkpoint = find_checkpoint(self.output) if self.resume else None
+        task.setup(checkpoint, device)
+        if checkpoint is not None:
+            self._restore(checkpoint)
+        total = task.steps_per_epoch() * c.epochs
+        if c.max_steps:
+            total = min(total, c.max_steps)
+        if self.metrics_file is not None:
+            self.metrics = Path(self.metrics_file).open("a" if checkpoint is not None else "w")
+        bar = tqdm(total=total, initial=min(state.step, total), desc=task.description, unit=task.unit,
+                   dynamic_ncols=True)
+        try:
+            self._epochs(bar)
+        finally:
+            bar.close()
+        if self.output is not None:
+            if task.evaluate_at == "checkpoint" and self.evaluated_at != state.step:
+                self._evaluate()
+            if self.saved_at != (state.step, state.epoch, state.position):
+                self._save()
+            self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state)})
+        if self.metrics is not None:
+            self.metrics.close()
+        return state
+
+    def _epochs(self, bar) -> None:
+        c, task, state = self.config, self.task, self.state
+        stop, window = False, Window()
+        while state.epoch < c.epochs and not stop:
+            for advance, batch in task.batches(state):
+                started = time.perf_counter()
+                updates, quantities = task.step(batch, state)
+                state.position += advance
+                state.step += updates
+                state.elapsed += time.perf_counter() - started
+                window.add(updates, quantities)
+                bar.update(updates)
+                if c.log_every and _passed(state.step, updates, c.log_every):
+                    self._line({"step": state.step, "epoch": state.epoch, **task.record(window, state),
+                                "elapsed_s": state.elapsed}, bar)
+                    window = Window()
+                if self.output is not None and c.checkpoint_every and _passed(state.step, updates, c.checkpoint_every):
+                    if task.evaluate_at == "checkpoint":
+                        self._evaluate()
+                    self._save()
+                stop = bool((c.max_steps and state.step >= c.max_steps) or
+                            (c.time_budget_minutes and state.elapsed >= 60 * c.time_budget_minutes))
+                if stop:
+                    break
+            ended = state.position >= task.epoch_size()
+            if ended:
+                state.epoch += 1
+                state.position = 0
+            if not c.log_every and window.updates:
+                dev = self._dev() if task.evaluate_at == "epoch" else None
+                self._line({"epoch": state.epoch if ended else state.epoch + 1, "step": state.step,
+                            **task.record(window, state), **(dev or {})}, bar, dev)
+                window = Window()
+            elif ended and task.evaluate_at == "epoch":
+                self._evaluate()
+
+    def _dev(self) -> dict | None:
+        self.evaluated_at = self.state.step
+        return self.task.evaluate(self.state)
+
+    def _evaluate(self) -> None:
+        """A dev evaluation as its own metrics line (keep-best follows)."""
+        dev = self._dev()
+        if dev is not None:
+            self._line({"step": self.state.step, "epoch": self.state.epoch, **dev}, None, dev)
+
+    def _line(self, record: dict, bar, dev: dict | None = None) -> None:
+        self._write(record)
+        if bar is not None:
+            bar.set_postfix({k: f"{record[k]:.4g}" for k in self.task.shown if k in record})
+        if dev is not None:
+            log.info("step %d: dev %s", self.state.step, dev)
+            best = self.task.best
+            if best is not None:
+                value, previous = dev[best[0]], self.state.best_dev
+                if (value < previous) if best[1] == "min" else (value > previous):
+                    self.state.best_dev = value
+                    self.task.keep_best(self.state, record)
+
+    def _write(self, record: dict) -> None:
+        if self.metrics is not None:
+            self.metrics.write(json.dumps(record) + "\n")
+            self.metrics.flush()
+
+    def _save(self) -> None:
+        state = self.state
+
+        def write(tmp: Path) -> None:
+            tmp.mkdir(parents=True, exist_ok=True)
+            self.task.save(tmp)
+            saved = {**{name: getattr(state, name) for name in LoopState.COUNTERS}, "best_dev": state.best_dev,
+                     **self.task.state_dict(), "torch_rng": torch.get_rng_state(),
+                     "config": dataclasses.asdict(self.config)}
+            if torch.cuda.is_available() and torch.cuda.is_initialized():
+                saved["cuda_rng"] = torch.cuda.get_rng_state_all()
+            torch.save(saved, tmp / STATE_FILE)
+
+        write_directory(self.output / "checkpoint", write)
+        legacy = self.output / LEGACY_FILE
+        if legacy.exists():
+            legacy.unlink()                   # train-bgt's old single file: the directory replaces it
+        self.saved_at = (state.step, state.epoch, state.position)
+
+    def _restore(self, checkpoint: Checkpoint) -> None:
+        saved, state = checkpoint.state, self.state
+        for name in LoopState.COUNTERS:
+            setattr(state, name, saved[name])
+        state.best_dev = saved.get("best_dev", state.best_dev)   # checkpoints from before keep-best: none yet
+        current = dataclasses.asdict(self.config)
+        changed = [key for key, value in saved.get("config", current).items() if current.get(key) != value]
+        if changed:
+            log.warning("resuming with a changed config (fields: %s)", ", ".join(changed))
+        torch.set_rng_state(saved["torch_rng"].cpu())
+        if "cuda_rng" in saved and torch.cuda.is_available():
+            torch.cuda.set_rng_state_all(saved["cuda_rng"])
+        log.info("resuming at update %d (epoch %d, position %d)", state.step, state.epoch, state.position)
+
+
+def _passed(step: int, updates: int, every: int) -> bool:
+    """Did the last `updates` updates, ending at `step`, pass a multiple of `every`?"""
+    return step // every != (step - updates) // every
