@@ -7,7 +7,7 @@ unit, gradients clipped to `clip_norm`. Device: the project's choice (models/nmt
 available); on CUDA, fp16 autocast with a gradient scaler unless `fp16: off` (`precision`).
 Checkpoints (the model in its saved layout + `trainer_state.pt` with optimizer, counters and RNG states) go to
 `<output>/checkpoint/` every `checkpoint_every` updates and at the end, written beside the old one and swapped
-(models/training/trainer.py `write_directory`); `resume` continues from there with the same data order. A JSON-lines log
+(models/training/loop.py `write_directory`); `resume` continues from there with the same data order. A JSON-lines log
 `<output>/metrics.jsonl` gets the loss and instances/s every `log_every` updates and the held-out loss (`dev`
 instances, if any) at each checkpoint; the model of the checkpoint with the lowest held-out loss so far is kept in
 `<output>/best/` (its paraphraser.json's `training` names the update and the loss). The final model is saved into
@@ -32,7 +32,7 @@ from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.nmt.device import Device, select_device
 from paranmt.models.safe_load import load_weights_only
-from paranmt.models.training.trainer import write_directory
+from paranmt.models.training.loop import write_directory
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)

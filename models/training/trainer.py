@@ -26,7 +26,6 @@ import dataclasses
 import json
 import logging
 import math
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from tqdm import tqdm
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
+from paranmt.models.training.loop import write_directory
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.nmt.device import select_device
@@ -152,30 +152,6 @@ def scramble_pairs(pairs: list[tuple[str, str]], probability: float, rng: np.ran
             side1, side2 = (" ".join(rng.permutation(s.split())) for s in (side1, side2))
         out.append((side1, side2))
     return out
-
-
-def swap_in(new: Path, checkpoint: Path) -> None:
-    """Make the finished directory `new` the checkpoint: the current one is renamed to `<checkpoint>.old`, `new`
-    to `checkpoint`, then the old one is deleted, so a crash at any point leaves a complete checkpoint (under its
-    name or as `.old`, which resuming looks for)."""
-    old = checkpoint.with_name(checkpoint.name + ".old")
-    if old.exists():
-        shutil.rmtree(old)
-    if checkpoint.exists():
-        checkpoint.rename(old)
-    new.rename(checkpoint)
-    if old.exists():
-        shutil.rmtree(old)
-
-
-def write_directory(target: Path, write) -> None:
-    """Fill `<target>.tmp` with `write(tmp)`, then make it `target` (`swap_in`): a crash never leaves a half-written
-    `target` (checkpoints, a trainer's `best/`)."""
-    tmp = target.with_name(target.name + ".tmp")
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    write(tmp)
-    swap_in(tmp, target)
 
 
 class Optimizers:
