@@ -26,7 +26,6 @@ import copy
 import json
 import logging
 import math
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -37,6 +36,7 @@ from torch import nn
 
 from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
+from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
 
 log = logging.getLogger(__name__)
@@ -178,87 +178,95 @@ def _dense_gradients(encoder: SentenceEncoder) -> list[nn.Embedding]:
     return switched
 
 
+class FinetuneTask(Task):
+    """Head (+ encoder unless frozen) training as a task of the shared loop (models/training/loop.py): per epoch a
+    permutation of the training pairs from the one generator seeded with `seed`, cut into mini-batches; per
+    mini-batch one Adam step on J; at each epoch's end (and at a stop inside one) the dev Pearson of y^, in the
+    epoch's metrics line with the mean KL; the best epoch's encoder and head are kept (in memory)."""
+    shown = ("kl",)
+    best = ("dev_pearson", "max")
+
+    def __init__(self, encoder: SentenceEncoder, splits: dict[str, STSDataset], config: FinetuneConfig):
+        self.description = f"finetune-sts {config.task}"
+        self.start, self.splits, self.config = encoder, splits, config
+        self.kept = {"epoch": 0, "state": None}
+
+    def setup(self, checkpoint, device) -> None:
+        c = self.config
+        (low, high), _ = TASKS[c.task]
+        self.encoder = copy.deepcopy(self.start)
+        self.switched = _dense_gradients(self.encoder)
+        self.head = SimilarityHead(self.encoder.dim, c.hidden, low, high)
+        parameters = list(self.head.parameters())
+        self.regularizer = l2_to_initial({}, 0.0)
+        if c.freeze_encoder:
+            self.encoder.requires_grad_(False)
+        else:
+            parameters += list(self.encoder.parameters())
+            self.regularizer = l2_to_initial(dict(self.encoder.named_parameters()), c.l2_to_init)
+        self.optimizer = torch.optim.Adam(parameters, lr=c.lr)
+        self.target = torch.from_numpy(target_distribution(self.splits["train"].gold, low, high))
+        self.rng = np.random.default_rng(c.seed)
+
+    def steps_per_epoch(self) -> int:
+        return math.ceil(len(self.splits["train"].gold) / self.config.batch_size)
+
+    def epoch_size(self) -> int:
+        return self.steps_per_epoch()
+
+    def batches(self, state: LoopState):
+        order, size = self.rng.permutation(len(self.splits["train"].gold)), self.config.batch_size
+        for start in range(state.position * size, len(order), size):
+            yield 1, order[start:start + size]
+
+    def step(self, index: np.ndarray, state: LoopState) -> tuple[int, dict]:
+        train = self.splits["train"]
+        self.encoder.train(not self.config.freeze_encoder)
+        self.head.train()
+        vectors = self.encoder.embed([train.s1[i] for i in index] + [train.s2[i] for i in index])
+        left, right = vectors.split(len(index))
+        loss = kl_loss(self.head(left, right), self.target[index])
+        total_loss = loss + self.regularizer()
+        self.optimizer.zero_grad()
+        total_loss.backward()
+        self.optimizer.step()
+        return 1, {"kl": loss.item()}
+
+    def record(self, window: Window, state: LoopState) -> dict:
+        return {"kl": window.sums["kl"] / window.updates, "seconds": window.seconds}
+
+    def evaluate(self, state: LoopState) -> dict:
+        dev = self.splits["dev"]
+        return {"dev_pearson": pearson(predict(self.encoder, self.head, dev), dev.gold)}
+
+    def keep_best(self, state: LoopState, metrics: dict) -> None:
+        self.kept = {"epoch": metrics["epoch"],
+                     "state": (copy.deepcopy(self.encoder.state_dict()), copy.deepcopy(self.head.state_dict()))}
+
+
 def finetune(encoder: SentenceEncoder, splits: dict[str, STSDataset], config: FinetuneConfig,
              metrics_file: Path | None = None) -> tuple[SentenceEncoder, SimilarityHead, dict]:
-    """Train head (+ encoder unless frozen) on splits['train'], keep the best epoch by dev Pearson.
+    """Train head (+ encoder unless frozen) on splits['train'] (`FinetuneTask` in the shared loop), keep the best
+    epoch by dev Pearson.
 
     Returns (encoder, head, report) with report = {unsupervised: {dev, test}, supervised: {dev, test},
     best_epoch, steps}; the unsupervised numbers are the cosine of the encoder as given (before training)."""
-    from tqdm import tqdm
-
-    (low, high), _ = TASKS[config.task]
-    torch.manual_seed(config.seed)
     unsupervised = {split: score_dataset(encoder.encode, splits[split]).pearson for split in ("dev", "test")}
-    encoder = copy.deepcopy(encoder)
-    switched = _dense_gradients(encoder)
-    head = SimilarityHead(encoder.dim, config.hidden, low, high)
-    parameters = list(head.parameters())
-    regularizer = l2_to_initial({}, 0.0)
-    if config.freeze_encoder:
-        encoder.requires_grad_(False)
-    else:
-        parameters += list(encoder.parameters())
-        regularizer = l2_to_initial(dict(encoder.named_parameters()), config.l2_to_init)
-    optimizer = torch.optim.Adam(parameters, lr=config.lr)
-    train = splits["train"]
-    target = torch.from_numpy(target_distribution(train.gold, low, high))
-    rng = np.random.default_rng(config.seed)
-    steps_per_epoch = math.ceil(len(train.gold) / config.batch_size)
-    total = steps_per_epoch * config.epochs
-    if config.max_steps:
-        total = min(total, config.max_steps)
-    best = {"dev": -math.inf, "epoch": 0, "state": None}
-    step = 0
-    bar = tqdm(total=total, desc=f"finetune-sts {config.task}", unit="batch", dynamic_ncols=True)
-    metrics = metrics_file.open("w") if metrics_file else None
-    try:
-        for epoch in range(1, config.epochs + 1):
-            order = rng.permutation(len(train.gold))
-            started, epoch_loss, batches = time.perf_counter(), 0.0, 0
-            for start in range(0, len(order), config.batch_size):
-                if config.max_steps and step >= config.max_steps:
-                    break
-                index = order[start:start + config.batch_size]
-                encoder.train(not config.freeze_encoder)
-                head.train()
-                vectors = encoder.embed([train.s1[i] for i in index] + [train.s2[i] for i in index])
-                left, right = vectors.split(len(index))
-                loss = kl_loss(head(left, right), target[index])
-                total_loss = loss + regularizer()
-                optimizer.zero_grad()
-                total_loss.backward()
-                optimizer.step()
-                step += 1
-                batches += 1
-                epoch_loss += loss.item()
-                bar.update(1)
-                bar.set_postfix(kl=f"{loss.item():.4f}", epoch=epoch)
-            if not batches:
-                break
-            dev = pearson(predict(encoder, head, splits["dev"]), splits["dev"].gold)
-            record = {"epoch": epoch, "step": step, "kl": epoch_loss / batches, "dev_pearson": dev,
-                      "seconds": time.perf_counter() - started}
-            log.info("epoch %d: KL %.4f, dev Pearson %.4f", epoch, record["kl"], dev)
-            if metrics:
-                metrics.write(json.dumps(record) + "\n")
-                metrics.flush()
-            if dev > best["dev"]:
-                best = {"dev": dev, "epoch": epoch,
-                        "state": (copy.deepcopy(encoder.state_dict()), copy.deepcopy(head.state_dict()))}
-    finally:
-        bar.close()
-        if metrics:
-            metrics.close()
-    if best["state"] is not None:
-        encoder.load_state_dict(best["state"][0])
-        head.load_state_dict(best["state"][1])
-    for module in switched:
+    task = FinetuneTask(encoder, splits, config)
+    loop = LoopConfig(epochs=config.epochs, lr=config.lr, max_steps=config.max_steps, seed=config.seed,
+                      checkpoint_every=0, log_every=0, threads=0, device="cpu").validate()
+    state = Loop(task, loop, metrics_file=metrics_file).run()
+    encoder, head = task.encoder, task.head
+    if task.kept["state"] is not None:
+        encoder.load_state_dict(task.kept["state"][0])
+        head.load_state_dict(task.kept["state"][1])
+    for module in task.switched:
         module.sparse = True
     encoder.requires_grad_(True)
     supervised = {split: pearson(predict(encoder, head, splits[split]), splits[split].gold)
                   for split in ("dev", "test")}
-    report = {"unsupervised": unsupervised, "supervised": supervised, "best_epoch": best["epoch"], "steps": step,
-              "config": asdict(config)}
+    report = {"unsupervised": unsupervised, "supervised": supervised, "best_epoch": task.kept["epoch"],
+              "steps": state.step, "config": asdict(config)}
     return encoder.eval(), head.eval(), report
 
 
