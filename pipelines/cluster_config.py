@@ -11,9 +11,15 @@ workers `GPU=<n>`, so that a build with `translate.accelerator` set runs transla
 every other step on the CPU workers (pipelines/dask_runner.py). Written into `--output`:
 
     slurm, pbs, sge   cpu-workers.sh, gpu-workers.sh (dask-jobqueue's job_script(), one batch job each: submit
-                      as many as `jobs`), start-scheduler.sh, submit.sh (the scheduler and every job in order)
+                      as many as `jobs`), start-scheduler.sh, submit.sh (the scheduler and every job in order);
+                      with `tls`, dask-client.yaml: Dask's TLS settings for the client (DASK_CONFIG=... paranmt build)
     kubernetes        dask-cluster.yaml: a DaskCluster (scheduler + CPU workers) and a DaskWorkerGroup (GPU workers)
                       for the Dask Kubernetes operator (`kubectl apply -f`)
+
+The scheduler listens on `scheduler_listen` (default: the host of `scheduler_address`, never every interface
+unless configured) and its dashboard on 127.0.0.1; with `tls` the scheduler, the workers and the client use Dask's
+TLS settings (schemas/cluster.py TLSFiles; docs/cluster.md "Securing a shared cluster"). Every config value pasted
+into a script is shell-quoted (`shlex.quote`); `environment` lines are shell lines by design.
 
 This module also holds `WorkerLogging`, the plugin that sets up logging on every worker of a run.
 """
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 
 import yaml
@@ -62,11 +69,14 @@ def job_script(config: ClusterConfig, pool_name: str) -> str:
     if config.scheduler == "slurm" and pool.gpus and not any("gres" in d or "gpus" in d for d in directives):
         directives.append(f"--gres=gpu:{pool.gpus}")
     resources = ",".join(f"{k}={v}" for k, v in pool.resources().items())
-    kwargs = dict(scheduler=config.scheduler_address, name=f"paranmt-{pool_name}-{JOB_ID[config.scheduler]}",
+    quote = shlex.quote         # dask-jobqueue joins the worker command unquoted
+    kwargs = dict(scheduler=quote(config.scheduler_address),
+                  name=f"paranmt-{pool_name}-{JOB_ID[config.scheduler]}",
                   job_name=f"paranmt-{pool_name}", cores=pool.cores, processes=pool.processes, memory=pool.memory,
                   walltime=pool.walltime, queue=pool.queue or None, job_extra_directives=directives,
-                  job_script_prologue=list(config.environment), python=config.python,
-                  worker_extra_args=["--resources", resources], local_directory=config.local_directory or None,
+                  job_script_prologue=list(config.environment), python=quote(config.python),
+                  worker_extra_args=["--resources", resources, *tls_flags(config, "worker")],
+                  local_directory=quote(config.local_directory) if config.local_directory else None,
                   log_directory=config.log_directory or None, death_timeout=120)
     job_class = {"slurm": SLURMJob, "pbs": PBSJob, "sge": SGEJob}[config.scheduler]
     if config.scheduler == "slurm":
@@ -74,6 +84,40 @@ def job_script(config: ClusterConfig, pool_name: str) -> str:
     else:
         kwargs["project"] = config.account or None
     return job_class(**kwargs).job_script()
+
+
+def tls_flags(config: ClusterConfig, role: str) -> list[str]:
+    """`--tls-ca-file F --tls-cert F [--tls-key F]` of the scheduler or a worker (Dask's TLS settings of `role`,
+    values shell-quoted); [] without TLS."""
+    if not config.tls.enabled:
+        return []
+    return [part for key, path in config.tls.role(role).items()
+            for part in (f"--tls-{key.replace('_', '-')}", shlex.quote(path))]
+
+
+def scheduler_script(config: ClusterConfig) -> str:
+    """start-scheduler.sh: the Dask scheduler on `scheduler_listen` (default: the host of `scheduler_address`) and
+    its port, with the address's protocol (tcp or tls, with the TLS files), the dashboard on 127.0.0.1 only."""
+    protocol, host, port = re.fullmatch(r"(\w+)://(.+):(\d+)", config.scheduler_address).groups()
+    listen = config.scheduler_listen or host
+    command = [shlex.quote(config.python), "-m", "distributed.cli.dask_scheduler", "--host", shlex.quote(listen),
+               "--port", port, "--protocol", protocol, "--dashboard-address", "127.0.0.1:8787",
+               *tls_flags(config, "scheduler")]
+    where = "every interface of this host" if listen == "0.0.0.0" else listen
+    return "\n".join(["#!/usr/bin/env bash",
+                      f"# the Dask scheduler every worker joins; run it on {host} (e.g. the login node, inside tmux)",
+                      f"# it listens on {where}, port {port} ({protocol}); the dashboard on 127.0.0.1:8787 only",
+                      *config.environment, "exec " + " ".join(command), ""])
+
+
+def client_settings(config: ClusterConfig) -> str:
+    """dask-client.yaml: Dask's TLS settings of the client (`distributed.comm.tls.*`, encryption required), for
+    `DASK_CONFIG=dask-client.yaml paranmt build --runner dask --dask-address tls://...`."""
+    tls = config.tls.role("client")
+    client = {k: tls[k] for k in ("cert", "key") if k in tls}
+    return yaml.safe_dump({"distributed": {"comm": {"require-encryption": True,
+                                                    "tls": {"ca-file": tls["ca_file"], "client": client}}}},
+                          sort_keys=False)
 
 
 def cluster_spec(config: ClusterConfig) -> list[dict]:
@@ -121,11 +165,9 @@ def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
     else:
         for name in config.pools():
             files[f"{name}-workers.sh"] = job_script(config, name)
-        port = config.scheduler_address.rsplit(":", 1)[1]
-        files["start-scheduler.sh"] = "\n".join(
-            ["#!/usr/bin/env bash", "# the Dask scheduler every worker joins; run it on the host of "
-             f"{config.scheduler_address} (e.g. the login node, inside tmux)", *config.environment,
-             f"exec {config.python} -m distributed.cli.dask_scheduler --port {port}", ""])
+        files["start-scheduler.sh"] = scheduler_script(config)
+        if config.tls.enabled:
+            files["dask-client.yaml"] = client_settings(config)
         submit = SUBMIT[config.scheduler]
         lines = ["#!/usr/bin/env bash", "# submit every worker job (start the scheduler first: start-scheduler.sh)",
                  "set -euo pipefail", 'cd "$(dirname "$0")"']
@@ -176,6 +218,11 @@ def run(args) -> int:
               f"then build with --runner dask --dask-address tcp://paranmt-scheduler:8786 (from a pod, or through "
               f"`kubectl port-forward svc/paranmt-scheduler 8786`)")
     else:
+        client = f"DASK_CONFIG={shlex.quote(paths['dask-client.yaml'])} " if config.tls.enabled else ""
         print(f"  submit: {shlex.quote(paths['start-scheduler.sh'])} (on the scheduler host), then "
-              f"{shlex.quote(paths['submit.sh'])}; build with --runner dask --dask-address {config.scheduler_address}")
+              f"{shlex.quote(paths['submit.sh'])}; build with {client}paranmt build ... --runner dask "
+              f"--dask-address {config.scheduler_address}")
+        if not config.tls.enabled:
+            print("  no TLS: anyone who can reach the scheduler or a worker can run code as you; on a shared "
+                  "cluster set tls (docs/cluster.md, \"Securing a shared cluster\")")
     return 0

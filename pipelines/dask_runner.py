@@ -5,6 +5,8 @@
                                                                       at the end; default: one per core)
     paranmt build ... --runner dask --dask-address tcp://HOST:8786    join a running cluster (Slurm, PBS, SGE or
                                                                       Kubernetes workers: `paranmt cluster-config`)
+    DASK_CONFIG=dask-client.yaml paranmt build ... --dask-address tls://HOST:8786    the same over TLS (Dask's
+                                                                      TLS settings: `client_security`)
 
 `pipelines/options.py` turns those flags into the Beam options of `ParanmtDaskRunner` (`--dask_workers`, Beam's
 `--dask_client_address`); Beam's other Dask options (`--dask_scheduler_file`, `--dask_connection_timeout`,
@@ -307,6 +309,8 @@ def start_client(options: PipelineOptions):
                                                                "connection_limit")}
     workers = options.view_as(DaskClusterOptions).dask_workers
     if connect.get("address") or connect.get("scheduler_file"):
+        if str(connect.get("address", "")).startswith("tls://"):
+            connect["security"] = client_security(connect["address"])
         try:
             return Client(**connect), None
         except (OSError, TimeoutError) as error:
@@ -319,6 +323,20 @@ def start_client(options: PipelineOptions):
     except BaseException:
         close(None, cluster)
         raise
+
+
+def client_security(address: str):
+    """Dask's TLS settings of the client (`distributed.comm.tls.ca-file`, `.client.cert`/`.key` of the Dask config,
+    e.g. DASK_CONFIG=dask-client.yaml of `paranmt cluster-config`) for a tls:// scheduler; ConfigError when the
+    config has no CA file or client certificate."""
+    from distributed.security import Security
+
+    security = Security()
+    if not (security.tls_ca_file and security.tls_client_cert):
+        raise ConfigError(f"--dask-address {address}: Dask's config has no TLS CA file and client certificate "
+                          f"(distributed.comm.tls.ca-file, distributed.comm.tls.client.cert); run with "
+                          f"DASK_CONFIG=<the dask-client.yaml of paranmt cluster-config> (docs/cluster.md)")
+    return security
 
 
 def check_resources(client) -> None:

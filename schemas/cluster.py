@@ -16,6 +16,34 @@ from paranmt.schemas.config import PROJECT_ROOT, ConfigError, load_config
 
 SCHEDULERS = ("slurm", "pbs", "sge", "kubernetes")
 PRESETS_DIR = PROJECT_ROOT / "configs" / "dask"
+HOST = r"[A-Za-z0-9][A-Za-z0-9._-]*"        # a host name or IPv4 address: nothing a shell would expand
+
+
+@dataclasses.dataclass
+class TLSFiles:
+    """Dask's TLS settings (`distributed.Security`; the `--tls-ca-file/--tls-cert/--tls-key` flags of the scheduler
+    and workers, `distributed.comm.tls.*` of a client): paths, as the scheduler host and the worker nodes see
+    them, of the CA certificate that signed the cluster's certificates, and of the one certificate and private
+    key the scheduler, every worker and the client present (`key` may be left empty when `cert` holds it). With
+    them every connection is encrypted and both ends must show a certificate of that CA: nobody without the key
+    can join the cluster or send it work. All empty: no TLS."""
+    ca_file: str = ""
+    cert: str = ""
+    key: str = ""
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.ca_file or self.cert or self.key)
+
+    def role(self, role: str) -> dict[str, str]:
+        """{ca_file, cert, key} of `role` (scheduler, worker, client) from a distributed.Security of these files;
+        empty values left out."""
+        from distributed.security import Security
+
+        security = Security(tls_ca_file=self.ca_file, **{f"tls_{r}_{part}": getattr(self, part) or None
+                                                         for r in ("scheduler", "worker", "client")
+                                                         for part in ("cert", "key")})
+        return {k: v for k, v in security.get_tls_config_for_role(role).items() if k != "ciphers" and v}
 
 
 @dataclasses.dataclass
@@ -63,14 +91,19 @@ class WorkerPool:
 
 @dataclasses.dataclass
 class ClusterConfig:
-    """`scheduler`: slurm, pbs, sge or kubernetes. `scheduler_address`: the Dask scheduler the workers join (start
-    it with `dask scheduler --port 8786` on the login node, or let Kubernetes run it). `account`: the batch
+    """`scheduler`: slurm, pbs, sge or kubernetes. `scheduler_address`: the Dask scheduler the workers join
+    (tcp://HOST:PORT, or tls://HOST:PORT with `tls`; start-scheduler.sh runs it on HOST, or Kubernetes runs it).
+    `scheduler_listen`: the address the scheduler listens on, '' = HOST, the interface of the scheduler's host that
+    the workers reach (never every interface unless set to 0.0.0.0); its dashboard listens on 127.0.0.1 only.
+    `tls`: Dask's TLS settings (TLSFiles). `account`: the batch
     account / project to charge. `environment`: shell lines run before a worker starts (module load, activate the
     venv with paranmt[dask] and the stage extras installed). `python`: the interpreter that runs the worker.
     `image`: the worker container image for Kubernetes (the repository's Dockerfile). `local_directory`: scratch
     space for a worker (node-local disk). `log_directory`: where batch jobs write their logs."""
     scheduler: str = "slurm"
     scheduler_address: str = "tcp://LOGIN-NODE:8786"
+    scheduler_listen: str = ""
+    tls: TLSFiles = dataclasses.field(default_factory=TLSFiles)
     account: str = ""
     environment: list = dataclasses.field(default_factory=list)
     python: str = "python3"
@@ -83,8 +116,23 @@ class ClusterConfig:
     def validate(self) -> "ClusterConfig":
         if self.scheduler not in SCHEDULERS:
             raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULERS)}, got {self.scheduler!r}")
-        if not re.fullmatch(r"(tcp|tls)://[^:/]+:\d+", str(self.scheduler_address)):
-            raise ConfigError(f"scheduler_address must look like tcp://HOST:8786, got {self.scheduler_address!r}")
+        for key, value in values(dataclasses.asdict(self)):
+            if isinstance(value, str) and re.search(r"[\x00-\x1f\x7f]", value):
+                raise ConfigError(f"{key} must be one line without control characters, got {value!r}")
+        if not re.fullmatch(rf"(tcp|tls)://{HOST}:\d+", str(self.scheduler_address)):
+            raise ConfigError(f"scheduler_address must look like tcp://HOST:8786 (or tls://HOST:8786), got "
+                              f"{self.scheduler_address!r}")
+        if self.scheduler_listen and not re.fullmatch(HOST, str(self.scheduler_listen)):
+            raise ConfigError(f"scheduler_listen must be a host name or IP address of the scheduler's host, got "
+                              f"{self.scheduler_listen!r}")
+        if self.tls.enabled and not (self.tls.ca_file and self.tls.cert):
+            raise ConfigError("tls needs tls.ca_file and tls.cert (and tls.key unless the certificate file holds it)")
+        if self.tls.enabled != self.scheduler_address.startswith("tls://"):
+            raise ConfigError(f"TLS needs both a tls:// scheduler_address and the tls files; got "
+                              f"{self.scheduler_address} {'with' if self.tls.enabled else 'without'} tls files")
+        if self.scheduler == "kubernetes" and self.tls.enabled:
+            raise ConfigError("tls: written into the Slurm/PBS/SGE scripts only; on Kubernetes the scheduler is a "
+                              "cluster-internal Service (docs/cluster.md, \"Securing a shared cluster\")")
         if self.scheduler == "kubernetes" and not self.image:
             raise ConfigError("kubernetes: give the worker image (image: REGISTRY/paranmt:TAG, built from the "
                               "repository's Dockerfile)")
@@ -103,6 +151,15 @@ class ClusterConfig:
     def pools(self) -> dict[str, WorkerPool]:
         """The pools with jobs, by name."""
         return {name: pool for name, pool in (("cpu", self.cpu), ("gpu", self.gpu)) if pool.jobs}
+
+
+def values(mapping: dict, prefix: str = ""):
+    """(dotted key, value) of every leaf of a nested config dict, list items included."""
+    for key, value in mapping.items():
+        if isinstance(value, dict):
+            yield from values(value, f"{prefix}{key}.")
+        else:
+            yield from ((f"{prefix}{key}", item) for item in (value if isinstance(value, list) else [value]))
 
 
 def load_cluster_config(path: str | None = None, overrides: dict | None = None) -> ClusterConfig:

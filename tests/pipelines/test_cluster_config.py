@@ -1,6 +1,11 @@
 """`paranmt cluster-config` offline: the Slurm/PBS/SGE job scripts (dask-jobqueue's job_script()) and the Kubernetes
 DaskCluster spec that would be submitted, their worker resources, the documented example, and one-line errors."""
+import os
 import re
+import signal
+import socket
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -36,8 +41,11 @@ def test_the_czeng_slurm_config_gives_cpu_and_gpu_jobs_with_their_resources(tmp_
     assert "source $HOME/paranmt/.venv/bin/activate" in cpu.splitlines()
     submit = (tmp_path / "submit.sh").read_text()
     assert "for i in $(seq 2); do sbatch cpu-workers.sh; done" in submit and "seq 16" in submit
-    assert "dask_scheduler --port 8786" in (tmp_path / "start-scheduler.sh").read_text()
-    assert "--dask-address tcp://login1:8786" in capsys.readouterr().out
+    # the scheduler listens on the host of scheduler_address only, its dashboard on localhost
+    assert "dask_scheduler --host login1 --port 8786 --protocol tcp --dashboard-address 127.0.0.1:8787\n" in \
+        (tmp_path / "start-scheduler.sh").read_text()
+    out = capsys.readouterr().out
+    assert "--dask-address tcp://login1:8786" in out and "no TLS: anyone who can reach" in out
 
 
 @pytest.mark.parametrize("scheduler, marker, gpu_line", [("pbs", "#PBS", "#PBS -l ngpus=1"),
@@ -93,8 +101,111 @@ def test_every_preset_loads(tmp_path):
     (["--scheduler", "slurm", "--set", "scheduler_address=login1"], "scheduler_address must look like"),
     (["--scheduler", "slurm", "--set", "cpu.gpu=1"], "unknown cluster config key 'cpu.gpu' (did you mean 'cpu.gpus'?)"),
     (["--scheduler", "kubernetes", "--set", "image="], "kubernetes: give the worker image"),
+    (["--scheduler", "slurm", "--set", "scheduler_address=tcp://$(id):8786"], "scheduler_address must look like"),
+    (["--scheduler", "slurm", "--set", "scheduler_listen=a b"], "scheduler_listen must be a host name"),
+    (["--scheduler", "slurm", "--set", "account=x\nrm -rf ~"], "account must be one line"),
+    (["--scheduler", "slurm", "--set", "scheduler_address=tls://h:8786"], "got tls://h:8786 without tls files"),
+    (["--scheduler", "slurm", "--set", "tls.ca_file=ca.pem", "--set", "tls.cert=c.pem"],
+     "got tcp://LOGIN-NODE:8786 with tls files"),
+    (["--scheduler", "slurm", "--set", "scheduler_address=tls://h:1", "--set", "tls.cert=c.pem"],
+     "tls needs tls.ca_file and tls.cert"),
 ])
 def test_a_bad_cluster_config_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     assert cluster_config(*args, "--output", tmp_path) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+ODD = "$(touch RAN) `touch RAN`"             # what a shell would run if a value were pasted unquoted
+
+
+def test_every_value_pasted_into_a_script_is_quoted_and_nothing_in_it_runs(tmp_path):
+    """Values with spaces, $( ) and backticks: every script passes `bash -n`, and run with a stand-in python
+    (itself at a path with such characters) the scheduler and the worker get each value as one argument,
+    unchanged, and nothing in them ran."""
+    python = tmp_path / f"py {ODD}"
+    python.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$ARGS_OUT"\n')
+    python.chmod(0o755)
+    values = {"python": str(python), "local_directory": f"/scratch/a b/{ODD}", "tls.ca_file": f"/c/ca {ODD}.pem",
+              "tls.cert": f"/c/`touch RAN`.pem", "tls.key": "/c/$(touch RAN)", "account": f"acct {ODD}",
+              "cpu.queue": ODD, "log_directory": str(tmp_path / f"logs {ODD}")}
+    sets = [part for key, value in values.items() for part in ("--set", f"{key}={value}")]
+    out = tmp_path / "cluster"
+    assert cluster_config("--scheduler", "slurm", "--output", out, "--set", "scheduler_address=tls://login1:8786",
+                          "--set", "environment=[]", *sets) == 0
+    for script in out.glob("*.sh"):
+        assert subprocess.run(["bash", "-n", script]).returncode == 0, script.name
+    got = {}
+    for script in ("start-scheduler.sh", "cpu-workers.sh"):
+        args = tmp_path / f"{script}.args"
+        subprocess.run(["bash", out / script], cwd=tmp_path, env={**os.environ, "ARGS_OUT": str(args)}, check=True)
+        got[script] = args.read_text().splitlines()
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    (fake_bin / "sbatch").write_text("#!/bin/sh\n")
+    (fake_bin / "sbatch").chmod(0o755)
+    subprocess.run(["bash", out / "submit.sh"], cwd=tmp_path, check=True,
+                   env={**os.environ, "PATH": f"{fake_bin}:{os.environ['PATH']}"})
+    assert not (tmp_path / "RAN").exists() and not (out / "RAN").exists()
+    assert (tmp_path / f"logs {ODD}").is_dir()
+
+    def after(args, flag):
+        return args[args.index(flag) + 1]
+
+    scheduler, worker = got["start-scheduler.sh"], got["cpu-workers.sh"]
+    assert scheduler[:2] == ["-m", "distributed.cli.dask_scheduler"] and after(scheduler, "--host") == "login1"
+    assert worker[:3] == ["-m", "distributed.cli.dask_worker", "tls://login1:8786"]
+    assert after(worker, "--local-directory") == values["local_directory"]
+    for args in (scheduler, worker):
+        assert [after(args, f"--tls-{flag}") for flag in ("ca-file", "cert", "key")] == \
+            [values["tls.ca_file"], values["tls.cert"], values["tls.key"]]
+    client = yaml.safe_load((out / "dask-client.yaml").read_text())["distributed"]["comm"]
+    assert client == {"require-encryption": True, "tls": {"ca-file": values["tls.ca_file"], "client": {
+        "cert": values["tls.cert"], "key": values["tls.key"]}}}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_tls_cluster_from_the_written_scripts_serves_only_clients_with_its_certificate(tmp_path):
+    """The scheduler and a worker started by the scripts of a tls config, and `paranmt build`'s client with
+    DASK_CONFIG=dask-client.yaml, talk TLS; a plain tcp client and a client with another CA's certificate are
+    turned away."""
+    from distributed import Client
+    from distributed.security import Security
+
+    cluster = Security.temporary()            # a self-signed CA + certificate, as PEM text: written to files
+    files = {name: tmp_path / f"{name}.pem" for name in ("ca", "cert", "key")}
+    files["ca"].write_text(cluster.tls_ca_file)
+    files["cert"].write_text(cluster.tls_worker_cert)
+    files["key"].write_text(cluster.tls_worker_key)
+    address = f"tls://127.0.0.1:{free_port()}"
+    out = tmp_path / "cluster"
+    assert cluster_config("--scheduler", "slurm", "--output", out, "--set", f"scheduler_address={address}",
+                          "--set", f"python={sys.executable}", "--set", "environment=[]", "--set", "cpu.cores=1",
+                          "--set", "cpu.processes=1", "--set", "cpu.memory=2GB",
+                          *[part for key in ("ca", "cert", "key")
+                            for part in ("--set", f"tls.{'ca_file' if key == 'ca' else key}={files[key]}")]) == 0
+    started = [subprocess.Popen(["bash", out / name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True) for name in ("start-scheduler.sh", "cpu-workers.sh")]
+    try:
+        client_code = ("from apache_beam.options.pipeline_options import PipelineOptions\n"
+                       "from paranmt.pipelines.dask_runner import close, start_client\n"
+                       f"client, _ = start_client(PipelineOptions(['--dask_client_address={address}']))\n"
+                       "client.wait_for_workers(1, timeout=60)\n"
+                       "print(client.submit(sum, [1, 2]).result(), client.scheduler.address)\n"
+                       "close(client, None)\n")
+        done = subprocess.run([sys.executable, "-c", client_code], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "DASK_CONFIG": str(out / "dask-client.yaml")})
+        assert done.stdout.split() == ["3", address], done.stderr[-2000:]
+        with pytest.raises((OSError, TimeoutError)):
+            Client(address.replace("tls://", "tcp://"), timeout=3)
+        with pytest.raises((OSError, TimeoutError)):
+            Client(address, security=Security.temporary(), timeout=3)
+    finally:
+        for process in started:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=30)

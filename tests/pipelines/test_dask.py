@@ -145,6 +145,8 @@ def test_dask_flags_pick_the_runner_and_where_its_workers_are(given, runner, rem
     (["--runner", "dask", "--dask-workers", "0"], "--dask-workers expects a number of worker processes >= 1"),
     (["--runner", "dask", "--dask-address", "tcp://127.0.0.1:9", "--dask_connection_timeout=2"],
      "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
+    (["--runner", "dask", "--dask-address", "tls://127.0.0.1:9"],
+     "--dask-address tls://127.0.0.1:9: Dask's config has no TLS CA file and client certificate"),
 ])
 def test_bad_dask_flags_are_one_line_and_exit_2(sample_dir, tmp_path, capsys, flags, message):
     assert cli("build", "--input", sample_dir / "tatoeba*", "--format", "moses", "--stages", "read",
