@@ -48,6 +48,7 @@ import torch
 from tqdm import tqdm
 
 from paranmt.models.nmt.device import Device, select_device
+from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
 
 log = logging.getLogger(__name__)
@@ -205,9 +206,9 @@ def find_checkpoint(output: Path) -> Checkpoint | None:
     if not directory.exists() and interrupted.exists():
         interrupted.rename(directory)
     if (directory / STATE_FILE).is_file():
-        return Checkpoint(directory, torch.load(directory / STATE_FILE, weights_only=True, map_location="cpu"))
+        return Checkpoint(directory, load_weights_only(directory / STATE_FILE))
     if (output / LEGACY_FILE).is_file():
-        return Checkpoint(None, torch.load(output / LEGACY_FILE, weights_only=True, map_location="cpu"))
+        return Checkpoint(None, load_weights_only(output / LEGACY_FILE))
     return None
 
 

@@ -172,3 +172,14 @@ def test_the_paraphraser_and_bgt_trainers_refuse_a_crafted_trainer_state(tmp_pat
     pairs = [("A man plays a guitar.", "Muž hraje na kytaru."), ("The market fell.", "Trh klesl.")]
     with pytest.raises(UnsafeFileError, match="refused"):
         trainer.fit(pairs, resume=True)
+
+
+@pytest.mark.parametrize("name", ["checkpoint/trainer_state.pt", "checkpoint.pt"])
+def test_the_shared_training_loop_refuses_a_crafted_checkpoint(tmp_path, marker, name):
+    """The loop's resume (train-words, finetune-sts, and the trainers moving onto it): its checkpoint directory
+    and the old single-file checkpoint."""
+    from paranmt.models.training.loop import find_checkpoint
+
+    craft(tmp_path / name, marker)
+    with pytest.raises(UnsafeFileError, match=f"{name}: refused"):
+        find_checkpoint(tmp_path)
