@@ -200,7 +200,8 @@ def write_directory(target: Path, write) -> None:
 
 
 def find_checkpoint(output: Path) -> Checkpoint | None:
-    """The checkpoint of `output` to resume from (module docstring: the directory, its `.old`, the old single file)."""
+    """The checkpoint of `output` to resume from (module docstring: the directory, its `.old`, the old single file),
+    read weights-only (models/safe_load.py: a file holding anything else is refused, UnsafeFileError)."""
     directory = output / "checkpoint"
     interrupted = output / "checkpoint.old"
     if not directory.exists() and interrupted.exists():

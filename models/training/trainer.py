@@ -15,10 +15,11 @@ One update step:
    regularizers.py) and one Adam step (SparseAdam on the embedding tables, Adam on the rest).
 `init_embeddings` initializes the word embedding tables from a word2vec/GloVe text file before training; the
 initial encoder is saved to `<output>/initial/` whenever a regularizer pulls toward it (resume reads it back).
-Checkpoints (encoder + optimizer + counters + RNG states) go to `<output>/checkpoint/` every `checkpoint_every`
-steps and at the end; `resume=True` continues from there exactly (same data order). A JSON-lines metrics log
-(`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps and the dev STS score at
-each epoch end (if `dev_sts_dir` is set).
+The steps run in the shared training loop (models/training/loop.py; `EncoderTask`): per epoch the pairs in
+`epoch_order(seed, epoch)`; checkpoints (encoder + optimizer + counters + RNG states) in `<output>/checkpoint/`
+every `checkpoint_every` steps and at the end; `resume=True` continues from there exactly (same data order). The
+JSON-lines metrics log (`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps
+and the dev STS score at each epoch end (if `dev_sts_dir` is set).
 """
 from __future__ import annotations
 
@@ -26,23 +27,19 @@ import dataclasses
 import json
 import logging
 import math
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm import tqdm
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
-from paranmt.models.training.loop import write_directory
+from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
-from paranmt.models.nmt.device import select_device
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
-from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
+from paranmt.schemas.config import ConfigError, bounded, check_choice
 
 log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")
@@ -50,7 +47,8 @@ OBJECTIVES = ("margin", "bicvm")
 
 
 @dataclass
-class TrainConfig(Config):
+class TrainConfig(LoopConfig):
+    """The encoder trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     encoder: str = "sp"
     mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
     dim: int = bounded(300, 1)
@@ -75,7 +73,6 @@ class TrainConfig(Config):
     lambda_frobenius: float = bounded(0.0, 0)   # L2 of the embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2)
     init_embeddings: str | None = None   # word2vec / GloVe text file initializing the word embeddings
     epochs: int = bounded(5, 0)          # 0 = no training: save the random-init encoder (baselines)
-    lr: float = bounded(1e-3, 0)
     megabatch_size: int = bounded(40, 1)
     anneal_every: int = bounded(150, 0)  # grow M by 1 every N mini-batches (0 = M fixed at megabatch_size)
     negatives: str = "max"               # max | mix | rand
@@ -83,21 +80,13 @@ class TrainConfig(Config):
     word_dropout: float = bounded(0.0, 0)   # < 1
     scramble: float | None = bounded(None, 0, 1)   # default: 0.3 for recurrent encoders, 0 otherwise
     max_words: int = bounded(100, 1)     # skip training pairs with a longer side (whitespace words)
-    seed: int = 1
-    max_steps: int = bounded(0, 0)       # stop after this many steps in total (0 = no limit)
-    time_budget_minutes: float = bounded(0, 0)   # stop after this much training time in total (0 = no limit)
-    checkpoint_every: int = bounded(1000, 1)
-    log_every: int = bounded(100, 1)
     dev_sts_dir: str | None = None       # evaluate STS at each epoch end (datasets matching dev_datasets)
     dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
-    weights_dtype: str = "float32"       # dtype of the saved final weights (float16 halves the size)
-    threads: int = bounded(1, 1)
-    device: str = "auto"                 # auto (CUDA when available) | cpu | cuda
 
     def validate(self) -> "TrainConfig":
         from paranmt.models.encoders import SQUARE_KINDS, EncoderError, check_kind
 
-        check_ranges(self)
+        super().validate()
         try:
             parts, _ = check_kind(self.encoder)
         except EncoderError as error:
@@ -118,8 +107,6 @@ class TrainConfig(Config):
         check_choice("negatives", self.negatives, STRATEGIES)
         if self.dropout >= 1 or self.word_dropout >= 1:
             raise ConfigError("dropout and word_dropout must be < 1")
-        check_choice("weights_dtype", self.weights_dtype, ("float32", "float16"))
-        check_choice("device", self.device, DEVICES)
         check_choice("objective", self.objective, OBJECTIVES)
         check_choice("distance", self.distance, DISTANCES)
         if self.init_embeddings and not Path(self.init_embeddings).is_file():
@@ -188,16 +175,69 @@ def make_optimizer(encoder: SentenceEncoder, lr: float) -> Optimizers:
                       [p for p in parameters if id(p) not in sparse_ids], lr)
 
 
+def sts_dev(encode, dev_sts_dir: str | None, dev_datasets: list[str]) -> dict | None:
+    """The dev metrics of an encoder trainer: {"dev": {dataset: 100 x Pearson, 2 decimals}} of the STS datasets
+    of `dev_sts_dir` matching `dev_datasets` (None without `dev_sts_dir`)."""
+    if not dev_sts_dir:
+        return None
+    from paranmt.models.evaluation.sts import evaluate
+
+    results, _ = evaluate(encode, dev_sts_dir, dev_datasets)
+    return {"dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
+
+
 class Trainer:
     def __init__(self, config: TrainConfig, output: str | Path):
         self.config = config.validate()
         self.output = Path(output)
-        self.checkpoint_dir = self.output / "checkpoint"
 
-    # -- state -------------------------------------------------------------------------------------------
-    def _new_state(self, pairs: list[tuple[str, str]]) -> dict:
+    def fit(self, pairs: list[tuple[str, str]], resume: bool = False) -> SentenceEncoder:
+        """Train on `pairs` (side1, side2) in the shared loop (`EncoderTask`); save the final encoder into the
+        output directory and return it."""
         c = self.config
-        texts = [s for pair in pairs for s in pair]
+        if not pairs:
+            raise ConfigError("no training pairs")
+        self.output.mkdir(parents=True, exist_ok=True)
+        (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
+        task = EncoderTask(c, self.output, pairs)
+        Loop(task, c, self.output, resume=resume).run()
+        task.encoder.save(self.output, dtype=c.weights_dtype)
+        return task.encoder.eval()
+
+
+class EncoderTask(Task):
+    """The mega-batch trainer as a task of the shared loop (module docstring): a position counts pairs of the
+    epoch's order; a batch is a mega-batch of M x batch_size pairs, M following the annealing schedule."""
+    shown = ("loss", "megabatch")
+
+    def __init__(self, config: TrainConfig, output: Path, pairs: list[tuple[str, str]]):
+        self.config, self.output, self.pairs = config, output, pairs
+        self.description = f"train {config.encoder}"
+
+    @property
+    def initial_dir(self) -> Path:
+        return self.output / "initial"
+
+    def setup(self, checkpoint, device) -> None:
+        c = self.config
+        if checkpoint is not None:
+            encoder = load_encoder(checkpoint.directory)
+            self.rng = np.random.default_rng()
+            self.rng.bit_generator.state = json.loads(checkpoint.state["rng"])
+        else:
+            encoder = self._new_encoder()
+            self.rng = np.random.default_rng(c.seed)
+        self.encoder: SentenceEncoder = encoder.to(device.kind)
+        self.optimizer = make_optimizer(self.encoder, c.lr)
+        if checkpoint is not None:
+            self.optimizer.load_state_dict(checkpoint.state["optimizer"])
+        self.objective = (BiCVMLoss(self.encoder, c.margin) if c.objective == "bicvm" else
+                          MarginLoss(self.encoder, c.margin, c.distance))
+        self.regularizers = self._regularizers(self.encoder)
+
+    def _new_encoder(self) -> SentenceEncoder:
+        c = self.config
+        texts = [s for pair in self.pairs for s in pair]
         encoder = create_encoder(c.encoder, texts, dim=c.dim, hidden=c.hidden, vocab_size=c.vocab_size,
                                  sp_model=c.sp_model, sp_vocab_size=c.sp_vocab_size,
                                  recurrent_units=c.recurrent_units, dropout=c.dropout,
@@ -214,25 +254,20 @@ class Trainer:
                      c.init_embeddings)
             (self.output / "init_embeddings.json").write_text(json.dumps(
                 {"file": c.init_embeddings, **dataclasses.asdict(coverage)}) + "\n")
-        if self.pulls_toward_initial(encoder):
+        if self._pulls_toward_initial(encoder):
             encoder.save(self.initial_dir)
-        return {"encoder": encoder, "step": 0, "epoch": 0, "position": 0, "elapsed": 0.0,
-                "rng": np.random.default_rng(c.seed), "optimizer_state": None}
+        return encoder
 
-    @property
-    def initial_dir(self) -> Path:
-        return self.output / "initial"
-
-    def pulls_toward_initial(self, encoder: SentenceEncoder) -> bool:
+    def _pulls_toward_initial(self, encoder: SentenceEncoder) -> bool:
         c = self.config
         return c.lambda_w > 0 or (c.lambda_c > 0 and bool(composition_l2(encoder, c.lambda_c).anchors))
 
-    def regularizers(self, encoder: SentenceEncoder) -> list[torch.nn.Module]:
+    def _regularizers(self, encoder: SentenceEncoder) -> list[torch.nn.Module]:
         """The active regularizers; anchors ("initial" values) come from `<output>/initial/` when it exists (so a
         resumed run pulls toward the same start), else from the encoder as it is now."""
         c = self.config
         initial = None
-        if self.pulls_toward_initial(encoder) and self.initial_dir.is_dir():
+        if self._pulls_toward_initial(encoder) and self.initial_dir.is_dir():
             initial = {name: p.to(encoder.device) for name, p in load_encoder(self.initial_dir).named_parameters()}
         out = []
         if c.lambda_w > 0:
@@ -243,113 +278,47 @@ class Trainer:
             out.append(composition_l2(encoder, c.lambda_c, initial))
         return out
 
-    def _save_checkpoint(self, state: dict, optimizer: Optimizers) -> None:
-        """Write the checkpoint beside the current one, then swap them (a crash never leaves no checkpoint)."""
-        def write(tmp: Path) -> None:
-            state["encoder"].save(tmp)
-            torch.save({"optimizer": optimizer.state_dict(), "step": state["step"], "epoch": state["epoch"],
-                        "position": state["position"], "elapsed": state["elapsed"],
-                        "rng": json.dumps(state["rng"].bit_generator.state), "torch_rng": torch.get_rng_state(),
-                        "config": dataclasses.asdict(self.config)}, tmp / "trainer_state.pt")
+    def steps_per_epoch(self) -> int:
+        return math.ceil(len(self.pairs) / self.config.batch_size)
 
-        write_directory(self.checkpoint_dir, write)
+    def epoch_size(self) -> int:
+        return len(self.pairs)
 
-    def _load_checkpoint(self) -> dict:
-        saved = load_weights_only(self.checkpoint_dir / "trainer_state.pt")
-        if saved["config"] != dataclasses.asdict(self.config):
-            changed = [k for k, v in saved["config"].items() if dataclasses.asdict(self.config).get(k) != v]
-            log.warning("resuming with a changed config (fields: %s)", ", ".join(changed))
-        encoder = load_encoder(self.checkpoint_dir)
-        rng = np.random.default_rng()
-        rng.bit_generator.state = json.loads(saved["rng"])
-        torch.set_rng_state(saved["torch_rng"])
-        return {"encoder": encoder, "step": saved["step"], "epoch": saved["epoch"], "position": saved["position"],
-                "elapsed": saved["elapsed"], "rng": rng, "optimizer_state": saved["optimizer"]}
-
-    # -- training ----------------------------------------------------------------------------------------
-    def fit(self, pairs: list[tuple[str, str]], resume: bool = False) -> SentenceEncoder:
-        """Train on `pairs` (side1, side2); save the final encoder into the output directory and return it."""
+    def batches(self, state: LoopState):
         c = self.config
-        if not pairs:
-            raise ConfigError("no training pairs")
-        torch.set_num_threads(c.threads)
-        torch.manual_seed(c.seed)
-        self.output.mkdir(parents=True, exist_ok=True)
-        (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
-        interrupted_swap = self.output / "checkpoint.old"
-        if resume and not self.checkpoint_dir.exists() and interrupted_swap.exists():
-            interrupted_swap.rename(self.checkpoint_dir)
-        if resume and (self.checkpoint_dir / "trainer_state.pt").is_file():
-            state = self._load_checkpoint()
-            log.info("resuming at step %d (epoch %d, pair %d)", state["step"], state["epoch"], state["position"])
-        else:
-            state = self._new_state(pairs)
-        try:
-            device = select_device(c.device)          # the project's one device choice (models/nmt/device.py)
-        except ValueError as error:
-            raise ConfigError(str(error)) from None
-        encoder: SentenceEncoder = state["encoder"].to(device.kind)
-        optimizer = make_optimizer(encoder, c.lr)
-        if state["optimizer_state"] is not None:
-            optimizer.load_state_dict(state["optimizer_state"])
-        objective = (BiCVMLoss(encoder, c.margin) if c.objective == "bicvm" else
-                     MarginLoss(encoder, c.margin, c.distance))
-        regularizers = self.regularizers(encoder)
-        steps_per_epoch = math.ceil(len(pairs) / c.batch_size)
-        total = steps_per_epoch * c.epochs
-        if c.max_steps:
-            total = min(total, c.max_steps)
-        metrics = (self.output / "metrics.jsonl").open("a")
-        bar = tqdm(total=total, initial=min(state["step"], total), desc=f"train {c.encoder}", unit="batch",
-                   dynamic_ncols=True)
-        window_loss, window_pairs, window_start = 0.0, 0, time.perf_counter()
-        stop = False
-        try:
-            while state["epoch"] < c.epochs and not stop:
-                order = np.random.default_rng(c.seed + state["epoch"]).permutation(len(pairs))
-                while state["position"] < len(pairs) and not stop:
-                    started = time.perf_counter()
-                    m = megabatch_size_at(state["step"], c.megabatch_size, c.anneal_every)
-                    chunk = [pairs[i] for i in order[state["position"]:state["position"] + m * c.batch_size]]
-                    chunk = scramble_pairs(chunk, c.scramble_probability, state["rng"])
-                    losses = self._megabatch_step(encoder, optimizer, objective, regularizers, chunk,
-                                                         state["rng"])
-                    state["position"] += len(chunk)
-                    state["step"] += len(losses)
-                    state["elapsed"] += time.perf_counter() - started
-                    bar.update(len(losses))
-                    window_loss += sum(losses)
-                    window_pairs += len(chunk)
-                    if state["step"] // c.log_every != (state["step"] - len(losses)) // c.log_every:
-                        seconds = time.perf_counter() - window_start
-                        record = {"step": state["step"], "epoch": state["epoch"], "megabatch": m,
-                                  "loss": window_loss / max(1, window_pairs / c.batch_size),
-                                  "pairs_per_s": window_pairs / seconds, "elapsed_s": state["elapsed"]}
-                        metrics.write(json.dumps(record) + "\n")
-                        metrics.flush()
-                        bar.set_postfix(loss=f"{record['loss']:.4f}", M=m)
-                        window_loss, window_pairs, window_start = 0.0, 0, time.perf_counter()
-                    if state["step"] // c.checkpoint_every != (state["step"] - len(losses)) // c.checkpoint_every:
-                        self._save_checkpoint(state, optimizer)
-                    stop = bool((c.max_steps and state["step"] >= c.max_steps) or
-                                (c.time_budget_minutes and state["elapsed"] >= 60 * c.time_budget_minutes))
-                if state["position"] >= len(pairs):
-                    state["epoch"] += 1
-                    state["position"] = 0
-                    self._log_dev(encoder, state, metrics)
-        finally:
-            bar.close()
-        self._save_checkpoint(state, optimizer)
-        metrics.write(json.dumps({"done": True, "step": state["step"], "epoch": state["epoch"],
-                                  "elapsed_s": state["elapsed"], "pairs": len(pairs)}) + "\n")
-        metrics.close()
-        encoder.save(self.output, dtype=c.weights_dtype)
-        return encoder.eval()
+        order = epoch_order(c.seed, state.epoch, len(self.pairs))
+        while state.position < len(self.pairs):
+            m = megabatch_size_at(state.step, c.megabatch_size, c.anneal_every)
+            chunk = [self.pairs[i] for i in order[state.position:state.position + m * c.batch_size]]
+            yield len(chunk), (m, scramble_pairs(chunk, c.scramble_probability, self.rng))
 
-    def _megabatch_step(self, encoder, optimizer, objective, regularizers, chunk, rng) -> list[float]:
+    def step(self, batch: tuple[int, list[tuple[str, str]]], state: LoopState) -> tuple[int, dict]:
+        self.megabatch, chunk = batch
+        losses = self._megabatch_step(chunk)
+        return len(losses), {"loss": sum(losses), "pairs": len(chunk)}
+
+    def record(self, window: Window, state: LoopState) -> dict:
+        pairs = window.sums["pairs"]
+        return {"megabatch": self.megabatch, "loss": window.sums["loss"] / max(1, pairs / self.config.batch_size),
+                "pairs_per_s": pairs / window.seconds}
+
+    def evaluate(self, state: LoopState) -> dict | None:
+        c = self.config
+        return sts_dev(self.encoder.encode, c.dev_sts_dir, c.dev_datasets)
+
+    def state_dict(self) -> dict:
+        return {"optimizer": self.optimizer.state_dict(), "rng": json.dumps(self.rng.bit_generator.state)}
+
+    def save(self, directory: Path) -> None:
+        self.encoder.save(directory)
+
+    def summary(self, state: LoopState) -> dict:
+        return {"elapsed_s": state.elapsed, "pairs": len(self.pairs)}
+
+    def _megabatch_step(self, chunk: list[tuple[str, str]]) -> list[float]:
         """Choose negatives over `chunk` (the mega-batch: mined with the current model, or BiCVM's random noise),
         then one Adam step per mini-batch; returns the losses (objective + regularizers)."""
-        c = self.config
+        c, encoder, rng = self.config, self.encoder, self.rng
         text1 = [a for a, _ in chunk]
         text2 = [b for _, b in chunk]
         bilingual = c.mode == "bilingual"
@@ -368,28 +337,15 @@ class Trainer:
             end = min(start + c.batch_size, len(chunk))
             batch = PairBatch(text1[start:end], text2[start:end], negatives1[start:end], negatives2[start:end],
                               valid1[start:end], valid2[start:end])
-            optimizer.zero_grad()
-            loss = objective(batch)
+            self.optimizer.zero_grad()
+            loss = self.objective(batch)
             loss.backward()
             total = loss.item()
-            for regularizer in regularizers:
+            for regularizer in self.regularizers:
                 penalty = regularizer()
                 if penalty.requires_grad:
                     penalty.backward()
                 total += penalty.item()
-            optimizer.step()
+            self.optimizer.step()
             losses.append(total)
         return losses
-
-    def _log_dev(self, encoder, state, metrics) -> None:
-        c = self.config
-        if not c.dev_sts_dir:
-            return
-        from paranmt.models.evaluation.sts import evaluate
-
-        results, _ = evaluate(encoder.encode, c.dev_sts_dir, c.dev_datasets)
-        record = {"step": state["step"], "epoch": state["epoch"],
-                  "dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
-        metrics.write(json.dumps(record) + "\n")
-        metrics.flush()
-        log.info("epoch %d dev STS: %s", state["epoch"], record["dev"])
