@@ -22,7 +22,7 @@ import json
 import logging
 from pathlib import Path
 
-from paranmt.pipelines.paraphrase import DEFAULT_MODELS, ParaphraseConfig, add_model_arguments
+from paranmt.pipelines.paraphrase import DEFAULT_MODELS, ParaphraseConfig, add_model_arguments, decoding_settings
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError, asset_path
 
 LOG = logging.getLogger(__name__)
@@ -76,15 +76,13 @@ def run(args) -> int:
                                              seed=args.seed, device=args.device).validate()
     except (TransferDataError, ValueError) as error:
         raise ConfigError(str(error)) from None
-    common = dict(model=args.paraphraser, arch=args.arch, parser=args.parser, encoder=args.encoder,
-                  min_overlap=args.min_overlap, min_similarity=args.min_similarity, batch_size=args.batch_size,
-                  device=args.device, threads=args.threads)
+    common = dict(model=args.paraphraser, arch=args.arch, batch_size=args.batch_size, **decoding_settings(args))
     methods = {"scpn": ParaphraseConfig(task="scpn", parse_generator=args.parse_generator,
-                                        templates=args.templates, beam=args.beam, **common).resolve()}
+                                        templates=args.templates, **common).resolve()}
     try:
         find_models(asset_path(args.paraphraser), "plain", args.arch)
-        methods["plain"] = ParaphraseConfig(task="plain", beam=max(args.beam, args.n_best), n_best=args.n_best,
-                                            **common).resolve()
+        methods["plain"] = ParaphraseConfig(task="plain", n_best=args.n_best,
+                                            **dict(common, beam=max(args.beam, args.n_best))).resolve()
     except ModelSetError as error:
         LOG.warning("no plain baseline: %s", error)
     output = Path(args.output) if args.output else None

@@ -1,30 +1,44 @@
-"""`paranmt eval-paraphraser`: template match, BLEU, para_score and SIMILE of the paraphrasers on held-out shards,
-with the baselines in the same table (thesis Table 60; models/generation/evaluate.py defines every column).
+"""`paranmt eval-paraphraser`: template match, BLEU, para_score and SIMILE of the paraphrasers on held-out pairs,
+with the baselines in the same table (thesis Table 60), and the share of `--templates` requests answered by a kept
+paraphrase in the asked template (models/generation/evaluate.py defines every column).
 
-    paranmt eval-paraphraser --model DIR --input HELD_OUT_SHARDS [--output DIR] [--max-pairs 500]
+    paranmt eval-paraphraser --model DIR --input HELD_OUT_PAIRS [--output DIR] [--max-pairs 500] [--templates top10]
 
-HELD_OUT_SHARDS: a `paranmt build` output (or a glob of its files) with ref, bt and both parses (the parse stage
-run), from data the models were not trained on. Pairs are taken in shard order, the first --max-pairs that have
-all four columns (the others are counted as skipped). The SCPN model with its parse generator is required; the
-plain model's row appears when --model also holds a plain paraphraser. Prints the table; with --output writes
-DIR/results.csv, DIR/results.md and DIR/outputs.jsonl (every system's output per pair).
+HELD_OUT_PAIRS, from data the models were not trained on: a `paranmt build` output (or a glob of its files) with
+ref, bt and both parses (the parse stage run), or a pair TSV as `paranmt train-paraphraser` reads it
+(models/generation/data.py: a header naming `ref`, `bt` and optionally `ref_parse`, `bt_parse`, or `s1 TAB s2`
+lines; the TSV of `paranmt export --format scpn` too). A TSV's sentences without a parse are parsed with
+`--parser` through the parse cache (`--parse-cache`, default DIR/parses.tsv with --output, else a temporary
+file); its pairs are named `<file name>:<row>` (1-based data row). Pairs are taken in input order, the first
+--max-pairs that have both sides and both parses (the others are counted as skipped). The SCPN model with its
+parse generator is required; the plain model's row appears when --model also holds a plain paraphraser.
+Prints the table; with --output writes DIR/results.csv, DIR/results.md, DIR/outputs.jsonl (every system's output
+per pair) and DIR/requests.jsonl (the SCPN rows of the template requests, kept or not, in `paranmt paraphrase`'s
+columns).
 """
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import logging
+import tempfile
 from pathlib import Path
 
-from paranmt.pipelines.paraphrase import DEFAULT_MODELS, add_model_arguments
+from paranmt.pipelines.paraphrase import DEFAULT_MODELS, add_model_arguments, decoding_settings
 from paranmt.schemas.config import ConfigError, asset_path
 
 LOG = logging.getLogger(__name__)
 NEEDED = ["id", "ref", "bt", "ref_parse", "bt_parse"]
 
 
-def read_pairs(input_path: str, max_pairs: int):
+def is_pair_tsv(input_path: str) -> bool:
+    """A single file that is not Parquet: read as `train-paraphraser`'s pair inputs; anything else is shards."""
+    return Path(input_path).is_file() and not input_path.endswith(".parquet")
+
+
+def read_shard_pairs(input_path: str, max_pairs: int):
     """The first `max_pairs` shard rows with ref, bt and both parses, as EvalPairs; and the rows skipped."""
     from paranmt.models.generation.evaluate import EvalPair
     from paranmt.transforms.shards import check_columns, iter_row_batches, list_shards
@@ -39,9 +53,28 @@ def read_pairs(input_path: str, max_pairs: int):
                     skipped += 1
                 elif len(pairs) < max_pairs:
                     pairs.append(EvalPair(row["id"], row["ref"], row["bt"], row["ref_parse"], row["bt_parse"]))
-    if not pairs:
-        raise ConfigError(f"{input_path} has no pair with ref, bt and both parses")
     return pairs, skipped
+
+
+def read_tsv_pairs(input_path: str, max_pairs: int, cache, parser_dir: str):
+    """The first `max_pairs` pairs of a pair TSV with both sides and both parses (missing parses made by the
+    parser, batch by batch until enough pairs have them), as EvalPairs; and the rows skipped."""
+    from paranmt.models.generation.data import GenerationDataError, fill_parses, read_pairs
+    from paranmt.models.generation.evaluate import EvalPair
+
+    try:
+        rows = read_pairs([input_path])
+    except (GenerationDataError, OSError) as error:
+        raise ConfigError(f"--input {input_path}: {error}") from None
+    name = Path(input_path).name
+    usable = [(f"{name}:{i + 1}", pair) for i, pair in enumerate(rows) if pair.s1.strip() and pair.s2.strip()]
+    pairs, start = [], 0
+    while len(pairs) < max_pairs and start < len(usable):
+        chunk = usable[start:start + max_pairs - len(pairs)]
+        start += len(chunk)
+        fill_parses([pair for _, pair in chunk], cache, parser_dir, "parse-generator")   # both sides parsed
+        pairs += [EvalPair(pair_id, p.s1, p.s2, p.p1, p.p2) for pair_id, p in chunk if p.p1 and p.p2]
+    return pairs, len(rows) - len(pairs) - (len(usable) - start)
 
 
 def markdown_table(results: list[dict]) -> str:
@@ -59,21 +92,23 @@ def markdown_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dict]]:
-    """(metric rows, per-pair outputs) for the systems of models/generation/evaluate.py."""
-    from paranmt.models.generation.evaluate import parse_generator_row, score_system
+def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dict], list[dict]]:
+    """(metric rows, per-pair outputs, SCPN rows of the template requests) for the systems of
+    models/generation/evaluate.py; `config` is resolved, its template_list the requests' templates."""
+    from paranmt.models.generation.evaluate import kept_in_template, parse_generator_row, score_system
     from paranmt.models.generation.paraphraser import load_generator
-    from paranmt.models.generation.pipeline import Job, ParaphrasePipeline
+    from paranmt.models.generation.pipeline import Job
     from paranmt.models.scoring.simile import SimileScorer
-    from paranmt.pipelines.encode import open_encoder
-    from paranmt.pipelines.paraphrase import open_pipeline
+    from paranmt.pipelines.paraphrase import LoadedModels, load_models, open_pipeline
 
-    scpn = open_pipeline(config)
-    scpn.post_filter = None                      # Table 60 scores every output, before any post-filter
-    scorer = SimileScorer(open_encoder(config.encoder, config.threads or 1))
+    models = load_models(config)
+    scpn = open_pipeline(config, models)
+    post_filter, scpn.post_filter = scpn.post_filter, None    # Table 60 scores every output, before any post-filter
+    scorer = SimileScorer(models.encoder)
     sources = [pair.s1 for pair in pairs]
 
     def best(rows):
+        rows = [row for row in rows if row["rank"] == 0]      # one per job
         return [row.get("paraphrase") or "" for row in rows], [row.get("paraphrase_parse") for row in rows]
 
     def reparsed(texts):
@@ -83,33 +118,57 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
     LOG.info("SCPN with gold target parses on %d pairs", len(pairs))
     gold = scpn.run_jobs(sources, [Job(i, None, pair.p2) for i, pair in enumerate(pairs)])
     LOG.info("parse generator + SCPN on %d pairs", len(pairs))
-    generated = scpn.run_jobs(sources, [Job(i, pair.t2) for i, pair in enumerate(pairs)])
+    generated = [row for row in scpn.run_jobs(sources, [Job(i, pair.t2) for i, pair in enumerate(pairs)])
+                 if row["rank"] == 0]
     systems = {"scpn-gold-parse": best(gold), "scpn-generated-parse": best(generated)}
+    plain = None
     if plain_dir:
         LOG.info("plain paraphraser on %d pairs", len(pairs))
-        plain = ParaphrasePipeline(load_generator(plain_dir, config.device, config.threads), scpn.parser,
-                                   beam=config.beam, batch_size=config.batch_size)
+        plain = open_pipeline(dataclasses.replace(config, task="plain"), LoadedModels(
+            load_generator(plain_dir, config.device, config.threads), None, models.parser, models.encoder))
+        plain.post_filter = None
         systems["plain"] = best(plain.run_jobs(sources, [Job(i) for i in range(len(pairs))]))
     systems["copy-input"] = (sources, reparsed(sources))
     systems["back-translation"] = ([pair.s2 for pair in pairs], reparsed([pair.s2 for pair in pairs]))
-    results = [score_system(name, pairs, outputs, parses, scorer) for name, (outputs, parses) in systems.items()]
-    results.insert(2, parse_generator_row(pairs, [row["target_parse"] for row in generated]))
+    results = {name: score_system(name, pairs, outputs, parses, scorer) for name, (outputs, parses) in systems.items()}
+
+    sentences = list(dict.fromkeys(sources))
+    number = {sentence: str(i + 1) for i, sentence in enumerate(sentences)}
+    templates = config.template_list
+    LOG.info("requests: %d sentences x %d templates, post-filtered", len(sentences), len(templates))
+    scpn.post_filter = post_filter
+    requests = scpn.paraphrase(sentences, templates)
+    answers = {"scpn-generated-parse": requests}
+    if plain is not None:
+        plain.post_filter = post_filter
+        answers["plain"] = plain.paraphrase(sentences)
+    for name, outputs in (("copy-input", sources), ("back-translation", [pair.s2 for pair in pairs])):
+        rows = [{"source_id": number[source], "source": source, "paraphrase": output, "template": None}
+                for source, output in zip(sources, outputs)]
+        scpn.score_candidates(rows)
+        answers[name] = rows
+    for name, rows in answers.items():
+        results[name]["kept_in_template"] = kept_in_template(len(sentences), templates, rows)
+
+    ordered = list(results.values())
+    ordered.insert(2, parse_generator_row(pairs, [row["target_parse"] for row in generated]))
     outputs = [{"id": pair.id, "s1": pair.s1, "s2": pair.s2, "t1": pair.t1, "t2": pair.t2,
                 "generated_parse": generated[i]["target_parse"],
                 **{name: texts[i] for name, (texts, _) in systems.items()}} for i, pair in enumerate(pairs)]
-    return results, outputs
+    return ordered, outputs, requests
 
 
 def run(args) -> int:
-    from paranmt.models.generation.models import ModelSetError, find_models
+    from paranmt.models.generation.data import ParseCache
     from paranmt.models.generation.evaluate import METRICS
-    from paranmt.pipelines.paraphrase import ParaphraseConfig
+    from paranmt.models.generation.models import ModelSetError, find_models
+    from paranmt.pipelines.paraphrase import ParaphraseConfig, write_paraphrases
 
     if args.max_pairs < 1:
         raise ConfigError("--max-pairs must be >= 1")
     config = ParaphraseConfig(model=args.model, arch=args.arch, parse_generator=args.parse_generator,
-                              parser=args.parser, encoder=args.encoder, beam=args.beam,
-                              batch_size=args.batch_size, device=args.device, threads=args.threads).resolve()
+                              templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
+                              **decoding_settings(args)).resolve()
     try:
         plain_dir = str(find_models(asset_path(args.model), "plain", args.arch).paraphraser.path)
     except ModelSetError:
@@ -117,9 +176,17 @@ def run(args) -> int:
     output = Path(args.output) if args.output else None
     if output and output.exists() and not output.is_dir():
         raise ConfigError(f"--output {output} is a file; give a directory")
-    pairs, skipped = read_pairs(args.input, args.max_pairs)
-    LOG.info("%d evaluation pairs (%d shard rows without ref, bt or a parse skipped)", len(pairs), skipped)
-    results, outputs = evaluate(config, pairs, plain_dir)
+    if is_pair_tsv(args.input):
+        with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
+            cache_path = args.parse_cache or (output / "parses.tsv" if output else Path(scratch) / "parses.tsv")
+            pairs, skipped = read_tsv_pairs(args.input, args.max_pairs, ParseCache(cache_path),
+                                            asset_path(config.parser))
+    else:
+        pairs, skipped = read_shard_pairs(args.input, args.max_pairs)
+    if not pairs:
+        raise ConfigError(f"{args.input} has no pair with ref, bt and both parses")
+    LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
+    results, outputs, requests = evaluate(config, pairs, plain_dir)
     table = markdown_table(results)
     if output:
         output.mkdir(parents=True, exist_ok=True)
@@ -128,23 +195,37 @@ def run(args) -> int:
         writer.writeheader()
         writer.writerows(results)
         (output / "results.csv").write_text(buffer.getvalue())
+        sentences = len({pair.s1 for pair in pairs})
         (output / "results.md").write_text(
             f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
-            f"{args.input}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}\n\n{table}\n")
+            f"{args.input}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
+            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}\n\nkept_in_template: {sentences} sentences "
+            f"x {len(config.template_list)} templates (--templates {args.templates}) = "
+            f"{sentences * len(config.template_list)} requests, n-best {config.n_best}, post-filter overlap >= "
+            f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")
         (output / "outputs.jsonl").write_text("".join(json.dumps(o, ensure_ascii=False) + "\n" for o in outputs))
+        write_paraphrases(requests, str(output / "requests.jsonl"))
     print(table)
     return 0
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval-paraphraser", help="template match, BLEU, para_score and SIMILE of the "
-                                   "paraphrasers on held-out shards, with baselines", description=__doc__.split("\n\n")[0])
+    parser = subparsers.add_parser("eval-paraphraser", help="template match, BLEU, para_score, SIMILE and kept "
+                                   "paraphrases per template request of the paraphrasers on held-out pairs, with "
+                                   "baselines", description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default=DEFAULT_MODELS,
                         help="model directory or directory of models (default: the shipped demo models in assets/)")
-    parser.add_argument("--input", required=True, help="held-out shards (directory or glob) with parses")
-    parser.add_argument("--output", help="directory for results.csv, results.md, outputs.jsonl")
+    parser.add_argument("--input", required=True,
+                        help="held-out shards (directory or glob) with parses, or a pair TSV (header ref, bt)")
+    parser.add_argument("--output", help="directory for results.csv, results.md, outputs.jsonl, requests.jsonl")
     parser.add_argument("--arch", choices=("scpn", "transformers"), help="architecture, when --model has both")
     parser.add_argument("--parse-generator", help="parse generator directory (default: the one beside the model)")
     parser.add_argument("--max-pairs", type=int, default=500, help="pairs evaluated (default 500)")
+    parser.add_argument("--templates", default="top10",
+                        help="templates of the kept_in_template requests, as `paranmt paraphrase --templates` "
+                             "(default top10)")
+    parser.add_argument("--n-best", type=int, default=1, help="paraphrases per template request (default 1)")
+    parser.add_argument("--parse-cache", help="pair TSV input: parse cache TSV to reuse and extend (default "
+                        "DIR/parses.tsv with --output, else a temporary file)")
     add_model_arguments(parser)
     parser.set_defaults(func=run)

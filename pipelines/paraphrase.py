@@ -8,9 +8,12 @@
 Text input: one sentence a line. Each sentence is parsed (`--parser`, default the shipped assets/parser-en), the
 parse generator makes a full target parse for each template, SCPN realizes it with beam search, the paraphrase is
 re-parsed (template_match) and post-filtered (trigram overlap >= --min-overlap, para_score >= --min-similarity
-with --encoder). Output by suffix: .parquet, .jsonl or .tsv, one row per paraphrase (schemas/paraphrases.py);
-dropped candidates and sources that could not be paraphrased are counted in the summary line, and written too
-with `--all` (kept=false, reason). Templates (`--templates`, models/generation/templates.py): `top20` (default:
+with --encoder). Decoding guards: `--no-repeat-ngram N` forbids a repeated N-gram of output units in beam search;
+`--rerank template|simile` generates the whole beam and returns the `--n-best` hypotheses the post-filter keeps
+that match the template / are closest to the source by SIMILE first (models/generation/pipeline.py).
+Output by suffix: .parquet, .jsonl or .tsv, one row per paraphrase (schemas/paraphrases.py); dropped candidates
+and sources that could not be paraphrased are counted in the summary line, and written too with `--all`
+(kept=false, reason). Templates (`--templates`, models/generation/templates.py): `top20` (default:
 the model's 20 most frequent training templates), `top<N>:STATS` (a `paranmt stats` output), a file (one
 template a line) or one template, in paranmt's notation `(S(NP)(VP)(.))` or the SCPN authors'
 `( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP`. `--task plain` uses the uncontrolled paraphraser instead.
@@ -29,6 +32,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models.generation import RERANK
 from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_path
 
 LOG = logging.getLogger(__name__)
@@ -52,6 +56,8 @@ class ParaphraseConfig:
     min_similarity: float = 0.7
     beam: int = 4
     n_best: int = 1
+    rerank: str = "score"                   # score | template | simile (models/generation/pipeline.py)
+    no_repeat_ngram: int = 0                # > 0: no repeated n-gram of output units in beam search
     batch_size: int = 32
     device: str = "auto"
     threads: int = 0
@@ -69,6 +75,10 @@ class ParaphraseConfig:
 
         if not 1 <= self.n_best <= self.beam:
             raise ConfigError(f"need 1 <= --n-best <= --beam, got --n-best {self.n_best} --beam {self.beam}")
+        if self.rerank not in RERANK:
+            raise ConfigError(f"--rerank must be one of {', '.join(RERANK)}, not {self.rerank!r}")
+        if self.no_repeat_ngram < 0:
+            raise ConfigError(f"--no-repeat-ngram must be >= 0 (0: off), not {self.no_repeat_ngram}")
         if self.device not in ("auto", "cpu", "cuda"):
             raise ConfigError(f"--device must be auto, cpu or cuda, not {self.device!r}")
         for name in ("min_overlap", "min_similarity"):
@@ -131,12 +141,14 @@ def open_pipeline(config: ParaphraseConfig, models: LoadedModels | None = None):
     from paranmt.models.generation.pipeline import ParaphrasePipeline
     from paranmt.models.generation.postfilter import PostFilter
     from paranmt.models.parsing.stage import ParseStage
+    from paranmt.models.scoring.simile import SimileScorer
 
     models = models or load_models(config)
     stage = ParseStage(lambda: models.parser, ParseConfig(max_tokens=config.max_tokens), keep_parsed=False)
     post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity)
     return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
-                              n_best=config.n_best, batch_size=config.batch_size)
+                              n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
+                              no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder))
 
 
 def output_kind(path: str) -> str:
@@ -220,10 +232,14 @@ def paraphrase_file(config: ParaphraseConfig, input_path: str, output: str, writ
 
 def config_from_args(args) -> ParaphraseConfig:
     return ParaphraseConfig(model=args.model, task=args.task, arch=args.arch, parse_generator=args.parse_generator,
-                            templates=args.templates, parser=args.parser, encoder=args.encoder,
-                            min_overlap=args.min_overlap, min_similarity=args.min_similarity, beam=args.beam,
-                            n_best=args.n_best, batch_size=args.batch_size, device=args.device,
-                            threads=args.threads)
+                            templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
+                            **decoding_settings(args))
+
+
+def decoding_settings(args) -> dict:
+    """The ParaphraseConfig fields of `add_model_arguments`' options that every command passes as they are."""
+    return {name: getattr(args, name) for name in ("beam", "parser", "encoder", "min_overlap", "min_similarity",
+                                                   "rerank", "no_repeat_ngram", "device", "threads")}
 
 
 def run(args) -> int:
@@ -253,6 +269,12 @@ def add_model_arguments(parser) -> None:
                         help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
     parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
     parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
+    parser.add_argument("--rerank", default="score", choices=RERANK,
+                        help="which hypotheses of the beam are returned: score = the generator's best (default); "
+                             "template / simile = the whole beam, kept ones first, then by template match / "
+                             "SIMILE to the source")
+    parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
+                        help="beam search never repeats an N-gram of output units (default 0: off)")
     parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
     parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")

@@ -174,6 +174,7 @@ COVERAGE = {
     "paraphrases.parquet": ARGUMENTS,
     "paranmt paraphrase --model models --input out/corpus --output out/corpus-paraphrased": ARGUMENTS,
     "paranmt eval-paraphraser --model models --input out/held-out --output out/eval": ARGUMENTS,
+    "paranmt eval-paraphraser --model models --input held-out-pairs.tsv --output out/eval": ARGUMENTS,
     # docs/encoders.md (added after the pages' authors wrote them: parsed; promote to RUN where quick)
     "paranmt train --train PATH [PATH ...] --encoder KIND (a kind above, or a sum/concatenation of them) "
     "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume] [flags]": ARGUMENTS,
@@ -222,6 +223,8 @@ COVERAGE = {
     "paranmt adversarial --task sick-e --paraphraser assets --output out/adversarial-sick [--attack-rows 200] "
     "[--augment-rows 500] [--epochs 3] [--dim 100] [--hidden 100]": ARGUMENTS,
     "paranmt eval-paraphraser --model assets --input HELD_OUT_SHARDS --output out/eval [--max-pairs 500]": ARGUMENTS,
+    "paranmt eval-paraphraser --model assets --input held-out-pairs.tsv --output out/eval [--templates top10]":
+        ARGUMENTS,
     "paranmt adversarial --task sick-e --paraphraser MODELS --output OUT --train-rows 2000 --attack-rows 60 "
     "--augment-rows 60 --epochs 2": ARGUMENTS,
     # docs/generative.md (BGT trains for hours; MRT stages train minutes to hours: parsed)

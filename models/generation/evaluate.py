@@ -10,15 +10,24 @@ output o (its best hypothesis); o is re-parsed and scored:
     bleu                      sacrebleu corpus BLEU of the outputs against s2 (lowercased, 13a tokens)
     para_score                mean cos(f(s1), f(o)) of the paraphrastic encoder f
     simile                    mean SIMILE(s1, o) (models/scoring/simile.py; undefined counts 0)
+    kept_in_template          per request: the share of requests (s, t) = (distinct source s1) x (template t of
+                              `--templates`, default the model's top 10) for which the system returns a row
+                              that the post-filter keeps AND whose re-parse has template t; the system runs as
+                              `paranmt paraphrase` does (post-filter, n-best, reranking and guards as
+                              configured). A system without templates (plain, copy-input, back-translation:
+                              outputs per source) answers every request whose template its kept output has.
 An output the parser cannot parse matches no template. Systems (rows of the CSV):
     scpn-gold-parse       SCPN given the gold target parse p2
-    scpn-generated-parse  SCPN given the parse generator's p2^ from (p1, t2)
+    scpn-generated-parse  SCPN given the parse generator's p2^ from (p1, t2); its kept_in_template is
+                          `paranmt paraphrase` (parse generator + SCPN) on the requests
     parse-generator       p2^ itself: template_match = template(p2^) == t2 (the other columns are empty)
     plain                 the uncontrolled paraphraser (when the model set has one)
     copy-input            o = s1 (a lower bound: its template_match is the share of pairs with t1 == t2)
     back-translation      o = s2 (the corpus's own paraphrase; it IS the target, so its template_match and BLEU
                           are 100 by construction; its keeps_input_template is the thesis's "back-translations
                           keep the input's template" number, 28.7% there)
+The columns template_match to simile score every output before any post-filter (Table 60); kept_in_template is
+the only post-filtered one.
 """
 from __future__ import annotations
 
@@ -29,7 +38,8 @@ import numpy as np
 from paranmt.models.generation.templates import matches_template, template_of
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
 
-METRICS = ("template_match", "template_match_differing", "keeps_input_template", "bleu", "para_score", "simile")
+METRICS = ("template_match", "template_match_differing", "keeps_input_template", "bleu", "para_score", "simile",
+           "kept_in_template")
 
 
 @dataclass(frozen=True)
@@ -83,3 +93,17 @@ def parse_generator_row(pairs: list[EvalPair], generated: list[str | None]) -> d
             "template_match": share([matches_template(p, pair.p2) for p, pair in zip(generated, pairs)]),
             "template_match_differing": share([matches_template(p, pair.p2) for p, pair in zip(generated, pairs)
                                                if pair.t1 != pair.t2])}
+
+
+def kept_in_template(sources: int, templates: list[str], rows: list[dict]) -> float | None:
+    """Percentage of the `sources` x `templates` requests answered by a kept row in the asked template. A row
+    names its source by `source_id` and its `template` (None: it answers every template its
+    `paraphrase_parse` has); rows of one source must share its source_id."""
+    hits = set()
+    for row in rows:
+        if row["kept"] and row.get("paraphrase_parse"):
+            for template in [row["template"]] if row["template"] is not None else templates:
+                if matches_template(row["paraphrase_parse"], template):
+                    hits.add((row["source_id"], template))
+    requests = sources * len(templates)
+    return 100.0 * len(hits) / requests if requests else None

@@ -11,7 +11,7 @@ trained on the instances (models/nmt/hf_build.py, the project's builder of offli
 Generation: `model.generate` with `num_beams = max(beam, n_best)`, `length_penalty = 1`: a hypothesis' score
 is its summed log-probability over its generated tokens (EOS included) divided by their number, the
 length-normalized log-probability of the scpn architecture; with one beam (greedy) the same mean is computed from
-the per-step scores.
+the per-step scores. `no_repeat_ngram` is transformers' `no_repeat_ngram_size` (0 = off).
 """
 from __future__ import annotations
 
@@ -83,12 +83,13 @@ class HFParaphraser(Paraphraser):
         labels = labels.masked_fill(labels == self.tokenizer.pad_token_id, -100).to(self.device)
         return self.model(**inputs, labels=labels).loss
 
-    def _generate_batch(self, sources, conditions, beam, n_best):
+    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram):
         inputs = self._encode(sources, conditions)
         beams = max(beam, n_best)
         output = self.model.generate(**inputs, num_beams=beams, num_return_sequences=n_best, do_sample=False,
                                      length_penalty=1.0, early_stopping=True, output_scores=True,
-                                     return_dict_in_generate=True, max_new_tokens=self.settings["max_target_units"])
+                                     return_dict_in_generate=True, max_new_tokens=self.settings["max_target_units"],
+                                     no_repeat_ngram_size=no_repeat_ngram)
         if beams > 1:
             scores = output.sequences_scores.tolist()
         else:

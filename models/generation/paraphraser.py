@@ -10,7 +10,7 @@ Model directory (both architectures):
     arch transformers: the Hugging Face `save_pretrained` files of the model and its tokenizer (config.json,
                        model.safetensors, tokenizer files), so the directory also loads in transformers as it is.
 
-`Paraphraser.generate(sources, conditions, beam=4, n_best=1)`:
+`Paraphraser.generate(sources, conditions, beam=4, n_best=1, no_repeat_ngram=0)`:
     scpn:            source = sentence, condition = linearized target parse `(S(NP(PRP))(VP(VBD)(NP(NN)))(.))`
     parse-generator: source = linearized full parse p1, condition = template t2 `(S(NP)(VP)(.))`; output = p2
                      (made well-formed: `units.balance_parse`)
@@ -18,16 +18,63 @@ Model directory (both architectures):
 returns, per input, n_best (text, score) best first, score = length-normalized log-probability (the mean
 log-probability per output unit, end-of-sequence included). Inputs are decoded in batches sorted by length; the
 result is in input order and, on CPU, deterministic.
+Decoding guards: `no_repeat_ngram` = n > 0 forbids beam search to produce any n-gram of output units (sentencepiece
+pieces; the model's tokens for transformers) twice in one hypothesis (fairseq's / transformers'
+no_repeat_ngram_size); 0 = off. Sentence outputs (not the parse generator's) then go through
+`restore_source_words`: a word whose non-ASCII letters the vocabulary lacked or the model dropped or stripped of
+their diacritics (`Novotn`, `Novotna` for the source's `Novotná`) is given back its source form.
 """
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+
+from paranmt.models.generation.units import base_letters
 
 DESCRIPTOR = "paraphraser.json"
 TEMPLATES_FILE = "templates.json"
 FORMAT_VERSION = 1
 ARCHS = ("scpn", "transformers")
+WORD = re.compile(r"[^\W_]+")          # a run of letters and digits
+
+
+def is_mangled(word: str, source_word: str) -> bool:
+    """Whether `word` is `source_word` with some of its non-ASCII letters dropped or replaced by their base letters
+    (`units.base_letters`: á -> a) and nothing else changed, fewer letters changed than left as they are."""
+    states = {(0, 0)}                           # (characters of `word` matched, letters changed)
+    for char in source_word:
+        changeable = not char.isascii() and char.isalpha()
+        base = base_letters(char) if changeable else ""
+        following = set()
+        for matched, changed in states:
+            if word.startswith(char, matched):
+                following.add((matched + 1, changed))
+            if changeable:
+                following.add((matched, changed + 1))
+                if base and word.startswith(base, matched):
+                    following.add((matched + len(base), changed + 1))
+        states = following
+    return any(matched == len(word) and 0 < 2 * changed < len(source_word) for matched, changed in states)
+
+
+def restore_source_words(source: str, output: str) -> str:
+    """`output` with each word (run of letters and digits) that is not a word of `source` but is the mangled form
+    (`is_mangled`) of exactly one source word replaced by that source word: `Novotn` or `Novotna` -> `Novotná`,
+    `Zrich` -> `Zürich`. Words under 2 characters are left alone (`d` is not `Łódź`)."""
+    words = set(WORD.findall(source))
+    candidates = [w for w in words if not w.isascii()]
+    if not candidates:
+        return output
+
+    def restore(match: re.Match) -> str:
+        word = match.group(0)
+        if word in words or len(word) < 2:
+            return word
+        found = {w for w in candidates if is_mangled(word, w)}
+        return found.pop() if len(found) == 1 else word
+
+    return WORD.sub(restore, output)
 
 
 class ParaphraserModelError(ValueError):
@@ -52,7 +99,7 @@ class Paraphraser:
 
     # -- generation ------------------------------------------------------------------------------------------
     def generate(self, sources: list[str], conditions: list[str | None] | None = None, beam: int = 4,
-                 n_best: int = 1, batch_size: int = 32) -> list[list[tuple[str, float]]]:
+                 n_best: int = 1, batch_size: int = 32, no_repeat_ngram: int = 0) -> list[list[tuple[str, float]]]:
         import torch
 
         conditions = [None] * len(sources) if conditions is None else list(conditions)
@@ -60,8 +107,8 @@ class Paraphraser:
             raise ValueError(f"{len(sources)} sources but {len(conditions)} conditions")
         if self.task != "plain" and any(not c for c in conditions):
             raise ValueError(f"a {self.task} model needs a condition for every source")
-        if n_best < 1 or beam < 1:
-            raise ValueError("beam and n_best must be >= 1")
+        if n_best < 1 or beam < 1 or no_repeat_ngram < 0:
+            raise ValueError("beam and n_best must be >= 1, no_repeat_ngram >= 0")
         order = sorted(range(len(sources)), key=lambda i: (len(sources[i]), i))
         results: list = [None] * len(sources)
         self.module.eval()
@@ -70,12 +117,13 @@ class Paraphraser:
                 batch = order[start:start + batch_size]
                 outputs = self._generate_batch([sources[i] for i in batch],
                                                [conditions[i] if self.task != "plain" else None for i in batch],
-                                               beam, n_best)
+                                               beam, n_best, no_repeat_ngram)
                 for i, output in zip(batch, outputs):
-                    results[i] = output
+                    results[i] = output if self.task == "parse-generator" else \
+                        [(restore_source_words(sources[i], text), score) for text, score in output]
         return results
 
-    def _generate_batch(self, sources, conditions, beam, n_best) -> list[list[tuple[str, float]]]:
+    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram) -> list[list[tuple[str, float]]]:
         raise NotImplementedError
 
     # -- training and saving ---------------------------------------------------------------------------------

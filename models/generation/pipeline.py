@@ -10,6 +10,14 @@ For a controlled model (task `scpn`), per source sentence s1 and target template
 A job may also come with its target parse (evaluation with gold parses: step 2 is skipped).
 For a plain model (task `plain`) there is no template: s1 -> `n_best` paraphrases, then steps 4 (parse only) and 5.
 
+Decoding guards and reranking: `no_repeat_ngram` (> 0) is passed to the paraphraser's beam search (not to the
+parse generator's: parse tokens repeat by nature). `rerank` chooses which `n_best` of the beam a job returns:
+    score     the generator's n_best best hypotheses (by length-normalized log-probability), as they come;
+    template  all `beam` hypotheses generated, then ordered by (kept by the post-filter, template_match, score);
+    simile    all `beam` hypotheses generated, then ordered by (kept by the post-filter, SIMILE(source,
+              paraphrase) with the post-filter's encoder (models/scoring/simile.py; undefined = lowest), score);
+and the first `n_best` are returned with their new `rank`. Without a post-filter every row counts as kept.
+
 Every source ends as rows (one per template x n-best rank; schemas/paraphrases.py) or as one row with a reason:
 `source_empty` (no text), `source_unparsed` (controlled model only: the parser gave no parse, e.g. longer than
 `parse.max_tokens`), `generation_failed` (the generator raised on that input even alone: split-and-retry,
@@ -20,12 +28,15 @@ re-parse).
 from __future__ import annotations
 
 import logging
+import math
 from collections import Counter
 from dataclasses import dataclass
 
+from paranmt.models.generation import RERANK
 from paranmt.models.generation.postfilter import PostFilter
 from paranmt.models.generation.templates import matches_template, normalize_template, template_of
 from paranmt.models.parsing.stage import ParseStage
+from paranmt.models.scoring.simile import SimileScorer
 from paranmt.models.stage import split_retry
 
 LOG = logging.getLogger(__name__)
@@ -43,10 +54,12 @@ class Job:
 class ParaphrasePipeline:
     """`model`: a generator of task scpn or plain (`paranmt.models.generation.load_generator`); `parse_generator`:
     the task-parse-generator model SCPN needs for template-only requests; `parser`: a ParseStage (its cache and
-    dedup serve sources and paraphrases); `post_filter`: None keeps every row (scores left null)."""
+    dedup serve sources and paraphrases); `post_filter`: None keeps every row (scores left null); `rerank`,
+    `no_repeat_ngram`: the module docstring; `simile`: the scorer `rerank="simile"` needs."""
 
     def __init__(self, model, parser: ParseStage, post_filter: PostFilter | None = None, parse_generator=None,
-                 beam: int = 4, n_best: int = 1, batch_size: int = 32):
+                 beam: int = 4, n_best: int = 1, batch_size: int = 32, rerank: str = "score",
+                 no_repeat_ngram: int = 0, simile: SimileScorer | None = None):
         if model.task not in (CONTROLLED, PLAIN):
             raise ValueError(f"a paraphraser model has task scpn or plain, not {model.task!r} (a parse generator "
                              "goes with an scpn model)")
@@ -54,23 +67,27 @@ class ParaphrasePipeline:
             raise ValueError(f"the parse generator's task is {parse_generator.task!r}, not parse-generator")
         if not 1 <= n_best <= beam:
             raise ValueError(f"need 1 <= n_best <= beam, got n_best={n_best}, beam={beam}")
+        if rerank not in RERANK or (rerank == "simile" and simile is None) or no_repeat_ngram < 0:
+            raise ValueError(f"rerank must be one of {', '.join(RERANK)} (simile with a SimileScorer) and "
+                             f"no_repeat_ngram >= 0, got {rerank!r}, {no_repeat_ngram}")
         self.model, self.parse_generator, self.parser, self.post_filter = model, parse_generator, parser, post_filter
         self.beam, self.n_best, self.batch_size = beam, n_best, batch_size
+        self.rerank, self.no_repeat_ngram, self.simile = rerank, no_repeat_ngram, simile
         self.counts: Counter = Counter()
 
     @property
     def controlled(self) -> bool:
         return self.model.task == CONTROLLED
 
-    def generate(self, generator, sources: list[str], conditions: list[str | None], n_best: int, beam: int
-                 ) -> list[list[tuple[str, float]] | None]:
+    def generate(self, generator, sources: list[str], conditions: list[str | None], n_best: int, beam: int,
+                 no_repeat_ngram: int = 0) -> list[list[tuple[str, float]] | None]:
         """Distinct (source, condition) inputs generated once; an input the generator fails on even alone gets
         None (logged, counted as `generation_failed`)."""
         inputs = list(dict.fromkeys(zip(sources, conditions)))
 
         def run(batch):
             return generator.generate([s for s, _ in batch], [c for _, c in batch], beam=beam, n_best=n_best,
-                                      batch_size=self.batch_size)
+                                      batch_size=self.batch_size, no_repeat_ngram=no_repeat_ngram)
 
         def fail(item, error):
             LOG.warning("%s generator failed on %r: %s", generator.task, item[0][:200], error)
@@ -122,7 +139,9 @@ class ParaphrasePipeline:
                 base.update(target_parse=target, reason=reason)
         todo = [k for k, base in enumerate(bases) if base["reason"] is None]
         outputs = self.generate(self.model, [bases[k]["source"] for k in todo],
-                                [bases[k]["target_parse"] for k in todo], n_best=self.n_best, beam=self.beam)
+                                [bases[k]["target_parse"] for k in todo],
+                                n_best=self.n_best if self.rerank == "score" else self.beam, beam=self.beam,
+                                no_repeat_ngram=self.no_repeat_ngram)
         rows_of_job = [[base] for base in bases]
         for k, hypotheses in zip(todo, outputs):
             if hypotheses is None:
@@ -130,8 +149,10 @@ class ParaphrasePipeline:
             else:
                 rows_of_job[k] = [{**bases[k], "rank": rank, "paraphrase": text, "score": score}
                                   for rank, (text, score) in enumerate(hypotheses)]
+        self.score_candidates([row for k in todo for row in rows_of_job[k] if "paraphrase" in row])
+        if self.rerank != "score":
+            self.rerank_jobs([rows_of_job[k] for k in todo if "paraphrase" in rows_of_job[k][0]])
         candidates = [row for k in todo for row in rows_of_job[k] if "paraphrase" in row]
-        self.score_candidates(candidates)
         rows = [row for job_rows in rows_of_job for row in job_rows]
         for row in rows:
             del row["source_parse"]
@@ -139,6 +160,19 @@ class ParaphrasePipeline:
         self.counts["kept"] += sum(row["kept"] for row in candidates)
         self.counts.update(row["reason"] for row in rows if row["reason"])
         return rows
+
+    def rerank_jobs(self, jobs: list[list[dict]]) -> None:
+        """In place: each job's hypotheses cut to the `n_best` best by `rerank` (module docstring), ranked anew;
+        SIMILE is computed for all the jobs' rows in one call."""
+        rows = [row for job in jobs for row in job]
+        if self.rerank == "simile":
+            similes = self.simile.score([row["source"] for row in rows], [row["paraphrase"] for row in rows])
+            second = dict(zip(map(id, rows), (-math.inf if math.isnan(v) else float(v) for v in similes)))
+        else:
+            second = {id(row): float(row["template_match"] is True) for row in rows}
+        for job in jobs:
+            order = sorted(job, key=lambda row: (not row["kept"], -second[id(row)], -row["score"], row["rank"]))
+            job[:] = [dict(row, rank=rank) for rank, row in enumerate(order[:self.n_best])]
 
     def score_candidates(self, candidates: list[dict]) -> None:
         """Re-parse the paraphrases (template_match) and post-filter them, in place."""

@@ -24,7 +24,9 @@ words). The `plain` task has no condition: no parse encoder, no z_t.
 Loss: mean negative log-likelihood per target unit (EOS included). Decoding: batched beam search; a hypothesis'
 score is its length-normalized log-probability, sum_t log P(y_t) / |y| with EOS counted in |y|. Outputs are cut at
 min(`max_target_units`, 2 S + 10) units for a source of S units (fairseq's max_len_a/b idea); a cut hypothesis
-has no EOS and is averaged over the units it has. On CPU the results are deterministic.
+has no EOS and is averaged over the units it has. With `no_repeat_ngram` = n > 0, a unit that would complete an
+n-gram the hypothesis already holds gets probability 0 at that step (fairseq's no_repeat_ngram_size; EOS is
+never blocked). On CPU the results are deterministic.
 """
 from __future__ import annotations
 
@@ -168,9 +170,10 @@ class SCPN(nn.Module):
     # -- decoding ------------------------------------------------------------------------------------------
     @torch.no_grad()
     def beam_search(self, source: torch.Tensor, condition: torch.Tensor | None, beam: int, n_best: int,
-                    max_lengths: list[int]) -> list[list[tuple[list[int], float]]]:
+                    max_lengths: list[int], no_repeat_ngram: int = 0) -> list[list[tuple[list[int], float]]]:
         """Per batch row: up to n_best (units without EOS, length-normalized log-probability), best first.
-        Row b's hypotheses stop at max_lengths[b] units (then they are taken as they are, without EOS)."""
+        Row b's hypotheses stop at max_lengths[b] units (then they are taken as they are, without EOS);
+        `no_repeat_ngram` > 0 blocks repeated n-grams (module docstring)."""
         batch = source.size(0)
         beam = max(beam, n_best, 1)
         memory = self.select(self.encode(source, condition),
@@ -185,6 +188,8 @@ class SCPN(nn.Module):
         for t in range(max(max_lengths)):
             log_probs, memory = self.decode(memory, previous.unsqueeze(1))
             log_probs = log_probs.squeeze(1)
+            if no_repeat_ngram:
+                block_repeats(log_probs, histories, no_repeat_ngram)
             vocab = log_probs.size(1)
             candidates = (scores.unsqueeze(1) + log_probs).view(batch, beam * vocab)
             top_scores, top_index = candidates.topk(min(2 * beam, beam * vocab), dim=1)
@@ -228,6 +233,21 @@ class SCPN(nn.Module):
             scores = torch.tensor(new_scores, device=source.device)
             histories = new_histories
         return [sorted(found, key=lambda item: -item[1])[:n_best] for found in finished]
+
+
+def block_repeats(log_probs: torch.Tensor, histories: list[list[int]], n: int) -> None:
+    """In place: log P = -inf for every unit that would complete an n-gram already in its row's history."""
+    rows, units = [], []
+    for row, history in enumerate(histories):
+        if len(history) < n - 1:
+            continue
+        prefix = tuple(history[len(history) - n + 1:])
+        for start in range(len(history) - n + 1):
+            if tuple(history[start:start + n - 1]) == prefix:
+                rows.append(row)
+                units.append(history[start + n - 1])
+    if rows:
+        log_probs[rows, units] = float("-inf")
 
 
 # -- the paraphraser around the network ------------------------------------------------------------------------
@@ -287,11 +307,11 @@ class SCPNParaphraser(Paraphraser):
         target = pad([self.units.encode(i.target)[: limit - 1] + [EOS] for i in instances], self.device)
         return self.network.loss(source, condition, target)
 
-    def _generate_batch(self, sources, conditions, beam, n_best):
+    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram):
         source, condition = self._tensors(sources, conditions)
         limits = [min(self.settings["max_target_units"], 2 * length + 10)
                   for length in (source != PAD).sum(1).tolist()]
-        found = self.network.beam_search(source, condition, beam, n_best, limits)
+        found = self.network.beam_search(source, condition, beam, n_best, limits, no_repeat_ngram)
         decode = (lambda ids: balance_parse(self.units.decode(ids))) if self.task == "parse-generator" \
             else self.units.decode
         return [[(decode(ids), float(score)) for ids, score in hypotheses] for hypotheses in found]

@@ -172,7 +172,7 @@ def test_cli_trains_on_single_sentences_parsed_once_with_the_shipped_parser(tmp_
     text = tmp_path / "sentences.txt"
     text.write_text("\n".join(sentences + sentences[:2]) + "\n")
     out = tmp_path / "model"
-    flags = ["--vocab-size", "300", "--embed-dim", "16", "--hidden", "32", "--parse-hidden", "16", "--max-steps", "2",
+    flags = ["--vocab-size", "400", "--embed-dim", "16", "--hidden", "32", "--parse-hidden", "16", "--max-steps", "2",
              "--batch-size", "8", "--device", "cpu"]
     assert main(["train-paraphraser", "--sentences", str(text), "--input", str(paraphrase_pairs), "--output",
                  str(out), "--task", "scpn"] + flags) == 0

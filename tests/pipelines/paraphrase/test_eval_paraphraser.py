@@ -1,11 +1,14 @@
-"""`paranmt eval-paraphraser` on held-out shards: every system's row, and the baselines' values that follow from
-their definition (copy-input keeps 100% of input templates and matches exactly the pairs whose templates agree;
-the back-translation is the target)."""
+"""`paranmt eval-paraphraser` on held-out shards and on a pair TSV: every system's row, and the baselines' values
+that follow from their definition (copy-input keeps 100% of input templates and matches exactly the pairs whose
+templates agree; the back-translation is the target; copy-input is always kept, so it answers exactly the
+template requests of its own template); the kept-per-request rate on a hand-checked case."""
 import csv
 import json
 
 import pytest
 
+from paranmt.models.generation.evaluate import METRICS, kept_in_template
+from paranmt.models.generation.paraphraser import read_templates
 from paranmt.pipelines.cli import main
 
 SYSTEMS = ["scpn-gold-parse", "scpn-generated-parse", "parse-generator", "plain", "copy-input", "back-translation"]
@@ -44,3 +47,56 @@ def test_shards_without_parses_are_one_line_error(tiny_models, tmp_path, capsys,
     assert main(["eval-paraphraser", "--model", str(tiny_models), "--input", str(shard_dir)]) == 2
     error = capsys.readouterr().err.strip()
     assert "eval-paraphraser needs column(s) ['bt', 'ref_parse', 'bt_parse']" in error and len(error.splitlines()) == 1
+
+
+def test_kept_in_template_per_request_by_hand():
+    a, b = "(S(NP)(VP)(.))", "(SQ(VBZ)(NP)(VP)(.))"
+    parse_a, parse_b = "(S(NP(PRP))(VP(VBZ))(.))", "(SQ(VBZ)(NP(PRP))(VP(VBG))(.))"
+    controlled = [
+        {"source_id": "1", "template": a, "kept": True, "paraphrase_parse": parse_a},     # answers (1, a)
+        {"source_id": "1", "template": b, "kept": False, "paraphrase_parse": parse_b},    # dropped: no answer
+        {"source_id": "2", "template": a, "kept": True, "paraphrase_parse": parse_b},     # another template
+        {"source_id": "2", "template": b, "kept": True, "paraphrase_parse": parse_b},     # answers (2, b)
+        {"source_id": "2", "template": b, "kept": True, "paraphrase_parse": parse_b},     # n-best: counted once
+        {"source_id": "3", "template": a, "kept": True, "paraphrase_parse": None},        # not parsed
+    ]
+    assert kept_in_template(3, [a, b], controlled) == pytest.approx(100 * 2 / 6)
+    plain = [{"source_id": "1", "template": None, "kept": True, "paraphrase_parse": parse_b},   # answers (1, b)
+             {"source_id": "2", "template": None, "kept": False, "paraphrase_parse": parse_a}]
+    assert kept_in_template(2, [a, b], plain) == 25.0
+    assert kept_in_template(0, [a, b], []) is None
+
+
+def test_a_pair_tsv_is_parsed_and_evaluated(tiny_models, sick_pairs, tmp_path):
+    rows = [(p["ref"], p["bt"]) for p in sick_pairs[:8]]
+    rows.insert(3, ("A sentence without its paraphrase", ""))
+    tsv = tmp_path / "pairs.tsv"
+    tsv.write_text("ref\tbt\n" + "".join(f"{ref}\t{bt}\n" for ref, bt in rows))
+    output = tmp_path / "eval"
+    assert main(["eval-paraphraser", "--model", str(tiny_models), "--input", str(tsv), "--output", str(output),
+                 "--max-pairs", "6", "--beam", "2", "--templates", "top2"]) == 0
+    with open(output / "results.csv", newline="") as handle:
+        reader = csv.DictReader(handle)
+        assert reader.fieldnames == ["system", "pairs", *METRICS]
+        results = {row["system"]: row for row in reader}
+    assert list(results) == SYSTEMS
+    outputs = [json.loads(line) for line in (output / "outputs.jsonl").read_text().splitlines()]
+    assert [o["id"] for o in outputs] == [f"pairs.tsv:{i}" for i in (1, 2, 3, 5, 6, 7)]
+    pairs = sick_pairs[:6]
+    assert [(o["t1"], o["t2"]) for o in outputs] == [(p["ref_template"], p["bt_template"]) for p in pairs]
+    assert len((output / "parses.tsv").read_text().splitlines()) == len({s for p in pairs for s in (p["ref"], p["bt"])})
+    assert "6 pairs (1 rows skipped)" in (output / "results.md").read_text()
+    for system, row in results.items():
+        assert int(row["pairs"]) == 6 and 0 <= float(row["template_match"]) <= 100
+        if system != "parse-generator":
+            assert 0 <= float(row["bleu"]) <= 100 + 1e-9 and -1 - 1e-6 <= float(row["simile"]) <= 1 + 1e-6
+        has_requests = system not in ("scpn-gold-parse", "parse-generator")
+        assert (row["kept_in_template"] != "") == has_requests
+        if has_requests:
+            assert 0 <= float(row["kept_in_template"]) <= 100
+    templates = [t for t, _ in read_templates(tiny_models / "scpn")][:2]
+    sentences = {p["ref"]: p["ref_template"] for p in pairs}
+    own = sum(template in templates for template in sentences.values())
+    assert float(results["copy-input"]["kept_in_template"]) == pytest.approx(100 * own / (2 * len(sentences)))
+    requests = [json.loads(line) for line in (output / "requests.jsonl").read_text().splitlines()]
+    assert {(r["source"], r["template"]) for r in requests} == {(s, t) for s in sentences for t in templates}

@@ -81,6 +81,7 @@ def test_default_templates_kept_rows_only_and_plain(tiny_models, sentences_file,
     (["--output", "out.txt"], "the name must end in .parquet, .jsonl, .tsv"),
     (["--input", "no/such/file.txt"], "--input no/such/file.txt is not a file"),
     (["--n-best", "5"], "need 1 <= --n-best <= --beam"),
+    (["--no-repeat-ngram", "-1"], "--no-repeat-ngram must be >= 0"),
     (["--parser", "no/parser"], "--parser: parser model directory no/parser does not exist"),
 ])
 def test_user_errors_are_one_line_exit_2(tiny_models, sentences_file, tmp_path, capsys, arguments, message):

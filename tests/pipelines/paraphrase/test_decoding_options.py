@@ -1,0 +1,51 @@
+"""`paranmt paraphrase --rerank template|simile`: the whole beam is generated, and each request returns the
+hypotheses the post-filter keeps first, then the ones in the asked template / closest to the source by SIMILE
+(checked against the full beam of the same models written with `--rerank score --n-best BEAM`)."""
+import json
+import math
+
+import pytest
+
+from paranmt.models.scoring.simile import SimileScorer
+from paranmt.pipelines.cli import main
+from paranmt.pipelines.encode import open_encoder
+
+SENTENCES = ["A man is playing a guitar.", "A woman is slicing an onion.", "The kids are running in the park."]
+BEAM = 3
+
+
+def paraphrase(tiny_models, sentences_file, output, min_similarity, *arguments):
+    assert main(["paraphrase", "--model", str(tiny_models), "--input", str(sentences_file), "--output", str(output),
+                 "--templates", "top3", "--beam", str(BEAM), "--min-overlap", "0", "--min-similarity",
+                 str(min_similarity), "--all", *arguments]) == 0
+    return [json.loads(line) for line in output.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("rerank", ["template", "simile"])
+def test_rerank_returns_the_best_of_the_beam(tiny_models, tmp_path, repo, rerank):
+    sentences_file = tmp_path / "sentences.txt"
+    sentences_file.write_text("\n".join(SENTENCES) + "\n")
+    loose = paraphrase(tiny_models, sentences_file, tmp_path / "loose.jsonl", -1, "--n-best", str(BEAM))
+    # a similarity threshold that drops some request's best hypothesis and keeps a later one of its beam
+    splits = [(rows[0]["para_score"] + max(r["para_score"] for r in rows[1:])) / 2
+              for rows in (loose[k:k + BEAM] for k in range(0, len(loose), BEAM))
+              if max(r["para_score"] for r in rows[1:]) > rows[0]["para_score"]]
+    assert splits
+    beam = paraphrase(tiny_models, sentences_file, tmp_path / "beam.jsonl", splits[0], "--n-best", str(BEAM))
+    chosen = paraphrase(tiny_models, sentences_file, tmp_path / "chosen.jsonl", splits[0], "--rerank", rerank)
+    assert len(beam) == len(SENTENCES) * 3 * BEAM and len(chosen) == len(SENTENCES) * 3
+    if rerank == "simile":
+        scores = SimileScorer(open_encoder(str(repo / "assets" / "encoder-sp"))).score(
+            [row["source"] for row in beam], [row["paraphrase"] for row in beam])
+        second = [-math.inf if math.isnan(value) else float(value) for value in scores]
+    else:
+        second = [float(row["template_match"] is True) for row in beam]
+    moved = 0
+    for row in chosen:
+        job = [(b, key) for b, key in zip(beam, second)
+               if (b["source_id"], b["template"]) == (row["source_id"], row["template"])]
+        assert len(job) == BEAM and row["rank"] == 0
+        best = min(job, key=lambda item: (not item[0]["kept"], -item[1], -item[0]["score"], item[0]["rank"]))[0]
+        assert (row["paraphrase"], row["kept"]) == (best["paraphrase"], best["kept"])
+        moved += best["rank"] != 0
+    assert moved                      # some requests get another hypothesis than the generator's best
