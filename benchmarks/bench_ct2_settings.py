@@ -20,7 +20,7 @@ Systems alternate chunk by chunk (`--group` sentences); throughput is sentences 
     python benchmarks/bench_ct2_settings.py --model assets/nmt-cs-en --parts agreement batching threads \\
         --maps bitext self --vmap-source train.cs --vmap-target train.en --self-source mono.cs \\
         --source newstest2017.ces --reference newstest2017.eng --skip 500 --sentences 1000 --beams 4 12 \\
-        --work /tmp/ct2-settings --output ct2_settings.json
+        --work work/ct2-settings --output ct2_settings.json
 """
 from __future__ import annotations
 

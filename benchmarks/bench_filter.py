@@ -2,10 +2,10 @@
 tree, alternated run by run (issue 16).
 
     nice -n 5 .venv/bin/python benchmarks/bench_filter.py [--rows 1000000,5000000] [--repeats 2]
-        [--opusfilter /work/opusfilter-venv/bin/opusfilter] [--workdir work/bench_filter] [--runner-args "..."]
+        [--opusfilter work/opusfilter-venv/bin/opusfilter] [--workdir work/bench_filter] [--runner-args "..."]
 
-OpusFilter runs from its own venv (`python3 -m venv /work/opusfilter-venv && /work/opusfilter-venv/bin/pip install
-opusfilter==3.3.1`), on `ref.txt` / `bt.txt` exported once from the same shards (one sentence per line, not
+OpusFilter runs from its own venv (`python3 -m venv work/opusfilter-venv && work/opusfilter-venv/bin/pip install
+opusfilter==3.3.1`, in the repository root), on `ref.txt` / `bt.txt` exported once from the same shards (one sentence per line, not
 timed), with its defaults (one job). Steps, equivalent on both sides (lengths are whitespace words in OpusFilter and
 the shards' ref_len / bt_len, which equal them on this corpus):
   length+ratio+dedup  both sides 1-30 words, max/min length ratio <= 2, exact pair dedup
@@ -190,8 +190,9 @@ def main() -> None:
     parser.add_argument("--rows", default="1000000,5000000")
     parser.add_argument("--shard-rows", type=int, default=50_000)
     parser.add_argument("--repeats", type=int, default=2, help="alternated runs of each step per tool")
-    parser.add_argument("--opusfilter", default="/work/opusfilter-venv/bin/opusfilter",
-                        help="its command; empty: paranmt alone (e.g. memory at 10M rows)")
+    parser.add_argument("--opusfilter", default=str(REPO / "work" / "opusfilter-venv" / "bin" / "opusfilter"),
+                        help="its command (default: work/opusfilter-venv/bin/opusfilter in the repository); "
+                        "empty: paranmt alone (e.g. memory at 10M rows)")
     parser.add_argument("--steps", default="length+ratio+dedup,length,presets")
     parser.add_argument("--workdir", default=str(REPO / "work" / "bench_filter"))
     parser.add_argument("--runner-args", default="", help="extra Beam options for paranmt filter")

