@@ -24,18 +24,27 @@ class UnsafeFileError(ConfigError):
 
 @contextmanager
 def refusing(path: str | Path):
-    """Turn torch's refusal of `path` inside the block (`pickle.UnpicklingError`, from paranmt's own load or from a
-    library loading it weights-only) into one UnsafeFileError line naming the file and what it holds."""
+    """Turn torch's refusal of `path` (a file, or a model directory a library loads) inside the block
+    (`pickle.UnpicklingError`, from paranmt's own load or from a library loading weights-only, also when the library
+    raised its own error while handling it, as transformers does) into one UnsafeFileError line naming the path and
+    what it holds."""
     try:
         yield
-    except pickle.UnpicklingError as error:
+    except Exception as raised:     # the refusal itself, or a library's error raised while handling it
+        chain = [raised]
+        while chain[-1].__cause__ or chain[-1].__context__:
+            chain.append(chain[-1].__cause__ or chain[-1].__context__)
+        error = next((e for e in chain if isinstance(e, pickle.UnpicklingError)), None)
+        if error is None:
+            raise
         text = f"{error}\n{error.__cause__ or ''}"     # stanza re-raises torch's refusal with its own message
         if "Weights only load failed" not in text:
             first = str(error).splitlines()[0] if str(error) else "unreadable pickle"
             raise UnsafeFileError(f"{path}: not a readable torch file ({first})") from None
         found = re.search(r"GLOBAL ([\w.]+)|Unsupported operand \d+", text)
         detail = f" ({found.group(1) or found.group(0)})" if found else ""
-        raise UnsafeFileError(f"{path}: refused: it holds objects other than tensors and plain data{detail}; "
+        holder = "a torch file in it holds" if Path(path).is_dir() else "it holds"
+        raise UnsafeFileError(f"{path}: refused: {holder} objects other than tensors and plain data{detail}; "
                               f"loading it in full could run code from the file, and paranmt reads only "
                               f"weights-only torch files") from None
 

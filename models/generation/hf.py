@@ -21,17 +21,7 @@ import torch
 
 from paranmt.models.generation.paraphraser import Paraphraser
 from paranmt.models.generation.units import balance_parse
-
-
-def load_pretrained(directory: str | Path):
-    """(tokenizer, model) of a local seq2seq checkpoint (fast tokenizer only when tokenizer.json is shipped)."""
-    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-
-    from paranmt.models.nmt.hf import use_fast_tokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(str(directory), use_fast=use_fast_tokenizer(directory))
-    model = AutoModelForSeq2SeqLM.from_pretrained(str(directory))
-    return tokenizer, model
+from paranmt.models.nmt.hf import load_pretrained
 
 
 class HFParaphraser(Paraphraser):

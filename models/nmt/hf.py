@@ -260,6 +260,20 @@ def use_fast_tokenizer(model_dir: str | Path) -> bool:
     return (Path(model_dir) / "tokenizer.json").is_file()
 
 
+def load_pretrained(directory: str | Path):
+    """(tokenizer, model) of a local seq2seq checkpoint (fast tokenizer only when tokenizer.json is shipped);
+    transformers loads weights-only, and a refused `pytorch_model.bin` is one UnsafeFileError line
+    (paranmt.models.safe_load)."""
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    from paranmt.models.safe_load import refusing
+
+    tokenizer = AutoTokenizer.from_pretrained(str(directory), use_fast=use_fast_tokenizer(directory))
+    with refusing(directory):
+        model = AutoModelForSeq2SeqLM.from_pretrained(str(directory))
+    return tokenizer, model
+
+
 def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantization: str | None = "int8",
                                         source_name: str | None = None) -> dict:
     """CTranslate2's TransformersConverter on a local model directory, plus the sentencepiece models and an
@@ -275,6 +289,7 @@ def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantiz
     from ctranslate2.converters import TransformersConverter
 
     from paranmt.models.nmt.export import NMT_DESCRIPTOR
+    from paranmt.models.safe_load import refusing
     from paranmt.schemas.metadata import model_identity
 
     model = read_hf_model(model_dir)
@@ -307,8 +322,9 @@ def convert_transformers_to_ctranslate2(model_dir: str, output_dir: str, quantiz
                 tokenizer.get_vocab = lambda: vocab
             return tokenizer
 
-    Converter(str(model.root)).convert(
-        output_dir, quantization=None if quantization in (None, "float32") else quantization, force=True)
+    with refusing(model.root):
+        Converter(str(model.root)).convert(
+            output_dir, quantization=None if quantization in (None, "float32") else quantization, force=True)
     out = Path(output_dir)
     shutil.copyfile(model.spm, out / model.spm.name)
     if model.target_spm:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from paranmt.models.nmt.device import Device
-from paranmt.models.nmt.hf import gap_note
+from paranmt.models.nmt.hf import gap_note, load_pretrained
 from paranmt.models.nmt.model_dir import ModelDir
 from paranmt.models.nmt.translator import Hypothesis, Translation, Translator
 
@@ -43,16 +43,13 @@ class TransformersTranslator(Translator):
                  target_lang: str = "en"):
         super().__init__(model, device, max_target_tokens, source_lang, target_lang)
         import torch
-        from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
         if device.kind == "cpu" and device.threads:
             torch.set_num_threads(device.threads)
-        from paranmt.models.nmt.hf import use_fast_tokenizer
-
         if model.hf is not None and model.hf.vocab_gaps:
             log.warning(gap_note(model.root, model.hf.vocab_gaps))
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model.root), use_fast=use_fast_tokenizer(model.root))
-        self.hf = AutoModelForSeq2SeqLM.from_pretrained(str(model.root)).eval()
+        self.tokenizer, self.hf = load_pretrained(model.root)
+        self.hf.eval()
         # a forced EOS at the length limit (Marian's default) would score a token the model did not choose
         self.hf.generation_config.forced_eos_token_id = None
         if device.kind == "cuda":

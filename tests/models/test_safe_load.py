@@ -183,3 +183,22 @@ def test_the_shared_training_loop_refuses_a_crafted_checkpoint(tmp_path, marker,
     craft(tmp_path / name, marker)
     with pytest.raises(UnsafeFileError, match=f"{name}: refused"):
         find_checkpoint(tmp_path)
+
+
+def test_hugging_face_directories_with_a_crafted_pytorch_model_bin_are_refused(tmp_path, bitext, marker, capsys):
+    """transformers loads `pytorch_model.bin` weights-only; its refusal (wrapped in its own OSError) is one line for
+    the transformers backend and for convert-nmt --transformers."""
+    from paranmt.models.nmt.hf_build import build_hf_model
+
+    lines = {side: (bitext / f"newstest2017.{side}").read_text(encoding="utf-8").splitlines()[:100]
+             for side in ("ces", "eng")}
+    model = build_hf_model("marian", str(tmp_path / "marian"), lines["ces"], lines["eng"], vocab_size=200,
+                           d_model=8, layers=1, heads=2, ffn=16)
+    (model / "model.safetensors").unlink()
+    craft(model / "pytorch_model.bin", marker)
+    text = tmp_path / "s.txt"
+    text.write_text("Dobrý den.\n", encoding="utf-8")
+    refused_in_one_line(["eval-nmt", "--model", str(model), "--backend", "transformers", "--source", str(text),
+                         "--reference", str(text), "--simile-encoder", ""], model, capsys)
+    refused_in_one_line(["convert-nmt", "--transformers", str(model), "--output", str(tmp_path / "ct2")], model,
+                        capsys)
