@@ -177,7 +177,7 @@ def read_options(config: BuildConfig) -> ReadOptions:
     """The reader's settings: the `read` section and the input format."""
     from paranmt.transforms.io.read_plan import ReadOptions
 
-    return ReadOptions(**vars(config.read), format=config.format)
+    return ReadOptions(**vars(config.read), format=config.format, source_lang=config.source_lang)
 
 
 def plan_input(config: BuildConfig) -> list:
@@ -322,13 +322,15 @@ def summarize(output: str) -> tuple[list[dict], dict]:
 
     shards = [{"name": name, **read_shard_counts(shard_path(output, name))}
               for name in sorted(completed_shards(output))]
-    totals = {"read": 0, "separators": 0, "written": 0, "rejected": 0, "rejects_by_reason": {}}
+    totals = {"read": 0, "separators": 0, "written": 0, "rejected": 0, "rejects_by_reason": {}, "bt_sources": {}}
     for shard in shards:
         for key in ("read", "separators", "written", "rejected"):
             totals[key] += shard.get(key, 0)
-        for reason, n in shard.get("rejects_by_reason", {}).items():
-            totals["rejects_by_reason"][reason] = totals["rejects_by_reason"].get(reason, 0) + n
-    totals["rejects_by_reason"] = dict(sorted(totals["rejects_by_reason"].items()))
+        for key in ("rejects_by_reason", "bt_sources"):
+            for name, n in shard.get(key, {}).items():
+                totals[key][name] = totals[key].get(name, 0) + n
+    for key in ("rejects_by_reason", "bt_sources"):
+        totals[key] = dict(sorted(totals[key].items()))
     return shards, totals
 
 
@@ -524,9 +526,11 @@ def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], pla
     return result
 
 
-def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[dict], done: set[str]) -> None:
+def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[dict], done: set[str],
+                   bt_sources: dict[str, int] | None = None) -> None:
     """DIR/__paranmt__/manifest.json: versions, config hash, input and its files' fingerprints (size, sha256:
-    what --resume checks), stages, model identities, the shards written and those a resume kept."""
+    what --resume checks), stages, model identities, where the written rows' translations came from
+    (`bt_sources`: `input`, `translate`; summed over the shards), the shards written and those a resume kept."""
     from paranmt.schemas.metadata import package_version
     from paranmt.schemas.records import SCHEMA_VERSION
     from paranmt.transforms.shards import join_path, write_json
@@ -535,7 +539,7 @@ def write_manifest(plan: BuildPlan, fingerprints: dict[str, dict], shards: list[
     write_json(join_path(config.output, layout.MANIFEST), {
         "schema_version": SCHEMA_VERSION, "package_version": package_version(), "config_hash": config.hash(),
         "input": config.input, "format": config.format, "input_files": fingerprints, "stages": config.stages,
-        "models": plan.models, "shards": shards, "resumed_shards": sorted(done)})
+        "models": plan.models, "bt_sources": bt_sources or {}, "shards": shards, "resumed_shards": sorted(done)})
 
 
 def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, fingerprints: dict[str, dict]) -> dict:
@@ -547,7 +551,7 @@ def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, finger
 
     config, counters = plan.config, beam_counters(result)
     shards, totals = summarize(config.output)
-    write_manifest(plan, fingerprints, shards, done)
+    write_manifest(plan, fingerprints, shards, done, totals["bt_sources"])
     write_json(join_path(config.output, layout.METRICS), {
         **totals, "seconds": round(elapsed, 3), "beam_counters": counters})
     balanced = totals["read"] == totals["written"] + totals["rejected"]
@@ -556,6 +560,9 @@ def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, finger
           f"{','.join(config.stages)})")
     for reason, n in totals["rejects_by_reason"].items():
         print(f"  rejected {reason}: {n}")
+    if totals["bt_sources"]:
+        print("  bt of the written rows: " + ", ".join(f"{n} from {'the ' if source == 'input' else ''}{source}"
+                                                      for source, n in totals["bt_sources"].items()))
     notice = demo_model_notice(config.translate.model) if "translate" in config.stages else None
     if notice:
         print(f"  NOTE: {notice}")
@@ -577,11 +584,14 @@ def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, finger
     return totals
 
 
-def _columns(text: str) -> dict[str, int]:
+def _columns(text: str) -> dict[str, int | str]:
+    """--columns FIELD=COLUMN,...: a COLUMN of digits is a 0-based number, any other a header column name."""
     try:
-        return {k.strip(): int(v) for k, v in (part.split("=") for part in text.split(","))}
+        pairs = [(k.strip(), v.strip()) for k, v in (part.split("=") for part in text.split(","))]
     except ValueError:
-        raise ConfigError(f"--columns expects e.g. cs=0,ref=1; got {text!r}") from None
+        raise ConfigError(f"--columns expects FIELD=NUMBER or FIELD=NAME pairs, e.g. cs=0,ref=1 or "
+                          f"cs=source,ref=ref; got {text!r}") from None
+    return {k: int(v) if v.lstrip("-").isdigit() else v for k, v in pairs}
 
 
 def register(subparsers) -> None:
@@ -598,7 +608,12 @@ def register(subparsers) -> None:
     parser.add_argument("--allow-changed-input", action="store_true", default=None,
                         help="--resume even though an input file changed since the run started (refused otherwise)")
     parser.add_argument("--suffixes", help="moses: SOURCE,REFERENCE file suffixes (default cs,en)")
-    parser.add_argument("--columns", help="tsv: 0-based columns, e.g. cs=0,ref=1")
+    parser.add_argument("--columns", help="tsv: FIELD=COLUMN pairs, a 0-based number or a header column name, e.g. "
+                                          "cs=0,ref=1 or id=id,cs=source,ref=ref,bt=bt; fields: cs, ref (required), "
+                                          "bt, bt_score, id, corpus, src_lang")
+    parser.add_argument("--header", action="store_true", default=None,
+                        help="tsv: the first line of each file is a header, not a record (implied when --columns "
+                             "names columns)")
     parser.add_argument("--strict-columns", action="store_true", default=None,
                         help="tsv: reject lines with more columns than --columns names (default: keep and count them)")
     parser.add_argument("--corpus", help="corpus name for every row (default: from file name / CzEng id)")
@@ -621,7 +636,7 @@ def config_from_args(args) -> BuildConfig:
         "allow_changed_input": args.allow_changed_input, "workers.memory_limit_mb": args.worker_memory_mb,
         "stages": args.stages.split(",") if args.stages else None,
         "read.suffixes": args.suffixes.split(",") if args.suffixes else None,
-        "read.columns": _columns(args.columns) if args.columns else None,
+        "read.columns": _columns(args.columns) if args.columns else None, "read.header": args.header,
         "read.corpus": args.corpus, "read.shard_rows": args.shard_rows, "read.strict_columns": args.strict_columns,
     }
     overrides.update(parse_assignments(args.set))

@@ -136,11 +136,18 @@ def shard_rows_for(stages: list[str]) -> int:
         else SHARD_ROWS
 
 
+TSV_FIELDS = ("cs", "ref", "bt", "bt_score", "id", "corpus", "src_lang")   # what read.columns may map
+
+
 @dataclass
 class ReadConfig:
-    """How bitext is read. `columns` maps field -> 0-based column for `tsv` (default: source TAB reference)."""
+    """How bitext is read. `columns` maps field -> column for `tsv` (default: source TAB reference): a 0-based
+    column number, or a column name of the file's header line. `cs` and `ref` are required; `bt`, `bt_score`,
+    `id`, `corpus` and `src_lang` are optional (TSV_FIELDS; transforms/io/bitext.py says what each does).
+    `header`: the first line of each file is a header, never a record; named columns imply it."""
     suffixes: list[str] = field(default_factory=lambda: ["cs", "en"])
-    columns: dict[str, int] = field(default_factory=lambda: {"cs": 0, "ref": 1})
+    columns: dict[str, int | str] = field(default_factory=lambda: {"cs": 0, "ref": 1})
+    header: bool = False                 # tsv: skip each file's first line (implied by named columns)
     corpus: str | None = None            # corpus name; default: derived from each file name
     max_line_bytes: int = bounded(1 << 20, 1)   # lines longer than this are rejected at read (`line_too_long`)
     strict_columns: bool = False         # tsv: reject lines with more columns than `columns` names (`extra_columns`)
@@ -150,8 +157,20 @@ class ReadConfig:
 
     def validate(self) -> None:
         check_ranges(self, "read.")
-        if any(column < 0 for column in self.columns.values()):
-            raise ConfigError(f"read.columns must be 0-based column numbers (>= 0), not {self.columns}")
+        unknown = [name for name in self.columns if name not in TSV_FIELDS]
+        if unknown or not {"cs", "ref"} <= set(self.columns):
+            raise ConfigError(f"read.columns must map `cs` and `ref` (and may map {', '.join(TSV_FIELDS[2:])}) to "
+                              f"columns, not {self.columns}"
+                              + (near_matches(unknown[0], TSV_FIELDS) if unknown else ""))
+        for name, column in self.columns.items():
+            if isinstance(column, bool) or not (isinstance(column, int) and column >= 0
+                                                or isinstance(column, str) and column.strip()):
+                raise ConfigError(f"read.columns.{name} must be a 0-based column number or a header column name, "
+                                  f"not {column!r}")
+
+    def has_header(self) -> bool:
+        """Whether each input file's first line is a header: `header`, or any column given by name."""
+        return self.header or any(isinstance(column, str) for column in self.columns.values())
 
 
 @dataclass
@@ -309,8 +328,8 @@ class BuildConfig(Config):
             raise ConfigError(f"stages must be in pipeline order {', '.join(STAGE_ORDER)}; got {self.stages}")
         if self.format == "moses" and len(self.read.suffixes) != 2:
             raise ConfigError("--suffixes needs exactly two suffixes: SOURCE,REFERENCE (e.g. cs,en)")
-        if self.format == "tsv" and set(self.read.columns) != {"cs", "ref"}:
-            raise ConfigError("read.columns must map exactly `cs` and `ref` to column numbers")
+        if self.format != "tsv" and self.read.header:
+            raise ConfigError(f"read.header (--header) is for --format tsv, not {self.format}")
         for spec in STAGES:
             getattr(self, spec.section).validate()
         if self.read.shard_rows is None:      # not given: the shard size follows the stages (written as resolved)

@@ -54,6 +54,12 @@ source_scores   list<struct<name: string, score: float32>>, null. The corpus's o
                 `filter_score`; CzEng 2.0 `adq_score`, `cs_lang_score`, `en_lang_score`. (v1 stored a
                 map<string, float32>, a type Hugging Face `datasets` cannot load; a list of structs loads in
                 every tool, and rows as Python dicts keep `{name: score}`.)
+src_lang        string, null. Source language of `cs` (ISO 639-1): the input's `src_lang` column where it has one,
+                else the build's `source_lang`. Added to v2 later: shards written before it read it back as
+                null (`upgrade_table`), meaning the `source_lang` in their config.yaml.
+bt_source       string, null. Where `bt` came from: `input` (the input's `bt` column, "bring your own
+                translations": the translate stage leaves such rows as they are) or `translate` (the translate
+                stage). Null when bt is null, and in shards written before it (`upgrade_table`).
 
 Migration v1 -> v2: v2 adds the signal columns above (null in v1 shards) and changes the type of source_scores.
 `upgrade_table` brings a v1 table to v2, so filter, stats, export and `build --format shards` read both.
@@ -103,7 +109,10 @@ PAIR_SCHEMA = pa.schema([
     pa.field("bt_lang_conf", pa.float32()),
     pa.field("bt_nbest", NBEST_TYPE),
     pa.field("source_scores", SOURCE_SCORES_TYPE),
+    pa.field("src_lang", pa.string()),
+    pa.field("bt_source", pa.string()),
 ])
+BT_SOURCES = ("input", "translate")   # the values of bt_source
 
 REJECT_SCHEMA = pa.schema([
     pa.field("id", pa.string(), nullable=False),
@@ -117,10 +126,11 @@ PAIR_COLUMNS = tuple(PAIR_SCHEMA.names)
 INT16_MAX = 32767
 
 
-def empty_row(id: str, corpus: str, cs: str, ref: str, source_scores: dict | None = None) -> dict:
+def empty_row(id: str, corpus: str, cs: str, ref: str, source_scores: dict | None = None,
+              src_lang: str | None = None) -> dict:
     """A pair row with every optional column null (the shape every stage passes on)."""
     row = dict.fromkeys(PAIR_COLUMNS)
-    row.update(id=id, corpus=corpus, cs=cs, ref=ref, source_scores=source_scores)
+    row.update(id=id, corpus=corpus, cs=cs, ref=ref, source_scores=source_scores, src_lang=src_lang)
     return row
 
 

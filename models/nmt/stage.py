@@ -8,7 +8,10 @@ For a batch of rows:
 4. a model call that raises is split in halves and retried (`models.stage.split_retry`), down to single
    sentences; a sentence that still fails becomes a reject (`reason=error`, detail = the exception);
 5. results are put back in the rows' original order: `bt`, `bt_score`, `bt_len` (tokens under the schema's
-   tokenizer, paranmt.models.text.tokenize.count_tokens) and, when nbest > 0, `bt_nbest`.
+   tokenizer, paranmt.models.text.tokenize.length_column), `bt_source` = `translate` and, when nbest > 0,
+   `bt_nbest`.
+Rows that brought their own translation (`bt_source` = `input`, set by the reader) skip all of this and are
+passed on unchanged (bring your own translations, docs/translate.md).
 """
 from __future__ import annotations
 
@@ -17,9 +20,9 @@ from collections import Counter
 
 from paranmt.models.nmt.translator import Translation, Translator, open_translator
 from paranmt.models.stage import PairStage, process_model, raw_of, split_retry
-from paranmt.models.text.tokenize import count_tokens
+from paranmt.models.text.tokenize import length_column
 from paranmt.schemas.config import TranslateConfig
-from paranmt.schemas.records import INT16_MAX, reject_row
+from paranmt.schemas.records import reject_row
 
 
 def token_budget_batches(lengths: list[int], batch_tokens: int) -> list[list[int]]:
@@ -88,8 +91,22 @@ class TranslateStage(PairStage):
         return results
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
-        """See the module docstring. `last_counts`: sentences, unique_sentences, source_tokens (subword tokens of
-        the unique sources, EOS included), model_batches, model_splits, model_ms."""
+        """See the module docstring. Rows whose bt came from the input (`bt_source` = `input`) are passed on as
+        they are, counted as `given`. `last_counts`: given, sentences (rows translated), unique_sentences,
+        source_tokens (subword tokens of the unique sources, EOS included), model_batches, model_splits,
+        model_ms."""
+        todo = [i for i, row in enumerate(rows) if not (row.get("bt_source") == "input" and row.get("bt"))]
+        outputs = list(rows)
+        if todo:
+            for index, output in zip(todo, self.translate_rows([rows[i] for i in todo])):
+                outputs[index] = output
+        else:
+            self.last_counts = Counter()
+        self.last_counts["given"] += len(rows) - len(todo)
+        return outputs
+
+    def translate_rows(self, rows: list[dict]) -> list[dict]:
+        """Steps 1-5 of the module docstring over `rows`, which all get translated."""
         self.setup()
         self.last_counts = Counter(sentences=len(rows))
         lengths_of_rows = self.translator.count_tokens([row["cs"] for row in rows])
@@ -118,7 +135,8 @@ class TranslateStage(PairStage):
             updated = dict(row)
             updated["bt"] = result.text
             updated["bt_score"] = result.score
-            updated["bt_len"] = min(count_tokens(result.text), INT16_MAX)
+            updated["bt_len"] = length_column(result.text)
+            updated["bt_source"] = "translate"
             updated["bt_nbest"] = ([{"text": h.text, "score": h.score} for h in result.nbest]
                                    if self.nbest > 0 else None)
             outputs.append(updated)

@@ -5,15 +5,19 @@ Normalization, per side, in this order:
 2. format characters that carry nothing (BOM U+FEFF, zero-width space/joiners U+200B-U+200D, U+2060, soft hyphen
    U+00AD) are removed; tabs, newlines and other Unicode whitespace become a single space; leading/trailing
    space is stripped;
-3. Moses punctuation normalization (sacremoses MosesPunctNormalizer, the build's `source_lang` rules for the
-   source, `target_lang` for the reference), when `normalize_punctuation` is on.
+3. Moses punctuation normalization (sacremoses MosesPunctNormalizer, the source language's rules for the
+   source: the row's `src_lang`, else the build's `source_lang`; `target_lang` for the reference), when
+   `normalize_punctuation` is on.
+A translation the input brought (`bt_source` = `input`) is normalized like the reference and checked for control
+characters and emptiness; its `bt_len` is counted again. A bt the translate stage made is left as it is.
 Other control characters (C0 except tab/newline, DEL, C1) are not guessed at: the pair is rejected
 (`control_characters`).
 
 Checks, in this order, each a reject reason: `control_characters`, `empty_side`, `too_many_chars` (either side
 longer than `max_chars` characters), `too_few_tokens` / `too_many_tokens` (either side outside
 [min_tokens, max_tokens] Moses tokens), `length_ratio` (max(n_cs, n_ref) / min(n_cs, n_ref) > max_length_ratio;
-0 disables). Surviving rows get `ref_len` (Moses tokens of the reference, the schema's tokenizer).
+0 disables). Surviving rows get `ref_len` (Moses tokens of the reference, the schema's tokenizer). The source's
+tokens (`too_few_tokens`, ..., `length_ratio`) are counted with the source language's Moses rules.
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ import re
 import unicodedata
 
 from paranmt.models.stage import PairStage
-from paranmt.models.text.tokenize import count_tokens, punct_normalizer
+from paranmt.models.text.tokenize import count_tokens, length_column, punct_normalizer
 from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import INT16_MAX, reject_row
 
@@ -61,22 +65,25 @@ class CleanStage(PairStage):
 
     def clean(self, row: dict) -> dict:
         raw = f"{row['cs']}\t{row['ref']}"
+        source_lang = row.get("src_lang") or self.langs[0]
+        sides = ("cs", "ref", "bt") if row.get("bt_source") == "input" and row.get("bt") else ("cs", "ref")
 
         def reject(reason: str, detail: str) -> dict:
             return reject_row(row["id"], self.name, reason, detail, raw)
 
-        for side in ("cs", "ref"):
+        for side in sides:
             problem = find_control_character(row[side])
             if problem:
                 return reject("control_characters", f"{side}: control character {problem}")
-        cs, ref = (normalize_text(row[s], lang, self.normalize_punctuation) for s, lang in zip(("cs", "ref"),
-                                                                                                  self.langs))
-        for side, text in (("cs", cs), ("ref", ref)):
+        texts = {side: normalize_text(row[side], source_lang if side == "cs" else self.langs[1],
+                                      self.normalize_punctuation) for side in sides}
+        for side, text in texts.items():
             if not text:
                 return reject("empty_side", f"{side} is empty after normalization")
-            if len(text) > self.max_chars:
+            if side != "bt" and len(text) > self.max_chars:
                 return reject("too_many_chars", f"{side} has {len(text)} characters > max_chars={self.max_chars}")
-        n_cs, n_ref = count_tokens(cs, self.langs[0]), count_tokens(ref, self.langs[1])
+        cs, ref = texts["cs"], texts["ref"]
+        n_cs, n_ref = count_tokens(cs, source_lang), count_tokens(ref, self.langs[1])
         for side, n in (("cs", n_cs), ("ref", n_ref)):
             if n < self.min_tokens:
                 return reject("too_few_tokens", f"{side} has {n} tokens < min_tokens={self.min_tokens}")
@@ -85,4 +92,7 @@ class CleanStage(PairStage):
         if self.max_length_ratio and max(n_cs, n_ref) > self.max_length_ratio * min(n_cs, n_ref):
             return reject("length_ratio", f"token ratio {max(n_cs, n_ref) / min(n_cs, n_ref):.2f} "
                                           f"(cs {n_cs}, ref {n_ref}) > max_length_ratio={self.max_length_ratio}")
-        return {**row, "cs": cs, "ref": ref, "ref_len": min(n_ref, INT16_MAX)}
+        cleaned = {**row, "cs": cs, "ref": ref, "ref_len": min(n_ref, INT16_MAX)}
+        if "bt" in texts:
+            cleaned.update(bt=texts["bt"], bt_len=length_column(texts["bt"]))
+        return cleaned

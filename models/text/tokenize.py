@@ -9,6 +9,8 @@ from functools import lru_cache
 
 from sacremoses import MosesPunctNormalizer, MosesTokenizer
 
+from paranmt.schemas.records import INT16_MAX
+
 
 @lru_cache(maxsize=8)
 def moses_tokenizer(lang: str) -> MosesTokenizer:
@@ -26,6 +28,11 @@ def tokenize(text: str, lang: str = "en") -> list[str]:
 
 def count_tokens(text: str, lang: str = "en") -> int:
     return len(tokenize(text, lang))
+
+
+def length_column(text: str, lang: str = "en") -> int:
+    """The value of a `*_len` column (ref_len, bt_len): `count_tokens`, capped at the int16 column's maximum."""
+    return min(count_tokens(text, lang), INT16_MAX)
 
 
 # Entries of each per-process cache of a sentence's tokens, words or trigrams (this module, models/scoring/overlap.py,

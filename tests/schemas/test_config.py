@@ -59,7 +59,11 @@ def test_a_bad_yaml_value_is_one_line_naming_the_key(sample_dir, tmp_path):
     ("read.shard_rows=0", "read.shard_rows must be >= 1, not 0"),
     ("parse.threads=-1", "parse.threads must be >= 0, not -1"),
     ("parse.threads=two", "parse.threads must be an integer, not 'two'"),
-    ("read.columns={cs: 0, ref: second}", "read.columns.ref must be an integer, not 'second'"),
+    ("read.columns={cs: 0, ref: -1}", "read.columns.ref must be a 0-based column number or a header column name, "
+                                      "not -1"),
+    ("read.columns={cs: 0, ref: 1, bt_scor: 2}", "read.columns must map `cs` and `ref` (and may map bt, bt_score, "
+                                                 "id, corpus, src_lang) to columns, not {'cs': 0, 'ref': 1, "
+                                                 "'bt_scor': 2} (did you mean 'bt_score'?)"),
     ("stages=read,clena", "unknown stage 'clena' (did you mean 'clean'?); stages are read, clean, xsim, translate, "
                           "score, parse"),
     ("translate=5", "translate must be a mapping, not 5"),

@@ -6,10 +6,16 @@ a shard is a block of `shard_rows` consecutive records of ONE input file, named
 `<file stem>[-<path hash>].<block:05d>` (the path hash only when two input files share a base name).
 
 Formats
-- `tsv`      generic TSV; `columns` maps `cs`/`ref` to 0-based columns (default source TAB reference). Too few
-             columns is a reject (`wrong_column_count`); more columns than `columns` names are counted (Beam
-             counter `read/extra_columns`, reported by the build) or, with `strict_columns`, rejected
-             (`extra_columns`).
+- `tsv`      generic TSV; `columns` maps fields to 0-based columns, or to column names of a header line (default
+             source TAB reference; read_plan.py on headers). Too few columns is a reject (`wrong_column_count`);
+             more columns than `columns` names (with a header: than the header has) are counted (Beam counter
+             `read/extra_columns`, reported by the build) or, with `strict_columns`, rejected (`extra_columns`).
+             Fields besides `cs` and `ref` (`given_row`): `bt` a translation of the source that the input brings
+             (bring your own translations: the row gets `bt_source` = `input`, `bt_len` as the translate stage
+             counts it, and translate passes it on untranslated; an empty bt is no bt), `bt_score` its score (a
+             number, or empty for null; anything else is a reject `bad_score`, and a score without a bt is a
+             reject `bt_score_without_bt`), `id` the row's id (empty: the default id), `corpus` its corpus
+             (empty: the default corpus), `src_lang` its source language (empty: the build's `source_lang`).
 - `czeng16`  CzEng 1.6 plain-text export: `id TAB filter_score TAB cs TAB en`. The corpus/section is the id's
              leading letters without a trailing capital (`subtitlesM-b1-00train-f000001-s1` -> `subtitles`).
              `filter_score` goes to `source_scores`.
@@ -28,15 +34,18 @@ decoded as strict UTF-8. A file that cannot be decompressed to its end (truncate
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import PurePosixPath
 from typing import Iterator
 
 from apache_beam.metrics import Metrics
 
+from paranmt.models.text.tokenize import length_column
 from paranmt.schemas.records import empty_row, reject_row
 from paranmt.transforms.io.encoding import utf8_problem
-from paranmt.transforms.io.read_plan import InputFile, ReadOptions, ReadStart, ReadTask, block_shard_name
+from paranmt.transforms.io.read_plan import (InputFile, ReadOptions, ReadTask, block_shard_name, header_fields,
+                                             tsv_layout)
 from paranmt.transforms.io.streams import CorruptFile, file_lines
 
 STAGE = "read"
@@ -54,21 +63,56 @@ def _czeng20_corpus(sentence_id: str) -> str:
     return re.split(r"[-_.]", sentence_id, maxsplit=1)[0] or "czeng20"
 
 
+def _label(value) -> str | None:
+    """A label field's text (id, corpus, src_lang) without surrounding space, None when missing or blank."""
+    return value.strip() or None if isinstance(value, str) else None
+
+
+def given_row(values: dict, corpus: str, fallback_id: str, source_lang: str | None, raw: str) -> dict:
+    """The pair row (or reject) of one input record's fields (`values`: field of ReadConfig.columns -> value;
+    see the module docstring on each field)."""
+    row_id = _label(values.get("id")) or fallback_id
+    for side in ("cs", "ref"):
+        if not isinstance(values[side], str):
+            return reject_row(row_id, STAGE, "not_text", f"{side} is {values[side]!r}, not text", raw)
+    row = empty_row(row_id, _label(values.get("corpus")) or corpus, values["cs"], values["ref"],
+                    src_lang=_label(values.get("src_lang")) or source_lang)
+    score = values.get("bt_score")
+    if score is not None and not (isinstance(score, str) and not score.strip()):
+        try:
+            if isinstance(score, bool) or not math.isfinite(score := float(score)):
+                raise ValueError
+        except (TypeError, ValueError):
+            return reject_row(row_id, STAGE, "bad_score", f"bt_score is not a finite number: {score!r}", raw)
+        row["bt_score"] = score
+    bt = values.get("bt")
+    if isinstance(bt, str) and bt.strip():
+        row.update(bt=bt, bt_len=length_column(bt), bt_source="input")
+    elif row["bt_score"] is not None:
+        return reject_row(row_id, STAGE, "bt_score_without_bt", "the row has a bt_score but no bt", raw)
+    return row
+
+
 def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallback_id: str,
-               strict_columns: bool = False) -> dict:
-    """One decoded line -> a pair row or a reject row (id = fallback_id unless the format carries one)."""
+               strict_columns: bool = False, header_width: int | None = None,
+               source_lang: str | None = None) -> dict:
+    """One decoded line -> a pair row or a reject row (id = fallback_id unless the format carries one). For
+    `tsv`, `columns` are resolved numbers (read_plan.tsv_layout) and `header_width` the header's number of
+    columns (None: no header)."""
     fields = text.split("\t")
     if fmt == "tsv":
         need = max(columns.values()) + 1
+        width = max(header_width or need, need)
         if len(fields) < need:
             return reject_row(fallback_id, STAGE, "wrong_column_count",
                               f"expected at least {need} tab-separated columns, got {len(fields)}", text)
-        if len(fields) > need:
+        if len(fields) > width:
             if strict_columns:
+                named = "read.columns names" if header_width is None else "the header has"
                 return reject_row(fallback_id, STAGE, "extra_columns",
-                                  f"{len(fields)} tab-separated columns, read.columns names {need}", text)
+                                  f"{len(fields)} tab-separated columns, {named} {width}", text)
             Metrics.counter(STAGE, "extra_columns").inc()
-        return empty_row(fallback_id, corpus, fields[columns["cs"]], fields[columns["ref"]])
+        return given_row({name: fields[i] for name, i in columns.items()}, corpus, fallback_id, source_lang, text)
     expected = 4 if fmt == "czeng16" else 6
     if len(fields) != expected:
         return reject_row(fields[0] if len(fields) > 1 and fields[0] else fallback_id, STAGE, "wrong_column_count",
@@ -80,7 +124,7 @@ def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallba
     except ValueError as error:
         return reject_row(sentence_id, STAGE, "bad_score", f"{fmt} score column is not a number: {error}", text)
     row_corpus = corpus if corpus != "" else (_czeng16_corpus if fmt == "czeng16" else _czeng20_corpus)(sentence_id)
-    return empty_row(sentence_id, row_corpus, fields[-2], fields[-1], scores)
+    return empty_row(sentence_id, row_corpus, fields[-2], fields[-1], scores, source_lang)
 
 
 def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = frozenset(),
@@ -92,7 +136,7 @@ def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = fr
     reader = _read_moses if options.format == "moses" else _read_single
     task = task or ReadTask(unit)
     current, tally = None, {"read": 0, "separators": 0}
-    for shard, record in reader(unit, options, opener, task.start):
+    for shard, record in reader(unit, options, opener, task):
         block = int(shard.rsplit(".", 1)[1])
         if task.end_block is not None and block >= task.end_block:
             break
@@ -113,22 +157,27 @@ def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = fr
 
 
 def _read_single(unit: InputFile, options: ReadOptions, opener,
-                 start: ReadStart | None) -> Iterator[tuple[str, dict | None]]:
-    path = unit.paths[0]
+                 task: ReadTask) -> Iterator[tuple[str, dict | None]]:
+    path, start = unit.paths[0], task.start
     corpus = options.corpus if options.corpus is not None else (
         "" if options.format in ("czeng16", "czeng20") else unit.stem.split(".")[0])
     record_no = start.record_no if start else 0
     line_no = start.line_no if start else 0
+    header = options.format == "tsv" and options.has_header()
+    layout = tsv_layout(options.columns, task.header, path) if header and task.header else (options.columns, None)
     try:
         for raw, too_long in file_lines(path, options.max_line_bytes, opener, start.offsets[0] if start else 0):
             line_no += 1
+            if header and line_no == 1:
+                layout = tsv_layout(options.columns, header_fields(raw), path)
+                continue
             if options.format == "czeng20" and not raw.strip() and not too_long:
                 yield block_shard_name(unit.stem, record_no // options.shard_rows), None
                 continue
             shard = block_shard_name(unit.stem, record_no // options.shard_rows)
             record_no += 1
             fallback_id = f"{corpus or options.format}:{unit.name}:{line_no}"
-            yield shard, _record(raw, too_long, options, corpus, fallback_id, unit.name, line_no)
+            yield shard, _record(raw, too_long, options, layout, corpus, fallback_id, unit.name, line_no)
     except CorruptFile as error:
         line_no += 1
         shard = block_shard_name(unit.stem, record_no // options.shard_rows)
@@ -137,8 +186,8 @@ def _read_single(unit: InputFile, options: ReadOptions, opener,
                                 error.partial.decode("utf-8", "replace"))
 
 
-def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallback_id: str, file_name: str,
-            line_no: int) -> dict:
+def _record(raw: bytes, too_long: bool, options: ReadOptions, layout: tuple[dict, int | None], corpus: str,
+            fallback_id: str, file_name: str, line_no: int) -> dict:
     if too_long:
         return reject_row(fallback_id, STAGE, "line_too_long",
                           f"line longer than max_line_bytes={options.max_line_bytes}",
@@ -148,11 +197,13 @@ def _record(raw: bytes, too_long: bool, options: ReadOptions, corpus: str, fallb
         return reject_row(fallback_id, STAGE, "invalid_utf8", problem, raw.decode("utf-8", "replace"))
     if not text.strip():
         return reject_row(fallback_id, STAGE, "empty_line", "blank line", text)
-    return parse_line(text, options.format, options.columns, corpus, fallback_id, options.strict_columns)
+    return parse_line(text, options.format, layout[0], corpus, fallback_id, options.strict_columns, layout[1],
+                      options.source_lang)
 
 
 def _read_moses(unit: InputFile, options: ReadOptions, opener,
-                start: ReadStart | None) -> Iterator[tuple[str, dict | None]]:
+                task: ReadTask) -> Iterator[tuple[str, dict | None]]:
+    start = task.start
     corpus = options.corpus if options.corpus is not None else unit.stem
     source_name = unit.name
     iterators = [file_lines(p, options.max_line_bytes, opener, start.offsets[i] if start else 0)
@@ -200,4 +251,4 @@ def _moses_record(sides, options: ReadOptions, corpus: str, record_id: str, unit
         if text is None:
             return reject_row(record_id, STAGE, "invalid_utf8", problem, raw)
         texts.append(text)
-    return empty_row(record_id, corpus, texts[0], texts[1])
+    return empty_row(record_id, corpus, texts[0], texts[1], src_lang=options.source_lang)

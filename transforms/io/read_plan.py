@@ -4,6 +4,11 @@ bytes, or one per compressed / remote file, which can only be read from its star
 
 A shard is a block of `shard_rows` consecutive records of ONE input file, named `<file stem>[-<path hash>].<block:05d>`
 (`block_shard_name`; the path hash only when two input files share a base name).
+
+A TSV file read with a header (`ReadConfig.has_header`: `read.header`, or columns given by name) has its first line
+read here (`read_header`), and the names of `read.columns` looked up in it (`tsv_layout`): a name the header lacks
+is a ConfigError before any work. The header line is neither a record nor a reject; it keeps its line number, so
+ids (`<corpus>:<file>:<line>`) are the lines of the file.
 """
 from __future__ import annotations
 
@@ -13,17 +18,19 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from paranmt.schemas.config import SHARD_ROWS, ReadConfig, bounded
-from paranmt.transforms.io.streams import compression_of, strip_compression
+from paranmt.schemas.config import SHARD_ROWS, BuildConfig, ConfigError, ReadConfig, bounded
+from paranmt.transforms.io.streams import CorruptFile, compression_of, file_lines, strip_compression
 
 
 @dataclass
 class ReadOptions(ReadConfig):
-    """What a reader needs: the build's `read` section (ReadConfig, where every default lives) and the input
-    `format` (required). `shard_rows` is a number here: a build passes its resolved one (BuildConfig.validate);
-    a reader made on its own gets SHARD_ROWS."""
+    """What a reader needs: the build's `read` section (ReadConfig, where every default lives), the input
+    `format` (required) and the build's `source_lang` (the `src_lang` of rows whose input does not name one).
+    `shard_rows` is a number here: a build passes its resolved one (BuildConfig.validate); a reader made on its
+    own gets SHARD_ROWS."""
     shard_rows: int = bounded(SHARD_ROWS, 1)
     format: str = field(kw_only=True)
+    source_lang: str = field(default=BuildConfig.source_lang, kw_only=True)
 
 
 @dataclass
@@ -73,11 +80,13 @@ class ReadStart:
 @dataclass(frozen=True)
 class ReadTask:
     """A unit of reading work: the shards `first_block` .. `end_block - 1` (None: to the end) of one InputFile,
-    from `start` (None: the beginning of the file)."""
+    from `start` (None: the beginning of the file). `header`: the fields of the file's header line when it has
+    one (`ReadConfig.has_header`), read when planning, so that a block that starts mid-file knows the columns."""
     unit: InputFile
     first_block: int = 0
     end_block: int | None = None
     start: ReadStart | None = None
+    header: tuple[str, ...] | None = None
 
     def shard_names(self) -> list[str] | None:
         """The shards this task writes, when known before reading (planned blocks)."""
@@ -94,10 +103,45 @@ def _plain_local(path: str) -> bool:
         return compression_of(path, raw)[0] is None
 
 
-def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[list[tuple[int, int]], int]:
+def header_fields(raw: bytes) -> tuple[str, ...]:
+    """The column names of a TSV header line (decoded with replacement characters, stripped, without a BOM)."""
+    return tuple(name.strip() for name in raw.decode("utf-8", "replace").lstrip("\ufeff").split("\t"))
+
+
+def read_header(path: str, options: ReadOptions, opener=None) -> tuple[str, ...] | None:
+    """The header fields of a file (its first line), None when it has no line or breaks before its end."""
+    lines = file_lines(path, options.max_line_bytes, opener)
+    try:
+        first = next(lines, None)
+    except CorruptFile:
+        return None
+    finally:
+        lines.close()
+    return header_fields(first[0]) if first else None
+
+
+def tsv_layout(columns: dict[str, int | str], header: tuple[str, ...] | None,
+               path: str = "") -> tuple[dict[str, int], int | None]:
+    """(field -> 0-based column, the header's number of columns or None) of `read.columns`: numbers as given,
+    names looked up in `header` (the first column of that name); ConfigError naming the file when the header
+    lacks a name."""
+    resolved = {}
+    for name, column in columns.items():
+        if isinstance(column, int):
+            resolved[name] = column
+        elif header is not None and column in header:
+            resolved[name] = header.index(column)
+        else:
+            raise ConfigError(f"input {path}: the header line has no column {column!r} (read.columns.{name}); "
+                              f"its columns: {', '.join(header or ())}")
+    return resolved, len(header) if header is not None else None
+
+
+def _block_starts(path: str, options: ReadOptions, separators: bool,
+                  header: bool = False) -> tuple[list[tuple[int, int]], int]:
     """[(byte offset, line number before it)] at every block boundary of a plain local file (block k starts after
     its record k*shard_rows - 1), and the file's number of blocks (a last block may hold only separator lines).
-    One pass over the raw bytes, no decoding."""
+    A `header` line (the first) is not a record. One pass over the raw bytes, no decoding."""
     starts, offset, line_no, records, trailing = [(0, 0)], 0, 0, 0, False
     with open(path[len("file://"):] if path.startswith("file://") else path, "rb", buffering=1 << 20) as handle:
         while True:
@@ -113,6 +157,8 @@ def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[li
                 line = line[:64] + rest[-64:]
             offset += length
             line_no += 1
+            if header and line_no == 1:
+                continue
             if separators and length <= options.max_line_bytes + 2 and not line.strip():
                 trailing = True
                 continue
@@ -126,13 +172,18 @@ def _block_starts(path: str, options: ReadOptions, separators: bool) -> tuple[li
 def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
     """One ReadTask per shard for plain local files (cheap byte-offset planning: one pass over the raw bytes, so
     the shards of one big file spread over every worker); one task per file for compressed or remote files
-    (which can only be read from their start: their shards are made one after the other by one worker)."""
+    (which can only be read from their start: their shards are made one after the other by one worker). A TSV
+    file with a header line has its header read here, and named columns checked against it (ConfigError)."""
     tasks = []
+    with_header = options.format == "tsv" and options.has_header()
     for unit in units:
+        header = read_header(unit.paths[0], options) if with_header else None
+        if header is not None:
+            tsv_layout(options.columns, header, unit.paths[0])
         if not all(_plain_local(p) for p in unit.paths):
-            tasks.append(ReadTask(unit))
+            tasks.append(ReadTask(unit, header=header))
             continue
-        scans = [_block_starts(p, options, options.format == "czeng20") for p in unit.paths]
+        scans = [_block_starts(p, options, options.format == "czeng20", with_header) for p in unit.paths]
         blocks = max(n for _, n in scans)
         for block in range(blocks):
             offsets = []
@@ -143,5 +194,5 @@ def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
             if unit.paths[1:]:         # moses: line number = record number
                 line_no = block * options.shard_rows
             tasks.append(ReadTask(unit, block, block + 1, ReadStart(tuple(offsets), line_no,
-                                                                    block * options.shard_rows)))
+                                                                    block * options.shard_rows), header))
     return tasks

@@ -36,11 +36,15 @@ def natural_key(text: str) -> list:
 
 
 def shard_counts(read: dict | None, rows: list, rejects: list) -> dict:
-    """The accounting of one shard; raises AccountingError unless read == rows + rejects."""
+    """The accounting of one shard; raises AccountingError unless read == rows + rejects. `bt_sources`: the
+    written rows with a bt by where it came from (their `bt_source`; `unrecorded` for rows of shards written
+    before that column)."""
     read = read or {"read": 0, "separators": 0}
     reasons = Counter(f"{r['stage']}/{r['reason']}" for r in rejects)
+    sources = Counter(r.get("bt_source") or "unrecorded" for r in rows if r.get("bt") is not None)
     counts = {"read": read["read"], "separators": read["separators"], "written": len(rows),
-              "rejected": len(rejects), "rejects_by_reason": dict(sorted(reasons.items()))}
+              "rejected": len(rejects), "rejects_by_reason": dict(sorted(reasons.items())),
+              "bt_sources": dict(sorted(sources.items()))}
     if counts["read"] != counts["written"] + counts["rejected"]:
         raise AccountingError(f"read {counts['read']} != written {counts['written']} + rejected "
                               f"{counts['rejected']}")

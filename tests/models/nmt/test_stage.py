@@ -103,3 +103,29 @@ def test_too_long_sources_are_rejected_with_the_limit(rows):
             assert output["bt"]
     assert any(n > limit for n in lengths)
     assert not any(translator.count_tokens([s])[0] > limit for call in translator.calls for s in call)
+
+
+def test_rows_that_bring_their_own_translation_are_not_translated(rows):
+    """A bt from the input (bt_source=input) is passed on as it is; the other rows of the batch are translated as
+    if alone; a batch of given rows never calls the model. A bt an earlier translate run wrote is translated
+    again (a rerun with a better model replaces it)."""
+    given = {i: dict(rows[i], bt=f"own translation {i}", bt_len=3, bt_source="input") for i in (0, 2, 3, 9)}
+    given[5] = dict(rows[5], bt="an earlier model's", bt_score=-2.0, bt_source="translate")
+    mixed = [given.get(i, row) for i, row in enumerate(rows)]
+    translator = CountingTranslator()
+    stage = stage_with(translator)
+    outputs = stage.process_batch(mixed)
+    assert stage.last_counts["given"] == 4 and stage.last_counts["sentences"] == len(rows) - 4
+    for i, output in enumerate(outputs):
+        if i in given and i != 5:
+            assert output == given[i]
+        else:
+            assert output["bt_source"] == "translate" and output["bt_score"] < 0
+            assert output["bt"] != "an earlier model's"
+    called = {s for call in translator.calls for s in call}
+    assert rows[3]["cs"] == rows[9]["cs"] not in called, "given in both its rows: never translated"
+    alone = stage_with(CountingTranslator()).process_batch([r for i, r in enumerate(rows) if i not in given or i == 5])
+    assert [o["bt"] for i, o in enumerate(outputs) if i not in given or i == 5] == [o["bt"] for o in alone]
+    translator.calls.clear()
+    assert stage.process_batch([given[0], given[2]]) == [given[0], given[2]] and not translator.calls
+    assert stage.last_counts == {"given": 2}

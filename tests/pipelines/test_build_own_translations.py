@@ -1,0 +1,72 @@
+"""`paranmt build` with the user's own translations (bring your own translations, docs/translate.md), on real rows
+of ../shared/data/wmt-bt: rows with a bt skip translation, the others are translated, and the manifest says where
+each bt came from."""
+import gzip
+import json
+
+import pandas as pd
+import pytest
+
+from paranmt.models.text.tokenize import length_column
+from paranmt.pipelines.cli import main
+
+NAMED = "id=id,cs=source,ref=ref,bt=bt"
+
+
+def build(*args):
+    return main(["build", *map(str, args)])
+
+
+@pytest.fixture(scope="module")
+def wmt_tsv(shared_data, tmp_path_factory):
+    """A gzip TSV like the wmt-bt files: the header and 24 records of WMT22 cs-en, every third one's bt emptied."""
+    with gzip.open(shared_data / "wmt-bt" / "wmt22.cs-en.tsv.gz", "rt", encoding="utf-8") as handle:
+        lines = [next(handle).rstrip("\n") for _ in range(25)]
+    records = [line.split("\t") for line in lines[1:]]
+    for i, fields in enumerate(records):
+        if i % 3 == 2:
+            fields[4] = ""
+    path = tmp_path_factory.mktemp("wmt") / "wmt22.cs-en.tsv.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as handle:
+        handle.write("\n".join([lines[0]] + ["\t".join(f) for f in records]) + "\n")
+    return path
+
+
+def test_rows_with_a_bt_skip_translation_and_the_manifest_counts_both(tmp_path, wmt_tsv, repo, capsys):
+    out = tmp_path / "out"
+    assert build("--input", wmt_tsv, "--format", "tsv", "--columns", NAMED, "--output", out,
+                 "--stages", "read,clean,translate", "--set", f"translate.model={repo / 'tests/fixtures/nmt-tiny'}",
+                 "--set", "translate.beam=2", "--set", "translate.threads=1") == 0
+    printed = capsys.readouterr().out
+    assert "read 24 = written 24 + rejected 0" in printed and "bt of the written rows: 16 from the input, " \
+                                                               "8 from translate" in printed
+    rows = pd.read_parquet(out).set_index("id")
+    source = pd.read_csv(wmt_tsv, sep="\t", keep_default_na=False, quoting=3).set_index("id")
+    given = source["bt"] != ""
+    assert (rows.loc[given[given].index, "bt"] == source.loc[given, "bt"]).all()
+    assert (rows.loc[given[given].index, "bt_source"] == "input").all()
+    assert rows.loc[given[given].index, "bt_score"].isna().all()
+    translated = rows.loc[given[~given].index]
+    assert (translated["bt_source"] == "translate").all() and (translated["bt_score"] < 0).all()
+    assert all(rows["bt_len"] == [length_column(bt) for bt in rows["bt"]])
+    manifest = json.loads((out / "__paranmt__" / "manifest.json").read_text())
+    assert manifest["bt_sources"] == {"input": 16, "translate": 8}
+    metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
+    assert metrics["beam_counters"]["translate/given"] == 16 and metrics["beam_counters"]["translate/sentences"] == 8
+
+
+def test_numbered_columns_with_header_flag(tmp_path, wmt_tsv):
+    out = tmp_path / "out"
+    assert build("--input", wmt_tsv, "--format", "tsv", "--columns", "cs=2,ref=3,bt=4,src_lang=1", "--header",
+                 "--output", out, "--stages", "read") == 0
+    rows = pd.read_parquet(out)
+    assert len(rows) == 24 and rows["id"].iloc[0] == "wmt22:wmt22.cs-en.tsv.gz:2"
+    assert (rows["src_lang"] == "cs").all() and rows["bt"].notna().sum() == 16
+
+
+def test_a_missing_header_column_is_one_line_exit_2(tmp_path, wmt_tsv, capsys):
+    assert build("--input", wmt_tsv, "--format", "tsv", "--columns", "cs=source,ref=reference", "--output",
+                 tmp_path / "out", "--stages", "read") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the header line has no column 'reference' (read.columns.ref)" in err[0]
+    assert not (tmp_path / "out").exists()
