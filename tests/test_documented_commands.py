@@ -145,6 +145,9 @@ COVERAGE = {
     "paranmt build --input 'data/sample/*' --format moses --output out/demo --stages read,clean,translate":
         ARGUMENTS,                                # the same pipeline as parsing.md's, which writes out/demo first
     "paranmt build ... --set translate.backend=fairseq --set translate.beam=5 --set translate.nbest=5": ARGUMENTS,
+    "paranmt build --input 'mine/*.tsv' --format tsv --columns cs=0,ref=1,bt=2 --output out/mine": ARGUMENTS,
+    "paranmt build --input '../shared/data/wmt-bt/wmt22.cs-en.tsv.gz' --format tsv "     # parses 15,928 pairs
+    "--columns id=id,cs=source,ref=ref,bt=bt --stages read,clean,score,parse --output out/wmt22-cs": ARGUMENTS,
     "paranmt train-nmt --config configs/nmt/cs-en-small.yaml": ARGUMENTS,              # 1.6 h of training
     "paranmt convert-nmt --config configs/nmt/cs-en-small.yaml --output assets/nmt-cs-en --average-last 1 "
     "--quantization int8": ARGUMENTS,                              # needs that training; writes the shipped model
