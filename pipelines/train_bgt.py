@@ -43,7 +43,7 @@ def register(subparsers) -> None:
                                    description=__doc__, formatter_class=lambda prog: __import__(
                                        "argparse").RawDescriptionHelpFormatter(prog))
     parser.add_argument("--train", nargs="+", required=True, help="bitext: Moses prefix(es), TSV, or shards")
-    parser.add_argument("--output", required=True, help="output directory (encoder, checkpoint.pt, metrics.jsonl)")
+    parser.add_argument("--output", required=True, help="output directory (encoder, checkpoint/, metrics.jsonl)")
     parser.add_argument("--format", choices=FORMATS, default="auto")
     parser.add_argument("--config", help="YAML with BGTConfig keys (models/bgt/trainer.py)")
     parser.add_argument("--variant", choices=VARIANTS, help="bgt (default) or a Table 48 baseline")
@@ -63,5 +63,6 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,
                         help="skip pairs with a side longer than this many words")
-    parser.add_argument("--resume", action="store_true", help="continue from OUTPUT/checkpoint.pt")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue from OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)")
     parser.set_defaults(func=run)

@@ -11,39 +11,39 @@ then decayed with the inverse square root of the update number:
 
 The KL weight is annealed linearly from 0 to 1 over `kl_anneal_steps` updates (models/bgt/model.py).
 On CUDA (device auto/cuda) the forward pass runs under fp16 autocast with a gradient scaler; on CPU in fp32.
-`<output>/checkpoint.pt` (model, optimizer, scaler, counters, RNG) is written every `checkpoint_every` updates and
-at the end (atomically); `resume` continues from it. `<output>/metrics.jsonl` gets the losses, the KL weight and
-pairs/s every `log_every` updates and the dev STS at each epoch end (if `dev_sts_dir`). At the end the semantic
-encoder is saved into `<output>` as a paranmt encoder (kind `bgt`): `paranmt eval/encode/eval-xling/
+The updates run in the shared training loop (models/training/loop.py; `BGTTask`): `<output>/checkpoint/`
+(model.pt with the model's state, trainer_state.pt with optimizer, scaler, counters, RNG; the learning rate is a
+function of the update number, so it needs no state of its own) is written every `checkpoint_every` updates and
+at the end (atomically); `resume` continues from it, or from the single `<output>/checkpoint.pt` that train-bgt
+wrote before (replaced by the directory at the next checkpoint). `<output>/metrics.jsonl` gets the losses, the KL
+weight and pairs/s every `log_every` updates and the dev STS at each epoch end (if `dev_sts_dir`). At the end the
+semantic encoder is saved into `<output>` as a paranmt encoder (kind `bgt`): `paranmt eval/encode/eval-xling/
 export-encoder --model <output>` work on it.
 """
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import json
 import logging
 import math
-import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import torch
-from tqdm import tqdm
 
 from paranmt.models.bgt.model import VARIANTS, BGTModel
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
-from paranmt.models.nmt.device import Device, select_device
+from paranmt.models.nmt.device import Device
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import ConfigError
+from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.models.training.trainer import sts_dev
+from paranmt.schemas.config import ConfigError, bounded
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
-class BGTConfig:
+class BGTConfig(LoopConfig):
+    """BGT's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     variant: str = "bgt"                 # one of models.bgt.model.VARIANTS
     languages: list[str] = field(default_factory=lambda: ["en", "cs"])   # English first, as the pairs are read
     sp_model: str | None = None          # a sentencepiece model covering both languages (else one is trained)
@@ -59,35 +59,27 @@ class BGTConfig:
     label_smoothing: float = 0.1         # of the translation loss
     kl_anneal_steps: int = 65536         # 2^16, as the thesis
     max_tokens: int = 4096               # tokens per batch (the longer side of each pair, summed)
-    lr: float = 5e-4
+    lr: float = bounded(5e-4, 0)
     warmup: int = 4000
-    epochs: int = 20
-    max_steps: int = 0                   # stop after this many updates in total (0 = no limit)
-    time_budget_minutes: float = 0       # stop after this much training time in total (0 = no limit)
-    checkpoint_every: int = 1000
-    log_every: int = 50
+    epochs: int = bounded(20, 0)
+    log_every: int = bounded(50, 0)
     dev_sts_dir: str | None = None
     dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
-    seed: int = 1
-    threads: int = 1
-    device: str = "auto"                 # auto (CUDA + fp16 when available) | cpu | cuda
-    weights_dtype: str = "float32"
 
     def validate(self) -> "BGTConfig":
+        super().validate()
         if self.variant not in VARIANTS:
             raise ConfigError(f"bgt: variant {self.variant!r} is not one of {', '.join(VARIANTS)}")
         if len(self.languages) != 2:
             raise ConfigError("bgt: languages needs exactly two codes, English first (e.g. [en, cs])")
         for name in ("dim", "latent", "encoder_layers", "decoder_layers", "heads", "ffn", "max_len",
-                     "max_tokens", "warmup", "epochs", "checkpoint_every", "log_every", "threads"):
+                     "max_tokens", "warmup"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"bgt: {name} must be >= 1")
         if self.dim % self.heads:
             raise ConfigError(f"bgt: dim {self.dim} is not a multiple of heads {self.heads}")
         if not 0 <= self.dropout < 1 or not 0 <= self.label_smoothing < 1:
             raise ConfigError("bgt: dropout and label_smoothing must be in [0, 1)")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ConfigError(f"bgt: device must be auto, cpu or cuda, not {self.device!r}")
         if self.sp_model and not Path(self.sp_model).is_file():
             raise ConfigError(f"bgt: sp_model {self.sp_model} does not exist")
         return self
@@ -130,112 +122,97 @@ class BGTTrainer:
     def __init__(self, config: BGTConfig, output: str | Path):
         self.config = config.validate()
         self.output = Path(output)
-        self.checkpoint = self.output / "checkpoint.pt"
 
-    def _featurizer(self, pairs: list[tuple[str, str]]) -> SentencePieceFeaturizer:
+    def fit(self, pairs: list[tuple[str, str]], resume: bool = False) -> BGTModel:
+        """Train on (English, other) pairs in the shared loop (`BGTTask`); save the semantic encoder into the output
+        directory; return the model."""
+        c = self.config
+        if not pairs:
+            raise ConfigError("bgt: no training pairs")
+        task = BGTTask(c, self.output, pairs)
+        Loop(task, c, self.output, resume=resume, config_file="bgt_config.json").run()
+        task.model.encoder.save(self.output, dtype=c.weights_dtype)
+        return task.model.eval()
+
+
+class BGTTask(Task):
+    """BGT training as a task of the shared loop (module docstring): a position counts token batches of the
+    epoch's order; one update per batch."""
+    unit = "update"
+    shown = ("loss", "kl")
+
+    def __init__(self, config: BGTConfig, output: Path, pairs: list[tuple[str, str]]):
+        self.config, self.output, self.pairs = config, output, pairs
+        self.description = f"train-bgt {config.variant}"
+
+    def _featurizer(self) -> SentencePieceFeaturizer:
         c = self.config
         if c.sp_model:
             return SentencePieceFeaturizer(c.sp_model)
         if (self.output / "sp.model").is_file():
             return SentencePieceFeaturizer(self.output / "sp.model")
-        return SentencePieceFeaturizer.train([s for pair in pairs for s in pair], self.output / "sp", c.sp_vocab_size)
+        return SentencePieceFeaturizer.train([s for pair in self.pairs for s in pair], self.output / "sp",
+                                             c.sp_vocab_size)
 
-    def fit(self, pairs: list[tuple[str, str]], resume: bool = False) -> BGTModel:
-        """Train on (English, other) pairs; save the semantic encoder into the output directory; return the model."""
+    def setup(self, checkpoint, device: Device) -> None:
         c = self.config
-        if not pairs:
-            raise ConfigError("bgt: no training pairs")
-        torch.set_num_threads(c.threads)
-        torch.manual_seed(c.seed)
-        self.output.mkdir(parents=True, exist_ok=True)
-        (self.output / "bgt_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
-        featurizer = self._featurizer(pairs)
-        device = select_device(c.device, c.threads)
-        model = BGTModel(featurizer, c.variant, tuple(c.languages), c.dim, c.latent, c.encoder_layers,
-                         c.decoder_layers, c.heads, c.ffn, c.dropout, c.max_len, c.label_smoothing).to(device.kind)
-        optimizer = torch.optim.Adam(model.parameters(), lr=c.lr, betas=(0.9, 0.98), eps=1e-8)
-        scaler = torch.amp.GradScaler("cuda", enabled=device.kind == "cuda" and device.fp16)
-        state = {"step": 0, "epoch": 0, "position": 0, "elapsed": 0.0}
-        if resume and self.checkpoint.is_file():
-            saved = load_weights_only(self.checkpoint, map_location=device.kind)
-            model.load_state_dict(saved["model"])
-            optimizer.load_state_dict(saved["optimizer"])
-            scaler.load_state_dict(saved["scaler"])
-            torch.set_rng_state(saved["torch_rng"].cpu())
-            state = {k: saved[k] for k in state}
-            log.info("resuming at update %d (epoch %d, batch %d)", state["step"], state["epoch"], state["position"])
-        english = featurizer.ids([e for e, _ in pairs])
-        other = featurizer.ids([o for _, o in pairs])
-        lengths = [min(c.max_len, max(len(a), len(b))) + 1 for a, b in zip(english, other)]
-        batches = token_batches(lengths, c.max_tokens)
-        total = len(batches) * c.epochs if not c.max_steps else min(c.max_steps, len(batches) * c.epochs)
-        metrics = (self.output / "metrics.jsonl").open("a")
-        bar = tqdm(total=total, initial=min(state["step"], total), desc=f"train-bgt {c.variant}", unit="update",
-                   dynamic_ncols=True)
-        window, window_pairs, window_start = {}, 0, time.perf_counter()
-        stop = False
-        try:
-            while state["epoch"] < c.epochs and not stop:
-                order = np.random.default_rng(c.seed + state["epoch"]).permutation(len(batches))
-                while state["position"] < len(batches) and not stop:
-                    started = time.perf_counter()
-                    batch = batches[order[state["position"]]]
-                    model.train()
-                    for group in optimizer.param_groups:
-                        group["lr"] = learning_rate(state["step"] + 1, c.lr, c.warmup)
-                    beta = kl_weight(state["step"], c.kl_anneal_steps)
-                    with precision_context(device):
-                        losses = model([english[i] for i in batch], [other[i] for i in batch], beta)
-                    optimizer.zero_grad()
-                    scaler.scale(losses["loss"]).backward()
-                    scaler.step(optimizer)
-                    scaler.update()
-                    state["step"] += 1
-                    state["position"] += 1
-                    state["elapsed"] += time.perf_counter() - started
-                    bar.update(1)
-                    for key, value in losses.items():
-                        window[key] = window.get(key, 0.0) + float(value.detach()) * len(batch)
-                    window_pairs += len(batch)
-                    if state["step"] % c.log_every == 0:
-                        record = {"step": state["step"], "epoch": state["epoch"], "kl_weight": round(beta, 5),
-                                  **{k: v / window_pairs for k, v in window.items()},
-                                  "pairs_per_s": window_pairs / (time.perf_counter() - window_start),
-                                  "elapsed_s": state["elapsed"]}
-                        metrics.write(json.dumps(record) + "\n")
-                        metrics.flush()
-                        bar.set_postfix(loss=f"{record['loss']:.3f}", kl=f"{record['kl']:.2f}")
-                        window, window_pairs, window_start = {}, 0, time.perf_counter()
-                    if state["step"] % c.checkpoint_every == 0:
-                        self._save_checkpoint(model, optimizer, scaler, state)
-                    stop = bool((c.max_steps and state["step"] >= c.max_steps) or
-                                (c.time_budget_minutes and state["elapsed"] >= 60 * c.time_budget_minutes))
-                if state["position"] >= len(batches):
-                    state["epoch"] += 1
-                    state["position"] = 0
-                    self._log_dev(model, state, metrics)
-        finally:
-            bar.close()
-        self._save_checkpoint(model, optimizer, scaler, state)
-        metrics.write(json.dumps({"done": True, **state, "pairs": len(pairs), "batches": len(batches)}) + "\n")
-        metrics.close()
-        model.encoder.save(self.output, dtype=c.weights_dtype)
-        return model.eval()
+        featurizer = self._featurizer()
+        self.device = device
+        self.model = BGTModel(featurizer, c.variant, tuple(c.languages), c.dim, c.latent, c.encoder_layers,
+                              c.decoder_layers, c.heads, c.ffn, c.dropout, c.max_len,
+                              c.label_smoothing).to(device.kind)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, betas=(0.9, 0.98), eps=1e-8)
+        self.scaler = torch.amp.GradScaler("cuda", enabled=device.kind == "cuda" and device.fp16)
+        if checkpoint is not None:
+            weights = (checkpoint.state["model"] if checkpoint.directory is None else
+                       load_weights_only(checkpoint.directory / "model.pt", map_location=device.kind))
+            self.model.load_state_dict(weights)
+            self.optimizer.load_state_dict(checkpoint.state["optimizer"])
+            self.scaler.load_state_dict(checkpoint.state["scaler"])
+        self.english = featurizer.ids([e for e, _ in self.pairs])
+        self.other = featurizer.ids([o for _, o in self.pairs])
+        lengths = [min(c.max_len, max(len(a), len(b))) + 1 for a, b in zip(self.english, self.other)]
+        self.batches_of_epoch = token_batches(lengths, c.max_tokens)
 
-    def _save_checkpoint(self, model, optimizer, scaler, state: dict) -> None:
-        tmp = self.checkpoint.with_suffix(".tmp")
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "scaler": scaler.state_dict(),
-                    "torch_rng": torch.get_rng_state(), "config": dataclasses.asdict(self.config), **state}, tmp)
-        os.replace(tmp, self.checkpoint)
+    def steps_per_epoch(self) -> int:
+        return len(self.batches_of_epoch)
 
-    def _log_dev(self, model: BGTModel, state: dict, metrics) -> None:
-        if not self.config.dev_sts_dir:
-            return
-        from paranmt.models.evaluation.sts import evaluate
+    def epoch_size(self) -> int:
+        return len(self.batches_of_epoch)
 
-        results, _ = evaluate(model.encoder.encode, self.config.dev_sts_dir, self.config.dev_datasets)
-        record = {"step": state["step"], "epoch": state["epoch"],
-                  "dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
-        metrics.write(json.dumps(record) + "\n")
-        metrics.flush()
-        log.info("epoch %d dev STS: %s", state["epoch"], record["dev"])
+    def batches(self, state: LoopState):
+        order = epoch_order(self.config.seed, state.epoch, len(self.batches_of_epoch))
+        for position in range(state.position, len(order)):
+            yield 1, self.batches_of_epoch[order[position]]
+
+    def step(self, batch: list[int], state: LoopState) -> tuple[int, dict]:
+        c, model, optimizer = self.config, self.model, self.optimizer
+        model.train()
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate(state.step + 1, c.lr, c.warmup)
+        self.beta = kl_weight(state.step, c.kl_anneal_steps)
+        with precision_context(self.device):
+            losses = model([self.english[i] for i in batch], [self.other[i] for i in batch], self.beta)
+        optimizer.zero_grad()
+        self.scaler.scale(losses["loss"]).backward()
+        self.scaler.step(optimizer)
+        self.scaler.update()
+        return 1, {**{key: float(value.detach()) * len(batch) for key, value in losses.items()}, "pairs": len(batch)}
+
+    def record(self, window: Window, state: LoopState) -> dict:
+        pairs = window.sums["pairs"]
+        return {"kl_weight": round(self.beta, 5), **{k: v / pairs for k, v in window.sums.items() if k != "pairs"},
+                "pairs_per_s": pairs / window.seconds}
+
+    def evaluate(self, state: LoopState) -> dict | None:
+        return sts_dev(self.model.encoder.encode, self.config.dev_sts_dir, self.config.dev_datasets)
+
+    def state_dict(self) -> dict:
+        return {"optimizer": self.optimizer.state_dict(), "scaler": self.scaler.state_dict()}
+
+    def save(self, directory: Path) -> None:
+        torch.save(self.model.state_dict(), directory / "model.pt")
+
+    def summary(self, state: LoopState) -> dict:
+        return {"position": state.position, "elapsed": state.elapsed, "pairs": len(self.pairs),
+                "batches": len(self.batches_of_epoch)}

@@ -145,11 +145,9 @@ class ParaphraserTrainer:
         c = self.config
         if not instances:
             raise ConfigError("no training instances")
-        self.output.mkdir(parents=True, exist_ok=True)
-        (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
         training = dict(training_info or {}, instances=len(instances), config=dataclasses.asdict(c))
         task = ParaphraserTask(c, self.output, instances, templates, list(dev), training)
-        state = Loop(task, c, self.output, resume=resume).run()
+        state = Loop(task, c, self.output, resume=resume, config_file="train_config.json").run()
         training.update(steps=state.step, epochs_completed=state.epoch, train_seconds=round(state.elapsed))
         task.model.save(self.output, training, dtype=c.weights_dtype)
         task.model.module.eval()

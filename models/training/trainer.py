@@ -197,10 +197,8 @@ class Trainer:
         c = self.config
         if not pairs:
             raise ConfigError("no training pairs")
-        self.output.mkdir(parents=True, exist_ok=True)
-        (self.output / "train_config.json").write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
         task = EncoderTask(c, self.output, pairs)
-        Loop(task, c, self.output, resume=resume).run()
+        Loop(task, c, self.output, resume=resume, config_file="train_config.json").run()
         task.encoder.save(self.output, dtype=c.weights_dtype)
         return task.encoder.eval()
 

@@ -168,7 +168,7 @@ def test_the_paraphraser_and_bgt_trainers_refuse_a_crafted_trainer_state(tmp_pat
     config = BGTConfig(variant="bgt", sp_model=str(repo / "assets" / "encoder-sp" / "sp.model"), max_steps=1,
                        dim=8, latent=4, encoder_layers=1, decoder_layers=1, heads=2, ffn=16)
     trainer = BGTTrainer(config, tmp_path / "bgt")
-    craft(trainer.checkpoint, marker)
+    craft(tmp_path / "bgt" / "checkpoint.pt", marker)         # the single file train-bgt wrote before the loop
     pairs = [("A man plays a guitar.", "Muž hraje na kytaru."), ("The market fell.", "Trh klesl.")]
     with pytest.raises(UnsafeFileError, match="refused"):
         trainer.fit(pairs, resume=True)

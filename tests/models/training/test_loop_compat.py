@@ -68,6 +68,8 @@ def test_an_old_checkpoint_resumes_as_the_old_code_resumed_it(name, shared_data,
     cases.RESUMABLE[name](shared_data, resumed, resume=True)
     same(cases.records(resumed), EXPECTED[name]["resumed"])
     assert EXPECTED[name]["fresh"][-1] == EXPECTED[name]["resumed"][-1], "the old code resumed exactly"
+    assert (resumed / "checkpoint" / "trainer_state.pt").is_file() and not (resumed / "checkpoint.pt").exists(), \
+        "one format: the checkpoint directory replaces train-bgt's old single file"
 
 
 @pytest.mark.parametrize("name", sorted(cases.ONE_RUN))
