@@ -1,0 +1,138 @@
+"""The shared training loop (models/training/loop.py) on a small least-squares task: exact resume, stops, per-epoch
+lines, keep-best across a resume, the recovery of an interrupted checkpoint swap, and config checks."""
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.schemas.config import ConfigError
+
+
+class LeastSquares(Task):
+    """Fit y = X w (+ noise) with a linear layer, one Adam step per batch of `size` rows; dev metric: the MSE on
+    held-out rows; batches draw a dropout-like row mask from the task's own RNG, so resuming needs its state."""
+    unit = "update"
+
+    def __init__(self, size=8, evaluate_at="epoch", best=None):
+        generator = np.random.default_rng(0)
+        self.x = torch.tensor(generator.normal(size=(60, 3)), dtype=torch.float32)
+        self.y = self.x @ torch.tensor([1.0, -2.0, 0.5]) + 0.1 * torch.tensor(generator.normal(size=60),
+                                                                                dtype=torch.float32)
+        self.size, self.evaluate_at, self.best = size, evaluate_at, best
+        self.kept = []
+
+    def setup(self, checkpoint, device):
+        self.model = torch.nn.Linear(3, 1)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=0.05)
+        self.rng = np.random.default_rng(7)
+        if checkpoint is not None:
+            self.model.load_state_dict(torch.load(checkpoint.directory / "model.pt", weights_only=True))
+            self.optimizer.load_state_dict(checkpoint.state["optimizer"])
+            self.rng.bit_generator.state = json.loads(checkpoint.state["rng"])
+
+    def steps_per_epoch(self):
+        return -(-48 // self.size)
+
+    def epoch_size(self):
+        return self.steps_per_epoch()
+
+    def batches(self, state):
+        order = epoch_order(1, state.epoch, 48)
+        for position in range(state.position, self.epoch_size()):
+            index = order[position * self.size:(position + 1) * self.size]
+            yield 1, index[self.rng.random(len(index)) < 0.9]
+
+    def step(self, index, state):
+        loss = torch.mean((self.model(self.x[index]).squeeze(1) - self.y[index]) ** 2)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return 1, {"loss": loss.item()}
+
+    def record(self, window: Window, state: LoopState):
+        return {"loss": window.sums["loss"] / window.updates}
+
+    def evaluate(self, state):
+        with torch.no_grad():
+            return {"dev_mse": torch.mean((self.model(self.x[48:]).squeeze(1) - self.y[48:]) ** 2).item()}
+
+    def keep_best(self, state, metrics):
+        self.kept.append((state.step, metrics["dev_mse"]))
+
+    def state_dict(self):
+        return {"optimizer": self.optimizer.state_dict(), "rng": json.dumps(self.rng.bit_generator.state)}
+
+    def save(self, directory):
+        torch.save(self.model.state_dict(), directory / "model.pt")
+
+
+def lines(directory):
+    return [json.loads(line) for line in (directory / "metrics.jsonl").read_text().splitlines()]
+
+
+def test_a_stopped_run_resumes_exactly(tmp_path):
+    config = dict(epochs=3, checkpoint_every=4, log_every=2, seed=3, device="cpu")
+    whole = LeastSquares()
+    Loop(whole, LoopConfig(**config), tmp_path / "whole").run()
+    Loop(LeastSquares(), LoopConfig(**config, max_steps=7), tmp_path / "parts").run()
+    assert lines(tmp_path / "parts")[-1] == {"done": True, "step": 7, "epoch": 1}
+    resumed = LeastSquares()
+    state = Loop(resumed, LoopConfig(**config), tmp_path / "parts", resume=True).run()
+    assert (state.step, state.epoch, state.position) == (18, 3, 0)
+    assert torch.equal(whole.model.weight, resumed.model.weight)
+    dev = [r for r in lines(tmp_path / "whole") if "dev_mse" in r]
+    assert [r["epoch"] for r in dev] == [1, 2, 3] and dev == [r for r in lines(tmp_path / "parts") if "dev_mse" in r]
+    losses = {r["step"]: r["loss"] for r in lines(tmp_path / "whole") if "loss" in r}
+    assert {r["step"]: r["loss"] for r in lines(tmp_path / "parts") if "loss" in r and r["step"] > 8} == \
+        {step: loss for step, loss in losses.items() if step > 8}
+
+
+def test_an_interrupted_swap_leaves_a_checkpoint_that_resumes(tmp_path):
+    Loop(LeastSquares(), LoopConfig(epochs=1, max_steps=3, device="cpu"), tmp_path).run()
+    (tmp_path / "checkpoint").rename(tmp_path / "checkpoint.old")          # cut short between the two renames
+    state = Loop(LeastSquares(), LoopConfig(epochs=1, device="cpu"), tmp_path, resume=True).run()
+    assert [r["step"] for r in lines(tmp_path) if r.get("done")] == [3, 6] and state.step == 6
+    assert (tmp_path / "checkpoint").is_dir() and not (tmp_path / "checkpoint.old").exists()
+
+
+def test_the_time_budget_stops_after_the_update_that_spends_it(tmp_path):
+    state = Loop(LeastSquares(), LoopConfig(epochs=5, time_budget_minutes=1e-9, device="cpu"), tmp_path).run()
+    assert state.step == 1 and lines(tmp_path)[-1]["step"] == 1
+
+
+def test_per_epoch_lines_carry_the_dev_metric_also_for_an_epoch_cut_short(tmp_path):
+    metrics = tmp_path / "metrics.jsonl"
+    task = LeastSquares(best=("dev_mse", "min"))
+    state = Loop(task, LoopConfig(epochs=3, max_steps=15, log_every=0, device="cpu"), metrics_file=metrics).run()
+    records = [json.loads(line) for line in metrics.read_text().splitlines()]
+    assert [(r["epoch"], r["step"]) for r in records] == [(1, 6), (2, 12), (3, 15)]
+    assert all(set(r) == {"epoch", "step", "loss", "dev_mse"} for r in records)
+    assert state.step == 15 and not (tmp_path / "checkpoint").exists(), "no output directory: no checkpoints"
+    assert task.kept[0] == (6, records[0]["dev_mse"])
+
+
+def test_keep_best_sees_only_improvements_and_remembers_them_across_a_resume(tmp_path):
+    config = dict(epochs=2, checkpoint_every=3, log_every=3, device="cpu")
+    first = LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min"))
+    Loop(first, LoopConfig(**config, max_steps=6), tmp_path).run()
+    second = LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min"))
+    state = Loop(second, LoopConfig(**config), tmp_path, resume=True).run()
+    dev = [(r["step"], r["dev_mse"]) for r in lines(tmp_path) if "dev_mse" in r]
+    assert [step for step, _ in dev] == [3, 6, 9, 12], "each checkpoint and the end, once per update"
+    running, expected = float("inf"), []
+    for step, value in dev:
+        if value < running:
+            running = value
+            expected.append((step, value))
+    assert first.kept + second.kept == expected and state.best_dev == running
+
+
+def test_loop_settings_are_checked():
+    with pytest.raises(ConfigError, match="device"):
+        LoopConfig(device="tpu").validate()
+    with pytest.raises(ConfigError, match="max_steps"):
+        LoopConfig(max_steps=-1).validate()
+    with pytest.raises(ConfigError, match="weights_dtype"):
+        LoopConfig(weights_dtype="int8").validate()
