@@ -290,6 +290,34 @@ class QuantileFilter(PairFilter):
         return text
 
 
+class ValuesFilter(PairFilter):
+    """Keep rows whose text `column` (corpus, src_lang, bt_source, a side's language label, ...) is one of
+    `values` (exact match; `exclude: true` keeps the others instead). score = row[column]; a null never passes."""
+
+    def __init__(self, column: str, values, exclude: bool = False, name: str | None = None):
+        from paranmt.schemas.records import PAIR_SCHEMA
+
+        text_columns = [f.name for f in PAIR_SCHEMA if pa.types.is_string(f.type)]
+        if column not in text_columns:
+            raise ConfigError(f"values filter: column must be a text column, one of {text_columns}, got {column!r}")
+        values = [values] if isinstance(values, str) else list(values or [])
+        if not values or not all(isinstance(v, str) for v in values):
+            raise ConfigError(f"values filter on {column}: values must be a non-empty list of strings, got {values!r}")
+        self.column, self.values, self.exclude = column, values, bool(exclude)
+        self.requires = (column,)
+        self.name = name or f"{column}_values"
+
+    def score(self, table):
+        return column(table, self.column)
+
+    def accept(self, score):
+        found = pc.is_in(score, value_set=pa.array(self.values, pa.string()))
+        return true_where(pc.and_(pc.is_valid(score), pc.invert(found) if self.exclude else found))
+
+    def describe(self):
+        return f"{self.column} {'not ' if self.exclude else ''}in {self.values}"
+
+
 class SplitFilter(PairFilter):
     """Keep the rows of one part of a deterministic train/dev/test split made by GROUP, never by row: rows that
     share a group (e.g. the 5-19 system outputs of one WMT source segment) always fall in the same part.
@@ -357,6 +385,7 @@ FILTER_TYPES: dict[str, type[PairFilter]] = {
     "quantile": QuantileFilter,
     "bt_copy": BacktranslationCopyFilter,
     "split": SplitFilter,
+    "values": ValuesFilter,
 }
 
 

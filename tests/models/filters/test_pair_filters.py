@@ -264,3 +264,15 @@ def test_split_filter_keeps_groups_together_and_its_parts_cover_the_input_once(s
         build_filter({"type": "split", "keep": "validation"})
     with pytest.raises(ConfigError, match="not a regular expression"):
         build_filter({"type": "split", "keep": "dev", "group": "(("})
+
+
+def test_values_filter_keeps_rows_by_a_text_column_and_refuses_numeric_columns():
+    rows = pa.table({"corpus": ["de", "ja", None, "cs"], "id": ["a", "b", "c", "d"]})
+    assert build_filter({"type": "values", "column": "corpus", "values": ["de", "cs"]}).check(rows)[0].tolist() == [
+        True, False, False, True]
+    assert build_filter({"type": "values", "column": "corpus", "values": "ja", "exclude": True}).check(rows)[0] \
+        .tolist() == [True, False, False, True]
+    with pytest.raises(ConfigError, match="must be a text column"):
+        build_filter({"type": "values", "column": "para_score", "values": ["1"]})
+    with pytest.raises(ConfigError, match="non-empty list of strings"):
+        build_filter({"type": "values", "column": "corpus", "values": []})
