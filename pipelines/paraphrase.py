@@ -9,8 +9,9 @@ Text input: one sentence a line. Each sentence is parsed (`--parser`, default th
 parse generator makes a full target parse for each template, SCPN realizes it with beam search, the paraphrase is
 re-parsed (template_match) and post-filtered (trigram overlap >= --min-overlap, para_score >= --min-similarity
 with --encoder). Decoding guards: `--no-repeat-ngram N` forbids a repeated N-gram of output units in beam search;
-`--rerank template|simile` generates the whole beam and returns the `--n-best` hypotheses the post-filter keeps
-that match the template / are closest to the source by SIMILE first (models/generation/pipeline.py).
+`--rerank template` (the default) generates the whole beam and returns the `--n-best` hypotheses the post-filter
+keeps that match the template first (`simile`: closest to the source by SIMILE; `score`: the generator's best as
+they come; models/generation/pipeline.py).
 Output by suffix: .parquet, .jsonl or .tsv, one row per paraphrase (schemas/paraphrases.py); dropped candidates
 and sources that could not be paraphrased are counted in the summary line, and written too with `--all`
 (kept=false, reason). Templates (`--templates`, models/generation/templates.py): `top20` (default:
@@ -56,7 +57,8 @@ class ParaphraseConfig:
     min_similarity: float = 0.7
     beam: int = 4
     n_best: int = 1
-    rerank: str = "score"                   # score | template | simile (models/generation/pipeline.py)
+    rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
+                                            # default measured in docs/paraphrase.md, Decoding guards)
     no_repeat_ngram: int = 0                # > 0: no repeated n-gram of output units in beam search
     batch_size: int = 32
     device: str = "auto"
@@ -269,10 +271,10 @@ def add_model_arguments(parser) -> None:
                         help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
     parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
     parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
-    parser.add_argument("--rerank", default="score", choices=RERANK,
-                        help="which hypotheses of the beam are returned: score = the generator's best (default); "
-                             "template / simile = the whole beam, kept ones first, then by template match / "
-                             "SIMILE to the source")
+    parser.add_argument("--rerank", default="template", choices=RERANK,
+                        help="which hypotheses of the beam are returned: template (default) / simile = the whole "
+                             "beam, kept ones first, then by template match / SIMILE to the source; score = the "
+                             "generator's best as they come")
     parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
                         help="beam search never repeats an N-gram of output units (default 0: off)")
     parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")

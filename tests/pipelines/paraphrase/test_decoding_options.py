@@ -1,6 +1,7 @@
 """`paranmt paraphrase --rerank template|simile`: the whole beam is generated, and each request returns the
 hypotheses the post-filter keeps first, then the ones in the asked template / closest to the source by SIMILE
-(checked against the full beam of the same models written with `--rerank score --n-best BEAM`)."""
+(checked against the full beam of the same models written with `--rerank score --n-best BEAM`); `template` is
+the default."""
 import json
 import math
 
@@ -25,14 +26,16 @@ def paraphrase(tiny_models, sentences_file, output, min_similarity, *arguments):
 def test_rerank_returns_the_best_of_the_beam(tiny_models, tmp_path, repo, rerank):
     sentences_file = tmp_path / "sentences.txt"
     sentences_file.write_text("\n".join(SENTENCES) + "\n")
-    loose = paraphrase(tiny_models, sentences_file, tmp_path / "loose.jsonl", -1, "--n-best", str(BEAM))
+    whole_beam = ["--rerank", "score", "--n-best", str(BEAM)]         # the generator's order
+    loose = paraphrase(tiny_models, sentences_file, tmp_path / "loose.jsonl", -1, *whole_beam)
     # a similarity threshold that drops some request's best hypothesis and keeps a later one of its beam
     splits = [(rows[0]["para_score"] + max(r["para_score"] for r in rows[1:])) / 2
               for rows in (loose[k:k + BEAM] for k in range(0, len(loose), BEAM))
               if max(r["para_score"] for r in rows[1:]) > rows[0]["para_score"]]
     assert splits
-    beam = paraphrase(tiny_models, sentences_file, tmp_path / "beam.jsonl", splits[0], "--n-best", str(BEAM))
-    chosen = paraphrase(tiny_models, sentences_file, tmp_path / "chosen.jsonl", splits[0], "--rerank", rerank)
+    beam = paraphrase(tiny_models, sentences_file, tmp_path / "beam.jsonl", splits[0], *whole_beam)
+    chosen = paraphrase(tiny_models, sentences_file, tmp_path / "chosen.jsonl", splits[0],
+                        *(["--rerank", rerank] if rerank != "template" else []))
     assert len(beam) == len(SENTENCES) * 3 * BEAM and len(chosen) == len(SENTENCES) * 3
     if rerank == "simile":
         scores = SimileScorer(open_encoder(str(repo / "assets" / "encoder-sp"))).score(
