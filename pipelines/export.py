@@ -21,7 +21,7 @@ from paranmt.pipelines.options import pipeline_options
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
-from paranmt.transforms.export import FORMATS, HF_SCHEMA, SCPN_HEADER, ExportShardFn
+from paranmt.transforms.export import FORMATS, HEADERS, HF_SCHEMA, ExportShardFn
 from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, read_shard_metadata,
                                        unique_shard_names, write_json, write_text_atomically)
 
@@ -148,7 +148,7 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
                               dataset_card(totals.get("written", 0), len(files), read_shard_metadata(files[0])))
     else:
         parts = [FileSystems.join(target_dir, f"{name}.txt") for name in sorted(unique_shard_names(files))]
-        concatenate_files(parts, output, SCPN_HEADER if fmt == "scpn" else "")
+        concatenate_files(parts, output, HEADERS[fmt])
         FileSystems.delete([target_dir])
     return {"format": fmt, "output": output, "lowercase": lowercase, **totals}
 

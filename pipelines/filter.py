@@ -25,7 +25,7 @@ from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.options import pipeline_options
 from paranmt.pipelines.watchdog import supervised
-from paranmt.schemas import layout
+from paranmt.schemas import layout, tsv
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.filter import FilterShards
 from paranmt.transforms.shards import (check_columns, column_fill, concatenate_files, list_shards,
@@ -133,7 +133,7 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
     parts_dir = FileSystems.join(output, layout.TSV_PARTS)
     if config.write_tsv:
         parts = sorted(m.path for m in FileSystems.match([FileSystems.join(parts_dir, "*.tsv")])[0].metadata_list)
-        concatenate_files(parts, FileSystems.join(output, layout.PAIRS_TSV))
+        concatenate_files(parts, FileSystems.join(output, layout.PAIRS_TSV), tsv.header(tsv.PAIRS_COLUMNS))
     FileSystems.delete([parts_dir] + ([FileSystems.join(output, layout.DEDUP_WORK)] if plan.dedup else []))
     if not config.write_dropped:
         FileSystems.delete([FileSystems.join(output, layout.DROPPED)])
@@ -165,7 +165,8 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", help="sampling seed (default: paranmt)")
     parser.add_argument("--dedup", help="comma-separated: pair,ref,bt")
     parser.add_argument("--dedup-normalization", choices=("exact", "normalized"))
-    parser.add_argument("--tsv", action="store_true", default=None, help=f"also write {layout.PAIRS_TSV} (ref TAB bt)")
+    parser.add_argument("--tsv", action="store_true", default=None,
+                        help=f"also write {layout.PAIRS_TSV} (header ref TAB bt, a table TSV)")
     parser.add_argument("--write-dropped", action="store_true", default=None,
                         help=f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each "
                              "dropped row and its reason")

@@ -3,12 +3,14 @@
     paranmt filter --config configs/filters/lexicon.yaml --input SHARDS --output LEXDATA   # para >= 0.35, <= 30 tok
     paranmt lexicon --input LEXDATA --output DIR [--min-count 2] [--simlex ../shared/data/word-sim/EN-SIMLEX-999.txt]
 
-Writes DIR/lexicon-*.tsv (header `u v cross_count pmi_cross pmi_within pmi_adj`, both directions of each pair,
-unsorted, sharded), DIR/simlex_pairs.tsv (the lexicon rows of the benchmark's pairs) and DIR/lexicon_eval.json
+Writes DIR/lexicon-*.tsv (table TSVs, schemas/tsv.py: header `u v cross_count pmi_cross pmi_within pmi_adj`, both
+directions of each pair, unsorted, sharded), DIR/simlex_pairs.tsv (the lexicon rows of the benchmark's pairs, the
+same columns) and DIR/lexicon_eval.json
 (Spearman rho of pmi_adj and of pmi_cross against SimLex-999, with coverage).
 """
 from __future__ import annotations
 
+import io
 import logging
 import sys
 from pathlib import Path
@@ -19,19 +21,20 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
 from paranmt.pipelines.options import pipeline_options
 from paranmt.pipelines.watchdog import supervised
+from paranmt.schemas import tsv
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
 from paranmt.transforms.lexicon import ParaphraseLexicon
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
 
 LOG = logging.getLogger(__name__)
-COLUMNS = ("u", "v", "cross_count", "pmi_cross", "pmi_within", "pmi_adj")
 DEFAULT_SIMLEX = PROJECT_ROOT.parent / "shared" / "data" / "word-sim" / "EN-SIMLEX-999.txt"
 MIN_COVERED_PAIRS = 50     # fewer covered benchmark pairs than this: the Spearman rho says little
 
 
 def tsv_line(entry: dict) -> str:
-    return "\t".join([entry["u"], entry["v"], str(entry["cross_count"])]
-                     + [f"{entry[c]:.5f}" for c in COLUMNS[3:]])
+    """One lexicon row of a table TSV."""
+    return tsv.table_line([entry["u"], entry["v"], str(entry["cross_count"])]
+                          + [f"{entry[c]:.5f}" for c in tsv.LEXICON_COLUMNS[3:]])
 
 
 def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_count: int = 2, alpha: float = 1.0,
@@ -61,17 +64,18 @@ def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_cou
         (lexicon
          | "Lines" >> beam.Map(tsv_line)
          | "WriteLexicon" >> beam.io.WriteToText(FileSystems.join(output, "lexicon"), file_name_suffix=".tsv",
-                                                 header="\t".join(COLUMNS)))
+                                                 header=tsv.header(tsv.LEXICON_COLUMNS),
+                                                 append_trailing_newlines=False))
         (lexicon
          | "BenchmarkPairs" >> beam.Filter(lambda entry: (entry["u"], entry["v"]) in wanted)
          | "Collect" >> beam.combiners.ToList()
          | "WriteBenchmarkPairs" >> beam.Map(lambda entries: write_text_atomically(
              FileSystems.join(output, "simlex_pairs.tsv"),
-             "\t".join(COLUMNS) + "\n" + "".join(tsv_line(e) + "\n" for e in sorted(
+             tsv.header(tsv.LEXICON_COLUMNS) + "".join(tsv_line(e) for e in sorted(
                  entries, key=lambda e: (e["u"], e["v"]))))))
     with FileSystems.open(FileSystems.join(output, "simlex_pairs.tsv")) as handle:
-        lines = handle.read().decode("utf-8").splitlines()[1:]
-    rows = [dict(zip(COLUMNS, line.split("\t"))) for line in lines]
+        rows = [dict(zip(tsv.LEXICON_COLUMNS, fields))
+                for fields in list(tsv.read_rows(io.StringIO(handle.read().decode("utf-8"), newline="")))[1:]]
     result = {"benchmark": str(simlex_path), "min_count": min_count, "alpha": alpha}
     for column in ("pmi_adj", "pmi_cross"):
         result[column] = evaluate({(r["u"], r["v"]): float(r[column]) for r in rows}, benchmark)

@@ -172,15 +172,18 @@ def check_output_file(path: str) -> None:
 
 
 def tsv_field(value) -> str:
+    """A value as text in the TSV output: null and NaN empty, floats with 6 decimals, booleans `true`/`false`."""
     if value is None:
         return ""
     if isinstance(value, float):
         return "" if value != value else f"{value:.6f}"
-    return " ".join(str(value).split()) if isinstance(value, str) else str(value).lower()
+    return value if isinstance(value, str) else str(value).lower()
 
 
 def write_paraphrases(rows: list[dict], path: str) -> None:
-    """Write rows in the format of the file's suffix, atomically (a temporary name, then renamed)."""
+    """Write rows in the format of the file's suffix, atomically (a temporary name, then renamed); .tsv is a table
+    TSV (schemas/tsv.py)."""
+    from paranmt.schemas import tsv
     from paranmt.schemas.paraphrases import COLUMNS, paraphrases_to_table
     from paranmt.transforms.shards import write_table_atomically, write_text_atomically
 
@@ -192,8 +195,8 @@ def write_paraphrases(rows: list[dict], path: str) -> None:
         write_text_atomically(os.path.abspath(path), "".join(
             json.dumps(row, ensure_ascii=False) + "\n" for row in table.to_pylist()))
     else:
-        lines = ["\t".join(COLUMNS)] + ["\t".join(tsv_field(row[c]) for c in COLUMNS) for row in table.to_pylist()]
-        write_text_atomically(os.path.abspath(path), "\n".join(lines) + "\n")
+        write_text_atomically(os.path.abspath(path), tsv.header(COLUMNS) + "".join(
+            tsv.table_line(tsv_field(row[c]) for c in COLUMNS) for row in table.to_pylist()))
 
 
 def read_sentences(path: str) -> list[str]:

@@ -1,16 +1,18 @@
 """Export formats of `paranmt export`, and the Beam DoFn that converts one shard file at a time (streaming).
 
-paranmt-txt  one pair per line, `ref TAB bt TAB para_score` (the released para-nmt-50m.txt layout); rows without
-             bt or para_score are skipped (counted as `skipped_null`).
-scpn         SCPN training instances, TSV with a header `source TAB target_parse TAB target_template TAB target`:
+paranmt-txt  one pair per line, `ref TAB bt TAB para_score` (the released para-nmt-50m.txt layout: no header, nothing
+             quoted; schemas/tsv.py's plain lines); rows without bt or para_score are skipped (counted as
+             `skipped_null`).
+scpn         SCPN training instances, a table TSV (schemas/tsv.py: a sentence that begins with a double quote is
+             quoted) with a header `source TAB target_parse TAB target_template TAB target`:
              (s1, p2) -> s2 and the reversed (s2, p1) -> s1, only for pairs whose full de-leafed parses differ
              (SCPN authors' code); parses and templates in SCPN's format `( ROOT ( S ( NP ) ... ) ) EOP`.
              Rows without both parses are `skipped_null`, rows with equal parses `skipped_same_parse`.
 hf           Parquet files readable by `datasets.load_dataset("parquet", data_files=...)` / pyarrow: the shard
              columns, with the `source_scores` map stored as a JSON string (Hugging Face `datasets` has no map
              type); plus a dataset card written by the launcher.
-Text fields: any tab / line break inside a sentence becomes a space (cleaned shards have none); `lowercase`
-lowercases sentences (the released ParaNMT and SCPN data are lowercased).
+Text fields: any whitespace run inside a sentence (tabs, line breaks) becomes a space (cleaned shards have none);
+`lowercase` lowercases sentences (the released ParaNMT and SCPN data are lowercased).
 """
 from __future__ import annotations
 
@@ -22,20 +24,20 @@ import pyarrow as pa
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.parsing.trees import to_scpn
+from paranmt.schemas import tsv
 from paranmt.schemas.records import PAIR_SCHEMA, scores_as_dict
 from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches,
                                        read_shard_metadata, shard_name, shard_path)
 
 FORMATS = ("paranmt-txt", "scpn", "hf")
-SCPN_HEADER = "source\ttarget_parse\ttarget_template\ttarget\n"
+HEADERS = {"paranmt-txt": "", "scpn": tsv.header(tsv.SCPN_COLUMNS)}
 HF_SCHEMA = pa.schema([pa.field(f.name, pa.string()) if f.name == "source_scores" else f for f in PAIR_SCHEMA])
 TEXT_COLUMNS = {"paranmt-txt": ["ref", "bt", "para_score"],
                 "scpn": ["ref", "bt", "ref_parse", "bt_parse", "ref_template", "bt_template"],
                 "hf": None}
 
 
-def one_line(text: str, lowercase: bool) -> str:
-    text = " ".join(text.split())
+def cased(text: str, lowercase: bool) -> str:
     return text.lower() if lowercase else text
 
 
@@ -43,8 +45,8 @@ def paranmt_line(row: dict, lowercase: bool) -> tuple[str | None, str]:
     """(line or None, count key)."""
     if row["bt"] is None or row["para_score"] is None:
         return None, "skipped_null"
-    return (f"{one_line(row['ref'], lowercase)}\t{one_line(row['bt'], lowercase)}\t{row['para_score']:.6f}\n",
-            "written")
+    return tsv.plain_line([cased(row["ref"], lowercase), cased(row["bt"], lowercase), f"{row['para_score']:.6f}"]), \
+        "written"
 
 
 def scpn_lines(row: dict, lowercase: bool) -> tuple[str | None, str]:
@@ -53,11 +55,11 @@ def scpn_lines(row: dict, lowercase: bool) -> tuple[str | None, str]:
         return None, "skipped_null"
     if row["ref_parse"] == row["bt_parse"]:
         return None, "skipped_same_parse"
-    ref, bt = one_line(row["ref"], lowercase), one_line(row["bt"], lowercase)
-    ref_template = row["ref_template"] or ""
-    bt_template = row["bt_template"] or ""
-    forward = f"{ref}\t{to_scpn(row['bt_parse'])}\t{to_scpn(bt_template) if bt_template else ''}\t{bt}\n"
-    backward = f"{bt}\t{to_scpn(row['ref_parse'])}\t{to_scpn(ref_template) if ref_template else ''}\t{ref}\n"
+    ref, bt = cased(row["ref"], lowercase), cased(row["bt"], lowercase)
+    ref_template = to_scpn(row["ref_template"]) if row["ref_template"] else ""
+    bt_template = to_scpn(row["bt_template"]) if row["bt_template"] else ""
+    forward = tsv.table_line([ref, to_scpn(row["bt_parse"]), bt_template, bt])
+    backward = tsv.table_line([bt, to_scpn(row["ref_parse"]), ref_template, ref])
     return forward + backward, "written"
 
 

@@ -37,7 +37,7 @@ from apache_beam.metrics import Metrics
 from paranmt.models.filters.plan import KEPT, LOSER_SCHEMA, FilterPlan, dedup_losers
 from paranmt.models.filters.quantiles import (add_counts, finite_values, high_counts, low_counts, needed_buckets,
                                               value_at)
-from paranmt.schemas import layout
+from paranmt.schemas import layout, tsv
 from paranmt.schemas.records import PAIR_SCHEMA
 from paranmt.transforms.shards import (ParquetShardWriter, dropped_path, iter_table_batches, matching,
                                        read_shard_metadata, shard_name, shard_path)
@@ -49,11 +49,12 @@ WHITESPACE_RUN = r"[\t\n\x{0b}\x{0c}\r\x{1c}-\x{1f}\x{85}\p{Z}]+"
 
 
 def tsv_lines(table: pa.Table) -> bytes:
-    """`ref TAB bt` lines, with every whitespace run inside a sentence (tabs, line breaks) replaced by one space and
-    the ends trimmed (cleaned shards have none); a null bt gives an empty second column."""
-    sides = [pc.utf8_trim(pc.replace_substring_regex(table.column(side).combine_chunks().fill_null(""),
-                                                     WHITESPACE_RUN, " "), " ")
-             for side in ("ref", "bt")]
+    """`ref TAB bt` rows of a table TSV (schemas/tsv.py: every whitespace run inside a sentence, tabs and line
+    breaks included, replaced by one space and the ends trimmed, as `tsv.one_line` does; a sentence that begins
+    with a double quote quoted); a null bt gives an empty second column."""
+    sides = [tsv.quote_array(pc.utf8_trim(pc.replace_substring_regex(
+        table.column(side).combine_chunks().fill_null(""), WHITESPACE_RUN, " "), " "))
+        for side in tsv.PAIRS_COLUMNS]
     lines = pc.binary_join_element_wise(sides[0], "\t", sides[1], "\n", "").cast(pa.large_string())
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64)[lines.offset: lines.offset + len(lines) + 1]
     return lines.buffers()[2].to_pybytes()[offsets[0]: offsets[-1]] if len(lines) else b""

@@ -25,8 +25,10 @@ Inputs (`read_pairs`; `detect_input`):
 - scpn TSV: the output of `paranmt export --format scpn` (header `source TAB target_parse TAB target_template TAB
   target`, parses in the SCPN authors' format); every line is already one directed instance (both directions are
   in the file), so no reversed pair is added;
-- pair TSV: `s1 TAB s2` per line; or with a header line naming the columns `ref`, `bt` and optionally `ref_parse`,
-  `bt_parse` (paranmt form);
+- pair TSV: `s1 TAB s2` per line (plain lines: split at the tabs, nothing unquoted); or with a header line naming
+  the columns `ref`, `bt` and optionally `ref_parse`, `bt_parse` (paranmt form, e.g. `filter --tsv`'s pairs.tsv).
+  A TSV with a header (either kind) is a table TSV (schemas/tsv.py): a field in double quotes is unquoted, as
+  pandas and Python's csv module read it;
 - sentences (`read_sentences`): a text file, one English sentence per line.
 Sentences without a parse are parsed with the configured parser (assets/parser-en by default) through
 `ParseCache`, a TSV `sentence TAB parse` (empty parse = the parser failed) that is appended to as parsing goes,
@@ -34,16 +36,17 @@ so a killed run or a second task reuses it.
 """
 from __future__ import annotations
 
+import csv
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.generation.templates import template_of
+from paranmt.schemas import tsv
 
 TASKS = ("scpn", "parse-generator", "plain")
 REQUIRE_DIFFERENT = ("template", "parse", "none")
-SCPN_TSV_COLUMNS = ("source", "target_parse", "target_template", "target")
 
 
 class GenerationDataError(ValueError):
@@ -104,7 +107,7 @@ def detect_input(path: str) -> str:
         raise GenerationDataError(f"training input {path} not found")
     with p.open(encoding="utf-8", errors="replace") as handle:
         first = handle.readline().rstrip("\n").split("\t")
-    return "scpn-tsv" if tuple(first) == SCPN_TSV_COLUMNS else "pair-tsv"
+    return "scpn-tsv" if tuple(first) == tsv.SCPN_COLUMNS else "pair-tsv"
 
 
 def _shard_pairs(path: str) -> list[ParsedPair]:
@@ -129,8 +132,16 @@ def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
     from paranmt.models.parsing.trees import TreeFormatError, from_scpn
 
     pairs = []
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        lines = [line.rstrip("\n").split("\t") for line in handle]
+    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+        first = handle.readline().rstrip("\r\n").split("\t")
+        handle.seek(0)
+        if kind == "scpn-tsv" or ("ref" in first and "bt" in first):
+            try:
+                lines = list(tsv.read_rows(handle))
+            except csv.Error as error:
+                raise GenerationDataError(f"{path}: not a readable TSV ({error})") from None
+        else:
+            lines = [line.rstrip("\r\n").split("\t") for line in handle]
     if kind == "scpn-tsv":
         for parts in lines[1:]:
             if len(parts) < 4:

@@ -12,8 +12,9 @@ pair's own words is the only one. W_init = the vectors the training starts from:
 GloVe text file) where it has the word, uniform in [-0.1, 0.1] otherwise.
 
 Training pairs (both read lowercased, deduplicated as unordered pairs, identical words dropped):
-- a `paranmt lexicon` output directory: its `lexicon-*.tsv` (header u v cross_count pmi_cross pmi_within
-  pmi_adj); pairs with `score_column` >= `min_score` (default: adjusted PMI > 0, i.e. the pairs that replace each
+- a `paranmt lexicon` output directory: its `lexicon-*.tsv` (table TSVs, schemas/tsv.py: header u v cross_count
+  pmi_cross pmi_within pmi_adj);
+  pairs with `score_column` >= `min_score` (default: adjusted PMI > 0, i.e. the pairs that replace each
   other across paraphrases more than they co-occur within sentences), best first, at most `max_pairs`;
 - a PPDB file (plain or .gz): lines `LHS ||| PHRASE ||| PARAPHRASE ||| FEATURES ||| ALIGNMENT [||| ENTAILMENT]`;
   only fields 2 (PHRASE) and 3 (PARAPHRASE) are read, and only one-token pairs kept (PPDB's lexical pairs);
@@ -41,10 +42,10 @@ from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_wo
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
+from paranmt.schemas import tsv
 
 log = logging.getLogger(__name__)
 SIMILARITIES = ("cosine", "dot")
-LEXICON_COLUMNS = ("u", "v", "cross_count", "pmi_cross", "pmi_within", "pmi_adj")
 
 
 class WordPairsError(ValueError):
@@ -95,22 +96,22 @@ def read_lexicon_pairs(directory: str | Path, score_column: str = "pmi_adj", min
     files = sorted(Path(directory).glob("lexicon-*.tsv"))
     if not files:
         raise WordPairsError(f"{directory}: no lexicon-*.tsv (the output of `paranmt lexicon`)")
-    if score_column not in LEXICON_COLUMNS[2:]:
-        raise WordPairsError(f"score column must be one of {', '.join(LEXICON_COLUMNS[2:])}")
-    column = LEXICON_COLUMNS.index(score_column)
+    if score_column not in tsv.LEXICON_COLUMNS[2:]:
+        raise WordPairsError(f"score column must be one of {', '.join(tsv.LEXICON_COLUMNS[2:])}")
+    column = tsv.LEXICON_COLUMNS.index(score_column)
     scored = []
     for file in files:
-        lines = file.read_text(encoding="utf-8").splitlines()
-        if not lines or tuple(lines[0].split("\t")) != LEXICON_COLUMNS:
-            raise WordPairsError(f"{file}: expected the header {' '.join(LEXICON_COLUMNS)}")
-        for number, line in enumerate(lines[1:], 2):
-            fields = line.split("\t")
-            try:
-                score = float(fields[column])
-            except (IndexError, ValueError):
-                raise WordPairsError(f"{file}:{number}: expected 6 tab-separated fields") from None
-            if score >= min_score:
-                scored.append((score, fields[0].lower(), fields[1].lower()))
+        with file.open(encoding="utf-8", newline="") as handle:
+            rows = tsv.read_rows(handle)
+            if tuple(next(rows, ())) != tsv.LEXICON_COLUMNS:
+                raise WordPairsError(f"{file}: expected the header {' '.join(tsv.LEXICON_COLUMNS)}")
+            for fields in rows:
+                try:
+                    score = float(fields[column])
+                except (IndexError, ValueError):
+                    raise WordPairsError(f"{file}:{rows.line_num}: expected 6 tab-separated fields") from None
+                if score >= min_score:
+                    scored.append((score, fields[0].lower(), fields[1].lower()))
     scored.sort(key=lambda item: (-item[0], item[1], item[2]))
     pairs = _unique_pairs((u, v) for _, u, v in scored)
     return pairs[:max_pairs] if max_pairs else pairs

@@ -107,7 +107,8 @@ def test_paranmt_5m_preset_keeps_the_top_two_tenths_of_short_pairs(five_m, input
     assert steps["duplicate_pair"]["kept"] == report["rows_kept"] == len(kept)
 
     tsv = (five_m / layout.PAIRS_TSV).read_text(encoding="utf-8").splitlines()
-    assert len(tsv) == len(kept) and all(line.count("\t") == 1 for line in tsv)
+    assert tsv[0] == "ref\tbt" and len(tsv) == len(kept) + 1 and all(line.count("\t") == 1 for line in tsv)
+    assert len(pd.read_csv(five_m / layout.PAIRS_TSV, sep="\t")) == len(kept)
     schema = pq.read_schema(next(five_m.glob("*.parquet")))
     assert schema.remove_metadata().equals(PAIR_SCHEMA)
     metadata = {k.decode(): v.decode() for k, v in schema.metadata.items()}
