@@ -158,7 +158,7 @@ def export_text(corpus: Path) -> tuple[Path, Path]:
     ref, bt = corpus.parent / f"{corpus.name}-ref.txt", corpus.parent / f"{corpus.name}-bt.txt"
     if not bt.exists():
         with open(ref, "w", encoding="utf-8") as ref_out, open(bt, "w", encoding="utf-8") as bt_out:
-            for path in sorted(corpus.glob("*.parquet")):
+            for path in layout.local_shards(str(corpus)):
                 table = pq.read_table(path, columns=["ref", "bt"])
                 ref_out.write("\n".join(table.column("ref").to_pylist()) + "\n")
                 bt_out.write("\n".join(table.column("bt").to_pylist()) + "\n")

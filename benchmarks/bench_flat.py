@@ -208,8 +208,9 @@ def sizes(args, work: Path) -> None:
     from paranmt.models.scoring.diversity import words
     from paranmt.models.scoring.overlap import sentence_trigrams
     from paranmt.models.text.tokenize import lowercase_tokens
+    from paranmt.schemas import layout
 
-    rows = [row for path in sorted(glob.glob(f"{args.input}/*.parquet")) for row in pq.read_table(path).to_pylist()]
+    rows = [row for path in layout.local_shards(args.input) for row in pq.read_table(path).to_pylist()]
     tracemalloc.start()
 
     def allocated(make) -> int:
@@ -248,10 +249,11 @@ def cache_cost(args, work: Path) -> None:
     from paranmt.models.scoring import diversity, overlap
     from paranmt.models.stage import run_stage
     from paranmt.models.text import tokenize
+    from paranmt.schemas import layout
     from paranmt.schemas.config import BuildConfig
     from paranmt.transforms.stage import build_stage
 
-    rows = [row for path in sorted(glob.glob(f"{args.input}/*.parquet")) for row in pq.read_table(path).to_pylist()]
+    rows = [row for path in layout.local_shards(args.input) for row in pq.read_table(path).to_pylist()]
     config = BuildConfig(input="-", output="-").validate()
     stage = build_stage("score", config, False).stage
     stage.setup()

@@ -9,11 +9,12 @@ cond=${3:-"para_score >= 0.58 and ref_len <= 30 and bt_len <= 30 and bt_repetiti
 python=${PYTHON:-python}
 mkdir -p "$work/unparsed"
 "$python" - "$shards" "$work/unparsed" <<'PY'
-import glob, sys
+import sys
 from pathlib import Path
 import numpy as np, pyarrow as pa, pyarrow.parquet as pq
+from paranmt.schemas.layout import local_shards
 scores = []
-for path in sorted(glob.glob(f"{sys.argv[1]}/*.parquet")):
+for path in local_shards(sys.argv[1]):
     table = pq.read_table(path)
     for column in ("ref_parse", "ref_template", "bt_parse", "bt_template"):
         index = table.schema.get_field_index(column)

@@ -42,7 +42,7 @@ CONFIGS = {
 
 
 def kept_ids(directory: Path) -> list[str]:
-    return sorted(i for path in directory.glob("*.parquet") for i in pq.read_table(path, columns=["id"])
+    return sorted(i for path in layout.local_shards(str(directory)) for i in pq.read_table(path, columns=["id"])
                   .column("id").to_pylist())
 
 

@@ -41,3 +41,32 @@ LEGACY_NAMES = {REJECTS: "rejects", DROPPED: "dropped", CONFIG: "config.yaml", M
 def is_side_path(name: str) -> bool:
     """True for a top-level file or folder name of an output directory that is not a data shard."""
     return name == SIDE_DIR or name in LEGACY_NAMES.values() or name.startswith(("_", "."))
+
+
+def shard_pattern(input_path: str) -> tuple[str, str]:
+    """(glob pattern, root) of a shard input: a directory stands for its top-level `*.parquet` files, a glob or a
+    `.parquet` path for itself; side paths (`is_side_path`) are looked for below `root` (the directory, or the
+    glob's fixed folder). `transforms/shards.list_shards` lists any filesystem with it, `local_shards` local
+    disks."""
+    wildcard = min((input_path.find(c) for c in "*?[" if c in input_path), default=-1)
+    pattern = input_path if wildcard >= 0 or input_path.endswith(DATA_SUFFIX) \
+        else input_path.rstrip("/") + "/*" + DATA_SUFFIX
+    fixed = input_path[:wildcard] if wildcard >= 0 else ""
+    root = fixed.rsplit("/", 1)[0] if "/" in fixed else "" if wildcard >= 0 else input_path
+    return pattern, root
+
+
+def is_shard(path: str, root: str) -> bool:
+    """Whether a path the pattern matched is a data shard: it ends in DATA_SUFFIX and no part of it below `root` is a
+    side path."""
+    return path.endswith(DATA_SUFFIX) and not any(
+        is_side_path(part) for part in path[len(root):].strip("/").split("/") if part)
+
+
+def local_shards(input_path: str) -> list[str]:
+    """Sorted shard files of a local directory, `.parquet` file or glob (the rule of `shard_pattern` / `is_shard`,
+    without Beam: for models/ code that reads local shards); [] when there are none."""
+    import glob
+
+    pattern, root = shard_pattern(input_path)
+    return sorted(path for path in glob.glob(pattern) if is_shard(path, root))

@@ -9,7 +9,8 @@ Names: a shard `news.00003` is the data file `DIR/news.00003.parquet` (`shard_pa
 
 An input is a directory (its top-level `*.parquet` files) or a glob; side files and folders of either output layout
 (schemas.layout.is_side_path: `__paranmt__/`, `rejects/`, `dropped/`, names starting with `_` or `.`) are never
-read, even when a glob reaches into them. Files are read in record batches of BATCH_ROWS rows, only the columns
+read, even when a glob reaches into them (the rule: schemas/layout.py `shard_pattern` and `is_shard`, which
+`layout.local_shards` applies for the trainers in models/, that read local shards without Beam). Files are read in record batches of BATCH_ROWS rows, only the columns
 asked for, so a worker's memory stays bounded by one batch whatever the shard size. Every file is written under a
 temporary name `.<name>.tmp-<uuid>` beside its final one and renamed when complete (`atomic_file`), so a file under
 its final name is always complete.
@@ -91,17 +92,12 @@ def list_shards(input_path: str, verify: bool = False) -> list[str]:
     """Sorted shard files of a directory (top level only) or a glob, without side paths below the directory or the
     glob's fixed part; ConfigError when there are none. `verify`: also read every file's Parquet footer, so a
     truncated or corrupt shard is one clear error before any work."""
-    wildcard = min((input_path.find(c) for c in "*?[" if c in input_path), default=-1)
-    pattern = input_path if wildcard >= 0 or input_path.endswith(layout.DATA_SUFFIX) \
-        else join_path(input_path.rstrip("/"), "*" + layout.DATA_SUFFIX)
-    fixed = input_path[:wildcard] if wildcard >= 0 else ""
-    root = fixed.rsplit("/", 1)[0] if "/" in fixed else "" if wildcard >= 0 else input_path  # side paths are below
+    pattern, root = layout.shard_pattern(input_path)
     try:
         matches = FileSystems.match([pattern])[0].metadata_list
     except Exception as error:  # noqa: BLE001 - Beam raises BeamIOError with the underlying cause
         raise ConfigError(f"cannot list shards {pattern}: {error}") from None
-    files = sorted(m.path for m in matches if m.path.endswith(layout.DATA_SUFFIX) and not any(
-        layout.is_side_path(part) for part in m.path[len(root):].strip("/").split("/") if part))
+    files = sorted(m.path for m in matches if layout.is_shard(m.path, root))
     if not files:
         raise ConfigError(f"no shard files (*{layout.DATA_SUFFIX}) match {pattern}")
     if verify:

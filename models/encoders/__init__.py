@@ -5,12 +5,14 @@ encoder whose vocabulary comes from `texts` (or a sentencepiece model trained on
 Kinds (`BASE_KINDS`): averaging `word`, `trigram`, `sp`, `add`, `proj`, `dan`, `charagram`, `charagram-word`
 (averaging.py); recurrent `lstm`, `blstm`, `blstm-ff`, `lstm-last`, `lstm-og`, `lstm-nog`, `rnn`, `irnn`, `gran`,
 `gran-2` ... `gran-5`, `bigran` (recurrent.py); and combinations of any of them by sum (`word+trigram+lstm`) or
-concatenation (`word,trigram,lstm`) (combined.py).
+concatenation (`word,trigram,lstm`) (combined.py). Each base kind is registered once, in `KINDS`: the class that
+loads it, the units it reads, and how `create_encoder` builds it.
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from paranmt.models.encoders.averaging import (AdditiveEncoder, AveragingEncoder, CharagramEncoder,
@@ -21,14 +23,76 @@ from paranmt.models.encoders.featurizers import (CharNgramFeaturizer, CharTrigra
                                                  SentencePieceFeaturizer, WordFeaturizer)
 from paranmt.models.encoders.recurrent import RECURRENT_CLASSES, PeepholeLSTMEncoder
 
-AVERAGING_KINDS = ("word", "trigram", "sp", "add", "proj", "dan", "charagram", "charagram-word")
-RECURRENT = {cls.kind: cls for cls in RECURRENT_CLASSES}
-RECURRENT_KINDS = (*RECURRENT, "lstm-og", "lstm-nog")
-BASE_KINDS = AVERAGING_KINDS + RECURRENT_KINDS
+UNITS = ("word", "sp")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """The architecture options of `create_encoder` that a kind's builder may read."""
+    dim: int
+    hidden: int
+    dropout: float
+    word_dropout: float
+    activation: str
+    layers: int
+    peepholes: bool
+    bidirectional_combine: str
+
+    @property
+    def common(self) -> dict:
+        return {"dropout": self.dropout, "word_dropout": self.word_dropout}
+
+
+@dataclass(frozen=True)
+class EncoderKind:
+    """A base kind: `cls` loads a saved one; `units` is the featurizer it reads (`None`: create_encoder's
+    `recurrent_units`, word or sp); `build(featurizer, options, kind)` makes a fresh one."""
+    cls: type
+    units: str | None
+    build: Callable[[object, BuildOptions, str], SentenceEncoder]
+
+
+def _averaging(featurizer, o: BuildOptions, kind: str) -> SentenceEncoder:
+    return AveragingEncoder(featurizer, dim=o.dim, **o.common)
+
+
+def _charagram(featurizer, o: BuildOptions, kind: str) -> SentenceEncoder:
+    return CharagramEncoder(featurizer, dim=o.dim, activation=o.activation, **o.common)
+
+
+def _peephole(featurizer, o: BuildOptions, kind: str) -> SentenceEncoder:
+    return PeepholeLSTMEncoder(featurizer, word_dim=o.dim, hidden=o.hidden, output_gate=kind == "lstm-og",
+                               peepholes=o.peepholes, **o.common)
+
+
+def _recurrent(cls: type) -> EncoderKind:
+    extra = {"rnn": lambda o: {"activation": o.activation},
+             "bigran": lambda o: {"bidirectional_combine": o.bidirectional_combine}}.get(cls.kind, lambda o: {})
+    return EncoderKind(cls, None, lambda featurizer, o, kind: cls(featurizer, word_dim=o.dim, hidden=o.hidden,
+                                                                   **extra(o), **o.common))
+
+
+KINDS: dict[str, EncoderKind] = {
+    "word": EncoderKind(AveragingEncoder, "word", _averaging),
+    "trigram": EncoderKind(AveragingEncoder, "trigram", _averaging),
+    "sp": EncoderKind(AveragingEncoder, "sp", _averaging),
+    "add": EncoderKind(AdditiveEncoder, None, lambda f, o, kind: AdditiveEncoder(f, dim=o.dim, **o.common)),
+    "proj": EncoderKind(ProjectionEncoder, None,
+                        lambda f, o, kind: ProjectionEncoder(f, dim=o.dim, hidden=o.hidden, **o.common)),
+    "dan": EncoderKind(DeepAveragingEncoder, None, lambda f, o, kind: DeepAveragingEncoder(
+        f, dim=o.dim, hidden=o.hidden, layers=o.layers, activation=o.activation, **o.common)),
+    "charagram": EncoderKind(CharagramEncoder, "charagram", _charagram),
+    "charagram-word": EncoderKind(CharagramEncoder, "charagram-word", _charagram),
+    **{cls.kind: _recurrent(cls) for cls in RECURRENT_CLASSES},
+    "lstm-og": EncoderKind(PeepholeLSTMEncoder, None, _peephole),
+    "lstm-nog": EncoderKind(PeepholeLSTMEncoder, None, _peephole),
+}
+BASE_KINDS = tuple(KINDS)
+RECURRENT_KINDS = tuple(kind for kind, spec in KINDS.items()
+                        if spec.cls in (*RECURRENT_CLASSES, PeepholeLSTMEncoder))
 # every base kind plus the papers' combinations (P18 Tables 8/9); any other combination of base kinds works too
 ENCODER_KINDS = BASE_KINDS + ("word+trigram", "word,trigram", "word+trigram+lstm", "word,trigram,lstm")
-SQUARE_KINDS = tuple(kind for kind, cls in RECURRENT.items() if cls.square)   # need hidden == dim
-UNITS = ("word", "sp")
+SQUARE_KINDS = tuple(cls.kind for cls in RECURRENT_CLASSES if cls.square)     # need hidden == dim
 
 __all__ = ["BASE_KINDS", "ENCODER_KINDS", "RECURRENT_KINDS", "SentenceEncoder", "cosine_rows", "create_encoder",
            "load_encoder", "shared_encoder", "check_kind", "EncoderError"]
@@ -76,8 +140,9 @@ def create_encoder(kind: str, texts: Sequence[str] = (), *, dim: int = 300, hidd
     parts, mode = check_kind(kind)
     if recurrent_units not in UNITS:
         raise EncoderError(f"unknown units {recurrent_units!r}; choose word or sp")
-    common = {"dropout": dropout, "word_dropout": word_dropout}
-    hidden = hidden or dim
+    options = BuildOptions(dim=dim, hidden=hidden or dim, dropout=dropout, word_dropout=word_dropout,
+                           activation=activation, layers=layers, peepholes=peepholes,
+                           bidirectional_combine=bidirectional_combine)
     built: dict[str, object] = {}
 
     def featurizer(units: str):
@@ -96,23 +161,8 @@ def create_encoder(kind: str, texts: Sequence[str] = (), *, dim: int = 300, hidd
         return built[units]
 
     def build(part: str) -> SentenceEncoder:
-        if part in ("word", "trigram", "sp"):
-            return AveragingEncoder(featurizer(part), dim=dim, **common)
-        if part in ("charagram", "charagram-word"):
-            return CharagramEncoder(featurizer(part), dim=dim, activation=activation, **common)
-        units = featurizer(recurrent_units)
-        if part == "add":
-            return AdditiveEncoder(units, dim=dim, **common)
-        if part == "proj":
-            return ProjectionEncoder(units, dim=dim, hidden=hidden, **common)
-        if part == "dan":
-            return DeepAveragingEncoder(units, dim=dim, hidden=hidden, layers=layers, activation=activation,
-                                        **common)
-        if part in ("lstm-og", "lstm-nog"):
-            return PeepholeLSTMEncoder(units, word_dim=dim, hidden=hidden, output_gate=part == "lstm-og",
-                                       peepholes=peepholes, **common)
-        extra = {"rnn": {"activation": activation}, "bigran": {"bidirectional_combine": bidirectional_combine}}
-        return RECURRENT[part](units, word_dim=dim, hidden=hidden, **extra.get(part, {}), **common)
+        spec = KINDS[part]
+        return spec.build(featurizer(spec.units or recurrent_units), options, part)
 
     try:
         encoders = [build(part) for part in parts]
@@ -123,17 +173,12 @@ def create_encoder(kind: str, texts: Sequence[str] = (), *, dim: int = 300, hidd
 
 def encoder_class(kind: str):
     """The class that loads a saved encoder of `kind` (EncoderError if none does)."""
-    if kind in ("word", "trigram", "sp"):
-        return AveragingEncoder
     if kind == "bgt":                   # the semantic encoder of a trained BGT (train-bgt), loaded lazily
         from paranmt.models.encoders.bgt import BGTEncoder
 
         return BGTEncoder
-    classes = {"add": AdditiveEncoder, "proj": ProjectionEncoder, "dan": DeepAveragingEncoder,
-               "charagram": CharagramEncoder, "charagram-word": CharagramEncoder, "lstm-og": PeepholeLSTMEncoder,
-               "lstm-nog": PeepholeLSTMEncoder, **RECURRENT}
-    if kind in classes:
-        return classes[kind]
+    if kind in KINDS:
+        return KINDS[kind].cls
     check_kind(kind)
     return CombinedEncoder
 

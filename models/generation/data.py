@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.generation.templates import template_of
-from paranmt.schemas import tsv
+from paranmt.schemas import layout, tsv
 
 TASKS = ("scpn", "parse-generator", "plain")
 REQUIRE_DIFFERENT = ("template", "parse", "none")
@@ -113,10 +113,9 @@ def detect_input(path: str) -> str:
 def _shard_pairs(path: str) -> list[ParsedPair]:
     import pyarrow.parquet as pq
 
-    p = Path(path)
-    files = sorted(p.glob("*.parquet")) if p.is_dir() else [p]
+    files = layout.local_shards(path)
     if not files:
-        raise GenerationDataError(f"{path}: no *.parquet files at its top level")
+        raise GenerationDataError(f"{path}: no shard files (*.parquet) at its top level")
     pairs = []
     for file in files:
         names = pq.read_schema(file).names
@@ -133,17 +132,16 @@ def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
 
     pairs = []
     with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-        first = handle.readline().rstrip("\r\n").split("\t")
-        handle.seek(0)
-        if kind == "scpn-tsv" or ("ref" in first and "bt" in first):
-            try:
-                lines = list(tsv.read_rows(handle))
-            except csv.Error as error:
-                raise GenerationDataError(f"{path}: not a readable TSV ({error})") from None
+        if kind == "scpn-tsv":
+            index, rows = tsv.pair_rows(handle, tsv.SCPN_COLUMNS)
         else:
-            lines = [line.rstrip("\r\n").split("\t") for line in handle]
+            index, rows = tsv.pair_rows(handle, tsv.PAIRS_COLUMNS, optional=("ref_parse", "bt_parse"))
+        try:
+            lines = list(rows)
+        except csv.Error as error:
+            raise GenerationDataError(f"{path}: not a readable TSV ({error})") from None
     if kind == "scpn-tsv":
-        for parts in lines[1:]:
+        for parts in lines:
             if len(parts) < 4:
                 pairs.append(ParsedPair(parts[0] if parts else "", ""))
                 continue
@@ -153,12 +151,6 @@ def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
                 parse = None
             pairs.append(ParsedPair(parts[0], parts[3], None, parse, directed=True))
         return pairs
-    header = lines[0] if lines else []
-    if "ref" in header and "bt" in header:
-        index = {name: header.index(name) for name in ("ref", "bt", "ref_parse", "bt_parse") if name in header}
-        lines = lines[1:]
-    else:
-        index = {"ref": 0, "bt": 1}
 
     def cell(parts: list[str], name: str) -> str | None:
         position = index.get(name)

@@ -5,14 +5,19 @@ Formats (`auto` picks by what the path is):
   single Parquet file with the shard schema (a filtered corpus): pairs (ref, bt) (`shard_columns`; bitext
   trainers read (ref, cs)); rows whose second column is null or empty are skipped (e.g. not translated yet).
 - `tsv`: one pair per line, `side1 TAB side2` (extra columns ignored); lines without two non-empty sides skipped.
+  A first line naming `ref` and `bt` is a header (`filter --tsv`'s pairs.tsv): the file is a table TSV
+  (schemas/tsv.py), its `ref` and `bt` columns are the sides.
 - `moses`: a two-file prefix `PREFIX.<s1>` / `PREFIX.<s2>` (suffixes given, or auto: en/cs then eng/ces, English
   first); the two files must have the same number of lines.
 Pairs with an empty side or with more than `max_words` whitespace words on a side are skipped and counted.
 """
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from paranmt.schemas import layout, tsv
 
 FORMATS = ("auto", "shards", "tsv", "moses")
 AUTO_SUFFIXES = (("en", "cs"), ("eng", "ces"))
@@ -49,18 +54,20 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
     if fmt == "shards":
         import pyarrow.parquet as pq
 
-        p = Path(path)
-        files = sorted(p.glob("*.parquet")) if p.is_dir() else [p]
+        files = layout.local_shards(path)
         if not files:
-            raise TrainingDataError(f"{path}: no *.parquet files at its top level")
+            raise TrainingDataError(f"{path}: no shard files (*.parquet) at its top level")
         for file in files:
             table = pq.read_table(file, columns=list(shard_columns))
             yield from zip(*(table.column(name).to_pylist() for name in shard_columns))
     elif fmt == "tsv":
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                parts = line.rstrip("\n").split("\t")
-                yield (parts[0], parts[1]) if len(parts) >= 2 else (parts[0], None)
+        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+            index, rows = tsv.pair_rows(handle)
+            try:
+                for parts in rows:
+                    yield tuple(parts[index[c]] if index[c] < len(parts) else None for c in tsv.PAIRS_COLUMNS)
+            except csv.Error as error:
+                raise TrainingDataError(f"{path}: not a readable TSV ({error})") from None
     elif fmt == "moses":
         if suffixes is None:
             found = [s for s in AUTO_SUFFIXES if all(Path(f"{path}.{x}").is_file() for x in s)]

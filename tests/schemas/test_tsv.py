@@ -8,6 +8,7 @@ import pyarrow as pa
 import pytest
 
 from paranmt.models.generation.data import read_pairs
+from paranmt.models.training.data import read_pairs as read_training_pairs
 from paranmt.models.text.clean import normalize_text
 from paranmt.schemas import tsv
 from paranmt.schemas.tsv import one_line
@@ -47,6 +48,12 @@ def test_the_filter_pairs_tsv_reads_back_with_pandas_defaults(tmp_path):
     expected = [{"ref": one_line(r), "bt": one_line(b)} for r, b in zip(refs, bts)]
     assert read_table(path) == expected                      # pandas' defaults: no line swallowed, nothing changed
     assert [(p.s1, p.s2) for p in read_pairs([str(path)])] == [(e["ref"], e["bt"]) for e in expected]
+    training_pairs, counts = read_training_pairs([str(path)])    # `paranmt train --format tsv` (auto)
+    assert counts.read == len(refs) and training_pairs == [(e["ref"], e["bt"]) for e in expected]
+    plain = tmp_path / "plain.tsv"                               # no header: plain lines, a quote is text
+    plain.write_text('"Hi," he said.\tok\nnext\tline\n')
+    assert [(p.s1, p.s2) for p in read_pairs([str(plain)])] == [('"Hi," he said.', "ok"), ("next", "line")]
+    assert read_training_pairs([str(plain)])[0] == [('"Hi," he said.', "ok"), ("next", "line")]
 
 
 def test_na_like_sentences_need_keep_default_na_false(tmp_path):

@@ -4,6 +4,7 @@ import pytest
 
 from paranmt.models.text.tokenize import count_tokens
 from paranmt.schemas.config import ConfigError
+from paranmt.schemas.layout import local_shards
 from paranmt.schemas.records import PAIR_SCHEMA, empty_row, table_to_pairs
 from paranmt.transforms.shards import (ParquetShardWriter, check_columns, concatenate_files, iter_row_batches,
                                        list_shards, read_shard_metadata, unique_shard_names)
@@ -58,6 +59,11 @@ def test_listing_reads_top_level_shards_only(real_rows, tmp_path):
         list_shards(str(tmp_path / "empty"))
     with pytest.raises(ConfigError, match="shard names repeat"):
         unique_shard_names([str(tmp_path / "a.parquet"), str(tmp_path / "rejects" / "a.parquet")])
+    # the local listing of the Beam-free trainers (schemas/layout.local_shards) follows the same rule
+    (tmp_path / "_tmp.parquet").write_bytes(b"")
+    for listed in (tmp_path, tmp_path / "*.parquet", tmp_path / "*" / "*.parquet", tmp_path / "a.parquet"):
+        assert local_shards(str(listed)) == list_shards(str(listed))
+    assert local_shards(str(tmp_path / "empty")) == []
 
 
 def test_column_checks_use_footers(real_rows, tmp_path):
