@@ -1,9 +1,9 @@
 """`paranmt build`: bitext (or existing shards) -> read -> clean -> xsim -> translate -> score -> parse -> Parquet
 shards. Every stage runs by default; xsim is the cross-lingual similarity of cs and ref (docs/mining.md).
 
-    paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,shards} --output DIR [--config FILE.yaml]
-                  [--stages read,clean,xsim,translate,score,parse] [--resume] [--set KEY=VALUE ...]
-                  [Beam options ...]
+    paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,parquet,jsonl,shards} --output DIR
+                  [--config FILE.yaml] [--stages read,clean,xsim,translate,score,parse] [--resume]
+                  [--set KEY=VALUE ...] [Beam options ...]
 
 An input with no records (empty files, or only separators) is one line on stderr and exit 2, like every other
 user mistake; when every matched file is a plain local file with nothing in it, that is found before any work.
@@ -41,8 +41,8 @@ import yaml
 from paranmt.pipelines.options import LOCAL_RUNNERS
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
-from paranmt.schemas.config import (STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, load_build_config,
-                                    load_config, parse_assignments)
+from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError,
+                                    load_build_config, load_config, parse_assignments)
 
 log = logging.getLogger(__name__)
 
@@ -570,6 +570,9 @@ def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, finger
     if extra:
         print(f"  {extra} TSV line(s) had more columns than read.columns names; the extra columns were ignored "
               f"(--strict-columns rejects such lines)")
+    other = counters.get("xsim/unsupported_language", 0)
+    if other:
+        print(f"  {other} row(s) have a src_lang the xsim encoder does not cover: their xsim is null")
     for hint in encoding_hints(config.output, shards):
         print(f"paranmt build: {hint}", file=sys.stderr)
     print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, layout.REJECTS)}/*.pq, "
@@ -600,7 +603,7 @@ def register(subparsers) -> None:
                                        "argparse").RawDescriptionHelpFormatter(prog))
     parser.add_argument("--input", help="input glob(s), comma-separated; for --format moses: PREFIX glob(s); "
                                         "for --format shards: a build output DIR")
-    parser.add_argument("--format", choices=["czeng16", "czeng20", "moses", "tsv", "shards"])
+    parser.add_argument("--format", choices=FORMATS)
     parser.add_argument("--output", help="output directory (local or any Beam filesystem, e.g. gs://)")
     parser.add_argument("--config", help="YAML config (everything a flag can say; flags win)")
     parser.add_argument("--stages", help=f"comma-separated subset of {','.join(STAGE_ORDER)}")

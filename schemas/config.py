@@ -18,7 +18,8 @@ from typing import Any, ClassVar
 
 import yaml
 
-FORMATS = ("czeng16", "czeng20", "moses", "tsv", "shards")
+FORMATS = ("czeng16", "czeng20", "moses", "tsv", "parquet", "jsonl", "shards")
+RECORD_FORMATS = ("parquet", "jsonl")   # inputs whose records name their fields (read.columns maps names only)
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,8 @@ STAGES = (
     StageSpec("read", "read"),
     StageSpec("clean", "clean", None, "paranmt.transforms.stage:clean_stage", "batch_rows",
               also=("source_lang", "target_lang"), fills=("ref_len",)),
-    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size", fills=("xsim",)),
+    StageSpec("xsim", "xsim", "encoder", "paranmt.transforms.score:xsim_stage", "batch_size",
+              also=("source_lang",), fills=("xsim",)),
     StageSpec("translate", "translate", "model", "paranmt.transforms.translate:translate_stage", "group_size",
               also=("source_lang", "target_lang"), fills=("bt_score", "bt_len")),
     StageSpec("score", "score", "encoder", "paranmt.transforms.score:score_stage", "batch_size",
@@ -158,10 +160,9 @@ class ReadConfig:
     def validate(self) -> None:
         check_ranges(self, "read.")
         unknown = [name for name in self.columns if name not in TSV_FIELDS]
-        if unknown or not {"cs", "ref"} <= set(self.columns):
-            raise ConfigError(f"read.columns must map `cs` and `ref` (and may map {', '.join(TSV_FIELDS[2:])}) to "
-                              f"columns, not {self.columns}"
-                              + (near_matches(unknown[0], TSV_FIELDS) if unknown else ""))
+        if unknown:
+            raise ConfigError(f"read.columns: unknown field {unknown[0]!r}{near_matches(unknown[0], TSV_FIELDS)}; "
+                              f"fields: {', '.join(TSV_FIELDS)}")
         for name, column in self.columns.items():
             if isinstance(column, bool) or not (isinstance(column, int) and column >= 0
                                                 or isinstance(column, str) and column.strip()):
@@ -171,6 +172,16 @@ class ReadConfig:
     def has_header(self) -> bool:
         """Whether each input file's first line is a header: `header`, or any column given by name."""
         return self.header or any(isinstance(column, str) for column in self.columns.values())
+
+    def record_fields(self) -> tuple[dict[str, str], set[str]]:
+        """For inputs whose records name their fields (RECORD_FORMATS): (field -> the name it is read from, the
+        fields named explicitly). Every field of TSV_FIELDS is read under its own name unless `columns` names
+        another; the tsv default (cs=0, ref=1) counts as naming none. ConfigError for a column number."""
+        named = {} if self.columns == ReadConfig().columns else dict(self.columns)
+        numbered = {name: column for name, column in named.items() if not isinstance(column, str)}
+        if numbered:
+            raise ConfigError(f"read.columns: Parquet and JSONL fields are named, not numbered: {numbered}")
+        return {**{name: name for name in TSV_FIELDS}, **named}, set(named)
 
 
 @dataclass
@@ -328,8 +339,13 @@ class BuildConfig(Config):
             raise ConfigError(f"stages must be in pipeline order {', '.join(STAGE_ORDER)}; got {self.stages}")
         if self.format == "moses" and len(self.read.suffixes) != 2:
             raise ConfigError("--suffixes needs exactly two suffixes: SOURCE,REFERENCE (e.g. cs,en)")
+        if self.format == "tsv" and not {"cs", "ref"} <= set(self.read.columns):
+            raise ConfigError(f"read.columns must map `cs` and `ref` to columns (and may map "
+                              f"{', '.join(TSV_FIELDS[2:])}), not {self.read.columns}")
         if self.format != "tsv" and self.read.header:
             raise ConfigError(f"read.header (--header) is for --format tsv, not {self.format}")
+        if self.format in RECORD_FORMATS:
+            self.read.record_fields()
         for spec in STAGES:
             getattr(self, spec.section).validate()
         if self.read.shard_rows is None:      # not given: the shard size follows the stages (written as resolved)

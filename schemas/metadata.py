@@ -70,6 +70,19 @@ def verify_manifest(path: str) -> list[str]:
     return problems
 
 
+def manifest_languages(path: str) -> list[str] | None:
+    """The languages a model directory declares in its MANIFEST.json (`"languages": ["cs", "en"]`, ISO 639-1),
+    None when it declares none (or has no manifest): what such a model can handle is then not checked."""
+    manifest = Path(path) / "MANIFEST.json"
+    if "://" in path or not manifest.is_file():
+        return None
+    try:
+        languages = json.loads(manifest.read_text()).get("languages")
+    except (ValueError, AttributeError):
+        return None
+    return [str(language) for language in languages] if isinstance(languages, list) else None
+
+
 def shard_metadata(config_hash: str, models: dict) -> dict[str, str]:
     return {
         "paranmt.schema_version": SCHEMA_VERSION,

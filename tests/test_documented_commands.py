@@ -47,7 +47,7 @@ def documented_commands() -> list[tuple[str, str]]:
 
 COVERAGE = {
     # README.md
-    "paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,shards} --output DIR": ARGUMENTS,
+    "paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,parquet,jsonl,shards} --output DIR": ARGUMENTS,
     "paranmt build --input 'data/sample/*' --format moses --output out/sample": RUN,
     "paranmt build --input '/data/czeng20/*.gz' --format czeng20 --output out/czeng --config configs/demo.yaml":
         ARGUMENTS,                                                 # an absolute path outside the test's folder
@@ -148,6 +148,8 @@ COVERAGE = {
     "paranmt build --input 'mine/*.tsv' --format tsv --columns cs=0,ref=1,bt=2 --output out/mine": ARGUMENTS,
     "paranmt build --input '../shared/data/wmt-bt/wmt22.cs-en.tsv.gz' --format tsv "     # parses 15,928 pairs
     "--columns id=id,cs=source,ref=ref,bt=bt --stages read,clean,score,parse --output out/wmt22-cs": ARGUMENTS,
+    "paranmt build --input 'llm/*.jsonl' --format jsonl --columns cs=source --set source_lang=de "
+    "--stages read,clean,score,parse --output out/llm-de": ARGUMENTS,
     "paranmt train-nmt --config configs/nmt/cs-en-small.yaml": ARGUMENTS,              # 1.6 h of training
     "paranmt convert-nmt --config configs/nmt/cs-en-small.yaml --output assets/nmt-cs-en --average-last 1 "
     "--quantization int8": ARGUMENTS,                              # needs that training; writes the shipped model

@@ -1,5 +1,5 @@
 """Factories of the encoder stages for the stage table: `score_stage(config.score)` -> a `ScoreStage`,
-`xsim_stage(config.xsim)` -> an `XsimStage`.
+`xsim_stage(config.xsim, source_lang)` -> an `XsimStage`.
 
 Rows gain `trigram_overlap` and `para_score` (see `paranmt.models.scoring.stage.ScoreStage`); rows without a
 back-translation pass with null scores. The encoder is loaded once per worker process, from a local copy of the
@@ -11,6 +11,7 @@ from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.scoring.stage import ScoreStage
 from paranmt.models.scoring.xsim import XsimStage
 from paranmt.schemas.config import ScoreConfig, XsimConfig
+from paranmt.schemas.metadata import manifest_languages
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model
 
@@ -37,7 +38,20 @@ def score_stage(config: ScoreConfig) -> ScoreStage:
     return CachedModelScoreStage(encoder_dir, config)
 
 
-def xsim_stage(config: XsimConfig) -> XsimStage:
-    """The xsim stage of `config` (its threshold `xsim.min_xsim` included); ConfigError for a bad encoder."""
-    encoder_dir = checked_model("xsim.encoder", config.encoder, load_encoder, (EncoderError,))
-    return CachedModelXsimStage(encoder_dir, config)
+def xsim_stage(config: XsimConfig, source_lang: str) -> XsimStage:
+    """The xsim stage of `config` (its threshold `xsim.min_xsim` included) for sources in `source_lang`;
+    ConfigError for a bad encoder, or for one whose MANIFEST.json `languages` lack `source_lang` (one line that
+    says how to build without xsim)."""
+    languages = []
+
+    def check(path: str) -> None:
+        languages.extend(manifest_languages(path) or [])
+        if languages and source_lang not in languages:
+            raise EncoderError(
+                f"{config.encoder} encodes {', '.join(languages)} (its MANIFEST.json), not source_lang {source_lang}: "
+                f"leave xsim out (e.g. --stages read,clean,translate,score,parse) or give an encoder for "
+                f"{source_lang} (--set xsim.encoder=DIR)")
+        load_encoder(path)
+
+    encoder_dir = checked_model("xsim.encoder", config.encoder, check, (EncoderError,))
+    return CachedModelXsimStage(encoder_dir, config, languages or None)

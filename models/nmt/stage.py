@@ -11,7 +11,9 @@ For a batch of rows:
    tokenizer, paranmt.models.text.tokenize.length_column), `bt_source` = `translate` and, when nbest > 0,
    `bt_nbest`.
 Rows that brought their own translation (`bt_source` = `input`, set by the reader) skip all of this and are
-passed on unchanged (bring your own translations, docs/translate.md).
+passed on unchanged (bring your own translations, docs/translate.md). A row to translate whose own `src_lang`
+(from the input) is not the build's `source_lang`, the one language the stage's model is opened for, becomes a
+reject (`other_source_lang`).
 """
 from __future__ import annotations
 
@@ -97,6 +99,12 @@ class TranslateStage(PairStage):
         model_ms."""
         todo = [i for i, row in enumerate(rows) if not (row.get("bt_source") == "input" and row.get("bt"))]
         outputs = list(rows)
+        other = [i for i in todo if rows[i].get("src_lang") not in (None, "", self.source_lang)]
+        for i in other:
+            outputs[i] = reject_row(rows[i]["id"], self.name, "other_source_lang",
+                                    f"src_lang {rows[i]['src_lang']}: the translate stage translates the build's "
+                                    f"source_lang {self.source_lang} -> {self.target_lang}", raw_of(rows[i]))
+        todo = sorted(set(todo) - set(other))
         if todo:
             for index, output in zip(todo, self.translate_rows([rows[i] for i in todo])):
                 outputs[index] = output

@@ -9,10 +9,15 @@ embedding), gets `xsim` null. The stage runs after clean and before translate, s
 keeps misaligned pairs away from the GPU: with `min_xsim` set, a row whose xsim is below it becomes a reject row
 (stage `xsim`, reason `low_xsim`, the value in `detail`, the pair in `raw`); rows with a null xsim are never
 rejected. `min_xsim` None (the default) rejects nothing. Settings: the build's `xsim` section (XsimConfig).
+
+The encoder covers the languages its MANIFEST.json declares (`languages`; the shipped one: cs, en). The build
+refuses, before any work, a `source_lang` outside them (transforms/score.py); a row whose own `src_lang` (from
+the input) is outside them gets `xsim` null, counted as `xsim/unsupported_language`, and is never rejected.
 """
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 from paranmt.models.encoders import shared_encoder
 from paranmt.models.scoring.para_score import ParaScorer
@@ -27,10 +32,12 @@ class XsimStage(PairStage):
     name = "xsim"
     requires = ("cs", "ref")
 
-    def __init__(self, encoder_dir: str, config: XsimConfig):
-        """`encoder_dir`: the resolved encoder location; `config`: the build's `xsim` section."""
+    def __init__(self, encoder_dir: str, config: XsimConfig, languages: list[str] | None):
+        """`encoder_dir`: the resolved encoder location; `config`: the build's `xsim` section; `languages`: the
+        source languages the encoder covers (None: not declared, every row is scored)."""
         config.validate()
         self.encoder_dir, self.min_xsim, self.batch_size = encoder_dir, config.min_xsim, config.batch_size
+        self.languages = languages
         self.scorer: ParaScorer | None = None
 
     def setup(self) -> None:
@@ -42,7 +49,11 @@ class XsimStage(PairStage):
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
         self.setup()
-        both = [i for i, row in enumerate(rows) if (row.get("cs") or "").strip() and (row.get("ref") or "").strip()]
+        covered = [self.languages is None or not row.get("src_lang") or row["src_lang"] in self.languages
+                   for row in rows]
+        self.last_counts = Counter(unsupported_language=covered.count(False))
+        both = [i for i, row in enumerate(rows) if covered[i] and (row.get("cs") or "").strip()
+                and (row.get("ref") or "").strip()]
         cosines = self.scorer.score([rows[i]["cs"] for i in both], [rows[i]["ref"] for i in both])
         outputs = [dict(row, xsim=None) for row in rows]
         for i, cosine in zip(both, cosines):

@@ -16,8 +16,9 @@ Other control characters (C0 except tab/newline, DEL, C1) are not guessed at: th
 Checks, in this order, each a reject reason: `control_characters`, `empty_side`, `too_many_chars` (either side
 longer than `max_chars` characters), `too_few_tokens` / `too_many_tokens` (either side outside
 [min_tokens, max_tokens] Moses tokens), `length_ratio` (max(n_cs, n_ref) / min(n_cs, n_ref) > max_length_ratio;
-0 disables). Surviving rows get `ref_len` (Moses tokens of the reference, the schema's tokenizer). The source's
-tokens (`too_few_tokens`, ..., `length_ratio`) are counted with the source language's Moses rules.
+0 disables). Surviving rows get `ref_len` (Moses tokens of the reference, the schema's tokenizer). The tokens of
+the checks are counted with each side's language (`count_units`: Moses rules, or characters for a language written
+without spaces, such as ja and zh).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import re
 import unicodedata
 
 from paranmt.models.stage import PairStage
-from paranmt.models.text.tokenize import count_tokens, length_column, punct_normalizer
+from paranmt.models.text.tokenize import count_units, length_column, punct_normalizer
 from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import INT16_MAX, reject_row
 
@@ -83,7 +84,7 @@ class CleanStage(PairStage):
             if side != "bt" and len(text) > self.max_chars:
                 return reject("too_many_chars", f"{side} has {len(text)} characters > max_chars={self.max_chars}")
         cs, ref = texts["cs"], texts["ref"]
-        n_cs, n_ref = count_tokens(cs, source_lang), count_tokens(ref, self.langs[1])
+        n_cs, n_ref = count_units(cs, source_lang), count_units(ref, self.langs[1])
         for side, n in (("cs", n_cs), ("ref", n_ref)):
             if n < self.min_tokens:
                 return reject("too_few_tokens", f"{side} has {n} tokens < min_tokens={self.min_tokens}")

@@ -30,6 +30,20 @@ def count_tokens(text: str, lang: str = "en") -> int:
     return len(tokenize(text, lang))
 
 
+UNSEGMENTED_LANGUAGES = ("ja", "zh", "th", "lo", "km", "my")   # written without spaces between words
+
+
+def count_units(text: str, lang: str) -> int:
+    """The length of a sentence in `lang` as clean's token checks count it: `count_tokens`, except for languages
+    written without spaces between words (UNSEGMENTED_LANGUAGES), which Moses does not segment: there the
+    characters other than whitespace. (On WMT22 ja-en and zh-en system outputs, Moses tokens made 63% and 46% of
+    2,000 pairs fail clean's length ratio of 5 against the English reference; characters: 1 in ~430 pairs over it,
+    median 1.8 and 1.3 characters per English token.)"""
+    if lang in UNSEGMENTED_LANGUAGES:
+        return sum(not character.isspace() for character in text)
+    return count_tokens(text, lang)
+
+
 def length_column(text: str, lang: str = "en") -> int:
     """The value of a `*_len` column (ref_len, bt_len): `count_tokens`, capped at the int16 column's maximum."""
     return min(count_tokens(text, lang), INT16_MAX)

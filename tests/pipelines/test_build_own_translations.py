@@ -70,3 +70,48 @@ def test_a_missing_header_column_is_one_line_exit_2(tmp_path, wmt_tsv, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "the header line has no column 'reference' (read.columns.ref)" in err[0]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def german_jsonl(shared_data, tmp_path_factory):
+    """10 WMT21 de-en records (with their system outputs as bt) as JSON lines, under the file's own names."""
+    with gzip.open(shared_data / "wmt-bt" / "wmt21.de-en.tsv.gz", "rt", encoding="utf-8") as handle:
+        head, *records = [next(handle).rstrip("\n").split("\t") for _ in range(11)]
+    path = tmp_path_factory.mktemp("de") / "wmt21.de-en.jsonl"
+    path.write_text("".join(json.dumps(dict(zip(head, r)), ensure_ascii=False) + "\n" for r in records),
+                    encoding="utf-8")
+    return path
+
+
+def test_a_german_source_builds_with_xsim_left_out(tmp_path, german_jsonl, capsys):
+    out = tmp_path / "out"
+    assert build("--input", german_jsonl, "--format", "jsonl", "--columns", "cs=source", "--set", "source_lang=de",
+                 "--output", out, "--stages", "read,clean,score") == 0
+    assert "read 10 = written 10 + rejected 0" in capsys.readouterr().out
+    rows = pd.read_parquet(out)
+    assert (rows["src_lang"] == "de").all() and (rows["bt_source"] == "input").all()
+    assert rows["para_score"].notna().all() and rows["xsim"].isna().all()
+    assert rows["cs_lang"].tolist().count("de") >= 8
+
+
+def test_xsim_for_a_language_its_encoder_lacks_is_refused_in_one_line(tmp_path, german_jsonl, capsys):
+    assert build("--input", german_jsonl, "--format", "jsonl", "--columns", "cs=source", "--set", "source_lang=de",
+                 "--output", tmp_path / "out", "--stages", "read,clean,xsim,score") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["paranmt build: configuration error: xsim.encoder: assets/encoder-sp encodes cs, en (its "
+                   "MANIFEST.json), not source_lang de: leave xsim out (e.g. --stages read,clean,translate,score,"
+                   "parse) or give an encoder for de (--set xsim.encoder=DIR)"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_per_row_source_languages_with_xsim_score_only_the_covered_rows(tmp_path, wmt_tsv, german_jsonl, capsys):
+    mixed = tmp_path / "mixed.tsv"
+    czech = gzip.open(wmt_tsv, "rt", encoding="utf-8").read().splitlines()[:7]
+    german = [json.loads(line) for line in german_jsonl.read_text(encoding="utf-8").splitlines()[:5]]
+    mixed.write_text("\n".join(czech + ["\t".join(r.values()) for r in german]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert build("--input", mixed, "--format", "tsv", "--columns", NAMED + ",src_lang=src_lang", "--output", out,
+                 "--stages", "read,clean,xsim") == 0
+    assert "5 row(s) have a src_lang the xsim encoder does not cover: their xsim is null" in capsys.readouterr().out
+    rows = pd.read_parquet(out)
+    assert rows.groupby("src_lang")["xsim"].count().to_dict() == {"cs": 6, "de": 0}

@@ -61,9 +61,10 @@ def test_a_bad_yaml_value_is_one_line_naming_the_key(sample_dir, tmp_path):
     ("parse.threads=two", "parse.threads must be an integer, not 'two'"),
     ("read.columns={cs: 0, ref: -1}", "read.columns.ref must be a 0-based column number or a header column name, "
                                       "not -1"),
-    ("read.columns={cs: 0, ref: 1, bt_scor: 2}", "read.columns must map `cs` and `ref` (and may map bt, bt_score, "
-                                                 "id, corpus, src_lang) to columns, not {'cs': 0, 'ref': 1, "
-                                                 "'bt_scor': 2} (did you mean 'bt_score'?)"),
+    ("read.columns={cs: 0, ref: 1, bt_scor: 2}", "read.columns: unknown field 'bt_scor' (did you mean 'bt_score'?); "
+                                                 "fields: cs, ref, bt, bt_score, id, corpus, src_lang"),
+    ("read.columns={cs: 0, bt: 1}", "read.columns must map `cs` and `ref` to columns (and may map bt, bt_score, id, "
+                                    "corpus, src_lang), not {'cs': 0, 'bt': 1}"),
     ("stages=read,clena", "unknown stage 'clena' (did you mean 'clean'?); stages are read, clean, xsim, translate, "
                           "score, parse"),
     ("translate=5", "translate must be a mapping, not 5"),

@@ -16,6 +16,12 @@ Formats
              number, or empty for null; anything else is a reject `bad_score`, and a score without a bt is a
              reject `bt_score_without_bt`), `id` the row's id (empty: the default id), `corpus` its corpus
              (empty: the default corpus), `src_lang` its source language (empty: the build's `source_lang`).
+- `parquet`  Parquet files, one record per row; `jsonl` one JSON object per line. Their fields are named: each
+             field of `tsv` is read from the column / key of its own name (`cs`, `ref`, `bt`, ...) unless
+             `columns` names another (ReadConfig.record_fields). A Parquet file without `cs`, `ref` or an
+             explicitly named column is a ConfigError before any work; a JSON line that is not an object is a
+             reject (`bad_json`), one without `cs` or `ref` a reject (`missing_field`). Ids as for tsv, with the
+             1-based row number of a Parquet file as its line. A Parquet file is read by one task.
 - `czeng16`  CzEng 1.6 plain-text export: `id TAB filter_score TAB cs TAB en`. The corpus/section is the id's
              leading letters without a trailing capital (`subtitlesM-b1-00train-f000001-s1` -> `subtitles`).
              `filter_score` goes to `source_scores`.
@@ -34,6 +40,7 @@ decoded as strict UTF-8. A file that cannot be decompressed to its end (truncate
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import PurePosixPath
@@ -46,7 +53,7 @@ from paranmt.schemas.records import empty_row, reject_row
 from paranmt.transforms.io.encoding import utf8_problem
 from paranmt.transforms.io.read_plan import (InputFile, ReadOptions, ReadTask, block_shard_name, header_fields,
                                              tsv_layout)
-from paranmt.transforms.io.streams import CorruptFile, file_lines
+from paranmt.transforms.io.streams import CorruptFile, file_lines, open_raw
 
 STAGE = "read"
 
@@ -64,8 +71,23 @@ def _czeng20_corpus(sentence_id: str) -> str:
 
 
 def _label(value) -> str | None:
-    """A label field's text (id, corpus, src_lang) without surrounding space, None when missing or blank."""
+    """A label field's text (id, corpus, src_lang; an integer id as its digits) without surrounding space, None
+    when missing or blank."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
     return value.strip() or None if isinstance(value, str) else None
+
+
+def named_record(record: dict, fields: dict[str, str], corpus: str, fallback_id: str, source_lang: str | None,
+                 raw: str) -> dict:
+    """The pair row (or reject) of a Parquet / JSONL record: `fields` (field -> name in the record,
+    ReadConfig.record_fields) picks its values; `given_row` does the rest."""
+    values = {name: record[key] for name, key in fields.items() if key in record}
+    missing = [fields[name] for name in ("cs", "ref") if name not in values]
+    if missing:
+        return reject_row(_label(values.get("id")) or fallback_id, STAGE, "missing_field",
+                          f"the record has no {' or '.join(missing)}", raw)
+    return given_row(values, corpus, fallback_id, source_lang, raw)
 
 
 def given_row(values: dict, corpus: str, fallback_id: str, source_lang: str | None, raw: str) -> dict:
@@ -98,7 +120,15 @@ def parse_line(text: str, fmt: str, columns: dict[str, int], corpus: str, fallba
                source_lang: str | None = None) -> dict:
     """One decoded line -> a pair row or a reject row (id = fallback_id unless the format carries one). For
     `tsv`, `columns` are resolved numbers (read_plan.tsv_layout) and `header_width` the header's number of
-    columns (None: no header)."""
+    columns (None: no header); for `jsonl`, the field names (ReadConfig.record_fields)."""
+    if fmt == "jsonl":
+        try:
+            record = json.loads(text)
+        except ValueError as error:
+            return reject_row(fallback_id, STAGE, "bad_json", f"not JSON: {error}", text)
+        if not isinstance(record, dict):
+            return reject_row(fallback_id, STAGE, "bad_json", f"a JSON {type(record).__name__}, not an object", text)
+        return named_record(record, columns, corpus, fallback_id, source_lang, text)
     fields = text.split("\t")
     if fmt == "tsv":
         need = max(columns.values()) + 1
@@ -133,7 +163,7 @@ def read_file(unit: InputFile, options: ReadOptions, skip_shards: frozenset = fr
     shards in `skip_shards` are read past without being yielded (resume). When a shard's last record has been
     read, also yields (shard, {"_count": ...}) with the number of records read into it and the number of
     structural separators, for the accounting check."""
-    reader = _read_moses if options.format == "moses" else _read_single
+    reader = {"moses": _read_moses, "parquet": _read_parquet}.get(options.format, _read_single)
     task = task or ReadTask(unit)
     current, tally = None, {"read": 0, "separators": 0}
     for shard, record in reader(unit, options, opener, task):
@@ -164,7 +194,8 @@ def _read_single(unit: InputFile, options: ReadOptions, opener,
     record_no = start.record_no if start else 0
     line_no = start.line_no if start else 0
     header = options.format == "tsv" and options.has_header()
-    layout = tsv_layout(options.columns, task.header, path) if header and task.header else (options.columns, None)
+    layout = tsv_layout(options.columns, task.header, path) if header and task.header else (
+        (options.record_fields()[0], None) if options.format == "jsonl" else (options.columns, None))
     try:
         for raw, too_long in file_lines(path, options.max_line_bytes, opener, start.offsets[0] if start else 0):
             line_no += 1
@@ -199,6 +230,32 @@ def _record(raw: bytes, too_long: bool, options: ReadOptions, layout: tuple[dict
         return reject_row(fallback_id, STAGE, "empty_line", "blank line", text)
     return parse_line(text, options.format, layout[0], corpus, fallback_id, options.strict_columns, layout[1],
                       options.source_lang)
+
+
+def _read_parquet(unit: InputFile, options: ReadOptions, opener,
+                  task: ReadTask) -> Iterator[tuple[str, dict | None]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = unit.paths[0]
+    corpus = options.corpus if options.corpus is not None else unit.stem.split(".")[0]
+    fields = options.record_fields()[0]
+    record_no = 0
+    try:
+        with (opener or open_raw)(path) as handle:
+            parquet = pq.ParquetFile(handle)
+            names = [name for name in parquet.schema_arrow.names if name in set(fields.values())]
+            for batch in parquet.iter_batches(batch_size=min(options.shard_rows, 8192), columns=names):
+                for record in batch.to_pylist():
+                    record_no += 1
+                    raw = json.dumps(record, ensure_ascii=False, default=str)
+                    yield (block_shard_name(unit.stem, (record_no - 1) // options.shard_rows),
+                           named_record(record, fields, corpus, f"{corpus}:{unit.name}:{record_no}",
+                                        options.source_lang, raw))
+    except (OSError, pa.ArrowException) as error:
+        yield (block_shard_name(unit.stem, record_no // options.shard_rows),
+               reject_row(f"{corpus}:{unit.name}:{record_no + 1}", STAGE, "corrupt_file",
+                          f"{path} could not be read past row {record_no}: {error}"))
 
 
 def _read_moses(unit: InputFile, options: ReadOptions, opener,

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from paranmt.schemas.config import SHARD_ROWS, BuildConfig, ConfigError, ReadConfig, bounded
-from paranmt.transforms.io.streams import CorruptFile, compression_of, file_lines, strip_compression
+from paranmt.transforms.io.streams import CorruptFile, compression_of, file_lines, open_raw, strip_compression
 
 
 @dataclass
@@ -137,6 +137,25 @@ def tsv_layout(columns: dict[str, int | str], header: tuple[str, ...] | None,
     return resolved, len(header) if header is not None else None
 
 
+def parquet_fields(path: str, options: ReadOptions, opener=None) -> None:
+    """Check a Parquet input's columns against `read.columns` (ReadConfig.record_fields): ConfigError naming the
+    file when it is not Parquet, or lacks `cs`, `ref` or a column named explicitly."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    fields, explicit = options.record_fields()
+    try:
+        with (opener or open_raw)(path) as handle:
+            names = pq.read_schema(handle).names
+    except (OSError, pa.ArrowException) as error:
+        raise ConfigError(f"input {path} is not a Parquet file: {error}") from None
+    missing = [f"{fields[name]} ({name})" for name in fields if (name in explicit or name in ("cs", "ref"))
+               and fields[name] not in names]
+    if missing:
+        raise ConfigError(f"input {path} has no column {', '.join(missing)} (read.columns); its columns: "
+                          f"{', '.join(names)}")
+
+
 def _block_starts(path: str, options: ReadOptions, separators: bool,
                   header: bool = False) -> tuple[list[tuple[int, int]], int]:
     """[(byte offset, line number before it)] at every block boundary of a plain local file (block k starts after
@@ -172,15 +191,18 @@ def _block_starts(path: str, options: ReadOptions, separators: bool,
 def plan_reads(units: list[InputFile], options: ReadOptions) -> list[ReadTask]:
     """One ReadTask per shard for plain local files (cheap byte-offset planning: one pass over the raw bytes, so
     the shards of one big file spread over every worker); one task per file for compressed or remote files
-    (which can only be read from their start: their shards are made one after the other by one worker). A TSV
-    file with a header line has its header read here, and named columns checked against it (ConfigError)."""
+    (which can only be read from their start: their shards are made one after the other by one worker), and for
+    Parquet files. A TSV file with a header line has its header read here, and named columns checked against it;
+    a Parquet file's columns are checked (ConfigError)."""
     tasks = []
     with_header = options.format == "tsv" and options.has_header()
     for unit in units:
         header = read_header(unit.paths[0], options) if with_header else None
         if header is not None:
             tsv_layout(options.columns, header, unit.paths[0])
-        if not all(_plain_local(p) for p in unit.paths):
+        if options.format == "parquet":
+            parquet_fields(unit.paths[0], options)
+        if options.format == "parquet" or not all(_plain_local(p) for p in unit.paths):
             tasks.append(ReadTask(unit, header=header))
             continue
         scans = [_block_starts(p, options, options.format == "czeng20", with_header) for p in unit.paths]

@@ -33,7 +33,8 @@ def strip_compression(name: str) -> str:
     return name
 
 
-def _default_opener(path: str):
+def open_raw(path: str):
+    """The raw bytes of `path` on any Beam filesystem (no decompression)."""
     from apache_beam.io.filesystem import CompressionTypes
     from apache_beam.io.filesystems import FileSystems
     return FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED)
@@ -54,7 +55,7 @@ def open_binary(path: str, opener=None, plain: bool = False, offset: int = 0) ->
     `opener(path)` returns a raw binary stream (default: Beam FileSystems, uncompressed, so gs:// works);
     compression is detected by suffix, then by magic bytes (unless `plain`). `offset`: start reading a plain
     file there (a block planned by `plan_reads`)."""
-    raw = (opener or _default_opener)(path)
+    raw = (opener or open_raw)(path)
     if not hasattr(raw, "peek"):
         raw = io.BufferedReader(raw, buffer_size=1 << 20)
     kind, by_magic = (None, False) if plain else compression_of(path, raw)

@@ -19,7 +19,7 @@ def rows_of(cs, en):
 
 def test_aligned_pairs_score_above_shuffled_ones_and_empty_sides_are_null(repo, pairs):
     cs, en = pairs
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig())
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(), None)
     aligned = stage.process_batch(rows_of(cs, en))
     shuffled = stage.process_batch(rows_of(cs, en[1:] + en[:1]))
     good = [r["xsim"] for r in aligned]
@@ -39,7 +39,7 @@ def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pair
     cs, en = pairs
     en_mixed = list(en)
     en_mixed[::10] = en[5::10]                     # every 10th pair misaligned
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(min_xsim=0.2))
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(min_xsim=0.2), None)
     outputs = stage.process_batch(rows_of(cs, en_mixed) + [empty_row("e:1", "t", "", "x")])
     assert len(outputs) == 101 and outputs[-1]["xsim"] is None
     rejected = {r["id"] for r in outputs if is_reject(r)}
@@ -53,4 +53,25 @@ def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pair
     kept = [r for r in outputs if not is_reject(r) and r["xsim"] is not None]
     assert all(r["xsim"] >= 0.2 for r in kept)
     with pytest.raises(ConfigError, match="xsim.min_xsim must be between -1 and 1"):
-        XsimStage("x", XsimConfig(min_xsim=2.0))
+        XsimStage("x", XsimConfig(min_xsim=2.0), None)
+
+
+def test_rows_in_a_language_the_encoder_lacks_get_a_null_xsim_and_are_counted(repo, pairs):
+    cs, en = pairs
+    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(min_xsim=0.99), ["cs", "en"])
+    rows = [dict(row, src_lang="de" if i % 2 else "cs") for i, row in enumerate(rows_of(cs[:6], en[:6]))]
+    outputs = stage.process_batch(rows)
+    assert [r["xsim"] for r in outputs[1::2]] == [None] * 3, "never scored, so never rejected by min_xsim"
+    assert all(is_reject(r) for r in outputs[::2]) and stage.last_counts["unsupported_language"] == 3
+
+
+def test_the_build_refuses_xsim_for_a_source_language_its_encoder_lacks_in_one_line(repo):
+    from paranmt.schemas.config import BuildConfig
+    from paranmt.transforms.score import xsim_stage
+
+    assert xsim_stage(BuildConfig().xsim, "cs").languages == ["cs", "en"]
+    with pytest.raises(ConfigError) as error:
+        xsim_stage(BuildConfig().xsim, "de")
+    assert str(error.value) == ("xsim.encoder: assets/encoder-sp encodes cs, en (its MANIFEST.json), not source_lang "
+                                "de: leave xsim out (e.g. --stages read,clean,translate,score,parse) or give an "
+                                "encoder for de (--set xsim.encoder=DIR)")

@@ -129,3 +129,13 @@ def test_rows_that_bring_their_own_translation_are_not_translated(rows):
     translator.calls.clear()
     assert stage.process_batch([given[0], given[2]]) == [given[0], given[2]] and not translator.calls
     assert stage.last_counts == {"given": 2}
+
+
+def test_a_row_in_another_source_language_is_a_reject_unless_it_brings_its_bt(rows):
+    translator = CountingTranslator()
+    mixed = [dict(rows[0], src_lang="de"), dict(rows[1], src_lang="de", bt="Own.", bt_source="input"),
+             dict(rows[2], src_lang="cs"), rows[3]]
+    outputs = stage_with(translator).process_batch(mixed)
+    assert outputs[0]["reason"] == "other_source_lang" and "src_lang de" in outputs[0]["detail"]
+    assert outputs[1] == mixed[1] and outputs[2]["bt_source"] == outputs[3]["bt_source"] == "translate"
+    assert sorted(s for call in translator.calls for s in call) == sorted([rows[2]["cs"], rows[3]["cs"]])

@@ -2,6 +2,7 @@
 import pytest
 
 from paranmt.models.text.clean import CleanStage, normalize_text
+from paranmt.models.text.tokenize import count_tokens
 from paranmt.schemas.config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 
@@ -46,3 +47,24 @@ def test_min_tokens_and_disabled_ratio():
     assert short["reason"] == "too_few_tokens"
     [kept] = stage.process_batch([pair("Ano , ano , ano .", "Yes , yes , yes , yes , yes , yes , yes .")])
     assert not is_reject(kept)
+
+
+def test_each_row_is_cleaned_in_its_source_language_and_an_input_bt_like_the_reference(shared_data):
+    """Real WMT22 ja-en system outputs: with the row's src_lang (ja: characters, which Moses does not segment) the
+    pairs pass the length ratio; counted as Moses tokens many would fail. An input bt is normalized and re-counted;
+    a bt the translate stage made is left as it is."""
+    import gzip
+
+    with gzip.open(shared_data / "wmt-bt" / "wmt22.ja-en.tsv.gz", "rt", encoding="utf-8") as handle:
+        records = [next(handle).rstrip("\n").split("\t") for _ in range(201)][1:]
+    rows = [dict(pair(r[2], r[3], r[0]), src_lang=r[1]) for r in records]
+    stage = CleanStage(CleanConfig(), "cs", "en")
+    assert sum(is_reject(r) for r in stage.process_batch(rows)) <= 2
+    moses = [(count_tokens(r["cs"], "ja"), count_tokens(r["ref"])) for r in rows]
+    assert sum(max(n) > 5 * min(n) for n in moses) > 60
+    given = dict(pair("Ahoj.", "Hello."), bt=" „Hi“ ,\u200b there ", bt_len=9, bt_source="input")
+    made = dict(given, bt_source="translate")
+    cleaned = stage.process_batch([given, made])
+    assert [(r["bt"], r["bt_len"]) for r in cleaned] == [('"Hi" , there', 5), (made["bt"], 9)]
+    [bad] = stage.process_batch([dict(given, bt="x\x07")])
+    assert bad["reason"] == "control_characters" and bad["detail"].startswith("bt:")

@@ -2,6 +2,7 @@
 header line (never a record, never a reject, also in blocks planned mid-file), and the rejects of bad fields; on
 real rows of ../shared/data/wmt-bt (`id src_lang source ref bt system`)."""
 import gzip
+import json
 from collections import Counter
 
 import pytest
@@ -103,3 +104,67 @@ def test_a_name_the_header_lacks_is_a_config_error_before_any_work(tmp_path, wmt
     with pytest.raises(ConfigError, match=r"the header line has no column 'reference' \(read.columns.ref\); its "
                                           r"columns: id, src_lang, source, ref, bt, system$"):
         plan_reads(plan_inputs([str(path)], "tsv"), options)
+
+
+@pytest.fixture
+def wmt_records(wmt_lines):
+    """The first 12 WMT22 cs-en records as dicts under the file's own column names."""
+    head = wmt_lines[0].split("\t")
+    return [dict(zip(head, line.split("\t"))) for line in wmt_lines[1:13]]
+
+
+def read_records(path, fmt, planned=True, **options):
+    options = ReadOptions(format=fmt, **options)
+    rows, rejects = [], []
+    for task in plan_reads(plan_inputs([str(path)], fmt), options) if planned else [None]:
+        unit = task.unit if task else plan_inputs([str(path)], fmt)[0]
+        for _, record in read_file(unit, options, task=task):
+            if "_count" not in record:
+                (rejects if "reason" in record else rows).append(record)
+    return rows, rejects
+
+
+def test_parquet_and_jsonl_read_fields_by_their_names(tmp_path, wmt_records):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    own = [{"cs": r["source"], "ref": r["ref"], "bt": r["bt"], "src_lang": r["src_lang"], "id": i,
+            "bt_score": -0.25 if i % 2 else None} for i, r in enumerate(wmt_records)]
+    pq.write_table(pa.Table.from_pylist(own), tmp_path / "own.parquet", row_group_size=5)
+    rows, rejects = read_records(tmp_path / "own.parquet", "parquet", shard_rows=4)
+    assert not rejects and [r["cs"] for r in rows] == [r["source"] for r in wmt_records]
+    assert rows[1]["id"] == "1" and rows[1]["bt_score"] == -0.25 and rows[0]["bt_score"] is None
+    assert {r["bt_source"] for r in rows} == {"input"} and rows[0]["corpus"] == "own"
+    # the file's own names, mapped: only the mapped ones and the fields under their own names are read
+    pq.write_table(pa.Table.from_pylist(wmt_records), tmp_path / "wmt.parquet")
+    mapped = {"cs": "source", "ref": "ref", "bt": "bt"}
+    rows, _ = read_records(tmp_path / "wmt.parquet", "parquet", columns=mapped)
+    assert [(r["id"], r["cs"], r["bt"], r["src_lang"]) for r in rows] == [
+        (r["id"], r["source"], r["bt"], "cs") for r in wmt_records]
+    (tmp_path / "wmt.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in wmt_records)
+                                        + '[1]\n{"source": "Ahoj."}\n{nope\n', encoding="utf-8")
+    lines, rejects = read_records(tmp_path / "wmt.jsonl", "jsonl", columns=mapped, shard_rows=5)
+    assert [(r["id"], r["cs"], r["bt"]) for r in lines] == [(r["id"], r["cs"], r["bt"]) for r in rows]
+    assert [(r["id"], r["reason"]) for r in rejects] == [("wmt:wmt.jsonl:13", "bad_json"),
+                                                         ("wmt:wmt.jsonl:14", "missing_field"),
+                                                         ("wmt:wmt.jsonl:15", "bad_json")]
+
+
+def test_parquet_problems_are_config_errors_or_rejects(tmp_path, wmt_records):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.Table.from_pylist(wmt_records), tmp_path / "wmt.parquet")
+    with pytest.raises(ConfigError, match=r"wmt.parquet has no column cs \(cs\) \(read.columns\); its columns: id, "):
+        read_records(tmp_path / "wmt.parquet", "parquet")
+    with pytest.raises(ConfigError, match=r"has no column mt \(bt\)"):
+        read_records(tmp_path / "wmt.parquet", "parquet", columns={"cs": "source", "bt": "mt"})
+    with pytest.raises(ConfigError, match=r"Parquet and JSONL fields are named, not numbered"):
+        read_records(tmp_path / "wmt.parquet", "parquet", columns={"cs": 2, "ref": 3})
+    (tmp_path / "text.parquet").write_text("not parquet\n")
+    with pytest.raises(ConfigError, match=r"text.parquet is not a Parquet file"):
+        read_records(tmp_path / "text.parquet", "parquet", columns={"cs": "source"})
+    data = (tmp_path / "wmt.parquet").read_bytes()
+    (tmp_path / "cut.parquet").write_bytes(data[:8] + bytes(len(data) - 8 - 600) + data[-600:])
+    rows, rejects = read_records(tmp_path / "cut.parquet", "parquet", planned=False, columns={"cs": "source"})
+    assert [r["reason"] for r in rejects] == ["corrupt_file"] and not rows
