@@ -41,7 +41,7 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
     from paranmt.models.generation.templates import matches_template
     from paranmt.models.parsing.parser import StanzaParser
     from paranmt.models.parsing.stage import ParseStage
-    from paranmt.pipelines.encode import open_encoder
+    from paranmt.models.encoders import open_encoder
     from paranmt.schemas.config import ParseConfig, asset_path
 
     torch.set_num_threads(threads)

@@ -163,8 +163,8 @@ def run_eval(args) -> int:
         raise ConfigError(str(error)) from None
     scorer = None
     if args.simile_encoder:
+        from paranmt.models.encoders import open_encoder
         from paranmt.models.scoring.simile import SimileScorer
-        from paranmt.pipelines.encode import open_encoder
 
         scorer = SimileScorer(open_encoder(args.simile_encoder, max(1, args.threads)))
     result = evaluate_translator(translator, sources, references, args.beam, args.batch_tokens)

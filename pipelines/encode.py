@@ -6,33 +6,10 @@ import sys
 
 import numpy as np
 
-from paranmt.schemas.config import ConfigError, asset_path
-
-
-def open_encoder(directory: str, threads: int = 1):
-    """The saved encoder at `directory` (assets/... resolved against the project) with torch on `threads` CPU
-    threads, for every command that takes `--model`/`--encoder`; a bad directory is a ConfigError."""
-    import torch
-
-    from paranmt.models.encoders import EncoderError, load_encoder
-
-    torch.set_num_threads(threads)
-    try:
-        return load_encoder(asset_path(directory))
-    except EncoderError as error:
-        raise ConfigError(str(error)) from None
-
-
-def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
-    """`--model`, `--data-dir`, `--output`, `--threads`: the arguments every evaluation command over a folder laid
-    out like ../shared/data shares."""
-    parser.add_argument("--model", required=True, help="encoder directory")
-    parser.add_argument("--data-dir", required=True, help=f"folder laid out like ../shared/data ({data_dir_help})")
-    parser.add_argument("--output", required=True, help=output_help)
-    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
-
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
+
     encoder = open_encoder(args.model, args.threads)
     source = open(args.input, encoding="utf-8") if args.input else sys.stdin
     with source:

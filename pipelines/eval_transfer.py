@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from paranmt.pipelines.encode import add_evaluation_arguments, open_encoder
+from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
@@ -17,6 +17,7 @@ BASELINES = ("bag-of-words", "random")
 
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
     from paranmt.models.encoders.base import random_copy
     from paranmt.models.evaluation.transfer import (TASKS, ProbeConfig, TransferDataError, evaluate, load_task,
                                                     write_results)

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.pipelines.encode import add_evaluation_arguments, open_encoder
+from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
 from paranmt.schemas.config import ConfigError
 
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
     from paranmt.models.evaluation.word_similarity import discover_benchmarks, evaluate, write_results
 
     folder = Path(args.data_dir) / "word-sim"

@@ -14,7 +14,6 @@ from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf, retrieval_p_at_1
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
-from paranmt.pipelines.encode import open_encoder
 from paranmt.pipelines.mine import AUTO, add_search_arguments, choose_pairs, read_sentences
 from paranmt.schemas.config import ConfigError, make_output_dir
 
@@ -73,6 +72,8 @@ def _fmt(value) -> str:
 
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
+
     if not 0 < args.gold_fraction <= 1:
         raise ConfigError(f"--gold-fraction must be in (0, 1], not {args.gold_fraction}")
     if args.k < 1:

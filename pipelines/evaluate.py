@@ -11,13 +11,14 @@ from pathlib import Path
 from paranmt.models.evaluation.hard_sts import hard_subsets
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
-from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
 
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
+
     encoder = open_encoder(args.model, args.threads)
     if not Path(args.sts_dir).is_dir():
         raise ConfigError(f"--sts-dir {args.sts_dir} is not a directory")

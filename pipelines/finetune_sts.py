@@ -15,13 +15,14 @@ import sys
 from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
-from paranmt.pipelines.encode import add_evaluation_arguments, open_encoder
+from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
 
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
     from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, finetune, limit_dataset,
                                                       load_splits, save_head)
 

@@ -23,7 +23,6 @@ from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
-from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError, asset_path
 
 log = logging.getLogger(__name__)
@@ -111,6 +110,8 @@ def validate(args) -> None:
 
 
 def run(args) -> int:
+    from paranmt.models.encoders import open_encoder
+
     validate(args)
     output = Path(args.output)
     encoder = open_encoder(args.encoder, args.threads)

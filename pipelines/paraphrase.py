@@ -126,9 +126,9 @@ class LoadedModels:
 
 def load_models(config: ParaphraseConfig) -> LoadedModels:
     """The models of a resolved config (local paths), loaded; the heavy, read-only part a process shares."""
+    from paranmt.models.encoders import open_encoder
     from paranmt.models.generation.paraphraser import load_generator
     from paranmt.models.parsing.parser import StanzaParser
-    from paranmt.pipelines.encode import open_encoder
 
     return LoadedModels(
         load_generator(config.model, config.device, config.threads),

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paranmt.models.encoders import open_encoder
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
-from paranmt.pipelines.encode import open_encoder
 from paranmt.schemas.config import ConfigError, ScoreConfig
 
 

@@ -15,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import torch
+
 from paranmt.models.encoders.averaging import (AdditiveEncoder, AveragingEncoder, CharagramEncoder,
                                                DeepAveragingEncoder, ProjectionEncoder)
 from paranmt.models.encoders.base import FORMAT, SentenceEncoder, cosine_rows
@@ -22,6 +24,7 @@ from paranmt.models.encoders.combined import CombinedEncoder, split_kind
 from paranmt.models.encoders.featurizers import (CharNgramFeaturizer, CharTrigramFeaturizer,
                                                  SentencePieceFeaturizer, WordFeaturizer)
 from paranmt.models.encoders.recurrent import RECURRENT_CLASSES, PeepholeLSTMEncoder
+from paranmt.schemas.config import ConfigError, asset_path
 
 UNITS = ("word", "sp")
 
@@ -95,7 +98,7 @@ ENCODER_KINDS = BASE_KINDS + ("word+trigram", "word,trigram", "word+trigram+lstm
 SQUARE_KINDS = tuple(cls.kind for cls in RECURRENT_CLASSES if cls.square)     # need hidden == dim
 
 __all__ = ["BASE_KINDS", "ENCODER_KINDS", "RECURRENT_KINDS", "SentenceEncoder", "cosine_rows", "create_encoder",
-           "load_encoder", "shared_encoder", "check_kind", "EncoderError"]
+           "load_encoder", "open_encoder", "shared_encoder", "check_kind", "EncoderError"]
 
 
 class EncoderError(ValueError):
@@ -197,3 +200,13 @@ def load_encoder(directory: str | Path) -> SentenceEncoder:
     except EncoderError as error:
         raise EncoderError(f"{config_file}: {error}") from None
     return cls.from_config(directory, config).eval()
+
+
+def open_encoder(directory: str, threads: int = 1) -> SentenceEncoder:
+    """The saved encoder at `directory` (assets/... resolved against the project) with torch on `threads` CPU
+    threads, for every command that takes `--model`/`--encoder`; a bad directory is a ConfigError."""
+    torch.set_num_threads(threads)
+    try:
+        return load_encoder(asset_path(directory))
+    except EncoderError as error:
+        raise ConfigError(str(error)) from None

@@ -4,8 +4,8 @@ import math
 
 import pytest
 
+from paranmt.models.encoders import open_encoder
 from paranmt.models.generation.postfilter import PostFilter
-from paranmt.pipelines.encode import open_encoder
 
 SOURCE = "a man is playing a guitar ."
 

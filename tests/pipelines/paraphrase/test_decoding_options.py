@@ -7,9 +7,9 @@ import math
 
 import pytest
 
+from paranmt.models.encoders import open_encoder
 from paranmt.models.scoring.simile import SimileScorer
 from paranmt.pipelines.cli import main
-from paranmt.pipelines.encode import open_encoder
 
 SENTENCES = ["A man is playing a guitar.", "A woman is slicing an onion.", "The kids are running in the park."]
 BEAM = 3
