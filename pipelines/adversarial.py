@@ -65,7 +65,7 @@ def run(args) -> int:
     from paranmt.models.adversarial.tasks import load_task
     from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.models.generation.models import ModelSetError, find_models
-    from paranmt.pipelines.paraphrase import open_pipeline
+    from paranmt.models.generation.pipeline import open_pipeline
 
     for name in ("attack_rows", "augment_rows", "templates_per_example", "n_best"):
         if getattr(args, name) < (0 if name == "augment_rows" else 1):

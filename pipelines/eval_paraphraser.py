@@ -97,9 +97,8 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
     models/generation/evaluate.py; `config` is resolved, its template_list the requests' templates."""
     from paranmt.models.generation.evaluate import kept_in_template, parse_generator_row, score_system
     from paranmt.models.generation.paraphraser import load_generator
-    from paranmt.models.generation.pipeline import Job
+    from paranmt.models.generation.pipeline import Job, LoadedModels, load_models, open_pipeline
     from paranmt.models.scoring.simile import SimileScorer
-    from paranmt.pipelines.paraphrase import LoadedModels, load_models, open_pipeline
 
     models = load_models(config)
     scpn = open_pipeline(config, models)

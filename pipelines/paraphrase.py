@@ -116,43 +116,6 @@ class ParaphraseConfig:
         return self
 
 
-@dataclass
-class LoadedModels:
-    generator: object
-    parse_generator: object | None
-    parser: object                  # a StanzaParser
-    encoder: object                 # the post-filter's SentenceEncoder
-
-
-def load_models(config: ParaphraseConfig) -> LoadedModels:
-    """The models of a resolved config (local paths), loaded; the heavy, read-only part a process shares."""
-    from paranmt.models.encoders import open_encoder
-    from paranmt.models.generation.paraphraser import load_generator
-    from paranmt.models.parsing.parser import StanzaParser
-
-    return LoadedModels(
-        load_generator(config.model, config.device, config.threads),
-        load_generator(config.parse_generator, config.device, config.threads) if config.parse_generator else None,
-        StanzaParser(asset_path(config.parser), device=config.device, threads=config.threads or 1),
-        open_encoder(config.encoder, config.threads or 1))
-
-
-def open_pipeline(config: ParaphraseConfig, models: LoadedModels | None = None):
-    """A ParaphrasePipeline of a resolved config over `models` (loaded here when None); its parse cache and
-    counts are its own, so each Beam DoFn instance builds one over the process's shared models."""
-    from paranmt.models.generation.pipeline import ParaphrasePipeline
-    from paranmt.models.generation.postfilter import PostFilter
-    from paranmt.models.parsing.stage import ParseStage
-    from paranmt.models.scoring.simile import SimileScorer
-
-    models = models or load_models(config)
-    stage = ParseStage(lambda: models.parser, ParseConfig(max_tokens=config.max_tokens), keep_parsed=False)
-    post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity)
-    return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
-                              n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
-                              no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder))
-
-
 def output_kind(path: str) -> str:
     """`.parquet`, `.jsonl` or `.tsv` from the output's name; ConfigError for anything else."""
     suffix = Path(path).suffix.lower()
@@ -222,6 +185,8 @@ def summary_line(counts: Counter, sources: int, templates: int, output: str) -> 
 
 def paraphrase_file(config: ParaphraseConfig, input_path: str, output: str, write_all: bool = False) -> Counter:
     """Paraphrase the sentences of a text file into `output` (config resolved); returns the counts."""
+    from paranmt.models.generation.pipeline import open_pipeline
+
     sentences = read_sentences(input_path)
     pipeline = open_pipeline(config)
     rows = []

@@ -33,7 +33,7 @@ from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shar
 def load_pipeline(config):
     """A pipeline of `config` (a resolved ParaphraseConfig) over local copies of its models, which are loaded once
     per process and shared; the pipeline (parse cache, counts) is the caller's own."""
-    from paranmt.pipelines.paraphrase import load_models, open_pipeline
+    from paranmt.models.generation.pipeline import load_models, open_pipeline
 
     local = dataclasses.replace(
         config, model=local_model_path(config.model), parser=local_model_path(config.parser),

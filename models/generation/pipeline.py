@@ -38,6 +38,7 @@ from paranmt.models.generation.templates import matches_template, normalize_temp
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.scoring.simile import SimileScorer
 from paranmt.models.stage import split_retry
+from paranmt.schemas.config import ParseConfig, asset_path
 
 LOG = logging.getLogger(__name__)
 CONTROLLED, PLAIN, PARSE_GENERATOR = "scpn", "plain", "parse-generator"
@@ -189,3 +190,36 @@ class ParaphrasePipeline:
                                         [row["paraphrase"] for row in candidates])
         for row, overlap, para, reason in zip(candidates, scores.overlap, scores.para_score, scores.reasons):
             row.update(overlap=overlap, para_score=float(para), kept=reason is None, reason=reason)
+
+
+@dataclass
+class LoadedModels:
+    """The loaded models of a paraphrasing run: the heavy, read-only part that a process shares between pipelines."""
+    generator: object
+    parse_generator: object | None
+    parser: object                  # a StanzaParser
+    encoder: object                 # the post-filter's SentenceEncoder
+
+
+def load_models(config) -> LoadedModels:
+    """The models of a resolved ParaphraseConfig (local paths), loaded."""
+    from paranmt.models.encoders import open_encoder
+    from paranmt.models.generation.paraphraser import load_generator
+    from paranmt.models.parsing.parser import StanzaParser
+
+    return LoadedModels(
+        load_generator(config.model, config.device, config.threads),
+        load_generator(config.parse_generator, config.device, config.threads) if config.parse_generator else None,
+        StanzaParser(asset_path(config.parser), device=config.device, threads=config.threads or 1),
+        open_encoder(config.encoder, config.threads or 1))
+
+
+def open_pipeline(config, models: LoadedModels | None = None) -> ParaphrasePipeline:
+    """A ParaphrasePipeline of a resolved ParaphraseConfig over `models` (loaded here when None); its parse cache
+    and counts are its own, so each Beam DoFn instance builds one over the process's shared models."""
+    models = models or load_models(config)
+    stage = ParseStage(lambda: models.parser, ParseConfig(max_tokens=config.max_tokens), keep_parsed=False)
+    post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity)
+    return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
+                              n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
+                              no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder))
