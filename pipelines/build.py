@@ -42,36 +42,9 @@ from paranmt.pipelines.options import LOCAL_RUNNERS
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError,
-                                    load_build_config, load_config, parse_assignments)
+                                    load_build_config, parse_assignments)
 
 log = logging.getLogger(__name__)
-
-
-
-def _flat(data, prefix: str = "") -> dict:
-    if not isinstance(data, dict):
-        return {prefix.rstrip("."): data}
-    return {k: v for key, value in data.items() for k, v in _flat(value, f"{prefix}{key}.").items()}
-
-
-def written_config(written: dict) -> dict:
-    """The settings of a config.yaml an earlier run wrote, as today's `to_dict()`: keys since renamed moved to
-    their new names (`BuildConfig.RENAMED`, e.g. clean.min_xsim -> xsim.min_xsim) and values typed, so that an
-    output written before a key moved still resumes; the mapping as written when it no longer loads."""
-    settings = {k: v for k, v in written.items() if k != "config_hash"}
-    try:
-        return load_config(BuildConfig, mapping=settings).to_dict()
-    except ConfigError:
-        return settings
-
-
-def config_differences(old: dict, config: BuildConfig) -> list[str]:
-    """The dotted keys outside BuildConfig.RUN_FIELDS whose values differ between the settings an earlier run
-    wrote (`written_config`) and `config`."""
-    old = {k: v for k, v in _flat(written_config(old)).items() if k.split(".")[0] not in BuildConfig.RUN_FIELDS}
-    new = {k: v for k, v in _flat(config.to_dict()).items() if k.split(".")[0] not in BuildConfig.RUN_FIELDS}
-    return [f"{key}: {old.get(key)!r} -> {new.get(key)!r}" for key in sorted(set(old) | set(new))
-            if old.get(key) != new.get(key)]
 
 
 def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
@@ -101,7 +74,7 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
     if done and previous:
         with FileSystems.open(previous) as handle:
             old = yaml.safe_load(handle.read()) or {}
-        differences = config_differences(old, config) if old.get("config_hash") != config.hash() else []
+        differences = config.differences(old) if old.get("config_hash") != config.hash() else []
         if differences:
             hint = (f"; give --shard-rows {old.get('read', {}).get('shard_rows')} to resume with the shard size it "
                     f"was written with (without --shard-rows the size follows the stages)"

@@ -24,6 +24,7 @@ COMMANDS = {
     "train": "train",
     "train-bgt": "train_bgt",
     "eval": "evaluate",
+    "probe": "probe",
     "encode": "encode",
     "export-encoder": "export_encoder",
     "train-nmt": "train_nmt",

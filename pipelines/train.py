@@ -134,7 +134,7 @@ def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> No
         parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
                             choices=choices.get(field.name), default=None,
                             nargs="+" if annotation.startswith("list") else None,
-                            help=flag_help[field.name] + ("" if default is None else f" (default {default})"))
+                            help=flag_help[field.name] + ("" if default in (None, "", []) else f" (default {default})"))
 
 
 def register(subparsers) -> None:

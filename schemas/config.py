@@ -109,6 +109,28 @@ class Config:
         data = {k: v for k, v in self.to_dict().items() if k not in self.RUN_FIELDS}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
+    def differences(self, written: dict) -> list[str]:
+        """`key: old -> new` for each dotted key outside RUN_FIELDS whose value differs between the settings an
+        earlier run wrote (`written`, e.g. its config.yaml: keys since renamed (RENAMED) moved to their new names
+        and values typed, so an output written before a key moved still compares; as written when it no longer
+        loads; its `config_hash` ignored) and this config."""
+        settings = {k: v for k, v in written.items() if k != "config_hash"}
+        try:
+            settings = load_config(type(self), mapping=settings).to_dict()
+        except ConfigError:
+            pass
+        old, new = ({k: v for k, v in _flat(data).items() if k.split(".")[0] not in self.RUN_FIELDS}
+                    for data in (settings, self.to_dict()))
+        return [f"{key}: {old.get(key)!r} -> {new.get(key)!r}" for key in sorted(set(old) | set(new))
+                if old.get(key) != new.get(key)]
+
+
+def _flat(data, prefix: str = "") -> dict:
+    """A nested mapping as {dotted key: leaf value}."""
+    if not isinstance(data, dict):
+        return {prefix.rstrip("."): data}
+    return {k: v for key, value in data.items() for k, v in _flat(value, f"{prefix}{key}.").items()}
+
 
 def check_choice(key: str, value, choices) -> None:
     """ConfigError naming `key` when `value` is not one of `choices` (with the near matches)."""

@@ -10,6 +10,9 @@ The para-score and overlap axes span the bins that hold data (`data_range`), wit
 - signals.png: one panel per pair signal of schema v2 (xsim, simile, bt_repetition, unigram_f1, kendall_tau),
   fixed bins over every row, one line per corpus, axes spanning the bins that hold data (skipped when a build
   filled none of them, e.g. schema v1 shards).
+- probe.png (`paranmt probe`, models/training/probe.py): Pearson x100 per corpus or fold, one panel per STS dataset:
+  one line per corpus and model over the folds when the corpora were cut into folds, else bars per corpus, one per
+  model.
 """
 from __future__ import annotations
 
@@ -160,6 +163,47 @@ def signals(report: dict) -> bytes | None:
     axes[0][0].legend(fontsize=7)
     figure.suptitle("Pair signals per corpus (every row)")
     return _png(figure)
+
+
+def probe_plot(rows: list[dict]) -> bytes:
+    return _png(probe_figure(rows))
+
+
+def probe_figure(rows: list[dict]):
+    """The probe's results.csv rows (corpus, fold, model, pairs, dataset, pearson as text) as a figure."""
+    datasets = list(dict.fromkeys(r["dataset"] for r in rows))
+    corpora = list(dict.fromkeys(r["corpus"] for r in rows))
+    models = list(dict.fromkeys(r["model"] for r in rows))
+    figure, axes = plt.subplots(1, len(datasets), figsize=(6.5 * len(datasets), 4.5), squeeze=False,
+                                layout="constrained")
+    folded = any(r["fold"].isdigit() for r in rows)
+    for axis, dataset in zip(axes[0], datasets):
+        score = {(r["corpus"], r["fold"], r["model"]): 100 * float(r["pearson"]) for r in rows
+                 if r["dataset"] == dataset}
+        if folded:
+            for corpus in corpora:
+                for model in models:
+                    points = sorted((int(f), v) for (c, f, m), v in score.items() if c == corpus and m == model)
+                    if points:
+                        axis.plot(*zip(*points), marker="o",
+                                  label=model if len(corpora) == 1 else f"{corpus} {model}")
+            axis.set_xlabel("fold (0 = lowest values)")
+            axis.xaxis.get_major_locator().set_params(integer=True)
+        else:
+            width = 0.8 / len(models)
+            for index, model in enumerate(models):
+                heights = [score.get((corpus, "all", model), np.nan) for corpus in corpora]
+                bars = axis.bar(np.arange(len(corpora)) + (index - (len(models) - 1) / 2) * width, heights, width,
+                                label=model)
+                axis.bar_label(bars, fmt="%.1f", padding=2, fontsize=7)
+            axis.set_xticks(range(len(corpora)), corpora, rotation=30 if len(corpora) > 4 else 0, ha="right"
+                            if len(corpora) > 4 else "center")
+        axis.set_title(dataset)
+        axis.set_ylabel("Pearson r x 100")
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=8)
+    figure.suptitle("Corpus probe: STS of an encoder trained on each corpus" + (" fold" if folded else ""))
+    return figure
 
 
 PLOTS = {"score_histograms.png": score_histograms, "para_vs_overlap.png": para_vs_overlap,

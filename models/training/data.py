@@ -10,6 +10,8 @@ Formats (`auto` picks by what the path is):
 - `moses`: a two-file prefix `PREFIX.<s1>` / `PREFIX.<s2>` (suffixes given, or auto: en/cs then eng/ces, English
   first); the two files must have the same number of lines.
 Pairs with an empty side or with more than `max_words` whitespace words on a side are skipped and counted.
+`carry` names further shard columns read with each pair, returned as (side1, side2, *values) (e.g. the score a
+probe ranks by; shards only). A missing column or an unreadable Parquet file is a TrainingDataError.
 """
 from __future__ import annotations
 
@@ -50,16 +52,28 @@ def detect_format(path: str) -> str:
     raise TrainingDataError(f"training input {path!r} not found (not a shard dir, Parquet, TSV or Moses prefix)")
 
 
-def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_columns: tuple[str, str]):
+def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_columns: tuple[str, ...]):
     if fmt == "shards":
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         files = layout.local_shards(path)
         if not files:
             raise TrainingDataError(f"{path}: no shard files (*.parquet) at its top level")
         for file in files:
-            table = pq.read_table(file, columns=list(shard_columns))
+            try:
+                names = pq.read_schema(file).names
+                missing = [name for name in shard_columns if name not in names]
+                if missing:
+                    raise TrainingDataError(f"{file} has no column {', '.join(missing)} (its columns: "
+                                            f"{', '.join(names)})")
+                table = pq.read_table(file, columns=list(shard_columns))
+            except pa.ArrowException as error:
+                raise TrainingDataError(f"{file} is not a readable Parquet file: {error}") from None
             yield from zip(*(table.column(name).to_pylist() for name in shard_columns))
+    elif len(shard_columns) > 2:
+        raise TrainingDataError(f"{path} is a {fmt} file of pairs: it has no column "
+                                f"{', '.join(shard_columns[2:])} (a shard directory or Parquet corpus has)")
     elif fmt == "tsv":
         with open(path, encoding="utf-8", errors="replace", newline="") as handle:
             index, rows = tsv.pair_rows(handle)
@@ -85,13 +99,14 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
 
 
 def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | None = None,
-               max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")
-               ) -> tuple[list[tuple[str, str]], PairCounts]:
-    """All usable pairs of `paths` (in order) and the counts of what was read and skipped."""
+               max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt"), carry: tuple[str, ...] = ()
+               ) -> tuple[list[tuple], PairCounts]:
+    """All usable pairs of `paths` (in order) and the counts of what was read and skipped; with `carry`, each
+    pair is followed by the values of those columns."""
     pairs, counts = [], PairCounts()
     for path in paths:
-        for side1, side2 in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes,
-                                  shard_columns):
+        for side1, side2, *values in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes,
+                                                (*shard_columns, *carry)):
             counts.read += 1
             side1, side2 = (side1 or "").strip(), (side2 or "").strip()
             if not side1 or not side2:
@@ -99,6 +114,6 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
             elif max(len(side1.split()), len(side2.split())) > max_words:
                 counts.skip("too_long")
             else:
-                pairs.append((side1, side2))
+                pairs.append((side1, side2, *values))
     counts.kept = len(pairs)
     return pairs, counts
