@@ -6,7 +6,7 @@ enough for filter, stats, export and lexicon), and each extra of setup.py adds w
     hf         transformers, torch                                           Hugging Face translation models
     parse      stanza, torch                                                 build's parse stage, train-parser
     train      torch, scikit-learn                                           train, eval, encode, eval-transfer,
-                                                                             finetune-sts, build's score stage
+                                                                             finetune-sts, probe, build's score stage
     mine       faiss-cpu, torch                                              mine, eval-xling
     dataflow   the Google Cloud clients of the DataflowRunner and gs://      --runner DataflowRunner, check-dataflow
     sentence-transformers  sentence-transformers, torch                      export-encoder's target library

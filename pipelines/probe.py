@@ -1,7 +1,7 @@
 """`paranmt probe`: judge paraphrase corpora by the encoder each trains (ParaNMT-50M Tables 4-5).
 
-    paranmt probe --input CORPUS [CORPUS ...] --output DIR --sts-dir DIR [--by COLUMN [--folds N]] [--pairs N]
-                  [--models KIND [KIND ...]] [--resume] [--config YAML] [--set KEY=VALUE ...]
+    paranmt probe --input CORPUS [CORPUS ...] --output DIR --sts-dir DIR [--by COLUMN [--folds 10]]
+                  [--pairs 100000] [--models KIND [KIND ...]] [--resume] [--config YAML] [--set KEY=VALUE ...]
 
 A CORPUS is anything `paranmt train` reads (a shard directory, a Parquet corpus, a TSV of pairs, a Moses prefix).
 For each corpus, or each fold of its ranking by COLUMN (`--by para_score --folds 10`: tenths, fold 0 lowest),

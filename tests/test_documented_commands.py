@@ -184,6 +184,11 @@ COVERAGE = {
     "paranmt train --train PATH [PATH ...] --encoder KIND (a kind above, or a sum/concatenation of them) "
     "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume] [flags]": ARGUMENTS,
     "paranmt lexicon --input SHARDS --output LEX": ARGUMENTS,
+    "paranmt probe --input CORPUS [CORPUS ...] --output DIR --sts-dir ../shared/data/sts [--by COLUMN [--folds 10]] "
+    "[--pairs 100000] [--models KIND [KIND ...]] [--resume] [--config YAML] [--set KEY=VALUE ...]": ARGUMENTS,
+    "paranmt probe --input out/corpus --by para_score --output out/probe-para --sts-dir ../shared/data/sts": ARGUMENTS,
+    "paranmt probe --input out/filtered-0.5 out/filtered-0.7 --models word trigram lstm "
+    "--output out/probe-thresholds --sts-dir ../shared/data/sts": ARGUMENTS,
     "paranmt train-words --input LEX --output WORDS [--init-vectors FILE.txt] [--dim 300] [--similarity "
     "cosine|dot]": ARGUMENTS,
     "paranmt train-words --input ppdb-2.0-s-lexical --format ppdb --output WORDS": ARGUMENTS,

@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 HEADER = ("corpus", "fold", "model", "pairs", "dataset", "pearson")
 ALL_FOLDS = "all"                 # the fold of a corpus probed whole
 DEFAULT_MODELS = ("word", "trigram")
+PER_RUN = "per run: models"       # train.encoder of a probe: each run sets it to one of `models`
 
 
 @dataclass
@@ -62,7 +63,7 @@ class ProbeConfig(Config):
     datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])   # names containing one
     resume: bool = False
     keep_encoders: bool = False          # keep each run's trained encoder under runs/ (else its logs only)
-    train: TrainConfig = field(default_factory=lambda: TrainConfig(epochs=1))
+    train: TrainConfig = field(default_factory=lambda: TrainConfig(encoder=PER_RUN, epochs=1))
 
     def validate(self) -> "ProbeConfig":
         check_ranges(self)
@@ -83,7 +84,7 @@ class ProbeConfig(Config):
             raise ConfigError("models is empty: name at least one encoder kind")
         if len(set(self.models)) != len(self.models):
             raise ConfigError(f"models names a kind twice: {self.models}")
-        if self.train.encoder != TrainConfig.encoder:
+        if self.train.encoder != PER_RUN:
             raise ConfigError("train.encoder is set per run by models: give the kinds as --models")
         for model in self.models:
             self.run_config(model)
