@@ -9,7 +9,7 @@ dataset matching `datasets` under `sts_dir` (models/evaluation/sts.py; raw r, as
 
 Folds (`by` COLUMN): the corpus's usable pairs whose COLUMN is not null, sorted by it (stable: ties keep corpus
 order), cut into `folds` consecutive parts of equal size (np.array_split: sizes differ by at most one); fold 0 holds
-the lowest values. Pairs with a null COLUMN are left out of the ranking (counted in the log).
+the lowest values. Pairs with a null (or NaN) COLUMN are left out of the ranking (counted in the log).
 
 Output DIR: results.csv (`corpus,fold,model,pairs,dataset,pearson`, rewritten after each run; `fold` is `all`
 without `by`), probe.png (models/stats/plots.probe_figure), probe_config.yaml (the resolved config and its hash),
@@ -124,8 +124,8 @@ def draw(pairs: list, n: int, seed: int) -> list:
 
 def rank_folds(rows: list[tuple], folds: int) -> tuple[list[list[tuple[str, str]]], int]:
     """(folds of the (side1, side2) of `rows` = (side1, side2, value) ranked by value, fold 0 lowest; the number of
-    rows left out for a null value)."""
-    ranked = [row for row in rows if row[2] is not None]
+    rows left out for a null (or NaN) value)."""
+    ranked = [row for row in rows if row[2] is not None and row[2] == row[2]]
     order = np.argsort(np.array([row[2] for row in ranked], dtype=float), kind="stable")
     return [[ranked[i][:2] for i in part] for part in np.array_split(order, folds)], len(rows) - len(ranked)
 

@@ -10,9 +10,9 @@ from paranmt.schemas.records import empty_row, pairs_to_table
 
 
 def test_folds_cut_the_ranking_in_equal_parts_lowest_first_and_leave_out_nulls():
-    rows = [(f"a{i}", f"b{i}", value) for i, value in enumerate([0.5, None, 0.1, 0.9, 0.3, 0.7, 0.3, 0.2])]
+    rows = [(f"a{i}", f"b{i}", value) for i, value in enumerate([0.5, None, 0.1, 0.9, 0.3, 0.7, 0.3, 0.2, float('nan')])]
     folds, null = rank_folds(rows, 3)
-    assert null == 1
+    assert null == 2
     assert folds == [[("a2", "b2"), ("a7", "b7"), ("a4", "b4")],     # 0.1 0.2 0.3 (ties keep corpus order)
                      [("a6", "b6"), ("a0", "b0")],                   # 0.3 0.5
                      [("a5", "b5"), ("a3", "b3")]]                   # 0.7 0.9
