@@ -189,6 +189,9 @@ COVERAGE = {
     "paranmt probe --input out/corpus --by para_score --output out/probe-para --sts-dir ../shared/data/sts": ARGUMENTS,
     "paranmt probe --input out/filtered-0.5 out/filtered-0.7 --models word trigram lstm "
     "--output out/probe-thresholds --sts-dir ../shared/data/sts": ARGUMENTS,
+    "paranmt probe --input wmt-bt-all.tsv --output probe-100k --sts-dir ../shared/data/sts": ARGUMENTS,   # minutes
+    "paranmt probe --input wmt22.cs-en.tsv --pairs 15000 --models word trigram lstm --output probe-cs15k --sts-dir "
+    "../shared/data/sts --datasets STS2017/track5.en-en stsbenchmark/sts-dev": ARGUMENTS,
     "paranmt train-words --input LEX --output WORDS [--init-vectors FILE.txt] [--dim 300] [--similarity "
     "cosine|dot]": ARGUMENTS,
     "paranmt train-words --input ppdb-2.0-s-lexical --format ppdb --output WORDS": ARGUMENTS,
