@@ -45,7 +45,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    from paranmt.pipelines.train import add_config_flags
+    from paranmt.pipelines.runtime.arguments import add_config_flags
 
     parser = subparsers.add_parser("probe", help="train small encoders on each corpus (or fold) and compare STS",
                                    description=__doc__)

@@ -7,8 +7,6 @@ from TrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to 
 """
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import json
 import logging
 from pathlib import Path
@@ -18,6 +16,7 @@ from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.trainer import MODES, OBJECTIVES, TrainConfig, Trainer
+from paranmt.pipelines.runtime.arguments import add_config_flags
 from paranmt.schemas.config import DEVICES, ConfigError, load_config
 
 log = logging.getLogger(__name__)
@@ -109,32 +108,6 @@ FLAG_FIELDS = tuple(FLAG_HELP)
 FLAG_CHOICES = {"mode": MODES, "objective": OBJECTIVES, "distance": DISTANCES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
                 "weights_dtype": ("float32", "float16"), "device": DEVICES, "activation": ("tanh", "relu", "linear"),
                 "bidirectional_combine": ("sum", "ff")}
-
-
-def parse_bool(text: str) -> bool:
-    """`true`/`false` (also yes/no, 1/0) -> bool, for boolean flags."""
-    value = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}.get(text.lower())
-    if value is None:
-        raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
-    return value
-
-
-def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> None:
-    """One flag `--field-name` per field of the dataclass `config_class` named in `flag_help` (help text with the
-    field's default appended; type from the annotation's first type, bool as true/false, list[int] as several values; `choices` per field); every flag defaults
-    to None, so an absent flag keeps the YAML / default value (schemas.config.load_config)."""
-    defaults = dataclasses.asdict(config_class())
-    for field in dataclasses.fields(config_class):
-        if field.name not in flag_help:
-            continue
-        default = defaults[field.name]
-        # the annotation's first type; annotations are strings here, e.g. "int | None", "list[int]"
-        annotation = str(field.type).split(" |")[0]
-        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int}.get(annotation, str)
-        parser.add_argument("--" + field.name.replace("_", "-"), dest=field.name, type=kind,
-                            choices=choices.get(field.name), default=None,
-                            nargs="+" if annotation.startswith("list") else None,
-                            help=flag_help[field.name] + ("" if default in (None, "", []) else f" (default {default})"))
 
 
 def register(subparsers) -> None:

@@ -128,7 +128,7 @@ FLAG_CHOICES = {"task": ("scpn", "parse-generator", "plain"), "arch": ("scpn", "
 
 def register(subparsers) -> None:
     from paranmt.models.generation.train import ParaphraserTrainConfig
-    from paranmt.pipelines.train import add_config_flags
+    from paranmt.pipelines.runtime.arguments import add_config_flags
 
     parser = subparsers.add_parser("train-paraphraser", help="train an SCPN / parse-generator / plain paraphraser "
                                    "on shards, SCPN TSV, pair TSV or single sentences", description=__doc__)

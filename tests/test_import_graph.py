@@ -160,7 +160,7 @@ MOVING = {
     ("pipelines.adversarial", "pipelines.paraphrase"), ("pipelines.eval_paraphraser", "pipelines.paraphrase"),
     ("pipelines.eval_xling", "pipelines.mine"), ("pipelines.dask_runner", "pipelines.cluster_config"),
     ("pipelines.cluster_config", "pipelines.cli"), ("pipelines.dataflow", "pipelines.build"),
-    ("pipelines.train_bgt", "pipelines.train"), ("pipelines.train_paraphraser", "pipelines.train"),
+    ("pipelines.train_bgt", "pipelines.train"),
 }
 
 

@@ -1,5 +1,9 @@
-"""The argument groups that several commands add to their parsers (each command's own flags stay in its module)."""
+"""The argument groups that several commands add to their parsers (each command's own flags stay in its module), and
+the flags generated from a typed config's fields (`add_config_flags`)."""
 from __future__ import annotations
+
+import argparse
+import dataclasses
 
 
 def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
@@ -9,3 +13,30 @@ def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> No
     parser.add_argument("--data-dir", required=True, help=f"folder laid out like ../shared/data ({data_dir_help})")
     parser.add_argument("--output", required=True, help=output_help)
     parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+
+
+def parse_bool(text: str) -> bool:
+    """`true`/`false` (also yes/no, 1/0) -> bool, for boolean flags."""
+    value = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}.get(text.lower())
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected true or false, got {text!r}")
+    return value
+
+
+def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> None:
+    """One flag `--field-name` per field of the dataclass `config_class` named in `flag_help` (help text with the
+    field's default appended; type from the annotation's first type, bool as true/false, lists as several values;
+    `choices` per field); every flag defaults to None, so an absent flag keeps the YAML / default value
+    (schemas.config.load_config): a command's flags generated from its config's fields."""
+    defaults = dataclasses.asdict(config_class())
+    for spec in dataclasses.fields(config_class):
+        if spec.name not in flag_help:
+            continue
+        default = defaults[spec.name]
+        # the annotation's first type; annotations are strings here, e.g. "int | None", "list[int]"
+        annotation = str(spec.type).split(" |")[0]
+        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int}.get(annotation, str)
+        parser.add_argument("--" + spec.name.replace("_", "-"), dest=spec.name, type=kind,
+                            choices=choices.get(spec.name), default=None,
+                            nargs="+" if annotation.startswith("list") else None,
+                            help=flag_help[spec.name] + ("" if default in (None, "", []) else f" (default {default})"))
