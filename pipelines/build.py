@@ -2,7 +2,7 @@
 shards. Every stage runs by default; xsim is the cross-lingual similarity of cs and ref (docs/mining.md).
 
     paranmt build --input GLOB --format {czeng16,czeng20,moses,tsv,parquet,jsonl,shards} --output DIR
-                  [--config FILE.yaml] [--stages read,clean,xsim,translate,score,parse] [--resume]
+                  [--config FILE.yaml] [--stages read,clean,xsim,translate,score,parse] [--resume | --overwrite]
                   [--set KEY=VALUE ...] [Beam options ...]
 
 An input with no records (empty files, or only separators) is one line on stderr and exit 2, like every other
@@ -21,6 +21,9 @@ Shows progress (shards done/total, pairs/s, ETA) on a terminal. Rejects go to DI
 it writes DIR/__paranmt__/{manifest.json, metrics.json, config.yaml} (schemas/layout.py: pandas, pyarrow, Polars,
 DuckDB and `datasets` load DIR as the pairs alone), prints the accounting line and fails (exit 1) if
 `read != written + rejected`. Output directories of the old layout (`rejects/`, `config.yaml`) still resume.
+An output that holds shards of an earlier build is refused unless `--resume` (finish it) or `--overwrite` (replace
+it) says what to do, and an output that an input glob matches (or that is, or lies inside, an input) is refused
+(docs/reliability.md, "Every command that writes").
 """
 # Beam, the transforms and the models are imported inside the functions that use them, so that importing this module
 # (`paranmt build --help`, `paranmt check-dataflow --help`) costs no more than the config (benchmarks/RESULTS.md,
@@ -39,6 +42,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from paranmt.pipelines.options import LOCAL_RUNNERS
+from paranmt.pipelines.outputs import check_apart, claim, remove_temporaries, resume_command
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError,
@@ -47,30 +51,44 @@ from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConf
 log = logging.getLogger(__name__)
 
 
-def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
+def input_patterns(config: BuildConfig) -> list[str]:
+    """The paths and globs the build reads (a Moses prefix glob with each suffix), for the output contract."""
+    patterns = [part.strip() for part in config.input.split(",") if part.strip()]
+    if config.format == "moses":
+        return [f"{pattern}.{suffix}" for pattern in patterns for suffix in config.read.suffixes]
+    return patterns
+
+
+def prepare_output(config: BuildConfig, lock: OutputLock, overwrite: bool = False) -> set[str]:
     """Check the output directory before any work; returns the shards already complete (resume). An output that
-    is a file or cannot be written is a ConfigError. Takes `lock` first (one build per output directory: another
-    build's lock is a ConfigError naming it; a stale one is taken over by --resume), so that nothing below touches
-    the files of a build still running. Refuses to mix runs: existing shards need --resume, and --resume needs the
-    same config (the differing keys are named)."""
+    is a file, cannot be written, or overlaps the input (pipelines/outputs.py `check_apart`: e.g. an input glob
+    that matches it) is a ConfigError. Takes `lock` first (one build per output directory: another build's lock is
+    a ConfigError naming it; a stale one is taken over by --resume or --overwrite), so that nothing below touches
+    the files of a build still running. Refuses to mix runs (`claim`): existing shards need --resume or
+    --overwrite (which deletes the earlier build's files first), --resume needs a build to continue and the same
+    config (the differing keys are named)."""
     from apache_beam.io.filesystems import FileSystems
     from paranmt.transforms.shards import completed_shards, join_path
 
+    check_apart(config.output, input_patterns(config))
     if "://" not in config.output and os.path.exists(config.output) and not os.path.isdir(config.output):
         raise ConfigError(f"output {config.output} is a file, not a directory")
+    claim(config.output, None, config.resume, overwrite)            # both flags at once: refused before the lock
     holds_shards = FileSystems.exists(config.output) and bool(completed_shards(config.output))
     try:
-        note = lock.acquire(take_stale=config.resume, holds_shards=holds_shards)
+        note = lock.acquire(take_stale=config.resume or overwrite, holds_shards=holds_shards)
     except OSError as error:
         raise ConfigError(f"output {config.output} cannot be written: {error}") from None
     if note:
         print(f"paranmt build: {note}", file=sys.stderr)
     done = completed_shards(config.output)
-    if done and not config.resume:
-        raise ConfigError(f"output {config.output} already holds {len(done)} shard(s); use --resume to finish "
-                          f"that run, or choose a new output directory")
     previous = next((p for p in (join_path(config.output, name) for name in
                                   (layout.CONFIG, layout.LEGACY_NAMES[layout.CONFIG])) if FileSystems.exists(p)), None)
+    held = (f"{len(done)} shard(s) of an earlier build" if done else
+            "a build that stopped before its first shard" if previous and config.resume else None)
+    if claim(config.output, held, config.resume, overwrite) == "overwrite":
+        remove_build(config.output)
+        done, previous = set(), None
     if done and previous:
         with FileSystems.open(previous) as handle:
             old = yaml.safe_load(handle.read()) or {}
@@ -85,7 +103,7 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
         for directory in (config.output, join_path(config.output, layout.REJECTS)):
             if not FileSystems.exists(directory):
                 FileSystems.mkdirs(directory)
-        remove_temporaries(config.output)
+        remove_temporaries(config.output, join_path(config.output, layout.REJECTS))
         probe = join_path(config.output, f".write-check-{os.getpid()}")
         with FileSystems.create(probe) as handle:
             handle.write(b"")
@@ -93,6 +111,18 @@ def prepare_output(config: BuildConfig, lock: OutputLock) -> set[str]:
     except (OSError, IOError) as error:
         raise ConfigError(f"output {config.output} cannot be written: {error}") from None
     return done
+
+
+def remove_build(output: str) -> None:
+    """Delete what a build wrote into `output` (the shards, their rejects and the side files, in both layouts),
+    except the lock this build holds."""
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.transforms.shards import join_path
+
+    names = [layout.REJECTS, layout.CONFIG, layout.METRICS, layout.MANIFEST, layout.WORKER_LOG,
+             *(layout.LEGACY_NAMES[key] for key in (layout.REJECTS, layout.CONFIG, layout.METRICS, layout.MANIFEST))]
+    shards = [m.path for m in FileSystems.match([join_path(output, "*.parquet")])[0].metadata_list]
+    FileSystems.delete(shards + [p for p in (join_path(output, name) for name in names) if FileSystems.exists(p)])
 
 
 def input_files(config: BuildConfig, inputs: list) -> list[str]:
@@ -124,18 +154,6 @@ def check_same_input(config: BuildConfig, fingerprints: dict[str, dict], done: s
                           f"{len(done)} finished shard(s) would mix with shards of the new input: "
                           f"{'; '.join(changes[:5])}{f' (and {len(changes) - 5} more)' if len(changes) > 5 else ''}"
                           f"; build into a new output, or add --allow-changed-input if the change is harmless")
-
-
-def remove_temporaries(output: str) -> None:
-    """Delete the temporaries (`.<shard>.tmp-<uuid>`) of shard writes that did not finish: a killed run's, or those
-    of a worker that died mid-write while its task was re-run elsewhere (their shards are rewritten whole)."""
-    from apache_beam.io.filesystems import FileSystems
-    from paranmt.transforms.shards import join_path
-
-    for directory in (output, join_path(output, layout.REJECTS)):
-        stale = FileSystems.match([join_path(directory, ".*.tmp-*")])[0].metadata_list
-        if stale:
-            FileSystems.delete([m.path for m in stale])
 
 
 def processing_stages(config: BuildConfig, remote: bool = False) -> list[RunStage]:
@@ -421,9 +439,11 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
     return BuildPlan(config, options, models, stages, inputs, unverified)
 
 
-def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: list[str] | None = None) -> dict:
-    """Plan (`plan_build`), prepare the output, run the pipeline (`run_supervised`), report (`report_build`).
-    `argv` (the command's arguments) makes the --resume command a stop prints. Returns the totals."""
+def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: list[str] | None = None,
+              overwrite: bool = False) -> dict:
+    """Plan (`plan_build`), prepare the output (`overwrite`: replace an earlier build there), run the pipeline
+    (`run_supervised`), report (`report_build`). `argv` (the command's arguments) makes the --resume command a
+    stop prints. Returns the totals."""
     import apache_beam as beam
     from apache_beam.io.filesystems import FileSystems
     from paranmt.pipelines.options import pipeline_options
@@ -434,7 +454,7 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
     plan = plan_build(config, pipeline_options(beam_args or []))
     lock = OutputLock(config.output)
     try:
-        done = prepare_output(config, lock)
+        done = prepare_output(config, lock, overwrite)
         fingerprints = {path: input_fingerprint(path) for path in input_files(config, plan.inputs)}
         check_same_input(config, fingerprints, done)
         with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
@@ -447,17 +467,10 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
         build_pipeline(pipeline, plan, done)
         result = run_supervised(pipeline, plan, done, planned, lock, argv)
         elapsed = time.time() - start
-        remove_temporaries(config.output)
+        remove_temporaries(config.output, join_path(config.output, layout.REJECTS))
         return report_build(plan, done, result, elapsed, fingerprints)
     finally:
         lock.release()
-
-
-def resume_command(argv: list[str] | None) -> str:
-    """The exact command that resumes the build started with `argv` (the arguments after `paranmt`)."""
-    if argv is None:
-        return "run the same `paranmt build` command again with --resume"
-    return "resume with: " + shlex.join(["paranmt", *argv, *([] if "--resume" in argv else ["--resume"])])
 
 
 def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], planned: list[str] | None,
@@ -486,7 +499,7 @@ def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], pla
     settings = {stage: f"{STAGE_SPECS[stage].section}.{STAGE_SPECS[stage].batch_field}" for stage in stages}
     verbose = logging.getLogger().isEnabledFor(logging.DEBUG)
     worker_log = None if verbose or "://" in config.output else join_path(config.output, layout.WORKER_LOG)
-    with Watchdog("build", status, resume_command(argv), config.workers.stall_seconds,
+    with Watchdog("build", status, resume_command(argv, "build"), config.workers.stall_seconds,
                   config.workers.memory_limit_mb, activity=lambda: progress.changed, on_stop=lock.release,
                   stage_settings=settings, worker_log=worker_log) as watchdog:
         progress.heartbeats = watchdog.heartbeats
@@ -580,7 +593,12 @@ def register(subparsers) -> None:
     parser.add_argument("--output", help="output directory (local or any Beam filesystem, e.g. gs://)")
     parser.add_argument("--config", help="YAML config (everything a flag can say; flags win)")
     parser.add_argument("--stages", help=f"comma-separated subset of {','.join(STAGE_ORDER)}")
-    parser.add_argument("--resume", action="store_true", default=None, help="skip shards already complete")
+    parser.add_argument("--resume", action="store_true", default=None,
+                        help="finish the build in --output: skip the shards already complete (refused when there "
+                             "is no build to finish)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the build in --output: delete its shards, rejects and side files first "
+                             "(without --resume or --overwrite, an --output holding shards is refused)")
     parser.add_argument("--allow-changed-input", action="store_true", default=None,
                         help="--resume even though an input file changed since the run started (refused otherwise)")
     parser.add_argument("--suffixes", help="moses: SOURCE,REFERENCE file suffixes (default cs,en)")
@@ -626,7 +644,7 @@ def run(args) -> int:
     if args.max_reject_rate is not None and not 0 <= args.max_reject_rate <= 1:
         raise ConfigError("--max-reject-rate must be between 0 and 1")
     try:
-        totals = run_build(config, args.beam_args, getattr(args, "argv", None))
+        totals = run_build(config, args.beam_args, getattr(args, "argv", None), args.overwrite)
     except AccountingError as error:
         print(f"paranmt build: ACCOUNTING FAILED: {error}")
         return 1

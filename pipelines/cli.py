@@ -110,9 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         return user_error(command, problem)
     except ConfigError as error:
         return user_error(command, error)
-    except PipelineStopped as error:     # a pipeline failed: one line (pipelines/watchdog.py), exit 1
-        print(f"paranmt {command}: {error}", file=sys.stderr)
-        return 1
+    except PipelineStopped as error:     # a pipeline failed or a command was stopped: one line, exit 1 (130 / 143
+        print(f"paranmt {command}: {error}", file=sys.stderr)      # after a signal: pipelines/outputs.py)
+        return getattr(error, "exit_code", 1)
 
 
 def user_error(command: str | None, error: ConfigError) -> int:

@@ -6,7 +6,9 @@
 
 Text formats are written as one file (shards in name order); `hf` writes DATASET_DIR/data/<shard>.parquet and a
 dataset card DATASET_DIR/README.md. Lowercasing defaults to on for paranmt-txt and scpn (as the released data)
-and off for hf. Formats are described in paranmt.transforms.export and docs/filtering.md.
+and off for hf. Formats are described in paranmt.transforms.export and docs/filtering.md. An earlier export at
+--output is refused unless `--overwrite`; an --output that is, holds or lies inside the input is refused
+(docs/reliability.md, "Every command that writes").
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
@@ -104,9 +107,19 @@ def size_category(rows: int) -> str:
     return "n>100M"
 
 
+def earlier_export(fmt: str, output: str) -> list[str]:
+    """What an earlier export left at `output`: the file (text formats), or the dataset's card and data files."""
+    if fmt != "hf":
+        return [output] if FileSystems.exists(output) else []
+    found = FileSystems.match([FileSystems.join(output, "data", "*.parquet"), FileSystems.join(output, "README.md")])
+    return [meta.path for result in found for meta in result.metadata_list]
+
+
 def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = None,
-               beam_args: list[str] | None = None) -> dict:
-    """Validate, convert every shard (one Beam element per shard), assemble the output; returns the totals."""
+               beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
+    """Validate, check the output (pipelines/outputs.py: apart from the input; an earlier export needs
+    `overwrite`), convert every shard (one Beam element per shard), assemble the output; returns the totals.
+    `argv` makes the command a stop prints."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
     files = list_shards(input_path)
@@ -117,6 +130,8 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
     if lowercase is None:
         lowercase = fmt != "hf"
     output = output.rstrip("/")
+    check_apart(output, [input_path, *files])
+    replace_earlier(output, earlier_export(fmt, output), overwrite, "an earlier export")
     if fmt == "hf":
         target_dir = FileSystems.join(output, "data")
     else:
@@ -125,9 +140,11 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
         target_dir = FileSystems.join(output.rsplit("/", 1)[0], f"{PARTS}-{output.rsplit('/', 1)[1]}")
     if not FileSystems.exists(target_dir):
         FileSystems.mkdirs(target_dir)
+    remove_temporaries(target_dir)
     LOG.info("exporting %d shards as %s -> %s", len(files), fmt, output)
     options = pipeline_options(beam_args or [])
-    with supervised("export", options), beam.Pipeline(options=options) as pipeline:
+    with supervised("export", options, advice=rerun_command(argv, "export"),
+                    on_stop=lambda: remove_temporaries(target_dir)), beam.Pipeline(options=options) as pipeline:
         (pipeline
          | "ShardFiles" >> beam.Create(files)
          | "Spread" >> beam.Reshuffle()
@@ -161,10 +178,13 @@ def register(subparsers) -> None:
     parser.add_argument("--output", required=True, help="output file (paranmt-txt, scpn) or directory (hf)")
     parser.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
                         help="lowercase sentences (default: on for paranmt-txt and scpn, off for hf)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier export at --output (without "
+                        "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
 def run(args) -> int:
-    totals = run_export(args.format, args.input, args.output, args.lowercase, args.beam_args)
+    totals = run_export(args.format, args.input, args.output, args.lowercase, args.beam_args, args.overwrite,
+                        getattr(args, "argv", None))
     print(json.dumps(totals, sort_keys=True))
     return 0

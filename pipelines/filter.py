@@ -24,6 +24,7 @@ from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.outputs import check_apart, claim, remove_temporaries, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import layout, tsv
 from paranmt.schemas.config import ConfigError
@@ -37,15 +38,11 @@ LOG = logging.getLogger(__name__)
 DEDUP_PARTITION_ROWS = 500_000
 
 
-def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None:
-    """Refuse to write into the input directory or over an earlier corpus (unless `overwrite`, which first
-    deletes the earlier corpus files); create the directories."""
-    def absolute(path: str) -> str:
-        return path if "://" in path else os.path.abspath(path)
-
+def prepare_output(output: str, input_path: str, input_files: list[str], overwrite: bool) -> None:
+    """Refuse an output apart from neither the input (`check_apart`) nor an earlier corpus (unless `overwrite`,
+    which first deletes the earlier corpus files: `claim`); create the directories."""
     output = output.rstrip("/")
-    if any(absolute(path.rsplit("/", 1)[0]) == absolute(output) for path in input_files):
-        raise ConfigError(f"output {output} is the input directory; choose another output directory")
+    check_apart(output, [input_path, *input_files])
     if "://" not in output and os.path.exists(output) and not os.path.isdir(output):
         raise ConfigError(f"output {output} is a file, not a directory; choose a directory")
     if FileSystems.exists(output):
@@ -54,9 +51,7 @@ def prepare_output(output: str, input_files: list[str], overwrite: bool) -> None
                    for name in (layout.DROPPED, layout.LEGACY_NAMES[layout.DROPPED])]
         old = [meta.path for result in FileSystems.match([FileSystems.join(output, "*.parquet"), *dropped])
                for meta in result.metadata_list]
-        if old and not overwrite:
-            raise ConfigError(f"output {output} already holds a corpus ({len(old)} Parquet files); "
-                              "choose a new directory or pass --overwrite")
+        claim(output, f"a corpus ({len(old)} Parquet files)" if old else None, False, overwrite, resumable=False)
         side = [FileSystems.join(output, name) for key in (layout.CONFIG, layout.FILTER_REPORT, layout.TSV_PARTS,
                                                             layout.PAIRS_TSV)
                 for name in (key, layout.LEGACY_NAMES[key])] + [FileSystems.join(output, layout.DEDUP_WORK)]
@@ -103,8 +98,10 @@ def dedup_partitions(files: list[str], plan: FilterPlan) -> int:
     return max(1, -(-rows * len(plan.dedup) // DEDUP_PARTITION_ROWS))
 
 
-def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwrite: bool = False) -> dict:
-    """Validate (config, input files, needed columns), run the pipeline, write report / config / TSV."""
+def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwrite: bool = False,
+               argv: list[str] | None = None) -> dict:
+    """Validate (config, input files, needed columns), check the output, run the pipeline, write report / config /
+    TSV. `argv` makes the command a stop prints."""
     config.validate()
     plan = config.plan()
     files = list_shards(config.input)
@@ -112,13 +109,14 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
     check_columns(files, ["id"] + plan.required_columns(), "filter")
     output = config.output.rstrip("/")
     options = pipeline_options(beam_args or [], running_mode="in_memory")
-    prepare_output(output, files, overwrite)
+    prepare_output(output, config.input, files, overwrite)
     metadata = {"paranmt.filter_config_hash": config.hash(),
                 "paranmt.filter_config": json.dumps(config.to_dict(), sort_keys=True)}
     LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
 
     partitions = dedup_partitions(files, plan) if plan.dedup else 1
-    with supervised("filter", options), beam.Pipeline(options=options) as pipeline:
+    with supervised("filter", options, advice=rerun_command(argv, "filter"),
+                    on_stop=lambda: remove_temporaries(output)), beam.Pipeline(options=options) as pipeline:
         paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
         result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
                                                   partitions)
@@ -170,7 +168,8 @@ def register(subparsers) -> None:
     parser.add_argument("--write-dropped", action="store_true", default=None,
                         help=f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each "
                              "dropped row and its reason")
-    parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output")
+    parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output (without "
+                        "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
@@ -180,7 +179,7 @@ def run(args) -> int:
                  "dedup_normalization": args.dedup_normalization, "write_tsv": args.tsv,
                  "write_dropped": args.write_dropped}
     config = load_filter_config(args.config, overrides)
-    report = run_filter(config, args.beam_args, overwrite=args.overwrite)
+    report = run_filter(config, args.beam_args, overwrite=args.overwrite, argv=getattr(args, "argv", None))
     print(format_report(report))
     side = [name for name, wanted in ((layout.PAIRS_TSV, config.write_tsv), (layout.DROPPED, config.write_dropped))
             if wanted]

@@ -5,8 +5,9 @@
 
 Writes DIR/lexicon-*.tsv (table TSVs, schemas/tsv.py: header `u v cross_count pmi_cross pmi_within pmi_adj`, both
 directions of each pair, unsorted, sharded), DIR/simlex_pairs.tsv (the lexicon rows of the benchmark's pairs, the
-same columns) and DIR/lexicon_eval.json
-(Spearman rho of pmi_adj and of pmi_cross against SimLex-999, with coverage).
+same columns) and DIR/lexicon_eval.json (Spearman rho of pmi_adj and of pmi_cross against SimLex-999, with
+coverage). An earlier lexicon in DIR is refused unless `--overwrite`; a DIR that is, holds or lies inside the input
+is refused (docs/reliability.md).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import tsv
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
@@ -38,7 +40,10 @@ def tsv_line(entry: dict) -> str:
 
 
 def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_count: int = 2, alpha: float = 1.0,
-                beam_args: list[str] | None = None) -> dict:
+                beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
+    """The lexicon of the shards `input_path` and its evaluation, into `output` (an earlier lexicon there needs
+    `overwrite`: its files are deleted first, so no shard of a different sharding is left; pipelines/outputs.py).
+    `argv` makes the command a stop prints."""
     if min_count < 1:
         raise ConfigError("--min-count must be >= 1")
     if alpha <= 0:
@@ -51,12 +56,18 @@ def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_cou
     files = list_shards(input_path)
     check_columns(files, ["ref", "bt"], "lexicon")
     output = output.rstrip("/")
+    check_apart(output, [input_path, *files, str(simlex_path)])
+    earlier = [meta.path for result in FileSystems.match([FileSystems.join(output, pattern) for pattern in (
+        "lexicon-*.tsv", "simlex_pairs.tsv", "lexicon_eval.json", "beam-temp-*")]) for meta in result.metadata_list]
+    replace_earlier(output, earlier, overwrite, "a lexicon")
     if not FileSystems.exists(output):
         FileSystems.mkdirs(output)
+    remove_temporaries(output)
     wanted = {(w1, w2) for w1, w2, _ in benchmark} | {(w2, w1) for w1, w2, _ in benchmark}
     LOG.info("lexicon of %d shards -> %s", len(files), output)
     options = pipeline_options(beam_args or [])
-    with supervised("lexicon", options), beam.Pipeline(options=options) as pipeline:
+    with supervised("lexicon", options, advice=rerun_command(argv, "lexicon"),
+                    on_stop=lambda: remove_temporaries(output)), beam.Pipeline(options=options) as pipeline:
         lexicon = (pipeline
                    | "ShardFiles" >> beam.Create(files)
                    | "Spread" >> beam.Reshuffle()
@@ -91,6 +102,8 @@ def register(subparsers) -> None:
     parser.add_argument("--simlex", help=f"word-similarity file (default: {DEFAULT_SIMLEX})")
     parser.add_argument("--min-count", type=int, default=2, help="minimum cross co-occurrence count (default 2)")
     parser.add_argument("--alpha", type=float, default=1.0, help="add-alpha smoothing of the PMI counts")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier lexicon in --output (without "
+                        "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
@@ -114,6 +127,7 @@ def print_summary(result: dict, output: str) -> None:
 
 
 def run(args) -> int:
-    result = run_lexicon(args.input, args.output, args.simlex, args.min_count, args.alpha, args.beam_args)
+    result = run_lexicon(args.input, args.output, args.simlex, args.min_count, args.alpha, args.beam_args,
+                         args.overwrite, getattr(args, "argv", None))
     print_summary(result, args.output.rstrip("/"))
     return 0

@@ -4,7 +4,7 @@ The lock records who holds it: user, host, pid, the process's own start time (so
 is not taken for the holder), the time the build started, and its command line. A second build on the same DIR
 finds the lock and stops before any work with one line naming the holder (exit 2). A lock whose holder is gone
 (same host, the pid is not running, or runs another process) is stale: it is named, and taken over by `--resume`
-(or by a fresh build when DIR holds no shard yet). A lock held from another host cannot be checked from here; the
+or `--overwrite` (or by a fresh build when DIR holds no shard yet). A lock held from another host cannot be checked from here; the
 message says so and where the lock file is, for a user who knows that build is dead.
 
 Local directories are locked atomically (O_CREAT | O_EXCL); on other filesystems (gs://) the lock is written if
@@ -99,8 +99,8 @@ class OutputLock:
                                   f"{where}; wait for it to finish, or choose another --output")
             if holds_shards and not take_stale:
                 raise ConfigError(f"output {self.output} holds shards of a build that stopped without finishing "
-                                  f"({describe_holder(holder)}, no longer running); use --resume to finish it, or "
-                                  f"choose a new output directory")
+                                  f"({describe_holder(holder)}, no longer running); use --resume to finish it or "
+                                  f"--overwrite to replace it, or choose a new output directory")
             self._remove_stale()
             note = f"took over the lock of a build that stopped without finishing: {describe_holder(holder)}"
         raise ConfigError(f"output {self.output}: could not take the lock {self.path} (other builds keep taking it)")

@@ -19,6 +19,12 @@ the model's 20 most frequent training templates), `top<N>:STATS` (a `paranmt sta
 template a line) or one template, in paranmt's notation `(S(NP)(VP)(.))` or the SCPN authors'
 `( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP`. `--task plain` uses the uncontrolled paraphraser instead.
 
+Text input is paraphrased in parts of 64 sentences, each kept in OUT.parts/ as soon as it is done
+(pipelines/paraphrase_file.py): Ctrl-C, SIGTERM or a full disk end the run with one line naming the command with
+`--resume`, which does only the missing parts and writes the file an uninterrupted run writes. An output that
+holds an earlier run's result (or its parts) is refused unless `--resume` or `--overwrite` says what to do; an
+output that is an input is refused (docs/reliability.md, "Every command that writes").
+
 Shard input (a `paranmt build` / `paranmt filter` output directory or a glob of its Parquet files): the same, as a
 Beam pipeline over shards (transforms/paraphrase.py), writing DIR/<shard>.parquet and a summary in
 DIR/__paranmt__/; `--column` names the sentence column (ref or bt). Beam options pass through (DataflowRunner
@@ -39,7 +45,6 @@ from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_
 LOG = logging.getLogger(__name__)
 OUTPUT_SUFFIXES = (".parquet", ".jsonl", ".tsv")
 DEFAULT_MODELS = "assets"
-SUMMARY_FILE = "paraphrase_summary.json"
 
 
 @dataclass
@@ -183,23 +188,6 @@ def summary_line(counts: Counter, sources: int, templates: int, output: str) -> 
             f"{counts['kept']} kept; not kept: {json.dumps(dropped) if dropped else 'none'} -> {output}")
 
 
-def paraphrase_file(config: ParaphraseConfig, input_path: str, output: str, write_all: bool = False) -> Counter:
-    """Paraphrase the sentences of a text file into `output` (config resolved); returns the counts."""
-    from paranmt.models.generation.pipeline import open_pipeline
-
-    sentences = read_sentences(input_path)
-    pipeline = open_pipeline(config)
-    rows = []
-    chunk = 64
-    for start in range(0, len(sentences), chunk):
-        part = sentences[start:start + chunk]
-        rows += pipeline.paraphrase(part, config.template_list or None,
-                                    [str(start + i + 1) for i in range(len(part))])
-        LOG.info("paraphrased %d/%d sentences", min(start + chunk, len(sentences)), len(sentences))
-    write_paraphrases(rows if write_all else [row for row in rows if row["kept"]], output)
-    return pipeline.counts
-
-
 def config_from_args(args) -> ParaphraseConfig:
     return ParaphraseConfig(model=args.model, task=args.task, arch=args.arch, parse_generator=args.parse_generator,
                             templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
@@ -213,20 +201,36 @@ def decoding_settings(args) -> dict:
 
 
 def run(args) -> int:
+    from paranmt.pipelines import outputs
+
     config = config_from_args(args)
+    argv = getattr(args, "argv", None)
+    inputs = [args.input, *(asset_path(path) for path in (args.model, args.parse_generator, args.parser,
+                                                           args.encoder) if path)]
     if Path(args.input).is_dir() or args.input.endswith(".parquet") or "*" in args.input:
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
+        outputs.check_apart(args.output, inputs)
         counts = run_paraphrase_corpus(config.resolve(), args.input, args.output, args.column, args.all,
-                                       args.accelerator, args.beam_args)
+                                       args.accelerator, args.beam_args, args.resume, args.overwrite, argv)
         print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), args.output))
         return 0
+    from paranmt.pipelines import paraphrase_file as parts
+
     if args.beam_args:
         raise ConfigError(f"unrecognized arguments: {' '.join(args.beam_args)} (Beam options are for shard input)")
     check_output_file(args.output)
+    outputs.check_apart(args.output, inputs)
+    outputs.check_apart(str(parts.parts_directory(args.output)), [args.input])
+    sentences = len(read_sentences(args.input))
     config.resolve()
-    counts = paraphrase_file(config, args.input, args.output, args.all)
-    print(summary_line(counts, len(read_sentences(args.input)), len(config.template_list), args.output))
+    what, unfinished = parts.held(args.output)
+    mode = outputs.claim(args.output, what, args.resume, args.overwrite, unfinished=unfinished)
+    with outputs.stops_in_one_line(lambda: parts.progress(args.output, sentences),
+                                   lambda: parts.advice(args.output, argv),
+                                   str(Path(args.output).resolve().parent)):
+        counts = parts.paraphrase_file(config, args.input, args.output, args.all, mode)
+    print(summary_line(counts, sentences, len(config.template_list), args.output))
     return 0
 
 
@@ -265,6 +269,10 @@ def register(subparsers) -> None:
     parser.add_argument("--n-best", type=int, default=1, help="paraphrases per source and template (default 1)")
     parser.add_argument("--all", action="store_true", help="also write dropped candidates and unparaphrased "
                         "sources (kept=false, with the reason)")
+    parser.add_argument("--resume", action="store_true", help="finish the run that stopped (text input: the "
+                        "parts in OUT.parts/; shard input: the shards not yet in DIR); refused when there is none")
+    parser.add_argument("--overwrite", action="store_true", help="replace the output of an earlier run (without "
+                        "--resume or --overwrite, an output holding one is refused)")
     parser.add_argument("--column", default="ref", choices=("ref", "bt"), help="shard input: the sentence column")
     parser.add_argument("--accelerator", default="", help="shard input: Beam accelerator resource hint for the "
                         "generation step, e.g. type:nvidia-tesla-t4;count:1;install-nvidia-driver")

@@ -3,7 +3,8 @@
     paranmt stats --input SHARDS --output DIR [--sample-size 100000] [--idf-reference FILE] [beam options]
 
 Writes DIR/stats.md (Table 1 per corpus, score-bin table, top-20 templates, plots), DIR/stats.json (the same
-numbers plus the histograms) and DIR/*.png. See docs/filtering.md.
+numbers plus the histograms) and DIR/*.png. See docs/filtering.md. An earlier report in DIR is refused unless
+`--overwrite`; a DIR that is, holds or lies inside the input is refused (docs/reliability.md).
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
@@ -58,7 +60,9 @@ def write_report(accumulators: dict, output: str, idf_reference: str | None) -> 
 
 
 def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_reference: str | None = None,
-              beam_args: list[str] | None = None) -> dict:
+              beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
+    """The report of the shards `input_path` into `output` (an earlier report there needs `overwrite`: its files
+    are deleted first; pipelines/outputs.py). `argv` makes the command a stop prints."""
     if sample_size < 1:
         raise ConfigError("--sample-size must be >= 1")
     if idf_reference:
@@ -66,11 +70,16 @@ def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_refe
     files = list_shards(input_path)
     check_columns(files, ["id", "corpus", "ref", "ref_len"], "stats")
     output = output.rstrip("/")
+    check_apart(output, [input_path, *files, idf_reference])
+    earlier = [FileSystems.join(output, name) for name in ("stats.json", "stats.md", *PLOTS)]
+    replace_earlier(output, [path for path in earlier if FileSystems.exists(path)], overwrite, "a stats report")
     if not FileSystems.exists(output):
         FileSystems.mkdirs(output)
+    remove_temporaries(output)
     LOG.debug("statistics of %d shards -> %s", len(files), output)
     options = pipeline_options(beam_args or [])
-    with supervised("stats", options), beam.Pipeline(options=options) as pipeline:
+    with supervised("stats", options, advice=rerun_command(argv, "stats"),
+                    on_stop=lambda: remove_temporaries(output)), beam.Pipeline(options=options) as pipeline:
         (pipeline
          | "ShardFiles" >> beam.Create(files)
          | "Spread" >> beam.Reshuffle()
@@ -89,11 +98,14 @@ def register(subparsers) -> None:
                         help="rows per corpus for length / IDF / entropy statistics (default 100000, as P18)")
     parser.add_argument("--idf-reference", help="plain-text file, one sentence per line, for IDF document "
                                                 "frequencies (default: the sampled references themselves)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier report in --output (without "
+                        "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
 def run(args) -> int:
-    report = run_stats(args.input, args.output, args.sample_size, args.idf_reference, args.beam_args)
+    report = run_stats(args.input, args.output, args.sample_size, args.idf_reference, args.beam_args,
+                       args.overwrite, getattr(args, "argv", None))
     with FileSystems.open(FileSystems.join(args.output.rstrip("/"), "stats.md")) as handle:
         print(handle.read().decode("utf-8").split("\n## ")[0])
     return 0 if report["corpora"] else 1

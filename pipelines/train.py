@@ -3,7 +3,12 @@
 Inputs (`--train`, one or more; format detected or given by `--format`): a shard directory of `paranmt build`
 (top-level *.parquet, pairs ref/bt), a filtered corpus (Parquet, same schema), a TSV of pairs (`side1 TAB side2`),
 or bitext as a Moses two-file prefix (`PREFIX.en` + `PREFIX.cs`, or `.eng`/`.ces`; English first). Settings come
-from TrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to continue from the checkpoint.
+from TrainConfig defaults <- `--config YAML` <- flags.
+
+Output (docs/reliability.md, "Every command that writes"): an `--output` holding a model or a checkpoint of an
+earlier run is refused unless `--resume` (continue from its checkpoint; refused when there is none) or
+`--overwrite` (start again) says what to do; an `--output` that is or holds an input is refused. Ctrl-C, SIGTERM
+or a full disk stop training with one line naming what is kept and the `--resume` command (exit 130 / 143 / 1).
 """
 from __future__ import annotations
 
@@ -16,7 +21,8 @@ from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.trainer import MODES, OBJECTIVES, TrainConfig, Trainer
-from paranmt.pipelines.runtime.arguments import add_config_flags
+from paranmt.pipelines.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
 from paranmt.schemas.config import DEVICES, ConfigError, load_config
 
 log = logging.getLogger(__name__)
@@ -50,8 +56,11 @@ def run(args) -> int:
     if suffixes is not None and len(suffixes) != 2:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
     output = Path(args.output)
-    pairs = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
-    Trainer(config, output).fit(pairs, resume=args.resume)
+    claim_model_directory(args.output, [*args.train, config.sp_model, config.init_embeddings, config.dev_sts_dir],
+                          args.resume, args.overwrite)
+    with training_stops(args.output, getattr(args, "argv", None), "train"):
+        pairs = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
+        Trainer(config, output).fit(pairs, resume=args.resume)
     log.info("encoder saved to %s", output)
     return 0
 
@@ -119,6 +128,6 @@ def register(subparsers) -> None:
     parser.add_argument("--suffixes", help="Moses suffixes SIDE1,SIDE2 (default: en,cs or eng,ces)")
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
     parser.add_argument("--config", help="training YAML (keys = TrainConfig fields), e.g. configs/train/sp-bitext.yaml")
-    parser.add_argument("--resume", action="store_true", help="continue from <output>/checkpoint")
+    add_output_flags(parser, "<output>/checkpoint")
     add_config_flags(parser, TrainConfig, FLAG_HELP, FLAG_CHOICES)
     parser.set_defaults(func=run, **{name: None for name in FLAG_FIELDS})

@@ -8,7 +8,9 @@ mega-batch settings apply (models/bgt/trainer.py).
 
 Inputs (`--train`, one or more): bitext as a Moses two-file prefix (`PREFIX.en` + `PREFIX.cs`, or `.eng`/`.ces`;
 English first), a TSV `english TAB other`, or a `paranmt build` shard directory / Parquet file (its `ref` and `cs`
-columns). Settings: BGTConfig defaults <- `--config YAML` <- flags.
+columns). Settings: BGTConfig defaults <- `--config YAML` <- flags. `--output` is held to the contract of
+`paranmt train` (docs/reliability.md): an earlier run's model or checkpoint there needs `--resume` or
+`--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line naming the `--resume` command.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from pathlib import Path
 
 from paranmt.models.bgt.model import VARIANTS
 from paranmt.models.training.data import FORMATS
+from paranmt.pipelines.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.arguments import add_output_flags
 from paranmt.pipelines.train import load_training_pairs
 from paranmt.schemas.config import load_config
 
@@ -29,9 +33,12 @@ def run(args) -> int:
     overrides = {name: getattr(args, name) for name in FLAGS}
     config = load_config(BGTConfig, args.config, overrides, what="bgt config").validate()
     output = Path(args.output)
-    pairs = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
-                                shard_columns=("ref", "cs"))
-    BGTTrainer(config, output).fit(pairs, resume=args.resume)
+    claim_model_directory(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
+                          args.overwrite)
+    with training_stops(args.output, getattr(args, "argv", None), "train-bgt"):
+        pairs = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
+                                    shard_columns=("ref", "cs"))
+        BGTTrainer(config, output).fit(pairs, resume=args.resume)
     print(f"paranmt train-bgt: {config.variant} trained on {len(pairs)} pairs; its semantic encoder is {output} "
           f"(paranmt eval --model {output} ...)")
     return 0
@@ -63,6 +70,5 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int)
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,
                         help="skip pairs with a side longer than this many words")
-    parser.add_argument("--resume", action="store_true",
-                        help="continue from OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)")
+    add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)")
     parser.set_defaults(func=run)

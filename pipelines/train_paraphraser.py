@@ -10,8 +10,11 @@ bt_parse]). Sentences (`--sentences`): text files of English sentences, one a li
 paraphrase pairs (SynPG); both kinds can be mixed.
 Sentences without a parse are parsed with `--parser` (default assets/parser-en); parses are cached in
 `--parse-cache` (default DIR/parses.tsv). `--dev` / `--dev-sentences` take held-out data of the same kinds (the
-held-out loss at each checkpoint goes to DIR/metrics.jsonl). Settings: ParaphraserTrainConfig defaults <- `--config YAML` <- flags. Rerun with `--resume` to
-continue from DIR/checkpoint.
+held-out loss at each checkpoint goes to DIR/metrics.jsonl). Settings: ParaphraserTrainConfig defaults <-
+`--config YAML` <- flags.
+DIR is held to the contract of `paranmt train` (docs/reliability.md): an earlier run's model or checkpoint there
+needs `--resume` (continue from DIR/checkpoint) or `--overwrite` (start again; the parse cache is kept); Ctrl-C,
+SIGTERM or a full disk stop it with one line naming the `--resume` command.
 """
 from __future__ import annotations
 
@@ -45,16 +48,27 @@ def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cac
 
 
 def run(args) -> int:
-    from paranmt.models.generation.data import GenerationDataError, ParseCache, top_templates
-    from paranmt.models.generation.train import ParaphraserTrainConfig, ParaphraserTrainer
-    from paranmt.models.parsing.parser import ParserModelError, model_files
+    from paranmt.models.generation.train import ParaphraserTrainConfig
+    from paranmt.pipelines.outputs import claim_model_directory, training_stops
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
     overrides = {name: getattr(args, name) for name in FLAG_FIELDS + ("copy",)}
     config = load_config(ParaphraserTrainConfig, args.config, overrides, what="paraphraser training config")
     config.validate()
+    claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
+                                        config.hf_model], args.resume, args.overwrite)
     output = make_output_dir(args.output)
+    with training_stops(args.output, getattr(args, "argv", None), "train-paraphraser"):
+        return train(args, config, output)
+
+
+def train(args, config, output) -> int:
+    """Read the data (parsed through the cache), train, save (`run` after the output checks)."""
+    from paranmt.models.generation.data import GenerationDataError, ParseCache, top_templates
+    from paranmt.models.generation.train import ParaphraserTrainer
+    from paranmt.models.parsing.parser import ParserModelError, model_files
+
     parser_dir = asset_path(args.parser)
     cache = ParseCache(args.parse_cache or output / "parses.tsv")
     try:
@@ -128,7 +142,7 @@ FLAG_CHOICES = {"task": ("scpn", "parse-generator", "plain"), "arch": ("scpn", "
 
 def register(subparsers) -> None:
     from paranmt.models.generation.train import ParaphraserTrainConfig
-    from paranmt.pipelines.runtime.arguments import add_config_flags
+    from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
 
     parser = subparsers.add_parser("train-paraphraser", help="train an SCPN / parse-generator / plain paraphraser "
                                    "on shards, SCPN TSV, pair TSV or single sentences", description=__doc__)
@@ -144,7 +158,7 @@ def register(subparsers) -> None:
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
     parser.add_argument("--config", help="YAML with ParaphraserTrainConfig keys")
-    parser.add_argument("--resume", action="store_true", help="continue from DIR/checkpoint")
+    add_output_flags(parser, "DIR/checkpoint")
     add_config_flags(parser, ParaphraserTrainConfig, FLAG_HELP, FLAG_CHOICES)
     parser.add_argument("--no-copy", dest="copy", action="store_false", default=None,
                         help="no copy mechanism (arch scpn)")

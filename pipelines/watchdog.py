@@ -71,11 +71,14 @@ def exit_cause(returncode: int) -> tuple[str, int | None]:
 
 
 @contextmanager
-def supervised(command: str, options: PipelineOptions):
+def supervised(command: str, options: PipelineOptions, status: Callable[[], str] = lambda: "its output is incomplete",
+               advice: str = "run the same command again", on_stop: Callable[[], None] = lambda: None):
     """The watchdog around the pipeline of a command other than build (filter, stats, export, lexicon,
-    paraphrase), on a local runner: a dead worker, Ctrl-C or SIGTERM end it with one line; a worker's exception is
-    PipelineStopped (one line). The workers' messages go to a temporary log, named in that line and removed after a
-    success (-v: the console). A remote runner (Dataflow) runs unsupervised."""
+    paraphrase), on a local runner: a dead worker, Ctrl-C or SIGTERM end it with one line (`stopped: <what>;
+    <status()>; ...; <advice>`); a worker's exception is PipelineStopped (one line). `on_stop()` runs after
+    either (e.g. removes the temporaries of the writes cut short). The workers' messages go to a temporary log,
+    named in that line and removed after a success (-v: the console). A remote runner (Dataflow) runs
+    unsupervised."""
     if not is_local(options):
         yield None
         return
@@ -83,11 +86,11 @@ def supervised(command: str, options: PipelineOptions):
     if not logging.getLogger().isEnabledFor(logging.DEBUG):
         handle, log = tempfile.mkstemp(prefix=f"paranmt-{command}-workers-", suffix=".log")
         os.close(handle)
-    with Watchdog(command, lambda: "its output is incomplete", "run the same command again",
-                  worker_log=log) as watchdog:
+    with Watchdog(command, status, advice, on_stop=on_stop, worker_log=log) as watchdog:
         try:
             yield watchdog
         except Exception as error:  # noqa: BLE001 - whatever failed in a worker, the console gets one line
+            on_stop()
             raise watchdog.failed(error) from error
     if log:
         os.remove(log)

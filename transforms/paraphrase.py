@@ -4,8 +4,8 @@ One element per input shard (a `paranmt build` / `paranmt filter` Parquet file):
 and sentence column (`ref` or `bt`) in batches of `batch_rows` rows, runs the pure ParaphrasePipeline
 (models/generation/pipeline.py) on each batch and streams the rows (schemas/paraphrases.py; `source_id` = the
 pair id) into OUT/<shard>.parquet, written under a temporary name and renamed when complete (so `--resume`-style
-reruns can skip finished shards). It yields the shard's counts: `sources`, `candidates`, `kept`, and the reasons of
-the rows not kept. Rows whose sentence is null count as `source_null` (nothing is generated for them).
+reruns can skip finished shards). The shard's counts (`sources`, `candidates`, `kept`, and the reasons of the rows
+not kept) go into its footer (`paranmt.counts`, transforms/shards.py `read_shard_counts`) and are yielded. Rows whose sentence is null count as `source_null` (nothing is generated for them).
 
 Models (generators, parser, encoder) are loaded once per worker process (`models.stage.process_model`), from a
 local copy when they live on gs:// (`local_model_path`). The generation step carries the `accelerator` resource
@@ -70,7 +70,7 @@ class ParaphraseShardFn(beam.DoFn):
                                             [f"{row['id']}{suffix}" for row in present])
             counts.update(self.pipeline.counts)
             writer.write_table(paraphrases_to_table(rows if self.write_all else [r for r in rows if r["kept"]]))
-        writer.close()
+        writer.close(dict(counts))
         for key, value in counts.items():
             Metrics.counter("paraphrase", key if key in ("sources", "candidates", "kept") else f"dropped_{key}"
                             ).inc(value)

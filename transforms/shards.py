@@ -133,8 +133,10 @@ def read_shard_metadata(path: str) -> dict[str, str]:
 
 
 def read_shard_counts(path: str) -> dict:
-    """The accounting a build's data shard carries in its metadata (`paranmt.counts`; reads the footer only)."""
-    return json.loads((read_schema(path).metadata or {}).get(COUNTS_KEY, b"{}"))
+    """The accounting a shard carries in its footer's key-value metadata (`paranmt.counts`: a build's data shard, a
+    paraphrase shard, a part of `paranmt paraphrase`; reads the footer only)."""
+    with FileSystems.open(path) as handle:
+        return json.loads((pq.read_metadata(handle).metadata or {}).get(COUNTS_KEY, b"{}"))
 
 
 def column_fill(path: str, columns: list[str]) -> dict[str, tuple[int, int | None]]:
@@ -260,7 +262,11 @@ class ParquetShardWriter:
             self.writer.write_table(table.replace_schema_metadata(self.schema.metadata), ROW_GROUP_ROWS)
             self.rows += table.num_rows
 
-    def close(self) -> None:
+    def close(self, counts: dict | None = None) -> None:
+        """Finish the file (it appears under its final name); `counts` go into its footer as `paranmt.counts`
+        (`read_shard_counts`)."""
+        if counts is not None:
+            self.writer.add_key_value_metadata({COUNTS_KEY: json.dumps(counts, sort_keys=True).encode()})
         self.writer.close()
         self.file.__exit__(None, None, None)
 

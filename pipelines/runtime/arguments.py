@@ -40,3 +40,12 @@ def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> No
                             choices=choices.get(spec.name), default=None,
                             nargs="+" if annotation.startswith("list") else None,
                             help=flag_help[spec.name] + ("" if default in (None, "", []) else f" (default {default})"))
+
+
+def add_output_flags(parser, checkpoint: str) -> None:
+    """--resume and --overwrite of a trainer (pipelines/outputs.py `claim_model_directory`)."""
+    parser.add_argument("--resume", action="store_true",
+                        help=f"continue from {checkpoint} (refused when there is none)")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="start again over the model, checkpoint and metrics an earlier run left in --output "
+                             "(without --resume or --overwrite, an --output holding them is refused)")

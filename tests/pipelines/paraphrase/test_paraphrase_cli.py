@@ -113,7 +113,7 @@ def test_transformers_architecture_and_model_choice(tiny_models, tiny_transforme
             "--templates", "top1"]
     assert main(argv) == 2
     assert "several scpn paraphrasers" in capsys.readouterr().err
-    assert main(argv + ["--arch", "transformers"]) == 0
+    assert main(argv + ["--arch", "transformers", "--overwrite"]) == 0
     assert main(["paraphrase", "--model", str(both), "--task", "plain", "--input", str(sentences_file),
                  "--output", str(output)]) == 2
     assert "no plain paraphraser in" in capsys.readouterr().err

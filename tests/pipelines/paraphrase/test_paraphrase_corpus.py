@@ -1,5 +1,6 @@
 """The Beam stage: a shard directory paraphrased by `paranmt paraphrase --input SHARDS`, one output shard per input
-shard, the pair ids kept, counts summed, finished shards skipped on a rerun; the accelerator hint reaches the step."""
+shard, the pair ids kept, counts summed, finished shards skipped (and counted) by --resume; the accelerator hint
+reaches the step."""
 import json
 
 import apache_beam as beam
@@ -25,11 +26,16 @@ def test_shards_paraphrased_on_beam(tiny_models, held_out_shards, sick_pairs, tm
     assert totals["sources"] == len(sick_pairs) and totals["candidates"] == len(rows) == 2 * len(sick_pairs)
     assert totals["kept"] == sum(r["kept"] for r in rows)
     assert f"paraphrased {len(sick_pairs)} sentences x 2 template(s)" in capsys.readouterr().out
-    # a rerun skips the finished shard
+    # a rerun is refused without --resume or --overwrite; --resume skips the finished shard and still counts it
     before = (output / "sick-00000.parquet").stat().st_mtime_ns
-    assert main(argv) == 0
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "already holds 1 paraphrase shard(s)" in err and "--resume" in err and "--overwrite" in err
+    assert main(argv + ["--resume"]) == 0
     assert (output / "sick-00000.parquet").stat().st_mtime_ns == before
-    assert json.loads((output / "__paranmt__" / "paraphrase_summary.json").read_text())["skipped_done_shards"] == 1
+    resumed = json.loads((output / "__paranmt__" / "paraphrase_summary.json").read_text())
+    assert resumed["skipped_done_shards"] == 1 and resumed["totals"] == totals
+    assert f"paraphrased {len(sick_pairs)} sentences x 2 template(s)" in capsys.readouterr().out
 
 
 def test_accelerator_hint_and_isolation_on_the_generation_step(tiny_models, tmp_path):
