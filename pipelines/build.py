@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from paranmt.pipelines.options import LOCAL_RUNNERS
-from paranmt.pipelines.outputs import check_apart, claim, remove_temporaries, resume_command
+from paranmt.pipelines.outputs import check_apart, check_flags, claim, remove_temporaries, resume_command
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError,
@@ -73,7 +73,7 @@ def prepare_output(config: BuildConfig, lock: OutputLock, overwrite: bool = Fals
     check_apart(config.output, input_patterns(config))
     if "://" not in config.output and os.path.exists(config.output) and not os.path.isdir(config.output):
         raise ConfigError(f"output {config.output} is a file, not a directory")
-    claim(config.output, None, config.resume, overwrite)            # both flags at once: refused before the lock
+    check_flags(config.output, config.resume, overwrite)
     holds_shards = FileSystems.exists(config.output) and bool(completed_shards(config.output))
     try:
         note = lock.acquire(take_stale=config.resume or overwrite, holds_shards=holds_shards)

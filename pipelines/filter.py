@@ -61,6 +61,7 @@ def prepare_output(output: str, input_path: str, input_files: list[str], overwri
                           FileSystems.join(output, layout.TSV_PARTS)):
             if not FileSystems.exists(directory):
                 FileSystems.mkdirs(directory)
+        remove_temporaries(output, FileSystems.join(output, layout.DROPPED))
     except OSError as error:  # Beam's BeamIOError is one; the cause is in its message
         raise ConfigError(f"cannot create the output directory {output}: {error}") from None
 
@@ -116,7 +117,8 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
 
     partitions = dedup_partitions(files, plan) if plan.dedup else 1
     with supervised("filter", options, advice=rerun_command(argv, "filter"),
-                    on_stop=lambda: remove_temporaries(output)), beam.Pipeline(options=options) as pipeline:
+                    on_stop=lambda: remove_temporaries(output, FileSystems.join(output, layout.DROPPED))), \
+            beam.Pipeline(options=options) as pipeline:
         paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
         result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
                                                   partitions)

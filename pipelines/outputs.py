@@ -92,6 +92,13 @@ def check_apart(output: str, inputs: Iterable[str | None], flag: str = "--output
                           f"later run would read its own output; choose an {flag} apart from the inputs")
 
 
+def check_flags(output: str, resume: bool, overwrite: bool) -> None:
+    """ConfigError for --resume and --overwrite together."""
+    if resume and overwrite:
+        raise ConfigError(f"--resume and --overwrite exclude each other: --resume continues the run in {output}, "
+                          f"--overwrite replaces what it wrote")
+
+
 def claim(output: str, held: str | None, resume: bool, overwrite: bool, flag: str = "--output",
           resumable: bool = True, unfinished: bool = True) -> str:
     """What to do with `output`, which holds `held` of an earlier run (a description: "a trained model", "3
@@ -99,9 +106,7 @@ def claim(output: str, held: str | None, resume: bool, overwrite: bool, flag: st
     None and neither flag is given, when both are given, and when `--resume` finds nothing to continue (`held`
     None, or `unfinished` False: the earlier run ended and there is nothing left to do). Commands that cannot
     resume (`resumable` False) name --overwrite only."""
-    if resume and overwrite:
-        raise ConfigError(f"--resume and --overwrite exclude each other: --resume continues the run in {output}, "
-                          f"--overwrite replaces what it wrote")
+    check_flags(output, resume, overwrite)
     if resume:
         if held is None:
             raise ConfigError(f"--resume: {output} holds nothing to resume; run without --resume to start")

@@ -96,9 +96,9 @@ def paraphrase_file(config, input_path: str, output: str, write_all: bool = Fals
         pipeline.counts = Counter()
         part = sentences[start:start + PART_SENTENCES]
         rows = pipeline.paraphrase(part, config.template_list or None, [str(start + i + 1) for i in range(len(part))])
-        writer = ParquetShardWriter(str(part_path(output, index)), PARAPHRASE_SCHEMA)
-        writer.write_table(paraphrases_to_table(rows if write_all else [row for row in rows if row["kept"]]))
-        writer.close(dict(pipeline.counts))
+        with ParquetShardWriter(str(part_path(output, index)), PARAPHRASE_SCHEMA) as writer:
+            writer.write_table(paraphrases_to_table(rows if write_all else [row for row in rows if row["kept"]]))
+            writer.close(dict(pipeline.counts))
         LOG.info("paraphrased %d/%d sentences", min(start + PART_SENTENCES, len(sentences)), len(sentences))
     counts, rows = Counter(), []
     for index in range(len(starts)):

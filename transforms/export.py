@@ -82,12 +82,11 @@ class ExportShardFn(beam.DoFn):
         name = shard_name(path)
         counts = Counter()
         if self.fmt == "hf":
-            writer = ParquetShardWriter(shard_path(self.target_dir, name), HF_SCHEMA,
-                                        read_shard_metadata(path))
-            for table in iter_table_batches(path):
-                writer.write_table(hf_table(table))
-                counts["rows"] += table.num_rows
-            writer.close()
+            with ParquetShardWriter(shard_path(self.target_dir, name), HF_SCHEMA,
+                                    read_shard_metadata(path)) as writer:
+                for table in iter_table_batches(path):
+                    writer.write_table(hf_table(table))
+                    counts["rows"] += table.num_rows
             counts["written"] = writer.rows
         else:
             format_row = paranmt_line if self.fmt == "paranmt-txt" else scpn_lines

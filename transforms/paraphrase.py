@@ -59,18 +59,19 @@ class ParaphraseShardFn(beam.DoFn):
         start = time.perf_counter()
         name = shard_name(path)
         counts: Counter = Counter()
-        writer = ParquetShardWriter(FileSystems.join(self.output, f"{name}.parquet"), PARAPHRASE_SCHEMA)
-        for batch in iter_row_batches(path, ["id", self.column], self.batch_rows):
-            present = [row for row in batch if row[self.column] is not None]
-            counts["source_null"] += len(batch) - len(present)
-            counts["sources"] += len(present)
-            self.pipeline.counts = Counter()
-            suffix = "#bt" if self.column == "bt" else ""
-            rows = self.pipeline.paraphrase([row[self.column] for row in present], self.config.template_list or None,
-                                            [f"{row['id']}{suffix}" for row in present])
-            counts.update(self.pipeline.counts)
-            writer.write_table(paraphrases_to_table(rows if self.write_all else [r for r in rows if r["kept"]]))
-        writer.close(dict(counts))
+        with ParquetShardWriter(FileSystems.join(self.output, f"{name}.parquet"), PARAPHRASE_SCHEMA) as writer:
+            for batch in iter_row_batches(path, ["id", self.column], self.batch_rows):
+                present = [row for row in batch if row[self.column] is not None]
+                counts["source_null"] += len(batch) - len(present)
+                counts["sources"] += len(present)
+                self.pipeline.counts = Counter()
+                suffix = "#bt" if self.column == "bt" else ""
+                rows = self.pipeline.paraphrase([row[self.column] for row in present],
+                                                self.config.template_list or None,
+                                                [f"{row['id']}{suffix}" for row in present])
+                counts.update(self.pipeline.counts)
+                writer.write_table(paraphrases_to_table(rows if self.write_all else [r for r in rows if r["kept"]]))
+            writer.close(dict(counts))
         for key, value in counts.items():
             Metrics.counter("paraphrase", key if key in ("sources", "candidates", "kept") else f"dropped_{key}"
                             ).inc(value)

@@ -236,7 +236,8 @@ def write_table_atomically(table: pa.Table, path: str) -> None:
 
 class ParquetShardWriter:
     """Stream row batches into one Parquet file (zstd), atomically (`atomic_file`: the file appears under its final
-    name on `close()`). Memory: one batch."""
+    name on `close()`). Memory: one batch. As a context manager it closes when the block ends and, when the block
+    raises (a full disk, Ctrl-C), deletes its temporary (`abort`)."""
 
     def __init__(self, path: str, schema: pa.Schema = PAIR_SCHEMA, metadata: dict[str, str] | None = None):
         self.path = path
@@ -246,6 +247,7 @@ class ParquetShardWriter:
                                        write_statistics=True,
                                        use_dictionary=[n for n in schema.names if n in DICTIONARY_COLUMNS])
         self.rows = 0
+        self.closed = False
 
     def write_rows(self, rows: list[dict]) -> None:
         if not rows:
@@ -265,10 +267,34 @@ class ParquetShardWriter:
     def close(self, counts: dict | None = None) -> None:
         """Finish the file (it appears under its final name); `counts` go into its footer as `paranmt.counts`
         (`read_shard_counts`)."""
-        if counts is not None:
-            self.writer.add_key_value_metadata({COUNTS_KEY: json.dumps(counts, sort_keys=True).encode()})
-        self.writer.close()
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            if counts is not None:
+                self.writer.add_key_value_metadata({COUNTS_KEY: json.dumps(counts, sort_keys=True).encode()})
+            self.writer.close()
+        except BaseException as error:
+            self.abort(error)
+            raise
         self.file.__exit__(None, None, None)
+
+    def abort(self, error: BaseException) -> None:
+        """Give the file up after `error`: its temporary is deleted, nothing appears under its name."""
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self.file.__exit__(type(error), error, error.__traceback__)
+
+    def __enter__(self) -> "ParquetShardWriter":
+        return self
+
+    def __exit__(self, kind, error, trace) -> bool:
+        if error is None:
+            self.close()
+        elif not self.closed:
+            self.abort(error)
+        return False
 
 
 def write_text_atomically(path: str, text: str) -> None:

@@ -232,4 +232,4 @@ def test_a_dead_worker_stops_the_other_beam_commands_too(tmp_path, sample_dir):
     assert code == 1 and seconds < 30
     assert line.startswith("paranmt stats: stopped: ") and "worker process" in line and "killed by SIGKILL" in line
     assert "; its output is incomplete; worker messages in /" in line
-    assert line.endswith("; run the same command again")
+    assert "; rerun with: paranmt stats --input " in line and line.endswith(" --overwrite")   # stats cannot resume

@@ -159,7 +159,7 @@ def test_cli_trains_from_an_scpn_export_tsv_and_says_what_is_wrong(tmp_path, pai
     data = json.loads((out / "train_data.json").read_text())
     assert data["data"]["pairs"]["instances"] == len(lines) - 1      # directed lines: no reversed pair added
     assert load_generator(out, device="cpu").generate([pairs[0].s1], [pairs[0].p2], beam=2)[0]
-    assert main(["train-paraphraser", "--input", str(tmp_path / "missing.tsv"), "--output", str(out),
+    assert main(["train-paraphraser", "--input", str(tmp_path / "missing.tsv"), "--output", str(tmp_path / "new"),
                  "--task", "plain"]) == 2
     assert "not found" in capsys.readouterr().err
     assert main(["train-paraphraser", "--input", str(tsv), "--output", str(out), "--task", "scpn",
@@ -185,8 +185,9 @@ def test_cli_trains_on_single_sentences_parsed_once_with_the_shipped_parser(tmp_
     assert data["sentences"]["instances"] == 12 and data["sentences"]["skipped"]["duplicate"] == 2
     assert data["pairs"]["instances"] > 0
     mtime = (out / "parses.tsv").stat().st_mtime_ns
-    assert main(["train-paraphraser", "--sentences", str(text), "--output", str(out), "--task", "plain"] + flags) == 0
-    assert (out / "parses.tsv").stat().st_mtime_ns == mtime                      # plain needs no parse
+    assert main(["train-paraphraser", "--sentences", str(text), "--output", str(out), "--task", "plain",
+                 "--overwrite"] + flags) == 0
+    assert (out / "parses.tsv").stat().st_mtime_ns == mtime       # plain needs no parse; --overwrite keeps the cache
     generator = load_generator(out, device="cpu")
     assert generator.task == "plain" and len(generator.generate(sentences[:2], beam=2)) == 2
 

@@ -1,0 +1,199 @@
+"""`paranmt paraphrase` under the output contract (pipelines/outputs.py): an output that is its input, an earlier
+run's output without --resume / --overwrite, --resume with nothing to resume are one line, exit 2; Ctrl-C, SIGTERM
+and a full disk while a text file is paraphrased end in one line naming --resume, and --resume finishes it to the
+file an uninterrupted run writes; corpus mode removes the temporaries of a stopped run and counts every shard."""
+import errno
+import json
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from paranmt.pipelines import paraphrase, paraphrase_file
+from paranmt.pipelines.cli import main
+from paranmt.schemas.records import empty_row
+from paranmt.transforms import shards
+from paranmt.transforms.shards import ParquetShardWriter
+
+PART = 4                 # sentences per part in these tests: several parts from a short file
+SENTENCES = [f"{subject} {verb} in the park." for subject in ("A man", "The girl", "Two dogs", "A woman", "The kids")
+             for verb in ("is running", "is playing", "sat down", "was singing")]       # 20 sentences, 5 parts
+
+
+@pytest.fixture
+def text(tmp_path) -> Path:
+    path = tmp_path / "sentences.txt"
+    path.write_text("\n".join(SENTENCES) + "\n")
+    return path
+
+
+def args(models, text, output, *extra):
+    return ["paraphrase", "--model", str(models), "--input", str(text), "--output", str(output),
+            "--templates", "top2", "--all", *map(str, extra)]
+
+
+def last_line(err: str, command: str = "paraphrase") -> str:
+    """The stop line: the last line on stderr, the only one of the command, no traceback."""
+    assert "Traceback" not in err, err
+    mine = [line for line in err.strip().splitlines() if line.startswith(f"paranmt {command}:")]
+    assert len(mine) == 1 and err.strip().splitlines()[-1] == mine[0], err
+    return mine[0]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tiny_models, tmp_path_factory) -> bytes:
+    directory = tmp_path_factory.mktemp("uninterrupted")
+    text = directory / "sentences.txt"
+    text.write_text("\n".join(SENTENCES) + "\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+        assert main(args(tiny_models, text, directory / "out.jsonl")) == 0
+    assert not (directory / "out.jsonl.parts").exists()
+    return (directory / "out.jsonl").read_bytes()
+
+
+def test_output_contract_of_a_text_file(tiny_models, text, tmp_path, capsys):
+    same = tmp_path / "same.tsv"
+    same.write_text("A man is playing a guitar.\n")
+    assert main(args(tiny_models, same, same)) == 2
+    assert f"--output {same} is the input {same}" in last_line(capsys.readouterr().err)
+    assert same.read_text() == "A man is playing a guitar.\n"
+    output = tmp_path / "out.parquet"
+    assert main(args(tiny_models, text, output, "--resume")) == 2
+    assert "holds nothing to resume" in last_line(capsys.readouterr().err)
+    assert main(args(tiny_models, text, output)) == 0
+    first = pq.read_table(output)
+    for extra, message in [((), "already holds the paraphrases of a finished run; give --resume to continue it or "
+                                "--overwrite to replace it"),
+                           (("--resume",), "complete: nothing to resume (--overwrite makes it again)"),
+                           (("--resume", "--overwrite"), "--resume and --overwrite exclude each other")]:
+        assert main(args(tiny_models, text, output, *extra)) == 2
+        assert message in last_line(capsys.readouterr().err)
+    assert main(args(tiny_models, text, output, "--overwrite")) == 0
+    assert pq.read_table(output).equals(first)
+
+
+def run_and_stop(command: list[str], parts: Path, how: int) -> tuple[int, str]:
+    """Run `paranmt ...` in its own process (SIGINT as a terminal's Ctrl-C raises it), signal it once its first
+    part is written; its exit code and stderr."""
+    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "from paranmt.pipelines import paraphrase_file\nparaphrase_file.PART_SENTENCES = %d\n"
+            "from paranmt.pipelines.cli import main\nsys.exit(main(sys.argv[1:]))" % PART)
+    process = subprocess.Popen([sys.executable, "-c", code, *command], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 240
+    while not list(parts.glob("0*.parquet")) and process.poll() is None and time.time() < deadline:
+        time.sleep(0.01)
+    assert process.poll() is None, "the run ended before the signal"
+    process.send_signal(how)
+    try:
+        _, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("still running 60 s after the signal")
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("how, code, what", [(signal.SIGINT, 130, "interrupted by SIGINT (Ctrl-C)"),
+                                             (signal.SIGTERM, 143, "interrupted by SIGTERM")])
+def test_a_signal_keeps_the_finished_parts_and_resume_completes(tiny_models, text, tmp_path, uninterrupted,
+                                                                monkeypatch, how, code, what):
+    output = tmp_path / "out.jsonl"
+    parts = tmp_path / "out.jsonl.parts"
+    returncode, err = run_and_stop(args(tiny_models, text, output), parts, how)
+    line = last_line(err)
+    assert returncode == code, err
+    assert line.startswith(f"paranmt paraphrase: stopped: {what}; ") and f"of 20 sentences done (kept in {parts})" in line
+    done = int(line.split("stopped: ")[1].split("; ")[1].split(" of ")[0])
+    assert 0 < done < 20 and not output.exists() and not list(parts.glob(".*tmp-*"))
+    resume = shlex.split(line.split("resume with: ", 1)[1])
+    assert resume[:2] == ["paranmt", "paraphrase"] and resume[-1] == "--resume"
+    monkeypatch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+    assert main(resume[1:]) == 0
+    assert output.read_bytes() == uninterrupted and not parts.exists()
+
+
+def test_a_full_disk_is_one_line_and_resume_completes(tiny_models, text, tmp_path, uninterrupted, monkeypatch,
+                                                      capsys):
+    output = tmp_path / "out.jsonl"
+    monkeypatch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+    close = ParquetShardWriter.close
+
+    def full_at_the_third_part(self, counts=None):
+        if self.path.endswith("000002.parquet"):
+            self.writer.close()                     # the file's bytes are on the disk, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        close(self, counts)
+
+    monkeypatch.setattr(shards.ParquetShardWriter, "close", full_at_the_third_part)
+    assert main(args(tiny_models, text, output)) == 1
+    line = last_line(capsys.readouterr().err)
+    assert line.startswith("paranmt paraphrase: stopped: the disk is full (OSError: [Errno 28] No space left on "
+                           "device): free space on it, then; 8 of 20 sentences done")
+    assert " --resume" in line and not output.exists()
+    assert not [p for p in output.parent.rglob("*") if ".tmp-" in p.name]      # the cut part left nothing
+    monkeypatch.setattr(shards.ParquetShardWriter, "close", close)
+    assert main(args(tiny_models, text, output, "--resume")) == 0
+    assert output.read_bytes() == uninterrupted
+
+
+def test_resume_refuses_another_input(tiny_models, text, tmp_path, monkeypatch, capsys):
+    output = tmp_path / "out.tsv"
+    parts = paraphrase_file.parts_directory(str(output))
+    monkeypatch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+
+    def interrupted(rows, path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(paraphrase, "write_paraphrases", interrupted)
+    assert main(args(tiny_models, text, output)) == 130          # Ctrl-C after the last part, before the file
+    assert len(list(parts.glob("0*.parquet"))) == 5 and not output.exists()
+    assert main(args(tiny_models, text, output)) == 2
+    assert "already holds an unfinished run (5 part(s) of 4 sentences done" in capsys.readouterr().err
+    text.write_text("\n".join(SENTENCES[:-1]) + "\n")
+    assert main(args(tiny_models, text, output, "--resume")) == 2
+    assert "was started with another input_file" in last_line(capsys.readouterr().err)
+
+
+@pytest.fixture
+def two_shards(sick_pairs, tmp_path) -> Path:
+    directory = tmp_path / "shards"
+    directory.mkdir()
+    for index, pairs in enumerate((sick_pairs[:10], sick_pairs[10:20])):
+        with ParquetShardWriter(str(directory / f"sick-{index:05d}.parquet")) as writer:
+            writer.write_rows([{**empty_row(p["id"], "sick", "-", p["ref"]), **p} for p in pairs])
+    return directory
+
+
+def test_corpus_mode_resume_removes_temporaries_and_counts_every_shard(tiny_models, two_shards, tmp_path, capsys):
+    output = tmp_path / "para"
+    def command(out):
+        return ["paraphrase", "--model", str(tiny_models), "--input", str(two_shards), "--output", str(out),
+                "--templates", "top1", "--all", "--direct_running_mode=in_memory"]
+
+    argv = command(output)
+    assert main(command(two_shards / "para")) == 2
+    assert f"--output {two_shards / 'para'} is inside the input {two_shards}" in capsys.readouterr().err
+    assert main(argv + ["--resume"]) == 2
+    assert "holds nothing to resume" in capsys.readouterr().err
+    assert main(argv) == 0
+    summary = output / "__paranmt__" / "paraphrase_summary.json"
+    whole = json.loads(summary.read_text())["totals"]
+    assert whole["sources"] == 20
+    # as a stop leaves it: one shard done, the other cut short (a zero-byte temporary)
+    (output / "sick-00001.parquet").unlink()
+    (output / ".sick-00001.parquet.tmp-0123").write_bytes(b"")
+    assert main(argv) == 2
+    assert "already holds 1 paraphrase shard(s) of an earlier run; give --resume" in capsys.readouterr().err
+    assert main(argv + ["--resume"]) == 0
+    resumed = json.loads(summary.read_text())
+    assert resumed["skipped_done_shards"] == 1 and resumed["totals"] == whole          # every source counted
+    assert not [p for p in output.rglob("*") if ".tmp-" in p.name]
+    assert "paraphrased 20 sentences x 1 template(s)" in capsys.readouterr().out
+    assert main(argv + ["--overwrite"]) == 0
+    assert json.loads(summary.read_text())["skipped_done_shards"] == 0
