@@ -1,0 +1,166 @@
+"""The output contract (pipelines/outputs.py) of `paranmt build` and the trainers (`train`, `train-bgt`,
+`train-paraphraser`): an output that is, holds or lies inside an input (or that the build's input glob matches), an
+earlier run's output without --resume / --overwrite, --resume with nothing to resume, both flags: one line, exit 2.
+Ctrl-C and SIGTERM during `train` (its own process, as a user runs it) and a full disk at a checkpoint: one line
+naming the --resume command, no traceback, no `checkpoint.tmp/` left, and --resume finishes."""
+import errno
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+
+from paranmt.pipelines.cli import main
+
+LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
+TINY = ["--encoder", "word", "--dim", "8", "--batch-size", "8", "--megabatch-size", "1", "--checkpoint-every", "1",
+        "--log-every", "1", "--device", "cpu", "--threads", "1"]
+
+
+def one_line(capsys, command: str) -> str:
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    lines = [line for line in err.strip().splitlines() if line.startswith(f"paranmt {command}:")]
+    assert len(lines) == 1 and err.strip().splitlines()[-1] == lines[0], err
+    return lines[0]
+
+
+def data_files(directory: Path) -> dict:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*"))
+            if p.suffix in (".parquet", ".pq")}
+
+
+def test_build(tmp_path, sample_dir, capsys):
+    def build(*args):
+        return main(["build", *map(str, args), *LOCAL])
+
+    work = tmp_path / "work"
+    work.mkdir()
+    lines = (sample_dir / "tatoeba-every13th.cs").read_text().splitlines()[:60]
+    refs = (sample_dir / "tatoeba-every13th.en").read_text().splitlines()[:60]
+    (work / "pairs.tsv").write_text("".join(f"{c}\t{r}\n" for c, r in zip(lines, refs)))
+    tsv = ["--input", f"{work}/*", "--format", "tsv", "--stages", "read,clean"]
+    assert build(*tsv, "--output", work / "out") == 2
+    assert f"--output {work / 'out'} is matched by the input glob {work}/*" in one_line(capsys, "build")
+    assert not (work / "out").exists()
+    args = ["--input", work / "pairs.tsv", "--format", "tsv", "--stages", "read,clean"]
+    out = tmp_path / "out"
+    assert build(*args, "--output", out, "--resume") == 2
+    assert f"--resume: {out} holds nothing to resume" in one_line(capsys, "build")
+    assert build(*args, "--output", out, "--shard-rows", "10") == 0
+    assert len(list(out.glob("*.parquet"))) == 6
+    assert build(*args, "--output", out) == 2
+    assert (f"--output {out} already holds 6 shard(s) of an earlier build; give --resume to continue it or "
+            f"--overwrite to replace it") in one_line(capsys, "build")
+    assert build(*args, "--output", out, "--resume", "--overwrite") == 2
+    assert "exclude each other" in one_line(capsys, "build")
+    assert build("--input", out, "--format", "shards", "--stages", "clean", "--output", out / "again") == 2
+    assert f"is inside the input {out}" in one_line(capsys, "build")
+    # --overwrite replaces the earlier build whole: no shard of its sharding is left beside the new ones
+    assert build(*args, "--output", out, "--overwrite") == 0
+    assert build(*args, "--output", tmp_path / "fresh") == 0
+    assert data_files(out) == data_files(tmp_path / "fresh")
+
+
+@pytest.fixture
+def pairs(tmp_path, paraphrase_pairs) -> Path:
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join("\t".join(line.split("\t")[:2]) + "\n"
+                            for line in paraphrase_pairs.read_text().splitlines()[1:65]))
+    return path
+
+
+def test_trainers_refuse_to_overwrite_or_resume_by_surprise(pairs, tmp_path, capsys):
+    model = tmp_path / "model"
+    commands = {"train": ["train", "--train", str(pairs), *TINY[:2]],
+                "train-bgt": ["train-bgt", "--train", str(pairs), "--format", "tsv"],
+                "train-paraphraser": ["train-paraphraser", "--input", str(pairs), "--task", "plain"]}
+    for command, argv in commands.items():
+        assert main([*argv, "--output", str(pairs)]) == 2
+        assert f"--output {pairs} is the input {pairs}" in one_line(capsys, command)
+        assert main([*argv, "--output", str(tmp_path)]) == 2
+        assert f"--output {tmp_path} holds the input {pairs}" in one_line(capsys, command)
+        assert main([*argv, "--output", str(model), "--resume"]) == 2
+        assert f"--resume: {model} holds nothing to resume" in one_line(capsys, command)
+        (model / "checkpoint").mkdir(parents=True)               # a run that stopped, as loop.py leaves it
+        assert main([*argv, "--output", str(model)]) == 2
+        assert (f"--output {model} already holds the checkpoint of a run that stopped before its end; give --resume "
+                f"to continue it or --overwrite to replace it") in one_line(capsys, command)
+        assert main([*argv, "--output", str(model), "--resume", "--overwrite"]) == 2
+        assert "exclude each other" in one_line(capsys, command)
+        shutil.rmtree(model)
+
+
+def test_train_overwrite_starts_again_and_resume_continues(pairs, tmp_path, capsys):
+    model = tmp_path / "model"
+    argv = ["train", "--train", str(pairs), "--output", str(model), *TINY, "--max-steps", "3"]
+    assert main(argv) == 0
+    assert main(argv) == 2
+    assert "already holds a trained model and its checkpoint" in one_line(capsys, "train")
+    (model / "initial").mkdir()                      # state of the earlier run that a new one must not pick up
+    assert main([*argv, "--overwrite"]) == 0
+    assert not (model / "initial").exists()
+    steps = [line for line in (model / "metrics.jsonl").read_text().splitlines() if '"done"' not in line]
+    assert len(steps) == 3                           # the earlier run's metrics are not appended to
+    argv[argv.index("--max-steps") + 1] = "5"
+    assert main([*argv, "--resume"]) == 0
+    assert len((model / "metrics.jsonl").read_text().splitlines()) > len(steps) + 1
+
+
+@pytest.mark.parametrize("how, code, what", [(signal.SIGINT, 130, "interrupted by SIGINT (Ctrl-C)"),
+                                             (signal.SIGTERM, 143, "interrupted by SIGTERM")])
+def test_a_signal_during_train_is_one_line_and_resume_continues(pairs, tmp_path, how, code, what):
+    model = tmp_path / "model"
+    argv = ["train", "--train", str(pairs), "--output", str(model), *TINY, "--epochs", "100000"]
+    # SIGINT raises KeyboardInterrupt as at a terminal (a shell starts background jobs with SIGINT ignored)
+    start = "import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" \
+            "from paranmt.pipelines.cli import main\nsys.exit(main(sys.argv[1:]))"
+    process = subprocess.Popen([sys.executable, "-c", start, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    deadline = time.time() + 180
+    while not (model / "checkpoint" / "trainer_state.pt").exists() and process.poll() is None \
+            and time.time() < deadline:
+        time.sleep(0.01)
+    assert process.poll() is None, "training ended before the signal"
+    time.sleep(0.2)                                  # a few more checkpoints: the signal may land inside one
+    process.send_signal(how)
+    try:
+        _, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("still training 60 s after the signal")
+    assert process.returncode == code and "Traceback" not in err, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith(f"paranmt train: stopped: {what}; the last checkpoint is kept in {model}/checkpoint")
+    assert not (model / "checkpoint.tmp").exists()
+    resume = shlex.split(line.split("resume with: ", 1)[1])
+    assert resume[:2] == ["paranmt", "train"] and resume[-1] == "--resume"
+    assert main([*resume[1:-1], "--epochs", "1", "--resume"]) == 0          # continues, and ends at once
+    assert (model / "weights.npz").is_file()
+
+
+def test_a_full_disk_at_a_checkpoint_is_one_line(pairs, tmp_path, monkeypatch, capsys):
+    model = tmp_path / "model"
+    argv = ["train", "--train", str(pairs), "--output", str(model), *TINY, "--max-steps", "6"]
+    save = torch.save
+
+    def full_at_the_third_checkpoint(data, path, *args, **kwargs):
+        if Path(path).parent.name == "checkpoint.tmp" and len(
+                [1 for line in (model / "metrics.jsonl").read_text().splitlines()]) >= 3:
+            Path(path).write_bytes(b"\0" * 100)     # written up to the last free byte
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return save(data, path, *args, **kwargs)
+
+    monkeypatch.setattr(torch, "save", full_at_the_third_checkpoint)
+    assert main(argv) == 1
+    line = one_line(capsys, "train")
+    assert line.startswith("paranmt train: stopped: the disk is full (OSError: [Errno 28] No space left on device): "
+                           f"free space on it, then; the last checkpoint is kept in {model}/checkpoint; resume with: ")
+    assert not (model / "checkpoint.tmp").exists() and (model / "checkpoint" / "trainer_state.pt").is_file()
+    monkeypatch.setattr(torch, "save", save)
+    assert main([*argv, "--resume"]) == 0
