@@ -53,3 +53,32 @@ def tiny_paraphraser(tmp_path_factory, paraphrase_pairs):
         return built[task, arch]
 
     return get
+
+
+@pytest.fixture(scope="session")
+def signal_when():
+    """signal_when(argv, ready, signum, setup="") -> (exit code, stderr): run `paranmt ARGV` in its own process
+    (after the Python lines `setup`), send it `signum` once `ready()` is true, and wait for it to end. SIGINT raises
+    KeyboardInterrupt there as a terminal's Ctrl-C does (a shell starts background jobs with SIGINT ignored)."""
+    import subprocess
+    import sys
+    import time
+
+    def run(argv: list[str], ready, signum: int, setup: str = "") -> tuple[int, str]:
+        code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + setup +
+                "\nfrom paranmt.pipelines.cli import main\nsys.exit(main(sys.argv[1:]))")
+        process = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+        deadline = time.time() + 240
+        while not ready() and process.poll() is None and time.time() < deadline:
+            time.sleep(0.01)
+        assert process.poll() is None, "the command ended before the signal"
+        process.send_signal(signum)
+        try:
+            _, err = process.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail("still running 60 s after the signal")
+        return process.returncode, err
+
+    return run

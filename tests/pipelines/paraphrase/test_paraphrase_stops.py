@@ -6,9 +6,6 @@ import errno
 import json
 import shlex
 import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -78,34 +75,14 @@ def test_output_contract_of_a_text_file(tiny_models, text, tmp_path, capsys):
     assert pq.read_table(output).equals(first)
 
 
-def run_and_stop(command: list[str], parts: Path, how: int) -> tuple[int, str]:
-    """Run `paranmt ...` in its own process (SIGINT as a terminal's Ctrl-C raises it), signal it once its first
-    part is written; its exit code and stderr."""
-    code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
-            "from paranmt.pipelines import paraphrase_file\nparaphrase_file.PART_SENTENCES = %d\n"
-            "from paranmt.pipelines.cli import main\nsys.exit(main(sys.argv[1:]))" % PART)
-    process = subprocess.Popen([sys.executable, "-c", code, *command], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.time() + 240
-    while not list(parts.glob("0*.parquet")) and process.poll() is None and time.time() < deadline:
-        time.sleep(0.01)
-    assert process.poll() is None, "the run ended before the signal"
-    process.send_signal(how)
-    try:
-        _, err = process.communicate(timeout=60)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        pytest.fail("still running 60 s after the signal")
-    return process.returncode, err
-
-
 @pytest.mark.parametrize("how, code, what", [(signal.SIGINT, 130, "interrupted by SIGINT (Ctrl-C)"),
                                              (signal.SIGTERM, 143, "interrupted by SIGTERM")])
 def test_a_signal_keeps_the_finished_parts_and_resume_completes(tiny_models, text, tmp_path, uninterrupted,
-                                                                monkeypatch, how, code, what):
+                                                                monkeypatch, signal_when, how, code, what):
     output = tmp_path / "out.jsonl"
     parts = tmp_path / "out.jsonl.parts"
-    returncode, err = run_and_stop(args(tiny_models, text, output), parts, how)
+    returncode, err = signal_when(args(tiny_models, text, output), lambda: list(parts.glob("0*.parquet")), how,
+                                  f"from paranmt.pipelines import paraphrase_file\nparaphrase_file.PART_SENTENCES = {PART}")
     line = last_line(err)
     assert returncode == code, err
     assert line.startswith(f"paranmt paraphrase: stopped: {what}; ") and f"of 20 sentences done (kept in {parts})" in line
