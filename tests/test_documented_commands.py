@@ -182,7 +182,7 @@ COVERAGE = {
     "paranmt eval-paraphraser --model models --input held-out-pairs.tsv --output out/eval": ARGUMENTS,
     # docs/encoders.md (added after the pages' authors wrote them: parsed; promote to RUN where quick)
     "paranmt train --train PATH [PATH ...] --encoder KIND (a kind above, or a sum/concatenation of them) "
-    "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume] [flags]": ARGUMENTS,
+    "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume | --overwrite] [flags]": ARGUMENTS,
     "paranmt lexicon --input SHARDS --output LEX": ARGUMENTS,
     "paranmt probe --input CORPUS [CORPUS ...] --output DIR --sts-dir ../shared/data/sts [--by COLUMN [--folds 10]] "
     "[--pairs 100000] [--models KIND [KIND ...]] [--resume] [--config YAML] [--set KEY=VALUE ...]": ARGUMENTS,
@@ -216,6 +216,7 @@ COVERAGE = {
     "paranmt train-paraphraser --input out/corpus --output models/bart-scpn --task scpn --arch "
     "transformers --hf-model ~/models/bart-base --lr 3e-5 --batch-size 32 --device cuda": ARGUMENTS,
     "paranmt train-paraphraser ... --resume": ARGUMENTS,
+    "paranmt train-paraphraser ... --overwrite": ARGUMENTS,
     # docs/cluster.md (the Dask builds start worker processes: tests/pipelines/test_dask.py runs them)
     "paranmt build --config configs/demo.yaml --output out/demo --runner dask --dask-workers 4": ARGUMENTS,
     "paranmt build ... --runner dask --dask-address tcp://login1:8786": ARGUMENTS,
