@@ -168,10 +168,10 @@ def _terminated(signum, frame):
     raise Terminated()
 
 
-def disk_full(error: BaseException, where: str) -> bool:
+def disk_full(error: BaseException, where: str | None = None) -> bool:
     """Whether `error` (or an error it was raised from) says the disk is full: ENOSPC, its text in a wrapped
-    error (Beam's, pyarrow's), or a failed torch write while the filesystem of `where` has less than
-    FULL_BELOW_BYTES free (torch says no more than that its writer failed)."""
+    error (Beam's, pyarrow's, a worker's traceback), or a failed torch write while the filesystem of `where` has
+    less than FULL_BELOW_BYTES free (torch says no more than that its writer failed)."""
     seen, chain = error, 0
     while seen is not None and chain < 16:
         if isinstance(seen, OSError) and seen.errno == errno.ENOSPC:
@@ -179,7 +179,7 @@ def disk_full(error: BaseException, where: str) -> bool:
         if "No space left on device" in str(seen) or "[Errno 28]" in str(seen):
             return True
         seen, chain = seen.__cause__ or seen.__context__, chain + 1
-    if isinstance(error, RuntimeError) and TORCH_WRITE_FAILED.search(str(error)):
+    if where is not None and isinstance(error, RuntimeError) and TORCH_WRITE_FAILED.search(str(error)):
         try:
             return shutil.disk_usage(where).free < FULL_BELOW_BYTES
         except OSError:

@@ -2,7 +2,7 @@
 
     paranmt train-paraphraser [--input SHARDS_OR_TSV ...] [--sentences TXT ...] --output DIR
                               --task scpn|parse-generator|plain [--arch scpn|transformers] [--config YAML]
-                              [--resume] [flags]
+                              [--resume | --overwrite] [flags]
 
 Pairs (`--input`, models/generation/data.py): `paranmt build` shard directories / Parquet files (ref, bt and
 their parses), `paranmt export --format scpn` TSV, pair TSV (`s1 TAB s2`, or a header naming ref, bt[, ref_parse,

@@ -41,6 +41,7 @@ from typing import Callable
 import psutil
 
 from paranmt.pipelines.options import is_local
+from paranmt.pipelines.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
 from paranmt.schemas.config import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
 
@@ -50,7 +51,6 @@ BEAM_WORKER_MODULE = "apache_beam.runners.worker.sdk_worker_main"
 # dead worker); the watchdog says it once, in its own line.
 BEAM_CHANNEL_THREADS = ("run_worker", "beam_control_read", "read_grpc_client_inputs", "read_state",
                         "run_worker_")
-EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM = 1, 130, 143
 
 
 def gigabytes(n_bytes: int | None) -> str:
@@ -104,7 +104,7 @@ def failure_cause(error: BaseException) -> str:
     errors = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b:?", line)]
     cause = errors[-1] if errors else lines[-1] if lines else type(error).__name__
     cause = re.sub(r" \[while running '[^']*'\]$", "", cause)
-    if "[Errno 28]" in cause or "No space left on device" in cause:
+    if disk_full(error):
         return f"the disk is full ({cause}): free space on it, then"
     return cause
 
