@@ -20,7 +20,7 @@ template a line) or one template, in paranmt's notation `(S(NP)(VP)(.))` or the 
 `( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP`. `--task plain` uses the uncontrolled paraphraser instead.
 
 Text input is paraphrased in parts of 64 sentences, each kept in OUT.parts/ as soon as it is done
-(pipelines/paraphrase_file.py): Ctrl-C, SIGTERM or a full disk end the run with one line naming the command with
+(`paraphrase_file`): Ctrl-C, SIGTERM or a full disk end the run with one line naming the command with
 `--resume`, which does only the missing parts and writes the file an uninterrupted run writes. An output that
 holds an earlier run's result (or its parts) is refused unless `--resume` or `--overwrite` says what to do; an
 output that is an input is refused (docs/reliability.md, "Every command that writes").
@@ -32,14 +32,17 @@ with a GPU: `--accelerator`, as the build's translate stage).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
+import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.generation import RERANK
+from paranmt.pipelines import outputs
 from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_path
 
 LOG = logging.getLogger(__name__)
@@ -188,6 +191,113 @@ def summary_line(counts: Counter, sources: int, templates: int, output: str) -> 
             f"{counts['kept']} kept; not kept: {json.dumps(dropped) if dropped else 'none'} -> {output}")
 
 
+# Text input in parts (`paraphrase_file`)
+PART_SENTENCES = 64         # sentences per part: what a stop can lose, and what --resume skips at once
+RUN_FILE = "run.json"
+
+
+def parts_directory(output: str) -> Path:
+    return Path(f"{output}.parts")
+
+
+def part_path(output: str, index: int) -> Path:
+    return parts_directory(output) / f"{index:06d}.parquet"
+
+
+def finished_parts(output: str) -> int:
+    parts = parts_directory(output)
+    return len(list(parts.glob("[0-9]*.parquet"))) if parts.is_dir() else 0
+
+
+def held_output(output: str) -> tuple[str | None, bool]:
+    """What `output` holds of an earlier run, for the output contract (pipelines/outputs.py `claim`): a
+    description and whether --resume has something to do (None, False when nothing)."""
+    parts = parts_directory(output)
+    if (parts / RUN_FILE).is_file():
+        return (f"an unfinished run ({finished_parts(output)} part(s) of {PART_SENTENCES} sentences done in "
+                f"{parts})"), True
+    if os.path.exists(output):
+        return "the paraphrases of a finished run", False
+    return None, False
+
+
+def run_record(config, input_path: str, write_all: bool) -> dict:
+    """What a resumed run must share with the run it continues: the input file and every setting."""
+    from paranmt.schemas.metadata import input_fingerprint
+
+    return {"input": os.path.abspath(input_path), "input_file": input_fingerprint(input_path),
+            "part_sentences": PART_SENTENCES, "all": write_all, "settings": dataclasses.asdict(config)}
+
+
+def check_same_run(recorded: dict, current: dict, output: str) -> None:
+    """ConfigError naming what differs between the run in OUT.parts/ and this one."""
+    differences = [key for key in current if key != "settings" and recorded.get(key) != current[key]]
+    settings = recorded.get("settings", {})
+    differences += [key for key, value in current["settings"].items() if settings.get(key) != value]
+    if differences:
+        raise ConfigError(f"--resume: the run in {parts_directory(output)} was started with another "
+                          f"{', '.join(differences)}; resume it with the same input and settings, or give "
+                          f"--overwrite to start again")
+
+
+def paraphrase_file(config, input_path: str, output: str, write_all: bool = False, mode: str = "fresh") -> Counter:
+    """Paraphrase the sentences of a text file into `output` (config resolved; `mode` from the output contract:
+    "fresh", "overwrite" or "resume"); returns the counts. The sentences are paraphrased PART_SENTENCES at a time;
+    each finished part is written as soon as it is done, atomically, to `OUT.parts/<index>.parquet` (its rows, and
+    its counts in the footer as `paranmt.counts`), beside `OUT.parts/run.json` (the input's size and sha256 and the
+    resolved settings). When every part is there, OUT is written from them, atomically, in the format of its
+    suffix, and OUT.parts/ is removed. So a stop loses at most the part in progress, and `--resume` (which checks
+    that the input and the settings are those of run.json) paraphrases only the missing parts; a part's rows depend
+    on its own sentences alone, so the result is the file an uninterrupted run writes."""
+    import pyarrow.parquet as pq
+
+    from paranmt.schemas.paraphrases import PARAPHRASE_SCHEMA, paraphrases_to_table
+    from paranmt.transforms.shards import ParquetShardWriter, read_shard_counts, write_json
+
+    sentences = read_sentences(input_path)
+    parts = parts_directory(output)
+    current = run_record(config, input_path, write_all)
+    if mode == "resume":
+        check_same_run(json.loads((parts / RUN_FILE).read_text()), current, output)
+    else:
+        shutil.rmtree(parts, ignore_errors=True)
+        parts.mkdir()
+        write_json(str(parts / RUN_FILE), current)
+    starts = range(0, len(sentences), PART_SENTENCES)
+    pipeline = None
+    for index, start in enumerate(starts):
+        if part_path(output, index).exists():
+            continue
+        pipeline = pipeline or open_pipeline(config)
+        pipeline.counts = Counter()
+        part = sentences[start:start + PART_SENTENCES]
+        rows = pipeline.paraphrase(part, config.template_list or None, [str(start + i + 1) for i in range(len(part))])
+        with ParquetShardWriter(str(part_path(output, index)), PARAPHRASE_SCHEMA) as writer:
+            writer.write_table(paraphrases_to_table(rows if write_all else [row for row in rows if row["kept"]]))
+            writer.close(dict(pipeline.counts))
+        LOG.info("paraphrased %d/%d sentences", min(start + PART_SENTENCES, len(sentences)), len(sentences))
+    counts, rows = Counter(), []
+    for index in range(len(starts)):
+        counts.update(read_shard_counts(str(part_path(output, index))))
+        rows += pq.read_table(part_path(output, index)).to_pylist()
+    write_paraphrases(rows, output)
+    shutil.rmtree(parts)
+    return counts
+
+
+def parts_progress(output: str, sentences: int) -> str:
+    """How far a run got, for the line a stop ends with."""
+    done = min(sentences, finished_parts(output) * PART_SENTENCES)
+    return f"{done} of {sentences} sentences done (kept in {parts_directory(output)})"
+
+
+def parts_advice(output: str, argv: list[str] | None) -> str:
+    """How to go on after a stop: the --resume command once the run has its OUT.parts/, else the same command."""
+    if (parts_directory(output) / RUN_FILE).is_file():
+        return outputs.resume_command(argv, "paraphrase")
+    return "run the same command again"
+
+
 def config_from_args(args) -> ParaphraseConfig:
     return ParaphraseConfig(model=args.model, task=args.task, arch=args.arch, parse_generator=args.parse_generator,
                             templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
@@ -201,8 +311,6 @@ def decoding_settings(args) -> dict:
 
 
 def run(args) -> int:
-    from paranmt.pipelines import outputs
-
     config = config_from_args(args)
     argv = getattr(args, "argv", None)
     inputs = [args.input, *(asset_path(path) for path in (args.model, args.parse_generator, args.parser,
@@ -215,21 +323,19 @@ def run(args) -> int:
                                        args.accelerator, args.beam_args, args.resume, args.overwrite, argv)
         print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), args.output))
         return 0
-    from paranmt.pipelines import paraphrase_file as parts
-
     if args.beam_args:
         raise ConfigError(f"unrecognized arguments: {' '.join(args.beam_args)} (Beam options are for shard input)")
     check_output_file(args.output)
     outputs.check_apart(args.output, inputs)
-    outputs.check_apart(str(parts.parts_directory(args.output)), [args.input])
+    outputs.check_apart(str(parts_directory(args.output)), [args.input])
     sentences = len(read_sentences(args.input))
     config.resolve()
-    what, unfinished = parts.held(args.output)
+    what, unfinished = held_output(args.output)
     mode = outputs.claim(args.output, what, args.resume, args.overwrite, unfinished=unfinished)
-    with outputs.stops_in_one_line(lambda: parts.progress(args.output, sentences),
-                                   lambda: parts.advice(args.output, argv),
+    with outputs.stops_in_one_line(lambda: parts_progress(args.output, sentences),
+                                   lambda: parts_advice(args.output, argv),
                                    str(Path(args.output).resolve().parent)):
-        counts = parts.paraphrase_file(config, args.input, args.output, args.all, mode)
+        counts = paraphrase_file(config, args.input, args.output, args.all, mode)
     print(summary_line(counts, sentences, len(config.template_list), args.output))
     return 0
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from paranmt.pipelines import paraphrase, paraphrase_file
+from paranmt.pipelines import paraphrase
 from paranmt.pipelines.cli import main
 from paranmt.schemas.records import empty_row
 from paranmt.transforms import shards
@@ -48,7 +48,7 @@ def uninterrupted(tiny_models, tmp_path_factory) -> bytes:
     text = directory / "sentences.txt"
     text.write_text("\n".join(SENTENCES) + "\n")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+        patch.setattr(paraphrase, "PART_SENTENCES", PART)
         assert main(args(tiny_models, text, directory / "out.jsonl")) == 0
     assert not (directory / "out.jsonl.parts").exists()
     return (directory / "out.jsonl").read_bytes()
@@ -82,7 +82,7 @@ def test_a_signal_keeps_the_finished_parts_and_resume_completes(tiny_models, tex
     output = tmp_path / "out.jsonl"
     parts = tmp_path / "out.jsonl.parts"
     returncode, err = signal_when(args(tiny_models, text, output), lambda: list(parts.glob("0*.parquet")), how,
-                                  f"from paranmt.pipelines import paraphrase_file\nparaphrase_file.PART_SENTENCES = {PART}")
+                                  f"from paranmt.pipelines import paraphrase\nparaphrase.PART_SENTENCES = {PART}")
     line = last_line(err)
     assert returncode == code, err
     assert line.startswith(f"paranmt paraphrase: stopped: {what}; ") and f"of 20 sentences done (kept in {parts})" in line
@@ -90,7 +90,7 @@ def test_a_signal_keeps_the_finished_parts_and_resume_completes(tiny_models, tex
     assert 0 < done < 20 and not output.exists() and not list(parts.glob(".*tmp-*"))
     resume = shlex.split(line.split("resume with: ", 1)[1])
     assert resume[:2] == ["paranmt", "paraphrase"] and resume[-1] == "--resume"
-    monkeypatch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+    monkeypatch.setattr(paraphrase, "PART_SENTENCES", PART)
     assert main(resume[1:]) == 0
     assert output.read_bytes() == uninterrupted and not parts.exists()
 
@@ -98,7 +98,7 @@ def test_a_signal_keeps_the_finished_parts_and_resume_completes(tiny_models, tex
 def test_a_full_disk_is_one_line_and_resume_completes(tiny_models, text, tmp_path, uninterrupted, monkeypatch,
                                                       capsys):
     output = tmp_path / "out.jsonl"
-    monkeypatch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+    monkeypatch.setattr(paraphrase, "PART_SENTENCES", PART)
     close = ParquetShardWriter.close
 
     def full_at_the_third_part(self, counts=None):
@@ -121,8 +121,8 @@ def test_a_full_disk_is_one_line_and_resume_completes(tiny_models, text, tmp_pat
 
 def test_resume_refuses_another_input(tiny_models, text, tmp_path, monkeypatch, capsys):
     output = tmp_path / "out.tsv"
-    parts = paraphrase_file.parts_directory(str(output))
-    monkeypatch.setattr(paraphrase_file, "PART_SENTENCES", PART)
+    parts = paraphrase.parts_directory(str(output))
+    monkeypatch.setattr(paraphrase, "PART_SENTENCES", PART)
 
     def interrupted(rows, path):
         raise KeyboardInterrupt
