@@ -251,6 +251,7 @@ def paraphrase_file(config, input_path: str, output: str, write_all: bool = Fals
     on its own sentences alone, so the result is the file an uninterrupted run writes."""
     import pyarrow.parquet as pq
 
+    from paranmt.models.generation.pipeline import open_pipeline
     from paranmt.schemas.paraphrases import PARAPHRASE_SCHEMA, paraphrases_to_table
     from paranmt.transforms.shards import ParquetShardWriter, read_shard_counts, write_json
 
