@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from paranmt.pipelines.options import LOCAL_RUNNERS
-from paranmt.pipelines.outputs import check_apart, check_flags, claim, remove_temporaries, resume_command
+from paranmt.pipelines.runtime.outputs import check_apart, check_flags, claim, remove_temporaries, resume_command
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError,
@@ -61,7 +61,7 @@ def input_patterns(config: BuildConfig) -> list[str]:
 
 def prepare_output(config: BuildConfig, lock: OutputLock, overwrite: bool = False) -> set[str]:
     """Check the output directory before any work; returns the shards already complete (resume). An output that
-    is a file, cannot be written, or overlaps the input (pipelines/outputs.py `check_apart`: e.g. an input glob
+    is a file, cannot be written, or overlaps the input (pipelines/runtime/outputs.py `check_apart`: e.g. an input glob
     that matches it) is a ConfigError. Takes `lock` first (one build per output directory: another build's lock is
     a ConfigError naming it; a stale one is taken over by --resume or --overwrite), so that nothing below touches
     the files of a build still running. Refuses to mix runs (`claim`): existing shards need --resume or

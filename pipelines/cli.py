@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:
         return user_error(command, error)
     except PipelineStopped as error:     # a pipeline failed or a command was stopped: one line, exit 1 (130 / 143
-        print(f"paranmt {command}: {error}", file=sys.stderr)      # after a signal: pipelines/outputs.py)
+        print(f"paranmt {command}: {error}", file=sys.stderr)      # after a signal: pipelines/runtime/outputs.py)
         return getattr(error, "exit_code", 1)
 
 

@@ -20,7 +20,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.options import pipeline_options
-from paranmt.pipelines.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
+from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
@@ -117,7 +117,7 @@ def earlier_export(fmt: str, output: str) -> list[str]:
 
 def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = None,
                beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """Validate, check the output (pipelines/outputs.py: apart from the input; an earlier export needs
+    """Validate, check the output (pipelines/runtime/outputs.py: apart from the input; an earlier export needs
     `overwrite`), convert every shard (one Beam element per shard), assemble the output; returns the totals.
     `argv` makes the command a stop prints."""
     if fmt not in FORMATS:

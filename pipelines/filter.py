@@ -24,7 +24,7 @@ from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.options import pipeline_options
-from paranmt.pipelines.outputs import check_apart, claim, remove_temporaries, rerun_command
+from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_temporaries, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import layout, tsv
 from paranmt.schemas.config import ConfigError

@@ -21,7 +21,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
 from paranmt.pipelines.options import pipeline_options
-from paranmt.pipelines.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
+from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import tsv
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
@@ -42,8 +42,8 @@ def tsv_line(entry: dict) -> str:
 def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_count: int = 2, alpha: float = 1.0,
                 beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
     """The lexicon of the shards `input_path` and its evaluation, into `output` (an earlier lexicon there needs
-    `overwrite`: its files are deleted first, so no shard of a different sharding is left; pipelines/outputs.py).
-    `argv` makes the command a stop prints."""
+    `overwrite`: its files are deleted first, so no shard of a different sharding is left;
+    pipelines/runtime/outputs.py). `argv` makes the command a stop prints."""
     if min_count < 1:
         raise ConfigError("--min-count must be >= 1")
     if alpha <= 0:

@@ -1,11 +1,11 @@
 """One build per output directory: `DIR/__paranmt__/lock.json` names the build that holds DIR.
 
-The lock records who holds it: user, host, pid, the process's own start time (so a pid reused by another process
-is not taken for the holder), the time the build started, and its command line. A second build on the same DIR
-finds the lock and stops before any work with one line naming the holder (exit 2). A lock whose holder is gone
-(same host, the pid is not running, or runs another process) is stale: it is named, and taken over by `--resume`
-or `--overwrite` (or by a fresh build when DIR holds no shard yet). A lock held from another host cannot be checked from here; the
-message says so and where the lock file is, for a user who knows that build is dead.
+The lock records who holds it: user, host, pid, the process's own start time (so a pid reused by another process is
+not taken for the holder), the time the build started, and its command line. A second build on the same DIR finds the
+lock and stops before any work with one line naming the holder (exit 2). A lock whose holder is gone (same host, the
+pid is not running, or runs another process) is stale: it is named, and taken over by `--resume` or `--overwrite` (or
+by a fresh build when DIR holds no shard yet). A lock held from another host cannot be checked from here; the message
+says so and where the lock file is, for a user who knows that build is dead.
 
 Local directories are locked atomically (O_CREAT | O_EXCL); on other filesystems (gs://) the lock is written if
 absent and read back, which leaves a window of about a second in which two builds starting together both pass

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.generation import RERANK
-from paranmt.pipelines import outputs
+from paranmt.pipelines.runtime import outputs
 from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_path
 
 LOG = logging.getLogger(__name__)
@@ -210,7 +210,7 @@ def finished_parts(output: str) -> int:
 
 
 def held_output(output: str) -> tuple[str | None, bool]:
-    """What `output` holds of an earlier run, for the output contract (pipelines/outputs.py `claim`): a
+    """What `output` holds of an earlier run, for the output contract (pipelines/runtime/outputs.py `claim`): a
     description and whether --resume has something to do (None, False when nothing)."""
     parts = parts_directory(output)
     if (parts / RUN_FILE).is_file():

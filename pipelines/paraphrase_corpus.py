@@ -2,14 +2,14 @@
 
     ShardFiles -> [Spread] -> Generate (ParaphraseShards: one shard file per element, accelerator hint)
 
-Writes DIR/<shard>.parquet (schemas/paraphrases.py, one file per input shard, same name, its counts in the footer
-as `paranmt.counts`) and DIR/__paranmt__/paraphrase_summary.json (the resolved settings, templates and the counts of
+Writes DIR/<shard>.parquet (schemas/paraphrases.py, one file per input shard, same name, its counts in the footer as
+`paranmt.counts`) and DIR/__paranmt__/paraphrase_summary.json (the resolved settings, templates and the counts of
 every shard, summed over all of them, those of earlier runs included). Locally it runs on the DirectRunner
 (multi-processing, one shard per worker process at a time, like `paranmt build`) under the watchdog; on Dataflow the
 models may live on gs:// (copied once per worker machine) and `--accelerator` puts the generation step on GPU
-workers. The output contract (pipelines/outputs.py): DIR holding shards of an earlier run needs `--resume` (do the
-shards not yet there) or `--overwrite` (delete them first); DIR that is, holds or lies inside an input is refused;
-a stop (Ctrl-C, SIGTERM, a failed worker, a full disk) is one line naming the `--resume` command, and the
+workers. The output contract (pipelines/runtime/outputs.py): DIR holding shards of an earlier run needs `--resume`
+(do the shards not yet there) or `--overwrite` (delete them first); DIR that is, holds or lies inside an input is
+refused; a stop (Ctrl-C, SIGTERM, a failed worker, a full disk) is one line naming the `--resume` command, and the
 temporaries of the shards cut short are removed (then, and by the next run).
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.options import pipeline_options, runs_remotely
-from paranmt.pipelines.outputs import check_apart, claim, remove_temporaries, resume_command
+from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_temporaries, resume_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError

@@ -17,7 +17,7 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.options import pipeline_options
-from paranmt.pipelines.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
+from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
 from paranmt.pipelines.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
@@ -62,7 +62,7 @@ def write_report(accumulators: dict, output: str, idf_reference: str | None) -> 
 def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_reference: str | None = None,
               beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
     """The report of the shards `input_path` into `output` (an earlier report there needs `overwrite`: its files
-    are deleted first; pipelines/outputs.py). `argv` makes the command a stop prints."""
+    are deleted first; pipelines/runtime/outputs.py). `argv` makes the command a stop prints."""
     if sample_size < 1:
         raise ConfigError("--sample-size must be >= 1")
     if idf_reference:

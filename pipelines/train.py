@@ -21,7 +21,7 @@ from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.trainer import MODES, OBJECTIVES, TrainConfig, Trainer
-from paranmt.pipelines.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
 from paranmt.schemas.config import DEVICES, ConfigError, load_config
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from paranmt.models.bgt.model import VARIANTS
 from paranmt.models.training.data import FORMATS
-from paranmt.pipelines.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_output_flags
 from paranmt.pipelines.train import load_training_pairs
 from paranmt.schemas.config import load_config

@@ -49,7 +49,7 @@ def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cac
 
 def run(args) -> int:
     from paranmt.models.generation.train import ParaphraserTrainConfig
-    from paranmt.pipelines.outputs import claim_model_directory, training_stops
+    from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")

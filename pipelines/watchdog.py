@@ -41,7 +41,7 @@ from typing import Callable
 import psutil
 
 from paranmt.pipelines.options import is_local
-from paranmt.pipelines.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
+from paranmt.pipelines.runtime.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
 from paranmt.schemas.config import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
 

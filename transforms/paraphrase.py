@@ -1,11 +1,12 @@
 """The Beam adapter of paraphrase generation: `ParaphraseShards` maps shard files to paraphrase shards.
 
-One element per input shard (a `paranmt build` / `paranmt filter` Parquet file): the DoFn reads the shard's `id`
-and sentence column (`ref` or `bt`) in batches of `batch_rows` rows, runs the pure ParaphrasePipeline
-(models/generation/pipeline.py) on each batch and streams the rows (schemas/paraphrases.py; `source_id` = the
-pair id) into OUT/<shard>.parquet, written under a temporary name and renamed when complete (so `--resume`-style
-reruns can skip finished shards). The shard's counts (`sources`, `candidates`, `kept`, and the reasons of the rows
-not kept) go into its footer (`paranmt.counts`, transforms/shards.py `read_shard_counts`) and are yielded. Rows whose sentence is null count as `source_null` (nothing is generated for them).
+One element per input shard (a `paranmt build` / `paranmt filter` Parquet file): the DoFn reads the shard's `id` and
+sentence column (`ref` or `bt`) in batches of `batch_rows` rows, runs the pure ParaphrasePipeline
+(models/generation/pipeline.py) on each batch and streams the rows (schemas/paraphrases.py; `source_id` = the pair
+id) into OUT/<shard>.parquet, written under a temporary name and renamed when complete (so `--resume`-style reruns
+can skip finished shards). The shard's counts (`sources`, `candidates`, `kept`, and the reasons of the rows not kept)
+go into its footer (`paranmt.counts`, transforms/shards.py `read_shard_counts`) and are yielded. Rows whose sentence
+is null count as `source_null` (nothing is generated for them).
 
 Models (generators, parser, encoder) are loaded once per worker process (`models.stage.process_model`), from a
 local copy when they live on gs:// (`local_model_path`). The generation step carries the `accelerator` resource

@@ -43,7 +43,7 @@ def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> No
 
 
 def add_output_flags(parser, checkpoint: str) -> None:
-    """--resume and --overwrite of a trainer (pipelines/outputs.py `claim_model_directory`)."""
+    """--resume and --overwrite of a trainer (pipelines/runtime/outputs.py `claim_model_directory`)."""
     parser.add_argument("--resume", action="store_true",
                         help=f"continue from {checkpoint} (refused when there is none)")
     parser.add_argument("--overwrite", action="store_true",

@@ -1,4 +1,4 @@
-"""The output contract (pipelines/outputs.py) of `paranmt build` and the trainers (`train`, `train-bgt`,
+"""The output contract (pipelines/runtime/outputs.py) of `paranmt build` and the trainers (`train`, `train-bgt`,
 `train-paraphraser`): an output that is, holds or lies inside an input (or that the build's input glob matches), an
 earlier run's output without --resume / --overwrite, --resume with nothing to resume, both flags: one line, exit 2.
 Ctrl-C and SIGTERM during `train` (its own process, as a user runs it) and a full disk at a checkpoint: one line

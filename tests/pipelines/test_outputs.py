@@ -1,4 +1,4 @@
-"""The output contract (pipelines/outputs.py) as each command uses it: outputs apart from the inputs, an earlier
+"""The output contract (pipelines/runtime/outputs.py) as each command uses it: outputs apart from the inputs, an earlier
 run's output needs --resume or --overwrite, --resume needs something to resume, and Ctrl-C / SIGTERM / a full disk
 end in one line after the temporaries are removed. The commands' own tests: tests/pipelines/test_output_contract.py
 (build, trainers), tests/pipelines/corpus_tools/test_output_contract.py (filter, export, stats, lexicon),
@@ -10,7 +10,7 @@ from collections import namedtuple
 
 import pytest
 
-from paranmt.pipelines import outputs
+from paranmt.pipelines.runtime import outputs
 from paranmt.schemas.config import ConfigError
 
 

@@ -1,4 +1,4 @@
-"""The output contract (pipelines/outputs.py) of `filter`, `export`, `stats` and `lexicon`: an output that is,
+"""The output contract (pipelines/runtime/outputs.py) of `filter`, `export`, `stats` and `lexicon`: an output that is,
 holds or lies inside the input is refused; an earlier run's output is refused without --overwrite (they cannot
 resume: the line names --overwrite alone), and --overwrite deletes what the earlier run wrote, so that no file of it
 (a shard of another sharding) is left beside the new ones. Each refusal is one line, exit 2, before any work."""

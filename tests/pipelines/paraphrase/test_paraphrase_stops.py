@@ -1,7 +1,7 @@
-"""`paranmt paraphrase` under the output contract (pipelines/outputs.py): an output that is its input, an earlier
-run's output without --resume / --overwrite, --resume with nothing to resume are one line, exit 2; Ctrl-C, SIGTERM
-and a full disk while a text file is paraphrased end in one line naming --resume, and --resume finishes it to the
-file an uninterrupted run writes; corpus mode removes the temporaries of a stopped run and counts every shard."""
+"""`paranmt paraphrase` under the output contract (pipelines/runtime/outputs.py): an output that is its input, an
+earlier run's output without --resume / --overwrite, --resume with nothing to resume are one line, exit 2; Ctrl-C,
+SIGTERM and a full disk while a text file is paraphrased end in one line naming --resume, and --resume finishes it to
+the file an uninterrupted run writes; corpus mode removes the temporaries of a stopped run and counts every shard."""
 import errno
 import json
 import shlex
@@ -85,7 +85,8 @@ def test_a_signal_keeps_the_finished_parts_and_resume_completes(tiny_models, tex
                                   f"from paranmt.pipelines import paraphrase\nparaphrase.PART_SENTENCES = {PART}")
     line = last_line(err)
     assert returncode == code, err
-    assert line.startswith(f"paranmt paraphrase: stopped: {what}; ") and f"of 20 sentences done (kept in {parts})" in line
+    assert line.startswith(f"paranmt paraphrase: stopped: {what}; ")
+    assert f"of 20 sentences done (kept in {parts})" in line
     done = int(line.split("stopped: ")[1].split("; ")[1].split(" of ")[0])
     assert 0 < done < 20 and not output.exists() and not list(parts.glob(".*tmp-*"))
     resume = shlex.split(line.split("resume with: ", 1)[1])
