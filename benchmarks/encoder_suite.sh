@@ -50,7 +50,8 @@ for kind in $KINDS; do
   if ! grep -qs '"done"' "$dir/model/metrics.jsonl"; then
     echo "$(date -u +%T) train $kind" >> "$OUT/suite.log"
     $PARANMT train --train $INPUTS --config configs/train/encoder-suite.yaml $(flags_of "$kind") --mode $MODE $BUDGET \
-      --sp-model assets/encoder-sp/sp.model --output "$dir/model" --resume > "$dir/train.log" 2>&1
+      --sp-model assets/encoder-sp/sp.model --output "$dir/model" \
+      $( [ -e "$dir/model/checkpoint" ] && echo --resume || true) > "$dir/train.log" 2>&1
   fi
   if [ ! -s "$dir/sts/results.csv" ]; then
     echo "$(date -u +%T) eval $kind" >> "$OUT/suite.log"
