@@ -19,7 +19,7 @@ LANGS=""
 for lang in cs de ha he is ja li ru uk zh; do
   if [ ! -f "$OUT/lang-$lang/__paranmt__/filter_report.json" ]; then
     printf 'filters:\n  - {type: values, column: corpus, values: [%s]}\ndedup: []\nsample: null\n' "$lang" > "$PROBES/lang-$lang.yaml"
-    $PARANMT filter --config "$PROBES/lang-$lang.yaml" --input "$TRAIN" --output "$OUT/lang-$lang"
+    $PARANMT filter --config "$PROBES/lang-$lang.yaml" --input "$TRAIN" --output "$OUT/lang-$lang" --overwrite
   fi
   LANGS="$LANGS $OUT/lang-$lang"
 done
@@ -42,7 +42,7 @@ done
 # (c) Table 6: mega-batch size M (fixed: anneal_every 0) on 100k pairs of the paper's training set recipe (top two
 #     para_score tenths, <= 30 tokens, no copies, no loops, English: the paranmt-5m preset)
 if [ ! -f "$OUT/paranmt-5m/__paranmt__/filter_report.json" ]; then
-  $PARANMT filter --config paranmt-5m --input "$TRAIN" --output "$OUT/paranmt-5m"
+  $PARANMT filter --config paranmt-5m --input "$TRAIN" --output "$OUT/paranmt-5m" --overwrite
 fi
 for m in 1 20 40; do
   $PARANMT probe --input "$OUT/paranmt-5m" --pairs 100000 --models $MODELS --sts-dir "$STS" \
