@@ -179,7 +179,7 @@ def plan_input(config: BuildConfig) -> list:
     from paranmt.transforms.shards import list_shards
 
     if config.format == "shards":
-        return list_shards(config.input, verify=True)
+        return list_shards(config.input)
     return plan_reads(plan_bitext(config.input, read_options(config)), read_options(config))
 
 
@@ -386,19 +386,20 @@ class BuildPlan:
 
 def check_models(config: BuildConfig) -> None:
     """ConfigError for an enabled stage whose local model is missing (with how to give one) or fails its
-    MANIFEST.json check; remote models are checked by the stage factories."""
-    from paranmt.schemas.metadata import verify_manifest
+    MANIFEST.json check (models/files.py, the check every loader runs); remote models are checked by the
+    stage factories."""
+    from paranmt.models.files import model_directory
 
     for stage, path in config.model_paths().items():
-        if "://" not in path and not os.path.exists(path):
+        if "://" in path:
+            continue
+        if not os.path.exists(path):
             spec = STAGE_SPECS[stage]
             hint = (f"; the shipped models are in a source checkout's assets/, not in the pip package: give a model "
                     f"(--set {spec.section}.{spec.model_field}=DIR) or fewer stages (--stages read,clean)"
                     if path.startswith("assets/") else "")
             raise ConfigError(f"stage {stage!r}: model {path} does not exist{hint}")
-        problems = verify_manifest(path)
-        if problems:
-            raise ConfigError(f"stage {stage!r}: model {path}: " + "; ".join(problems))
+        model_directory(path, f"stage {stage!r}: model")
 
 
 def remote_paths(config: BuildConfig) -> dict[str, str]:

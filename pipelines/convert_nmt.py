@@ -141,17 +141,20 @@ def run_eval(args) -> int:
     the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it."""
     from sacremoses import MosesPunctNormalizer
 
+    from paranmt.models.files import read_text
     from paranmt.models.nmt.evaluate import evaluate_translator
     from paranmt.models.nmt.export import record_evaluation
     from paranmt.models.nmt.model_dir import ModelDirError
     from paranmt.models.nmt.translator import open_translator
 
-    sources = Path(args.source).read_text(encoding="utf-8").splitlines()
-    references = Path(args.reference).read_text(encoding="utf-8").splitlines()
+    sources = read_text(args.source, "--source").splitlines()
+    references = read_text(args.reference, "--reference").splitlines()
     if args.skip_first:
         sources, references = sources[args.skip_first:], references[args.skip_first:]
     if args.limit:
         sources, references = sources[: args.limit], references[: args.limit]
+    if not sources:
+        raise ConfigError(f"--source {args.source}: no sentences to translate (after --skip-first/--limit)")
     if args.normalize_punctuation:
         normalizer = MosesPunctNormalizer(lang=args.source_lang)
         sources = [normalizer.normalize(s) for s in sources]

@@ -9,11 +9,14 @@ import numpy as np
 
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
+    from paranmt.models.files import read_text
 
     encoder = open_encoder(args.model, args.threads)
-    source = open(args.input, encoding="utf-8") if args.input else sys.stdin
-    with source:
-        sentences = [line.rstrip("\n") for line in source]
+    if args.input:      # one sentence per \n-ended line, as stdin's are read (not str.splitlines' separators)
+        lines = read_text(args.input, "--input").split("\n")
+        sentences = lines[:-1] if lines[-1] == "" else lines
+    else:
+        sentences = [line.rstrip("\n") for line in sys.stdin]
     vectors = encoder.encode(sentences, args.batch_size)
     if args.output and args.output.endswith(".npy"):
         np.save(args.output, vectors)

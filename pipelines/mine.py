@@ -35,12 +35,14 @@ WRITE_ROWS = 100_000
 def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
                    max_line_bytes: int = 1 << 20) -> Iterator[str]:
     """Lines of `path` (decompressed), or their tab-separated `column`; lines that are not UTF-8, too long, or
-    lack the column are counted in `counts` (by reason) and skipped."""
+    lack the column are counted in `counts` (by reason) and skipped. A file whose lines are mostly not UTF-8 (a
+    binary file given by mistake) is a ConfigError naming it, after its last line."""
     from paranmt.transforms.io.streams import CorruptFile, file_lines
 
     counts = counts if counts is not None else {}
+    lines = 0
     try:
-        for raw, too_long in file_lines(path, max_line_bytes):
+        for lines, (raw, too_long) in enumerate(file_lines(path, max_line_bytes), 1):
             if too_long:
                 counts["line_too_long"] = counts.get("line_too_long", 0) + 1
                 continue
@@ -58,6 +60,9 @@ def read_sentences(path: str, column: int | None = None, counts: dict | None = N
             yield text
     except CorruptFile as error:
         raise ConfigError(f"{path}: corrupt or truncated compressed file ({error})") from None
+    if counts.get("invalid_utf8", 0) * 2 > lines:
+        raise ConfigError(f"{path} is not UTF-8 text: {counts['invalid_utf8']} of {lines} lines are not (a binary "
+                          f"file, or text in another encoding: convert it first, e.g. with iconv)")
 
 
 def encode_file(path: str, column: int | None, encoder, work: Path, name: str, block_size: int,

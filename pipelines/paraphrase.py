@@ -172,12 +172,11 @@ def write_paraphrases(rows: list[dict], path: str) -> None:
 
 def read_sentences(path: str) -> list[str]:
     """One sentence a line (UTF-8); ConfigError for a missing, undecodable or empty file."""
+    from paranmt.models.files import read_text
+
     if not Path(path).is_file():
         raise ConfigError(f"--input {path} is not a file")
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"--input {path} is not UTF-8 text ({error})") from None
+    lines = read_text(path, "--input").splitlines()
     if not lines:
         raise ConfigError(f"--input {path} is empty")
     return lines

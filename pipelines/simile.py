@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paranmt.models.encoders import open_encoder
+from paranmt.models.files import read_text
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
 from paranmt.schemas.config import ConfigError, ScoreConfig
 
@@ -16,10 +17,7 @@ def read_lines(path: str) -> list[str]:
     """The lines of a UTF-8 text file (without line ends); a missing or undecodable file is a ConfigError."""
     if not Path(path).is_file():
         raise ConfigError(f"{path} is not a file")
-    try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"{path} is not UTF-8 text ({error})") from None
+    return read_text(path, "text file").splitlines()
 
 
 def run(args) -> int:

@@ -547,8 +547,8 @@ def check_ranges(config, where: str = "") -> None:
 def read_yaml_mapping(path: str, what: str = "config") -> dict:
     """A YAML file's top-level mapping, loaded with yaml.safe_load; ConfigError for anything else."""
     try:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-    except (OSError, yaml.YAMLError) as error:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise ConfigError(f"cannot read {what} {path}: {' '.join(str(error).split())}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{what} {path} must be a YAML mapping")

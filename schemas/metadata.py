@@ -48,28 +48,6 @@ def model_identity(path: str) -> dict:
     return {"path": str(root), "sha256": digest.hexdigest()}
 
 
-def verify_manifest(path: str) -> list[str]:
-    """Problems found when checking a model directory against its MANIFEST.json (`"files": {relative path:
-    sha256}` or a list of `{"path": ..., "sha256": ...}`): missing or changed files. No manifest: nothing to check."""
-    manifest = Path(path) / "MANIFEST.json"
-    if "://" in path or not manifest.is_file():
-        return []
-    try:
-        files = json.loads(manifest.read_text()).get("files", {})
-    except (ValueError, AttributeError) as error:
-        return [f"{manifest} is not a JSON object with a `files` entry: {error}"]
-    if isinstance(files, list):
-        files = {entry.get("path") or entry.get("file"): entry.get("sha256") for entry in files}
-    problems = []
-    for name, expected in sorted(files.items()):
-        file = Path(path) / name
-        if not file.is_file():
-            problems.append(f"{file} is listed in {manifest.name} but missing")
-        elif expected and file_sha256(file) != expected:
-            problems.append(f"{file} does not match the sha256 in {manifest.name} (corrupt or replaced)")
-    return problems
-
-
 def manifest_languages(path: str) -> list[str] | None:
     """The languages a model directory declares in its MANIFEST.json (`"languages": ["cs", "en"]`, ISO 639-1),
     None when it declares none (or has no manifest): what such a model can handle is then not checked."""

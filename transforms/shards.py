@@ -88,10 +88,10 @@ def reject_files(output: str) -> list[str]:
             for path in matching(join_path(output, folder, "*" + suffix))]
 
 
-def list_shards(input_path: str, verify: bool = False) -> list[str]:
+def list_shards(input_path: str) -> list[str]:
     """Sorted shard files of a directory (top level only) or a glob, without side paths below the directory or the
-    glob's fixed part; ConfigError when there are none. `verify`: also read every file's Parquet footer, so a
-    truncated or corrupt shard is one clear error before any work."""
+    glob's fixed part; ConfigError when there are none. Every file's Parquet footer is read, so a truncated or
+    corrupt shard is one clear error before any work, for every command that reads shards."""
     pattern, root = layout.shard_pattern(input_path)
     try:
         matches = FileSystems.match([pattern])[0].metadata_list
@@ -100,15 +100,14 @@ def list_shards(input_path: str, verify: bool = False) -> list[str]:
     files = sorted(m.path for m in matches if layout.is_shard(m.path, root))
     if not files:
         raise ConfigError(f"no shard files (*{layout.DATA_SUFFIX}) match {pattern}")
-    if verify:
-        broken = []
-        for path in files:
-            try:
-                read_schema(path)
-            except Exception as error:  # noqa: BLE001 - pyarrow raises ArrowInvalid/OSError for broken files
-                broken.append(f"{path} ({type(error).__name__}: {error})")
-        if broken:
-            raise ConfigError(f"{len(broken)} input shard(s) cannot be read: {'; '.join(broken[:3])}")
+    broken = []
+    for path in files:
+        try:
+            read_schema(path)
+        except Exception as error:  # noqa: BLE001 - pyarrow raises ArrowInvalid/OSError for broken files
+            broken.append(f"{path} ({type(error).__name__}: {error})")
+    if broken:
+        raise ConfigError(f"{len(broken)} input shard(s) cannot be read: {'; '.join(broken[:3])}")
     return files
 
 

@@ -10,7 +10,6 @@ loads it, the units it reads, and how `create_encoder` builds it.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +23,7 @@ from paranmt.models.encoders.combined import CombinedEncoder, split_kind
 from paranmt.models.encoders.featurizers import (CharNgramFeaturizer, CharTrigramFeaturizer,
                                                  SentencePieceFeaturizer, WordFeaturizer)
 from paranmt.models.encoders.recurrent import RECURRENT_CLASSES, PeepholeLSTMEncoder
+from paranmt.models.files import ModelFileError, model_directory, read_json, reading
 from paranmt.schemas.config import ConfigError, asset_path
 
 UNITS = ("word", "sp")
@@ -101,7 +101,7 @@ __all__ = ["BASE_KINDS", "ENCODER_KINDS", "RECURRENT_KINDS", "SentenceEncoder", 
            "load_encoder", "open_encoder", "shared_encoder", "check_kind", "EncoderError"]
 
 
-class EncoderError(ValueError):
+class EncoderError(ModelFileError):
     """A missing or malformed encoder directory, or an unknown encoder kind."""
 
 
@@ -187,19 +187,21 @@ def encoder_class(kind: str):
 
 
 def load_encoder(directory: str | Path) -> SentenceEncoder:
-    """Load an encoder saved with `SentenceEncoder.save` (config.json + weights.npz + featurizer files)."""
-    directory = Path(directory)
+    """Load an encoder saved with `SentenceEncoder.save` (config.json + weights.npz + featurizer files), after the
+    directory's MANIFEST.json check (models/files.py); a corrupt file is a ConfigError naming it."""
+    directory = model_directory(directory, "encoder", EncoderError)
     config_file = directory / "config.json"
     if not config_file.is_file():
         raise EncoderError(f"{directory} is not an encoder directory (no config.json)")
-    config = json.loads(config_file.read_text())
+    config = read_json(config_file, dict, "encoder config")
     if config.get("format") != FORMAT:
         raise EncoderError(f"{config_file}: format {config.get('format')!r}, expected {FORMAT!r}")
     try:
-        cls = encoder_class(config["kind"])
+        cls = encoder_class(str(config.get("kind")))
     except EncoderError as error:
         raise EncoderError(f"{config_file}: {error}") from None
-    return cls.from_config(directory, config).eval()
+    with reading(config_file, "encoder config"):     # its files' own errors name them (load_weights, featurizers)
+        return cls.from_config(directory, config).eval()
 
 
 def open_encoder(directory: str, threads: int = 1) -> SentenceEncoder:

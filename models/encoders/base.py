@@ -14,6 +14,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from paranmt.models.files import reading
+
 FORMAT = "paranmt-encoder/1"
 
 
@@ -84,9 +86,11 @@ class SentenceEncoder(nn.Module):
         return {"weights": "weights.npz", "weights_dtype": dtype}
 
     def load_weights(self, directory: Path, config: dict) -> None:
-        with np.load(directory / config["weights"], allow_pickle=False) as arrays:
-            state = {name: torch.from_numpy(arrays[name].astype(np.float32)) for name in arrays.files}
-        self.load_state_dict(state)
+        file = directory / str(config["weights"])
+        with reading(file, "encoder weights file (.npz)"):
+            with np.load(file, allow_pickle=False) as arrays:
+                state = {name: torch.from_numpy(arrays[name].astype(np.float32)) for name in arrays.files}
+            self.load_state_dict(state)
         self.weights_dtype = config["weights_dtype"]
 
 

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import regex
 
+from paranmt.models.files import reading
+
 UNK = "<unk>"
 WORD_PATTERN = regex.compile(r"\w+|[^\w\s]")
 
@@ -193,4 +195,6 @@ FEATURIZERS = {cls.kind: cls for cls in (WordFeaturizer, CharTrigramFeaturizer, 
 
 
 def load_featurizer(directory: Path, spec: dict):
-    return FEATURIZERS[spec["kind"]].load(directory, spec)
+    """The featurizer `spec` (an encoder config's `featurizer` entry) describes, from its file in `directory`."""
+    with reading(directory / str(spec["file"]), f"{spec['kind']} featurizer file"):
+        return FEATURIZERS[spec["kind"]].load(directory, spec)

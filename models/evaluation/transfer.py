@@ -27,6 +27,7 @@ encoder's architecture and vocabulary with its parameters re-initialized: `rando
 from __future__ import annotations
 
 import csv
+import io
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ import numpy as np
 from scipy import sparse
 
 from paranmt.models.evaluation.tables import write_results_csv
+from paranmt.models.files import read_text
 
 log = logging.getLogger(__name__)
 
@@ -98,8 +100,8 @@ class ProbeConfig:
 def _read_tsv(path: Path) -> list[list[str]]:
     if not path.is_file():
         raise TransferDataError(f"{path} not found")
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    text = read_text(path, "transfer task file").removeprefix("\ufeff")
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def _labelled_sentences(path: Path) -> Split:
@@ -125,11 +127,11 @@ def _mrpc(path: Path) -> Split:
 def _sick_entailment(path: Path) -> Split:
     if not path.is_file():
         raise TransferDataError(f"{path} not found")
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-        if not reader.fieldnames or "entailment_judgment" not in reader.fieldnames:
-            raise TransferDataError(f"{path}: no entailment_judgment column")
-        rows = list(reader)
+    reader = csv.DictReader(io.StringIO(read_text(path, "SICK file"), newline=""), delimiter="\t",
+                            quoting=csv.QUOTE_NONE)
+    if not reader.fieldnames or "entailment_judgment" not in reader.fieldnames:
+        raise TransferDataError(f"{path}: no entailment_judgment column")
+    rows = list(reader)
     unknown = {r["entailment_judgment"] for r in rows} - set(SICK_LABELS)
     if unknown:
         raise TransferDataError(f"{path}: unknown entailment labels {sorted(unknown)}")

@@ -30,6 +30,8 @@ Inputs (`read_pairs`; `detect_input`):
   A TSV with a header (either kind) is a table TSV (schemas/tsv.py): a field in double quotes is unquoted, as
   pandas and Python's csv module read it;
 - sentences (`read_sentences`): a text file, one English sentence per line.
+A TSV or sentence file that is mostly not UTF-8 text (a binary file given by mistake; models/files.require_text)
+is an error naming it, as is a Parquet file that cannot be read.
 Sentences without a parse are parsed with the configured parser (assets/parser-en by default) through
 `ParseCache`, a TSV `sentence TAB parse` (empty parse = the parser failed) that is appended to as parsing goes,
 so a killed run or a second task reuses it.
@@ -42,6 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models.files import DataFileError, reading, require_text
 from paranmt.models.generation.templates import template_of
 from paranmt.schemas import layout, tsv
 
@@ -118,11 +121,14 @@ def _shard_pairs(path: str) -> list[ParsedPair]:
         raise GenerationDataError(f"{path}: no shard files (*.parquet) at its top level")
     pairs = []
     for file in files:
-        names = pq.read_schema(file).names
+        with reading(file, "Parquet shard", DataFileError):
+            names = pq.read_schema(file).names
         if "ref" not in names or "bt" not in names:
             raise GenerationDataError(f"{file} has no ref/bt columns (not a paranmt shard)")
         wanted = [c for c in ("ref", "bt", "ref_parse", "bt_parse") if c in names]
-        for row in pq.read_table(file, columns=wanted).to_pylist():
+        with reading(file, "Parquet shard", DataFileError):
+            rows = pq.read_table(file, columns=wanted).to_pylist()
+        for row in rows:
             pairs.append(ParsedPair(row["ref"] or "", row["bt"] or "", row.get("ref_parse"), row.get("bt_parse")))
     return pairs
 
@@ -131,6 +137,7 @@ def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
     from paranmt.models.parsing.trees import TreeFormatError, from_scpn
 
     pairs = []
+    require_text(path, "training input")
     with open(path, encoding="utf-8", errors="replace", newline="") as handle:
         if kind == "scpn-tsv":
             index, rows = tsv.pair_rows(handle, tsv.SCPN_COLUMNS)
@@ -176,6 +183,7 @@ def read_sentences(paths: list[str]) -> list[str]:
     for path in paths:
         if not Path(path).is_file():
             raise GenerationDataError(f"sentence file {path} not found")
+        require_text(path, "sentence file")
         with open(path, encoding="utf-8", errors="replace") as handle:
             sentences += [line.strip() for line in handle]
     return sentences

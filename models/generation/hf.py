@@ -19,6 +19,7 @@ from pathlib import Path
 
 import torch
 
+from paranmt.models.files import reading
 from paranmt.models.generation.paraphraser import Paraphraser
 from paranmt.models.generation.units import balance_parse
 from paranmt.models.nmt.hf import load_pretrained
@@ -100,7 +101,8 @@ class HFParaphraser(Paraphraser):
 
     @classmethod
     def load(cls, directory: Path, descriptor: dict, templates) -> "HFParaphraser":
-        tokenizer, model = load_pretrained(directory)
+        with reading(directory, "Hugging Face model directory (config.json, tokenizer files, weights)"):
+            tokenizer, model = load_pretrained(directory)
         return cls(descriptor["task"], templates, descriptor["model"], tokenizer, model.eval())
 
 

@@ -30,6 +30,7 @@ import json
 import re
 from pathlib import Path
 
+from paranmt.models.files import ModelFileError, model_directory, read_json, reading
 from paranmt.models.generation.units import base_letters
 
 DESCRIPTOR = "paraphraser.json"
@@ -77,7 +78,7 @@ def restore_source_words(source: str, output: str) -> str:
     return WORD.sub(restore, output)
 
 
-class ParaphraserModelError(ValueError):
+class ParaphraserModelError(ModelFileError):
     """A directory that is not a usable paraphraser (missing files, unknown task or architecture)."""
 
 
@@ -155,21 +156,27 @@ class Paraphraser:
 
 
 def read_descriptor(path: str | Path) -> dict:
+    """The paraphraser.json of the model directory `path`; ParaphraserModelError when there is none, or when it
+    is corrupt (the file and the JSON error named) or names an unknown task or architecture."""
     directory = Path(path)
     if not (directory / DESCRIPTOR).is_file():
         raise ParaphraserModelError(f"{path} is not a paraphraser directory (no {DESCRIPTOR})")
-    descriptor = json.loads((directory / DESCRIPTOR).read_text())
+    descriptor = read_json(directory / DESCRIPTOR, dict, "paraphraser descriptor")
     from paranmt.models.generation.data import TASKS
 
     if descriptor.get("task") not in TASKS or descriptor.get("arch") not in ARCHS:
-        raise ParaphraserModelError(f"{path}: unknown task {descriptor.get('task')!r} or architecture "
-                                    f"{descriptor.get('arch')!r}")
+        raise ParaphraserModelError(f"{directory / DESCRIPTOR}: unknown task {descriptor.get('task')!r} or "
+                                    f"architecture {descriptor.get('arch')!r}")
     return descriptor
 
 
 def read_templates(path: str | Path) -> list[tuple[str, int]]:
+    """The (template, count) list of the model's templates.json (empty when it has none)."""
     file = Path(path) / TEMPLATES_FILE
-    return [(entry["template"], entry["count"]) for entry in json.loads(file.read_text())] if file.is_file() else []
+    if not file.is_file():
+        return []
+    with reading(file, "template list"):
+        return [(str(entry["template"]), int(entry["count"])) for entry in read_json(file, list, "template list")]
 
 
 def load_generator(path: str | Path, device: str = "auto", threads: int = 0) -> Paraphraser:
@@ -177,7 +184,7 @@ def load_generator(path: str | Path, device: str = "auto", threads: int = 0) -> 
     `auto` = CUDA when available, else CPU with `threads` torch threads, 0 = torch's default)."""
     from paranmt.models.nmt.device import select_device
 
-    descriptor = read_descriptor(path)
+    descriptor = read_descriptor(model_directory(path, "paraphraser", ParaphraserModelError))
     chosen = select_device(device, threads)
     if chosen.kind == "cpu" and chosen.threads:
         import torch

@@ -38,7 +38,8 @@ import torch
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from paranmt.models.generation.paraphraser import Paraphraser
+from paranmt.models.files import reading
+from paranmt.models.generation.paraphraser import DESCRIPTOR, Paraphraser
 from paranmt.models.generation.units import BOS, EOS, PAD, ParseUnits, SentencePieceUnits, balance_parse
 
 
@@ -330,13 +331,15 @@ class SCPNParaphraser(Paraphraser):
     def load(cls, directory: Path, descriptor: dict, templates) -> "SCPNParaphraser":
         from safetensors.torch import load_file
 
-        settings = descriptor["model"]
-        units = ParseUnits.load(directory) if settings["units"] == ParseUnits.kind else \
+        with reading(directory / DESCRIPTOR, "paraphraser descriptor"):
+            settings = descriptor["model"]
+            sizes = SCPNSizes(**{f.name: settings[f.name] for f in dataclasses.fields(SCPNSizes)})
+            network = SCPN(sizes)
+        units = ParseUnits.load(directory) if settings.get("units") == ParseUnits.kind else \
             SentencePieceUnits.load(directory)
         condition_units = ParseUnits.load(directory, CONDITION_UNITS) if descriptor["task"] != "plain" else None
-        sizes = SCPNSizes(**{f.name: settings[f.name] for f in dataclasses.fields(SCPNSizes)})
-        network = SCPN(sizes)
-        state = {k: v.float() if v.is_floating_point() else v
-                 for k, v in load_file(str(directory / WEIGHTS_FILE)).items()}
-        network.load_state_dict(state)
+        with reading(directory / WEIGHTS_FILE, "safetensors weights file"):
+            state = {k: v.float() if v.is_floating_point() else v
+                     for k, v in load_file(str(directory / WEIGHTS_FILE)).items()}
+            network.load_state_dict(state)
         return cls(descriptor["task"], templates, settings, network.eval(), units, condition_units)

@@ -14,7 +14,8 @@ TemplateError naming the problem: a full parse is not a template (`template_of_l
 * `top<N>:PATH` or `PATH` where PATH is a `paranmt stats` output directory or its `stats.json`: that corpus's N
   (default 20) most frequent templates (the `all` corpus when the report has several);
 * PATH of any other existing file: one template a line (blank lines and lines starting with `#` skipped);
-* anything else: one template, literally.
+* anything else that starts with a bracket: one template, literally (anything else is a path that does not exist:
+  a TemplateError saying so; so is an empty value).
 Repeats are dropped (first occurrence kept, order kept).
 """
 from __future__ import annotations
@@ -122,7 +123,11 @@ def file_templates(path: Path) -> list[str]:
 
 
 def choose_templates(spec: str | None, stored: list[str]) -> list[str]:
-    """The templates `spec` names (see the module docstring); `stored` = the model's own top templates."""
+    """The templates `spec` names (see the module docstring); `stored` = the model's own top templates. A `spec`
+    that is no template (it does not start with a bracket) is taken as a path, and a missing one is said so."""
+    if spec is not None and not spec.strip():
+        raise TemplateError("empty value; give top<N>, top<N>:STATS_DIR, a template file or a template such as "
+                            "(S(NP)(VP)(.))")
     match = _TOP.match(spec) if spec else None
     count = int(match.group(1)) if match else DEFAULT_COUNT
     if count < 1:
@@ -139,6 +144,9 @@ def choose_templates(spec: str | None, stored: list[str]) -> list[str]:
         templates = file_templates(Path(source))
     elif match:
         raise TemplateError(f"{spec!r}: {source} is not a `paranmt stats` output (directory or stats.json)")
+    elif not source.lstrip().startswith("("):
+        raise TemplateError(f"{source}: no such file or directory (a template file, a `paranmt stats` output) and "
+                            "not a template (one starts with a bracket, e.g. (S(NP)(VP)(.)))")
     else:
         templates = [normalize_template(source)]
     return list(dict.fromkeys(templates))

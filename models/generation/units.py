@@ -21,6 +21,7 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+from paranmt.models.files import ModelFileError, read_json, reading
 from paranmt.schemas.config import ConfigError
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
@@ -87,7 +88,11 @@ class SentencePieceUnits:
 
     @classmethod
     def load(cls, directory: Path) -> "SentencePieceUnits":
-        return cls((directory / cls.file_name).read_bytes())
+        with reading(directory / cls.file_name, "sentencepiece model"):
+            data = (directory / cls.file_name).read_bytes()
+            if not data:        # sentencepiece takes an empty model without a word, and then has no pieces
+                raise ValueError("the file is empty")
+            return cls(data)
 
 
 class ParseUnits:
@@ -118,7 +123,11 @@ class ParseUnits:
 
     @classmethod
     def load(cls, directory: Path, name: str | None = None) -> "ParseUnits":
-        return cls(json.loads((directory / (name or cls.file_name)).read_text()))
+        file = directory / (name or cls.file_name)
+        tokens = read_json(file, list, "unit list")
+        if not all(isinstance(token, str) for token in tokens):
+            raise ModelFileError(f"{file} is not a readable unit list: it holds values other than strings")
+        return cls(tokens)
 
 
 def base_letters(char: str) -> str:

@@ -22,15 +22,17 @@ class FairseqTranslator(Translator):
         import torch
         from fairseq import hub_utils
 
+        from paranmt.models.files import reading
         from paranmt.models.nmt.export import load_checkpoint
 
         if device.kind == "cpu" and device.threads:
             torch.set_num_threads(device.threads)
         checkpoint = model.fairseq_checkpoint
-        load_checkpoint(checkpoint)         # weights-only, before fairseq sees the file; allowlists its Namespace
-        loaded = hub_utils.from_pretrained(str(checkpoint.parent), checkpoint_file=checkpoint.name,
-                                           data_name_or_path=str(checkpoint.parent),
-                                           source_lang=model.source_lang, target_lang=model.target_lang)
+        with reading(checkpoint, "fairseq checkpoint (with its dict.*.txt beside it)"):
+            load_checkpoint(checkpoint)     # weights-only, before fairseq sees the file; allowlists its Namespace
+            loaded = hub_utils.from_pretrained(str(checkpoint.parent), checkpoint_file=checkpoint.name,
+                                               data_name_or_path=str(checkpoint.parent),
+                                               source_lang=model.source_lang, target_lang=model.target_lang)
         self.hub = hub_utils.GeneratorHubInterface(loaded["args"], loaded["task"], loaded["models"])
         self.hub.eval()
         if device.kind == "cuda":

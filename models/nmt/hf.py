@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models import files
+
 log = logging.getLogger(__name__)
 
 FAMILIES = ("marian", "m2m100", "nllb")
@@ -82,10 +84,8 @@ class HFModel:
 
 
 def read_json(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, json.JSONDecodeError) as error:
-        raise NotATranslationModel(f"{path} is not valid JSON: {error}") from None
+    """The JSON object in `path`, {} when there is no such file; a corrupt one is models.files' one line."""
+    return files.read_json(path, dict, "Hugging Face model file") if path.is_file() else {}
 
 
 def additional_special_tokens(root: Path) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from paranmt.models.files import reading
 from paranmt.models.nmt.device import Device
 from paranmt.models.nmt.hf import gap_note, load_pretrained
 from paranmt.models.nmt.model_dir import ModelDir
@@ -48,7 +49,8 @@ class TransformersTranslator(Translator):
             torch.set_num_threads(device.threads)
         if model.hf is not None and model.hf.vocab_gaps:
             log.warning(gap_note(model.root, model.hf.vocab_gaps))
-        self.tokenizer, self.hf = load_pretrained(model.root)
+        with reading(model.root, "Hugging Face translation model (config.json, tokenizer files, weights)"):
+            self.tokenizer, self.hf = load_pretrained(model.root)
         self.hf.eval()
         # a forced EOS at the length limit (Marian's default) would score a token the model did not choose
         self.hf.generation_config.forced_eos_token_id = None

@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models.files import ModelFileError, model_directory, read_json, reading
 from paranmt.models.nmt.hf import (LISTED_CODES, HFModel, LanguageError, NotATranslationModel, has_weights,
                                    language_tokens, read_hf_model)
 
@@ -25,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 DEMO_MODEL = REPO / "assets" / "nmt-cs-en"
 
 
-class ModelDirError(ValueError):
+class ModelDirError(ModelFileError):
     """The model directory is missing, incomplete or unreadable for the chosen backend."""
 
 
@@ -51,30 +52,32 @@ class ModelDir:
 
     @classmethod
     def open(cls, path: str) -> "ModelDir":
-        root = Path(path)
-        if not root.is_dir():
-            raise ModelDirError(f"NMT model directory {path!r} does not exist")
+        """The model directory `path` (module docstring), after its MANIFEST.json check (models/files.py);
+        ModelDirError / ModelFileError when it is missing, incomplete or corrupt."""
+        root = model_directory(path, "NMT model", ModelDirError)
         descriptor_path = root / "nmt.json"
         if descriptor_path.exists():
-            try:
-                descriptor = json.loads(descriptor_path.read_text())
-            except (OSError, json.JSONDecodeError) as error:
-                raise ModelDirError(f"{descriptor_path} is not valid JSON: {error}") from None
-        else:
-            try:
-                hf = read_hf_model(root)
-            except NotATranslationModel as error:
-                raise ModelDirError(str(error)) from None
-            if hf is not None:
-                return cls(root=root, source_lang="", target_lang="", spm=hf.spm, fairseq_checkpoint=None,
-                           ct2_dir=next((p for p in (root / "ct2", root) if (p / "model.bin").exists()), None),
-                           target_spm=hf.target_spm, family=hf.family, language_codes=hf.language_codes,
-                           pair=hf.pair, special_tokens=hf.special_tokens, hf=hf)
-            descriptor = {}
+            descriptor = read_json(descriptor_path, dict, "NMT model descriptor")
+            with reading(descriptor_path, "NMT model descriptor"):
+                return cls.from_descriptor(root, descriptor)
+        try:
+            hf = read_hf_model(root)
+        except NotATranslationModel as error:
+            raise ModelDirError(str(error)) from None
+        if hf is not None:
+            return cls(root=root, source_lang="", target_lang="", spm=hf.spm, fairseq_checkpoint=None,
+                       ct2_dir=next((p for p in (root / "ct2", root) if (p / "model.bin").exists()), None),
+                       target_spm=hf.target_spm, family=hf.family, language_codes=hf.language_codes,
+                       pair=hf.pair, special_tokens=hf.special_tokens, hf=hf)
+        return cls.from_descriptor(root, {})
+
+    @classmethod
+    def from_descriptor(cls, root: Path, descriptor: dict) -> "ModelDir":
+        """The model in `root` as its nmt.json `descriptor` says (empty: by the naming convention)."""
         spm = root / descriptor["spm"] if "spm" in descriptor else next(
             (p for p in (root / "spm.model", root / "sentencepiece.bpe.model") if p.exists()), None)
         if spm is None or not spm.exists():
-            raise ModelDirError(f"no sentencepiece model in {path!r} (expected spm.model or nmt.json `spm`, or "
+            raise ModelDirError(f"no sentencepiece model in {str(root)!r} (expected spm.model or nmt.json `spm`, or "
                                 f"a Hugging Face translation model: config.json, tokenizer files, weights)")
         if "fairseq" in descriptor:
             checkpoint = root / descriptor["fairseq"] if descriptor["fairseq"] else None

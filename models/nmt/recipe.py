@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Iterator
 
 
+from paranmt.models.files import model_directory, read_json
 from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, asset_path, load_config
 
 log = logging.getLogger(__name__)
@@ -121,7 +122,8 @@ class RecipeConfig(Config):
             raise ConfigError(f"nmt recipe: mrt.cost must be one of {', '.join(COSTS)}, not {self.mrt.cost!r}")
         if not 0 <= self.mrt.gamma <= 1 or self.mrt.nbest < 2:
             raise ConfigError("nmt recipe: mrt.gamma must be in [0, 1] and mrt.nbest >= 2")
-        if self.init_from and not (Path(resolve(self.init_from)) / "nmt.json").is_file():
+        if self.init_from and not (model_directory(resolve(self.init_from), "nmt recipe: init_from")
+                                   / "nmt.json").is_file():
             raise ConfigError(f"nmt recipe: init_from {self.init_from!r} is not a model directory (no nmt.json)")
         if not self.data.inputs:
             raise ConfigError("nmt recipe: data.inputs is empty; list bitext directories or files")
@@ -301,7 +303,7 @@ class NMTRecipe:
         if not self.config.init_from:
             return None
         directory = Path(resolve(self.config.init_from))
-        return directory, json.loads((directory / "nmt.json").read_text())
+        return directory, read_json(directory / "nmt.json", dict, "NMT model descriptor")
 
     def default_steps(self) -> tuple[str, ...]:
         """data, spm, preprocess, then train (unless the model comes from init_from) and mrt (objective mrt)."""

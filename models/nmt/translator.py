@@ -17,6 +17,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from paranmt.models.files import reading
 from paranmt.models.nmt.device import Device, ct2_compute_type, select_device
 from paranmt.models.nmt.model_dir import ModelDir
 
@@ -46,9 +47,11 @@ class Translator(ABC):
 
         self.model, self.device, self.max_target_tokens = model, device, max_target_tokens
         self.source_prefix, self.source_suffix, self.target_prefix = model.tokens_for(source_lang, target_lang)
-        self.spm = sentencepiece.SentencePieceProcessor(model_file=str(model.spm))
-        self.target_spm = (sentencepiece.SentencePieceProcessor(model_file=str(model.target_spm))
-                           if model.target_spm else self.spm)
+        with reading(model.spm, "sentencepiece model"):
+            self.spm = sentencepiece.SentencePieceProcessor(model_file=str(model.spm))
+        with reading(model.target_spm, "sentencepiece model"):
+            self.target_spm = (sentencepiece.SentencePieceProcessor(model_file=str(model.target_spm))
+                               if model.target_spm else self.spm)
         self.hidden = set(model.special_tokens)
 
     def pieces(self, sentences: list[str]) -> list[list[str]]:
@@ -106,8 +109,10 @@ class CTranslate2Translator(Translator):
 
         self.use_vmap = use_vmap
         self.compute_type = ct2_compute_type(device, model.ct2_quantization, compute_type)
-        self.ct2 = ctranslate2.Translator(str(model.ct2_dir), device=device.kind, compute_type=self.compute_type,
-                                          inter_threads=1, intra_threads=device.threads)
+        with reading(model.ct2_dir, "CTranslate2 model directory"):
+            self.ct2 = ctranslate2.Translator(str(model.ct2_dir), device=device.kind,
+                                              compute_type=self.compute_type, inter_threads=1,
+                                              intra_threads=device.threads)
         # minimum target tokens. fairseq forbids EOS as the first token (without renormalizing); transformers'
         # generate does not. CTranslate2 forbids it by renormalizing, which changes the score: for Hugging Face
         # models it is allowed, as there. Benchmarks raise it to force equal output lengths.

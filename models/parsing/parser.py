@@ -14,10 +14,9 @@ Two model-directory layouts are accepted:
 """
 from __future__ import annotations
 
-import json
 import logging
-from pathlib import Path
 
+from paranmt.models.files import ModelFileError, model_directory, read_json, reading
 from paranmt.models.nmt.device import select_device
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
 from paranmt.models.safe_load import load_weights_only, refusing
@@ -28,7 +27,7 @@ logger = logging.getLogger(__name__)
 DESCRIPTOR = "parser.json"
 
 
-class ParserModelError(ValueError):
+class ParserModelError(ModelFileError):
     """A model directory that cannot be used (missing or incomplete)."""
 
 
@@ -41,14 +40,14 @@ class Parser:
 
 def model_files(model_dir: str) -> dict:
     """The stanza Pipeline keyword arguments that select the models in `model_dir` (see the module docstring);
-    ParserModelError when the directory or a named file is missing."""
-    directory = Path(model_dir)
-    if not directory.is_dir():
-        raise ParserModelError(f"parser model directory {model_dir} does not exist")
+    ParserModelError when the directory is missing or fails its MANIFEST.json check, or a named file is missing; a
+    corrupt parser.json is a ModelFileError naming it (models/files.py)."""
+    directory = model_directory(model_dir, "parser model", ParserModelError)
     descriptor = directory / DESCRIPTOR
     if descriptor.exists():
-        names = json.loads(descriptor.read_text())
-        paths = {key: directory / names[key] for key in ("pos_model", "constituency_model", "pretrain")}
+        names = read_json(descriptor, dict, "parser descriptor")
+        with reading(descriptor, "parser descriptor"):
+            paths = {key: directory / str(names[key]) for key in ("pos_model", "constituency_model", "pretrain")}
         missing = [str(path) for path in paths.values() if not path.exists()]
         if missing:
             raise ParserModelError(f"parser model files missing: {', '.join(missing)}")
@@ -88,9 +87,10 @@ class StanzaParser(Parser):
             torch.set_num_threads(chosen.threads)
         self.device = chosen
         for key in ("pos_model_path", "pos_pretrain_path", "constituency_model_path"):
-            if key in files:        # stanza loads them weights-only too; loaded here first to name a refused file
-                load_weights_only(files[key])
-        with refusing(model_dir):
+            if key in files:        # stanza loads them weights-only too; loaded here first to name a bad file
+                with reading(files[key], "torch model file"):
+                    load_weights_only(files[key])
+        with reading(model_dir, "stanza parser model"), refusing(model_dir):
             self.pipeline = stanza.Pipeline(
                 processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,
                 device=chosen.kind, pos_batch_size=batch_size,

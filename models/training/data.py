@@ -11,7 +11,9 @@ Formats (`auto` picks by what the path is):
   first); the two files must have the same number of lines.
 Pairs with an empty side or with more than `max_words` whitespace words on a side are skipped and counted.
 `carry` names further shard columns read with each pair, returned as (side1, side2, *values) (e.g. the score a
-probe ranks by; shards only). A missing column or an unreadable Parquet file is a TrainingDataError.
+probe ranks by; shards only). A missing column or an unreadable Parquet file is a TrainingDataError; a TSV or
+Moses file that is mostly not UTF-8 text (a binary file given by mistake; models/files.require_text) is an
+error naming it.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import csv
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models.files import require_text
 from paranmt.schemas import layout, tsv
 
 FORMATS = ("auto", "shards", "tsv", "moses")
@@ -75,6 +78,7 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
         raise TrainingDataError(f"{path} is a {fmt} file of pairs: it has no column "
                                 f"{', '.join(shard_columns[2:])} (a shard directory or Parquet corpus has)")
     elif fmt == "tsv":
+        require_text(path, "training input")
         with open(path, encoding="utf-8", errors="replace", newline="") as handle:
             index, rows = tsv.pair_rows(handle)
             try:
@@ -89,6 +93,8 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
                 raise TrainingDataError(f"{path}: no {' or '.join('.%s/.%s' % s for s in AUTO_SUFFIXES)} files")
             suffixes = found[0]
         first, second = (Path(f"{path}.{s}") for s in suffixes)
+        for file in (first, second):
+            require_text(file, "training input")
         lines1 = first.read_text(encoding="utf-8", errors="replace").splitlines()
         lines2 = second.read_text(encoding="utf-8", errors="replace").splitlines()
         if len(lines1) != len(lines2):

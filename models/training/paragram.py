@@ -39,6 +39,7 @@ import torch.nn.functional as F
 from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
+from paranmt.models.files import DataFileError, reading
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 SIMILARITIES = ("cosine", "dot")
 
 
-class WordPairsError(ValueError):
+class WordPairsError(DataFileError):
     """Missing or malformed word-pair input."""
 
 
@@ -101,7 +102,8 @@ def read_lexicon_pairs(directory: str | Path, score_column: str = "pmi_adj", min
     column = tsv.LEXICON_COLUMNS.index(score_column)
     scored = []
     for file in files:
-        with file.open(encoding="utf-8", newline="") as handle:
+        with reading(file, "lexicon file (UTF-8 TSV)", DataFileError), \
+                file.open(encoding="utf-8", newline="") as handle:
             rows = tsv.read_rows(handle)
             if tuple(next(rows, ())) != tsv.LEXICON_COLUMNS:
                 raise WordPairsError(f"{file}: expected the header {' '.join(tsv.LEXICON_COLUMNS)}")
@@ -125,7 +127,8 @@ def read_ppdb_pairs(path: str | Path, max_pairs: int = 0) -> list[tuple[str, str
         raise WordPairsError(f"{path} not found")
     opener = gzip.open if path.suffix == ".gz" else open
     pairs = []
-    with opener(path, "rt", encoding="utf-8") as handle:
+    with reading(path, "PPDB file (UTF-8 text, plain or gzip'd)", DataFileError), \
+            opener(path, "rt", encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             fields = [f.strip() for f in line.split("|||")]
             if len(fields) < 3:

@@ -79,7 +79,8 @@ def nmt_config(tmp_path, bitext, **keys):
 
 def tiny_model_with(tmp_path, repo, marker):
     model = tmp_path / "model"
-    shutil.copytree(repo / "tests" / "fixtures" / "nmt-tiny", model)
+    shutil.copytree(repo / "tests" / "fixtures" / "nmt-tiny", model,      # a changed model has no manifest (one
+                    ignore=shutil.ignore_patterns("MANIFEST.json"))        # would name the file before it loads)
     craft(model / "fairseq" / "model.pt", marker)
     return model
 
@@ -144,7 +145,7 @@ def test_the_parser_refuses_a_crafted_model_directory(tmp_path, repo, marker):
     from paranmt.models.parsing.parser import StanzaParser
 
     model = tmp_path / "parser"
-    shutil.copytree(repo / "assets" / "parser-en", model)
+    shutil.copytree(repo / "assets" / "parser-en", model, ignore=shutil.ignore_patterns("MANIFEST.json"))
     craft(model / "pos.pt", marker)
     with pytest.raises(UnsafeFileError, match=r"pos\.pt: refused"):
         StanzaParser(str(model), device="cpu")

@@ -74,3 +74,9 @@ def test_template_source_errors(tmp_path):
         choose_templates(str(bad), [])
     with pytest.raises(TemplateError, match="at least 1"):
         choose_templates("top0", ["(S(VP))"])
+    with pytest.raises(TemplateError, match=r"missing\.txt: no such file or directory .* and not a template"):
+        choose_templates(str(tmp_path / "missing.txt"), ["(S(VP))"])      # a path, not "not a template" alone
+    with pytest.raises(TemplateError, match="empty value"):
+        choose_templates("", ["(S(VP))"])                                   # no stats.json nobody gave
+    with pytest.raises(TemplateError, match="empty value"):
+        choose_templates("  ", ["(S(VP))"])

@@ -119,7 +119,7 @@ def test_a_map_from_the_models_own_translations_lists_what_it_produces(bitext, h
     from collections import Counter
 
     model = tmp_path / "model"
-    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq"))
+    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq", "MANIFEST.json"))
     sources = [line.strip() for line in (bitext / "newstest2012.ces").read_text(encoding="utf-8").splitlines()[:200]]
     source_file = tmp_path / "mono.cs"
     source_file.write_text("\n".join(sources) + "\n", encoding="utf-8")
@@ -147,7 +147,7 @@ def test_convert_nmt_builds_the_map_from_source_text_alone(hf_models, bitext, tm
 
 def test_eval_nmt_decodes_with_the_map_when_asked(tiny_copy, bitext, tmp_path, capsys):
     model = tmp_path / "model"
-    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq"))
+    shutil.copytree(TINY, model, ignore=shutil.ignore_patterns("fairseq", "MANIFEST.json"))
     args = ["eval-nmt", "--model", str(model), "--source", str(bitext / "newstest2017.ces"), "--reference",
             str(bitext / "newstest2017.eng"), "--limit", "8", "--beam", "2", "--threads", "1", "--device", "cpu",
             "--simile-encoder", "", "--use-vmap"]

@@ -77,6 +77,8 @@ def test_default_templates_kept_rows_only_and_plain(tiny_models, sentences_file,
 @pytest.mark.parametrize("arguments, message", [
     (["--templates", "(S(NP(PRP))(VP)(.))"], "--templates: not a template"),
     (["--templates", "(S(NP)(VP)"], "--templates: not a template: unbalanced"),
+    (["--templates", "no/such/templates.txt"], "--templates: no/such/templates.txt: no such file or directory"),
+    (["--templates", ""], "--templates: empty value; give top<N>"),
     (["--model", "no/such/models"], "model directory no/such/models does not exist"),
     (["--output", "out.txt"], "the name must end in .parquet, .jsonl, .tsv"),
     (["--input", "no/such/file.txt"], "--input no/such/file.txt is not a file"),
