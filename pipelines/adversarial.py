@@ -22,7 +22,8 @@ import json
 import logging
 from pathlib import Path
 
-from paranmt.pipelines.paraphrase import DEFAULT_MODELS, ParaphraseConfig, add_model_arguments, decoding_settings
+from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
+from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError, asset_path
 
 LOG = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ def run(args) -> int:
     from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.models.generation.pipeline import open_pipeline
+    from paranmt.transforms.io.model_cache import local_model_path
 
     for name in ("attack_rows", "augment_rows", "templates_per_example", "n_best"):
         if getattr(args, name) < (0 if name == "augment_rows" else 1):
@@ -78,11 +80,11 @@ def run(args) -> int:
         raise ConfigError(str(error)) from None
     common = dict(model=args.paraphraser, arch=args.arch, batch_size=args.batch_size, **decoding_settings(args))
     methods = {"scpn": ParaphraseConfig(task="scpn", parse_generator=args.parse_generator,
-                                        templates=args.templates, **common).resolve()}
+                                        templates=args.templates, **common).resolve(local_model_path)}
     try:
         find_models(asset_path(args.paraphraser), "plain", args.arch)
         methods["plain"] = ParaphraseConfig(task="plain", n_best=args.n_best,
-                                            **dict(common, beam=max(args.beam, args.n_best))).resolve()
+                                            **dict(common, beam=max(args.beam, args.n_best))).resolve(local_model_path)
     except ModelSetError as error:
         LOG.warning("no plain baseline: %s", error)
     output = Path(args.output) if args.output else None

@@ -45,7 +45,7 @@ from paranmt.pipelines.options import LOCAL_RUNNERS
 from paranmt.pipelines.runtime.outputs import check_apart, check_flags, claim, remove_temporaries, resume_command
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
-from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError,
+from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, is_remote,
                                     load_build_config, parse_assignments)
 
 log = logging.getLogger(__name__)
@@ -405,10 +405,8 @@ def check_models(config: BuildConfig) -> None:
 def remote_paths(config: BuildConfig) -> dict[str, str]:
     """What -> path of every path of `config` on a remote filesystem: the input glob (`input`), models
     (`<stage> model`)."""
-    from paranmt.transforms.io.model_cache import is_remote as is_remote_path
-
-    paths = {f"{stage} model": path for stage, path in config.model_paths().items() if is_remote_path(path)}
-    if any(is_remote_path(part) for part in config.input.split(",")):
+    paths = {f"{stage} model": path for stage, path in config.model_paths().items() if is_remote(path)}
+    if any(is_remote(part) for part in config.input.split(",")):
         paths = {"input": config.input, **paths}
     return paths
 

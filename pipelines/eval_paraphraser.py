@@ -26,7 +26,8 @@ import logging
 import tempfile
 from pathlib import Path
 
-from paranmt.pipelines.paraphrase import DEFAULT_MODELS, add_model_arguments, decoding_settings
+from paranmt.models.generation.config import DEFAULT_MODELS
+from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
 from paranmt.schemas.config import ConfigError, asset_path
 
 LOG = logging.getLogger(__name__)
@@ -161,13 +162,15 @@ def run(args) -> int:
     from paranmt.models.generation.data import ParseCache
     from paranmt.models.generation.evaluate import METRICS
     from paranmt.models.generation.models import ModelSetError, find_models
-    from paranmt.pipelines.paraphrase import ParaphraseConfig, write_paraphrases
+    from paranmt.models.generation.config import ParaphraseConfig
+    from paranmt.transforms.io.model_cache import local_model_path
+    from paranmt.transforms.io.paraphrases import write_paraphrases
 
     if args.max_pairs < 1:
         raise ConfigError("--max-pairs must be >= 1")
     config = ParaphraseConfig(model=args.model, arch=args.arch, parse_generator=args.parse_generator,
                               templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
-                              **decoding_settings(args)).resolve()
+                              **decoding_settings(args)).resolve(local_model_path)
     try:
         plain_dir = str(find_models(asset_path(args.model), "plain", args.arch).paraphraser.path)
     except ModelSetError:

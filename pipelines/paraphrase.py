@@ -38,136 +38,15 @@ import logging
 import os
 import shutil
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from paranmt.models.generation import RERANK
+from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_path
+from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
+from paranmt.schemas.config import ConfigError, asset_path
+from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
 
 LOG = logging.getLogger(__name__)
-OUTPUT_SUFFIXES = (".parquet", ".jsonl", ".tsv")
-DEFAULT_MODELS = "assets"
-
-
-@dataclass
-class ParaphraseConfig:
-    """Everything a paraphrasing run needs besides its input and output (also what the Beam stage pickles)."""
-    model: str = DEFAULT_MODELS
-    task: str = "scpn"
-    arch: str | None = None
-    parse_generator: str | None = None
-    templates: str | None = None
-    parser: str = ParseConfig.model_dir
-    max_tokens: int = ParseConfig.max_tokens
-    encoder: str = ScoreConfig.encoder
-    min_overlap: float = 0.5
-    min_similarity: float = 0.7
-    beam: int = 4
-    n_best: int = 1
-    rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
-                                            # default measured in docs/paraphrase.md, Decoding guards)
-    no_repeat_ngram: int = 0                # > 0: no repeated n-gram of output units in beam search
-    batch_size: int = 32
-    device: str = "auto"
-    threads: int = 0
-    template_list: list[str] = field(default_factory=list)     # resolved by `resolve`
-
-    def resolve(self) -> "ParaphraseConfig":
-        """Check the settings and the model directories and resolve the templates (ConfigError before any
-        work). Loads no model weights. Models on a remote filesystem (gs://) are checked on a local copy
-        (`local_model_path`, the launcher needs read access) and kept as remote paths for the workers."""
-        from paranmt.models.generation.models import ModelSetError, find_models
-        from paranmt.models.generation.paraphraser import read_templates
-        from paranmt.models.generation.templates import TemplateError, choose_templates
-        from paranmt.models.parsing.parser import ParserModelError, model_files
-        from paranmt.transforms.io.model_cache import is_remote, local_model_path
-
-        if not 1 <= self.n_best <= self.beam:
-            raise ConfigError(f"need 1 <= --n-best <= --beam, got --n-best {self.n_best} --beam {self.beam}")
-        if self.rerank not in RERANK:
-            raise ConfigError(f"--rerank must be one of {', '.join(RERANK)}, not {self.rerank!r}")
-        if self.no_repeat_ngram < 0:
-            raise ConfigError(f"--no-repeat-ngram must be >= 0 (0: off), not {self.no_repeat_ngram}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ConfigError(f"--device must be auto, cpu or cuda, not {self.device!r}")
-        for name in ("min_overlap", "min_similarity"):
-            if not -1 <= getattr(self, name) <= 1:
-                raise ConfigError(f"--{name.replace('_', '-')} must be in [-1, 1], not {getattr(self, name)}")
-        remote = [name for name in ("model", "parse_generator", "parser", "encoder")
-                  if getattr(self, name) and is_remote(getattr(self, name))]
-        if remote and ("model" in remote) != ("parse_generator" in remote or self.task != "scpn"):
-            raise ConfigError("a model on a remote filesystem needs --parse-generator there too (a directory of "
-                              "models is found by listing, which only local paths get)")
-        local = {name: local_model_path(getattr(self, name)) if name in remote else asset_path(getattr(self, name))
-                 for name in ("model", "parse_generator", "parser", "encoder") if getattr(self, name)}
-        try:
-            models = find_models(local["model"], self.task, self.arch, local.get("parse_generator"))
-        except ModelSetError as error:
-            raise ConfigError(str(error)) from None
-        try:
-            model_files(local["parser"])
-        except ParserModelError as error:
-            raise ConfigError(f"--parser: {error}") from None
-        if not (Path(local["encoder"]) / "config.json").is_file():
-            raise ConfigError(f"--encoder {self.encoder} is not an encoder directory (no config.json)")
-        if self.task == "scpn":
-            try:
-                self.template_list = choose_templates(
-                    self.templates, [t for t, _ in read_templates(models.paraphraser.path)])
-            except TemplateError as error:
-                raise ConfigError(f"--templates: {error}") from None
-        if "model" not in remote:       # remote paths stay as given: each worker copies them (local_model_path)
-            self.model = str(models.paraphraser.path)
-            self.parse_generator = str(models.parse_generator.path) if models.parse_generator else None
-        self.parser, self.encoder = (getattr(self, n) if n in remote else local[n] for n in ("parser", "encoder"))
-        return self
-
-
-def output_kind(path: str) -> str:
-    """`.parquet`, `.jsonl` or `.tsv` from the output's name; ConfigError for anything else."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in OUTPUT_SUFFIXES:
-        raise ConfigError(f"--output {path}: the name must end in {', '.join(OUTPUT_SUFFIXES)} (the format), or "
-                          "give a shard directory as --input to write a directory of Parquet shards")
-    return suffix
-
-
-def check_output_file(path: str) -> None:
-    output_kind(path)
-    parent = Path(path).resolve().parent
-    if Path(path).is_dir():
-        raise ConfigError(f"--output {path} is a directory; give a file name")
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise ConfigError(f"--output {path}: directory {parent} does not exist or is not writable")
-
-
-def tsv_field(value) -> str:
-    """A value as text in the TSV output: null and NaN empty, floats with 6 decimals, booleans `true`/`false`."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return "" if value != value else f"{value:.6f}"
-    return value if isinstance(value, str) else str(value).lower()
-
-
-def write_paraphrases(rows: list[dict], path: str) -> None:
-    """Write rows in the format of the file's suffix, atomically (a temporary name, then renamed); .tsv is a table
-    TSV (schemas/tsv.py)."""
-    from paranmt.schemas import tsv
-    from paranmt.schemas.paraphrases import COLUMNS, paraphrases_to_table
-    from paranmt.transforms.shards import write_table_atomically, write_text_atomically
-
-    kind = output_kind(path)
-    table = paraphrases_to_table(rows)
-    if kind == ".parquet":
-        write_table_atomically(table, os.path.abspath(path))
-    elif kind == ".jsonl":
-        write_text_atomically(os.path.abspath(path), "".join(
-            json.dumps(row, ensure_ascii=False) + "\n" for row in table.to_pylist()))
-    else:
-        write_text_atomically(os.path.abspath(path), tsv.header(COLUMNS) + "".join(
-            tsv.table_line(tsv_field(row[c]) for c in COLUMNS) for row in table.to_pylist()))
 
 
 def read_sentences(path: str) -> list[str]:
@@ -304,13 +183,9 @@ def config_from_args(args) -> ParaphraseConfig:
                             **decoding_settings(args))
 
 
-def decoding_settings(args) -> dict:
-    """The ParaphraseConfig fields of `add_model_arguments`' options that every command passes as they are."""
-    return {name: getattr(args, name) for name in ("beam", "parser", "encoder", "min_overlap", "min_similarity",
-                                                   "rerank", "no_repeat_ngram", "device", "threads")}
-
-
 def run(args) -> int:
+    from paranmt.transforms.io.model_cache import local_model_path
+
     config = config_from_args(args)
     argv = getattr(args, "argv", None)
     inputs = [args.input, *(asset_path(path) for path in (args.model, args.parse_generator, args.parser,
@@ -319,7 +194,7 @@ def run(args) -> int:
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
         outputs.check_apart(args.output, inputs)
-        counts = run_paraphrase_corpus(config.resolve(), args.input, args.output, args.column, args.all,
+        counts = run_paraphrase_corpus(config.resolve(local_model_path), args.input, args.output, args.column, args.all,
                                        args.accelerator, args.beam_args, args.resume, args.overwrite, argv)
         print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), args.output))
         return 0
@@ -329,7 +204,7 @@ def run(args) -> int:
     outputs.check_apart(args.output, inputs)
     outputs.check_apart(str(parts_directory(args.output)), [args.input])
     sentences = len(read_sentences(args.input))
-    config.resolve()
+    config.resolve(local_model_path)
     what, unfinished = held_output(args.output)
     mode = outputs.claim(args.output, what, args.resume, args.overwrite, unfinished=unfinished)
     with outputs.stops_in_one_line(lambda: parts_progress(args.output, sentences),
@@ -338,26 +213,6 @@ def run(args) -> int:
         counts = paraphrase_file(config, args.input, args.output, args.all, mode)
     print(summary_line(counts, sentences, len(config.template_list), args.output))
     return 0
-
-
-def add_model_arguments(parser) -> None:
-    """The options that choose and run the generators (shared with eval-paraphraser and adversarial)."""
-    parser.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
-    parser.add_argument("--parser", default=ParseConfig.model_dir,
-                        help=f"parser model directory (default {ParseConfig.model_dir})")
-    parser.add_argument("--encoder", default=ScoreConfig.encoder,
-                        help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
-    parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
-    parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
-    parser.add_argument("--rerank", default="template", choices=RERANK,
-                        help="which hypotheses of the beam are returned: template (default) / simile = the whole "
-                             "beam, kept ones first, then by template match / SIMILE to the source; score = the "
-                             "generator's best as they come")
-    parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
-                        help="beam search never repeats an N-gram of output units (default 0: off)")
-    parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
-    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
-    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")
 
 
 def register(subparsers) -> None:

@@ -33,6 +33,12 @@ class PipelineStopped(RuntimeError):
     (exit 1): what stopped, how far the run got, what to do (pipelines/watchdog.py)."""
 
 
+def is_remote(path: str) -> bool:
+    """True for a URL of a non-local Beam filesystem (`scheme://...` other than `file://`)."""
+    scheme, sep, _ = path.partition("://")
+    return bool(sep) and scheme.lower() != "file"
+
+
 def asset_path(path: str) -> str:
     """Resolve a model path: absolute or URL paths as given; `assets/...` relative to the project if it exists
     there (so configs work from any working directory), else relative to the working directory."""

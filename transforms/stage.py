@@ -27,10 +27,10 @@ from apache_beam.metrics import Metrics
 
 from paranmt.models.stage import PairStage, run_stage
 from paranmt.models.text.clean import CleanStage
-from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig, ConfigError, asset_path
+from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig, ConfigError, asset_path, is_remote
 from paranmt.schemas.records import is_reject
 from paranmt.transforms.heartbeat import report_batch, report_setup
-from paranmt.transforms.io.model_cache import is_remote, local_model_path
+from paranmt.transforms.io.model_cache import local_model_path
 
 # False only while `paranmt check-dataflow` plans a job without --verify-remote: models on remote filesystems are
 # then taken as given (nothing is listed, copied or loaded), so the check needs no credentials and no network.

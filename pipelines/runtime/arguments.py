@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from paranmt.models.generation import RERANK
+from paranmt.schemas.config import ParseConfig, ScoreConfig
+
 
 def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
     """`--model`, `--data-dir`, `--output`, `--threads`: the arguments every evaluation command over a folder laid
@@ -49,3 +52,29 @@ def add_output_flags(parser, checkpoint: str) -> None:
     parser.add_argument("--overwrite", action="store_true",
                         help="start again over the model, checkpoint and metrics an earlier run left in --output "
                              "(without --resume or --overwrite, an --output holding them is refused)")
+
+
+def add_model_arguments(parser) -> None:
+    """The options that choose and run the generators: paraphrase, eval-paraphraser and adversarial."""
+    parser.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
+    parser.add_argument("--parser", default=ParseConfig.model_dir,
+                        help=f"parser model directory (default {ParseConfig.model_dir})")
+    parser.add_argument("--encoder", default=ScoreConfig.encoder,
+                        help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
+    parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
+    parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
+    parser.add_argument("--rerank", default="template", choices=RERANK,
+                        help="which hypotheses of the beam are returned: template (default) / simile = the whole "
+                             "beam, kept ones first, then by template match / SIMILE to the source; score = the "
+                             "generator's best as they come")
+    parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
+                        help="beam search never repeats an N-gram of output units (default 0: off)")
+    parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
+    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")
+
+
+def decoding_settings(args) -> dict:
+    """The ParaphraseConfig fields of `add_model_arguments`' options that every command passes as they are."""
+    return {name: getattr(args, name) for name in ("beam", "parser", "encoder", "min_overlap", "min_similarity",
+                                                   "rerank", "no_repeat_ngram", "device", "threads")}

@@ -88,7 +88,7 @@ def test_the_export_formats_read_back_as_their_docs_say(tmp_path):
 
 
 def test_the_paraphrase_tsv_output_reads_back_with_pandas(tmp_path):
-    from paranmt.pipelines.paraphrase import write_paraphrases
+    from paranmt.transforms.io.paraphrases import write_paraphrases
 
     rows = [{"source_id": str(i), "source": text, "rank": 0, "paraphrase": f'"{text}"', "score": -1.5,
              "kept": True} for i, text in enumerate(QUOTED + SPACED)]

@@ -33,6 +33,8 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from tqdm import tqdm
 
+from paranmt.schemas.config import is_remote
+
 log = logging.getLogger(__name__)
 
 CACHE_ENV = "PARANMT_MODEL_CACHE"
@@ -42,12 +44,6 @@ _PROCESS_LOCK = threading.Lock()     # serializes the threads of one process bef
 
 class ModelCacheError(RuntimeError):
     """A remote model that cannot be found or copied completely."""
-
-
-def is_remote(path: str) -> bool:
-    """True for a URL of a non-local Beam filesystem (`scheme://...` other than `file://`)."""
-    scheme, sep, _ = path.partition("://")
-    return bool(sep) and scheme.lower() != "file"
 
 
 def cache_root() -> Path:

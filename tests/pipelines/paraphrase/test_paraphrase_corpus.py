@@ -6,8 +6,9 @@ import json
 import apache_beam as beam
 import pyarrow.parquet as pq
 
+from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.cli import main
-from paranmt.pipelines.paraphrase import ParaphraseConfig
+from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.paraphrase import ParaphraseShards
 
 
@@ -39,7 +40,7 @@ def test_shards_paraphrased_on_beam(tiny_models, held_out_shards, sick_pairs, tm
 
 
 def test_accelerator_hint_and_isolation_on_the_generation_step(tiny_models, tmp_path):
-    config = ParaphraseConfig(model=str(tiny_models), templates="top1").resolve()
+    config = ParaphraseConfig(model=str(tiny_models), templates="top1").resolve(local_model_path)
     hint = "type:nvidia-tesla-t4;count:1;install-nvidia-driver"
     pipeline = beam.Pipeline()
     _ = (pipeline | beam.Create(["a.parquet"])

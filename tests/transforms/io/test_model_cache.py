@@ -14,8 +14,9 @@ import pytest
 from apache_beam.io.filesystem import FileMetadata
 from apache_beam.io.localfilesystem import LocalFileSystem
 
+from paranmt.schemas.config import is_remote
 from paranmt.schemas.metadata import model_identity
-from paranmt.transforms.io.model_cache import (ModelCacheError, cache_entry_name, is_remote, local_model_path,
+from paranmt.transforms.io.model_cache import (ModelCacheError, cache_entry_name, local_model_path,
                                                remote_files)
 
 REPO = Path(__file__).resolve().parents[3]
