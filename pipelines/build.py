@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 
 import yaml
 
-from paranmt.pipelines.options import LOCAL_RUNNERS
 from paranmt.pipelines.runtime.outputs import check_apart, check_flags, claim, remove_temporaries, resume_command
 from paranmt.schemas import layout
 from paranmt.pipelines.extras import require_extra
@@ -217,7 +216,8 @@ class Progress:
     through), so a one-shard input moves too. On a terminal a tqdm bar (pairs done / estimated total, pairs/s,
     ETA, shards, each worker's stage); otherwise one line per finished shard on stderr, and a line saying what each
     worker does after `quiet_line_seconds` without one; nothing printed under CI or pytest (`CI`,
-    `PYTEST_CURRENT_TEST` set). `changed` is the time the last shard landed (the watchdog's other activity)."""
+    `PYTEST_CURRENT_TEST` set). `changed` is the time the last shard landed, 0 before the first (the watchdog's
+    other activity)."""
 
     def __init__(self, output: str, done: set[str], total: int | None, shard_rows: int = 0,
                  stages: list[str] | None = None, heartbeats=lambda: {}, interval: float = 1.0,
@@ -229,14 +229,15 @@ class Progress:
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.run, name="paranmt-progress", daemon=True)
         self.bar = None
-        self.start = self.changed = self.printed = time.time()
+        self.start = self.printed = time.time()
+        self.changed = 0.0
         self.pairs = 0
 
     def __enter__(self):
         if not self.quiet and sys.stderr.isatty():
             from tqdm import tqdm
             self.bar = tqdm(total=self.estimated_total(), unit="pair", desc="paranmt build", dynamic_ncols=True)
-        self.start = self.changed = self.printed = time.time()
+        self.start = self.printed = time.time()
         self.thread.start()
         return self
 
@@ -474,11 +475,11 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
 
 def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], planned: list[str] | None,
                    lock: OutputLock, argv: list[str] | None):
-    """Run the pipeline with progress and, on a local runner, under the watchdog (pipelines/watchdog.py): a
-    worker that dies, a stall (workers.stall_seconds), a worker over workers.memory_limit_mb, Ctrl-C or SIGTERM
-    end the build with one line (what stopped, how many shards are complete, the --resume command)."""
-    from apache_beam.options.pipeline_options import StandardOptions
-    from paranmt.pipelines.watchdog import Watchdog
+    """Run the pipeline with progress and, on a local runner or a Dask LocalCluster, under the watchdog
+    (pipelines/watchdog.py): a worker that dies (on Dask: that Dask gave up re-running), a stall
+    (workers.stall_seconds), a worker over workers.memory_limit_mb, Ctrl-C, SIGTERM or a full disk end the build
+    with one line (what stopped, how many shards are complete, the --resume command)."""
+    from paranmt.pipelines.watchdog import Watchdog, worker_matcher
     from paranmt.transforms.shards import completed_shards, join_path
 
     config = plan.config
@@ -486,7 +487,8 @@ def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], pla
     stages = [stage for stage in config.stages if stage != "read"]
     progress = Progress(config.output, done, total, config.read.shard_rows if config.format != "shards" else 0,
                         stages)
-    if plan.options.view_as(StandardOptions).runner not in LOCAL_RUNNERS:
+    match = worker_matcher(plan.options)
+    if match is None:
         with progress:
             result = pipeline.run()
             result.wait_until_finish()
@@ -500,7 +502,7 @@ def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], pla
     worker_log = None if verbose or "://" in config.output else join_path(config.output, layout.WORKER_LOG)
     with Watchdog("build", status, resume_command(argv, "build"), config.workers.stall_seconds,
                   config.workers.memory_limit_mb, activity=lambda: progress.changed, on_stop=lock.release,
-                  stage_settings=settings, worker_log=worker_log) as watchdog:
+                  stage_settings=settings, worker_match=match, worker_log=worker_log) as watchdog:
         progress.heartbeats = watchdog.heartbeats
         try:
             with progress:

@@ -59,6 +59,21 @@ from paranmt.schemas.config import ConfigError, PipelineStopped
 
 log = logging.getLogger(__name__)
 
+# The Dask settings of a LocalCluster started for a run (`--dask-workers`): what makes Dask cost more CPU than the
+# DirectRunner for the same work (benchmarks/RESULTS.md, "Dask parity (issue 34)"), turned off or down:
+# - glibc's malloc trim threshold, which Dask's nanny sets to 64 KiB in its workers to return memory to the system:
+#   setting it also turns off glibc's dynamic mmap threshold, so every buffer over 128 KiB (the model stages allocate
+#   them per batch) is a fresh mmap, page faults and munmap: 10x the system CPU time of the DirectRunner's workers;
+# - the statistical profiler of each worker (a stack sample of every thread every 10 ms, for the dashboard, which a
+#   run does not start), the event loops' 20 ms tick (a warning when a loop blocks), the memory monitors' 100 ms
+#   and the system monitor's 500 ms polls: together ~4 CPU-seconds a minute for an idle 2-worker cluster, 0.7 here.
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
 # The Dask worker resources of `paranmt cluster-config`'s workers: CPU workers advertise CPU=<threads>, GPU workers
 # GPU=<gpus>; a task needing one unit of a resource runs only where that resource is free.
 CPU_RESOURCE, GPU_RESOURCE = "CPU", "GPU"
@@ -210,6 +225,16 @@ class DaskMetrics(DirectMetrics):
             self.commit_logical(key, updates)
 
 
+class ClusterStopped(PipelineStopped):
+    """The Dask cluster could not finish the run; `cause` says why (the watchdog's line of a LocalCluster run puts
+    it beside the exact --resume command)."""
+
+    def __init__(self, cause: str):
+        super().__init__(f"stopped: {cause}; the shards written so far are complete: run again with --resume to "
+                         f"finish")
+        self.cause = cause
+
+
 class DaskPipelineResult(PipelineResult):
     """The futures of one run; `wait_until_finish` waits for them, then collects the metrics and closes the client
     (and the LocalCluster this run started) in every case."""
@@ -235,16 +260,13 @@ class DaskPipelineResult(PipelineResult):
             self._state = PipelineState.DONE
         except KilledWorker as error:
             self._state = PipelineState.FAILED
-            raise PipelineStopped(f"stopped: Dask gave up on a task after its workers died "
-                                  f"{_allowed_failures() + 1} times ({error.args[0] if error.args else error}); "
-                                  f"the shards written so far are complete: run again with --resume to finish"
-                                  ) from None
+            raise ClusterStopped(f"Dask gave up on a task after its workers died {_allowed_failures() + 1} times "
+                                 f"({error.args[0] if error.args else error})") from None
         except (CommClosedError, OSError, TimeoutError, CancelledError) as error:
             self._state = PipelineState.FAILED
             if not isinstance(error, (CommClosedError, CancelledError)) and self.client.status == "running":
                 raise       # raised by a task (e.g. an unwritable output): not the cluster's doing
-            raise PipelineStopped(f"stopped: lost the Dask cluster ({type(error).__name__}: {error}); the shards "
-                                  f"written so far are complete: run again with --resume to finish") from None
+            raise ClusterStopped(f"lost the Dask cluster ({type(error).__name__}: {error})") from None
         except BaseException:
             self._state = PipelineState.FAILED
             raise
@@ -299,7 +321,9 @@ def _allowed_failures() -> int:
 
 
 def start_client(options: PipelineOptions):
-    """The Dask client of a run, and the LocalCluster it started (None when it joined a running cluster)."""
+    """The Dask client of a run, and the LocalCluster it started (None when it joined a running cluster), with
+    LOCAL_CLUSTER_CONFIG."""
+    import dask
     from distributed import Client, LocalCluster
 
     if logging.getLogger().getEffectiveLevel() > logging.DEBUG:     # distributed sets INFO when imported; -v keeps it
@@ -316,8 +340,12 @@ def start_client(options: PipelineOptions):
         except (OSError, TimeoutError) as error:
             where = connect.get("address") or connect.get("scheduler_file")
             raise ConfigError(f"cannot reach the Dask scheduler at {where}: {error}") from None
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.WARNING)
+    # no dashboard; the scheduler's HTTP routes (health, metrics) on a free port of this host, not Dask's 8787,
+    # which another user's cluster may hold (Dask then warns on the console)
+    with dask.config.set(LOCAL_CLUSTER_CONFIG):     # read when the scheduler and nannies start (and by the workers)
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                               silence_logs=logging.WARNING)
     try:
         return Client(cluster, **{k: v for k, v in connect.items() if k in ("name", "connection_limit")}), cluster
     except BaseException:

@@ -9,19 +9,14 @@ import os
 from paranmt.pipelines.extras import require_extra
 from paranmt.schemas.config import ConfigError
 
-# Runners that run the pipeline in processes of this machine (the watchdog supervises them: pipelines/watchdog.py;
-# a stage with a resource hint stays fused on them: no GPU pool here).
+# Runners that run the pipeline in processes of this machine (the watchdog supervises them, as it does the Dask
+# LocalCluster of `--dask-workers`: pipelines/watchdog.py; a stage with a resource hint stays fused on them: no GPU
+# pool here).
 LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
                  "PrismRunner", "prism"}
 DASK_RUNNER = "paranmt.pipelines.dask_runner.ParanmtDaskRunner"
 # paranmt's Dask flags -> the Beam options of DASK_RUNNER (pipelines/dask_runner.py)
 DASK_FLAGS = {"dask-address": "dask_client_address", "dask-workers": "dask_workers"}
-
-
-def is_local(options: PipelineOptions) -> bool:
-    from apache_beam.options.pipeline_options import StandardOptions
-
-    return options.view_as(StandardOptions).runner in LOCAL_RUNNERS
 
 
 def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing") -> PipelineOptions:

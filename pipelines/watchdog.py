@@ -11,7 +11,9 @@ looks, and the runner waits forever for the dead worker's bundles (measured: a w
 - a dead worker: Beam's report of the exit is caught (threading.excepthook; through the shell, code 128+N means
   signal N) and the worker is named from its last heartbeat and the memory it was last seen using;
 - a stall: no stage batch finished anywhere (heartbeats, transforms/heartbeat.py) and no other progress
-  (`activity()`, e.g. a shard file landing) for `stall_seconds`;
+  (`activity()`, e.g. a shard file landing) for `stall_seconds`; before the first heartbeat or activity the run is
+  starting (worker processes importing Beam and the stages, a Dask cluster coming up), which may take
+  max(stall_seconds, STARTUP_SECONDS);
 - memory: a worker's resident memory over `memory_limit_mb`, sampled here every poll and checked by the worker
   itself after every batch (its heartbeat then says "over_memory");
 - Ctrl-C: SIGINT is blocked before the workers start, so they inherit the block (no KeyboardInterrupt traceback
@@ -23,6 +25,10 @@ temporaries of unfinished ones are removed by the next `--resume`.
 
 Another runner plugs in by calling `report_exit(pid, returncode)` from its own hook (and `worker_match` says which
 descendant processes are its workers); the heartbeats, stall, memory and signal handling are the same.
+`--runner dask --dask-workers N` (a LocalCluster started for the run, pipelines/dask_runner.py) is supervised the
+same way, except for a dead worker: its nanny (in this process) starts a new one and Dask re-runs the dead worker's
+task (docs/cluster.md, "Faults"), so a death is not reported; if Dask gives up, the run fails with one line. A
+runner whose workers are other machines (Dataflow, a joined Dask cluster) is not supervised (`worker_matcher`).
 """
 from __future__ import annotations
 
@@ -40,17 +46,19 @@ from typing import Callable
 
 import psutil
 
-from paranmt.pipelines.options import is_local
+from paranmt.pipelines.options import DASK_RUNNER, runs_remotely
 from paranmt.pipelines.runtime.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
 from paranmt.schemas.config import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
 
 BEAM_EXIT_REPORT = re.compile(r"Worker subprocess exited with return code (-?\d+)")
 BEAM_WORKER_MODULE = "apache_beam.runners.worker.sdk_worker_main"
+DASK_WORKER_START = "spawn_main"     # a LocalCluster's nanny starts each worker with multiprocessing's spawn
 # Threads of Beam's local runner whose exceptions only repeat that a worker went away (the grpc streams of the
 # dead worker); the watchdog says it once, in its own line.
 BEAM_CHANNEL_THREADS = ("run_worker", "beam_control_read", "read_grpc_client_inputs", "read_state",
                         "run_worker_")
+STARTUP_SECONDS = 120   # the least time a run may take to start (module docstring, "a stall")
 
 
 def gigabytes(n_bytes: int | None) -> str:
@@ -74,19 +82,20 @@ def exit_cause(returncode: int) -> tuple[str, int | None]:
 def supervised(command: str, options: PipelineOptions, status: Callable[[], str] = lambda: "its output is incomplete",
                advice: str = "run the same command again", on_stop: Callable[[], None] = lambda: None):
     """The watchdog around the pipeline of a command other than build (filter, stats, export, lexicon,
-    paraphrase), on a local runner: a dead worker, Ctrl-C or SIGTERM end it with one line (`stopped: <what>;
-    <status()>; ...; <advice>`); a worker's exception is PipelineStopped (one line). `on_stop()` runs after
-    either (e.g. removes the temporaries of the writes cut short). The workers' messages go to a temporary log,
-    named in that line and removed after a success (-v: the console). A remote runner (Dataflow) runs
-    unsupervised."""
-    if not is_local(options):
+    paraphrase), on a local runner or a Dask LocalCluster: a dead worker (not on Dask: Dask re-runs its task),
+    Ctrl-C or SIGTERM end it with one line (`stopped: <what>; <status()>; ...; <advice>`); a worker's exception is
+    PipelineStopped (one line). `on_stop()` runs after either (e.g. removes the temporaries of the writes cut
+    short). The workers' messages go to a temporary log, named in that line and removed after a success (-v: the
+    console). A remote runner (Dataflow, a joined Dask cluster) runs unsupervised."""
+    match = worker_matcher(options)
+    if match is None:
         yield None
         return
     log = None
     if not logging.getLogger().isEnabledFor(logging.DEBUG):
         handle, log = tempfile.mkstemp(prefix=f"paranmt-{command}-workers-", suffix=".log")
         os.close(handle)
-    with Watchdog(command, status, advice, on_stop=on_stop, worker_log=log) as watchdog:
+    with Watchdog(command, status, advice, on_stop=on_stop, worker_match=match, worker_log=log) as watchdog:
         try:
             yield watchdog
         except Exception as error:  # noqa: BLE001 - whatever failed in a worker, the console gets one line
@@ -98,11 +107,15 @@ def supervised(command: str, options: PipelineOptions, status: Callable[[], str]
 
 def failure_cause(error: BaseException) -> str:
     """A failed pipeline's error in one line. A worker's exception reaches the launcher as a RuntimeError whose
-    message holds the worker's traceback: its last `SomeError: message` line is what happened (Beam's `[while
-    running 'Step']` suffix dropped); a full disk says so first."""
+    message holds the worker's traceback (the DirectRunner): its last `SomeError: message` line is what happened
+    (Beam's `[while running 'Step']` suffix dropped); or as the exception itself (Dask): `SomeError: message`; a
+    runner's own stop (PipelineStopped with a `cause`, e.g. Dask giving up on a task) is its cause. A full disk
+    says so first."""
+    if isinstance(error, PipelineStopped) and getattr(error, "cause", None):
+        return error.cause
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     errors = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Interrupt|Exit)\b:?", line)]
-    cause = errors[-1] if errors else lines[-1] if lines else type(error).__name__
+    cause = errors[-1] if errors else f"{type(error).__name__}: {lines[-1]}" if lines else type(error).__name__
     cause = re.sub(r" \[while running '[^']*'\]$", "", cause)
     if disk_full(error):
         return f"the disk is full ({cause}): free space on it, then"
@@ -115,6 +128,24 @@ def is_beam_worker(process: psutil.Process) -> bool:
         return BEAM_WORKER_MODULE in process.cmdline()
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
         return False
+
+
+def is_dask_worker(process: psutil.Process) -> bool:
+    """A worker process of the Dask LocalCluster this process started (multiprocessing's spawn)."""
+    try:
+        return any(DASK_WORKER_START in part for part in process.cmdline())
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return False
+
+
+def worker_matcher(options: PipelineOptions) -> Callable[[psutil.Process], bool] | None:
+    """Which descendant processes are the run's workers, for the watchdog: Beam's SDK workers on a local runner,
+    the LocalCluster's workers on Dask; None when the workers are other machines (not supervised)."""
+    from apache_beam.options.pipeline_options import StandardOptions
+
+    if runs_remotely(options):
+        return None
+    return is_dask_worker if options.view_as(StandardOptions).runner == DASK_RUNNER else is_beam_worker
 
 
 class Watchdog:
@@ -227,8 +258,10 @@ class Watchdog:
             for pid in alive:
                 if self.workers[pid]["rss"] > self.memory_limit:
                     self.stop(self.memory_message(pid, self.workers[pid]["rss"], beats.get(pid)), EXIT_FAILURE)
-        last = max([self.start, self.activity()] + [beat["time"] for beat in beats.values()])
-        if self.stall_seconds and time.time() - last > self.stall_seconds:
+        progress = [self.activity()] + [beat["time"] for beat in beats.values()]
+        last = max([self.start] + progress)
+        allowed = self.stall_seconds if any(progress) else max(self.stall_seconds, STARTUP_SECONDS)
+        if self.stall_seconds and time.time() - last > allowed:
             self.stop(self.stall_message(time.time() - last, beats), EXIT_FAILURE)
 
     def sample_workers(self) -> set[int]:

@@ -3,10 +3,11 @@
     python faulty_build.py FAULT BUILD-ARGS...
 
 FAULT is `abort-at=ID` (a stage after the configured ones calls os.abort() on the row with that id: a native
-crash), `sleep-at=ID` (it sleeps for an hour on that row: a stall) or `disk-full-after=N` (the N-th file the
-launcher process creates raises ENOSPC; with the in_memory runner that is where shards are written). The fault
-stage passes every other row through unchanged, so shards are those of a build without it. Defined here, in the
-script's __main__, the stage is pickled by value into the DirectRunner's worker processes.
+crash), `sleep-at=ID` (it sleeps for an hour on that row: a stall), `grow-at=ID` (from that row on, the process
+holds 400 MB more: a worker outgrowing its memory) or `disk-full-at=ID` (from that row on, every file the process
+creates raises ENOSPC: the disk is full where that shard is written). The fault stage passes every other row
+through unchanged, so shards are those of a build without it. Defined here, in the script's __main__, the stage is
+pickled by value into the runner's worker processes (the DirectRunner's or Dask's).
 """
 import errno
 import os
@@ -34,27 +35,25 @@ class FaultOnMarkedRow(PairStage):
         if any(row["id"] == self.row_id for row in rows):
             if self.action == "abort-at":
                 os.abort()
-            time.sleep(3600)
+            elif self.action == "grow-at":
+                HELD.append(bytearray(os.urandom(1 << 20)) * 400)
+            elif self.action == "disk-full-at":
+                FileSystems.create = staticmethod(full_disk)
+            else:
+                time.sleep(3600)
         return rows
 
 
-def full_disk_after(count: int):
-    real, created = FileSystems.create, []
+HELD = []
 
-    def create(path, *args, **kwargs):
-        created.append(path)
-        if len(created) == count:
-            raise OSError(errno.ENOSPC, "No space left on device", path)
-        return real(path, *args, **kwargs)
-    return staticmethod(create)
+
+def full_disk(path, *args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device", path)
 
 
 if __name__ == "__main__":
     fault, _, value = sys.argv[1].partition("=")
-    if fault == "disk-full-after":
-        FileSystems.create = full_disk_after(int(value))
-    else:
-        stages = build.processing_stages
-        build.processing_stages = lambda config, remote=False: [*stages(config, remote),
-                                                                RunStage(FaultOnMarkedRow(fault, value), 10)]
+    stages = build.processing_stages
+    build.processing_stages = lambda config, remote=False: [*stages(config, remote),
+                                                            RunStage(FaultOnMarkedRow(fault, value), 10)]
     sys.exit(main(sys.argv[2:]))
