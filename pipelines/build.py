@@ -216,8 +216,7 @@ class Progress:
     through), so a one-shard input moves too. On a terminal a tqdm bar (pairs done / estimated total, pairs/s,
     ETA, shards, each worker's stage); otherwise one line per finished shard on stderr, and a line saying what each
     worker does after `quiet_line_seconds` without one; nothing printed under CI or pytest (`CI`,
-    `PYTEST_CURRENT_TEST` set). `changed` is the time the last shard landed, 0 before the first (the watchdog's
-    other activity)."""
+    `PYTEST_CURRENT_TEST` set). `activity()` is the watchdog's other activity."""
 
     def __init__(self, output: str, done: set[str], total: int | None, shard_rows: int = 0,
                  stages: list[str] | None = None, heartbeats=lambda: {}, interval: float = 1.0,
@@ -251,6 +250,13 @@ class Progress:
     def run(self):
         while not self.stop_event.wait(self.interval):
             self.poll()
+
+    def activity(self) -> float:
+        """The time the last shard landed (0 before the first); now once every shard has: the run is finishing,
+        and closing its workers (a Dask cluster's take seconds) is not a stall."""
+        if self.total is not None and len(self.seen) >= self.total:
+            return time.time()
+        return self.changed
 
     def estimated_total(self) -> int | None:
         """Pairs of this run: those of the shards finished so far plus `shard_rows` for each shard to come."""
@@ -501,7 +507,7 @@ def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], pla
     verbose = logging.getLogger().isEnabledFor(logging.DEBUG)
     worker_log = None if verbose or "://" in config.output else join_path(config.output, layout.WORKER_LOG)
     with Watchdog("build", status, resume_command(argv, "build"), config.workers.stall_seconds,
-                  config.workers.memory_limit_mb, activity=lambda: progress.changed, on_stop=lock.release,
+                  config.workers.memory_limit_mb, activity=progress.activity, on_stop=lock.release,
                   stage_settings=settings, worker_match=match, worker_log=worker_log) as watchdog:
         progress.heartbeats = watchdog.heartbeats
         try:
