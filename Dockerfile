@@ -45,7 +45,7 @@ RUN case ",$PARANMT_EXTRAS," in *,fairseq,*) \
 COPY . /opt/paranmt
 RUN pip install --no-cache-dir -c requirements/lock.txt -e "/opt/paranmt[$PARANMT_EXTRAS]" \
     && case ",$PARANMT_EXTRAS," in *,translate,*) pip install --no-cache-dir nvidia-cublas-cu12==12.9.1.4 ;; esac \
-    && python -c "import sys; from paranmt.pipelines.extras import EXTRAS, require_extra; \
+    && python -c "import sys; from paranmt.pipelines.runtime.extras import EXTRAS, require_extra; \
 [require_extra(extra, module) for extra in sys.argv[1].split(',') for module in EXTRAS[extra]]; \
 import apache_beam, paranmt.pipelines.build; print('beam', apache_beam.__version__, 'extras', sys.argv[1])" \
         "$PARANMT_EXTRAS"

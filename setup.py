@@ -11,7 +11,7 @@ with the same pins so that `pip install .` alone cannot drift.
 
 `pip install paranmt` is the core: Beam, pyarrow, sacremoses, sentencepiece, the CLI; enough for filter, stats,
 export, lexicon and `build --stages read,clean`. The extras add the heavy parts (torch only where needed; which
-command needs which: paranmt/pipelines/extras.py, whose table maps a missing module to its extra):
+command needs which: paranmt/pipelines/runtime/extras.py, whose table maps a missing module to its extra):
     translate  ctranslate2 + sacrebleu          fairseq  fairseq-fixed + torch (sdist: compiles 3-5 min)
     hf         transformers + torch             parse    stanza + torch
     train      torch + scikit-learn             mine     faiss-cpu + torch

@@ -43,7 +43,7 @@ import yaml
 
 from paranmt.pipelines.runtime.outputs import check_apart, check_flags, claim, remove_temporaries, resume_command
 from paranmt.schemas import layout
-from paranmt.pipelines.extras import require_extra
+from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.schemas.config import (FORMATS, STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, is_remote,
                                     load_build_config, parse_assignments)
 
@@ -424,7 +424,7 @@ def plan_build(config: BuildConfig, options: PipelineOptions, verify_remote: boo
     matched and planned (before the models load). Without `verify_remote`, remote inputs and models are taken as
     given (check-dataflow)."""
     from apache_beam.options.pipeline_options import StandardOptions
-    from paranmt.pipelines.options import runs_remotely
+    from paranmt.pipelines.runtime.options import runs_remotely
     from paranmt.schemas.metadata import model_identity
     from paranmt.transforms.stage import VERIFY_REMOTE_MODELS
 
@@ -452,8 +452,8 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
     stop prints. Returns the totals."""
     import apache_beam as beam
     from apache_beam.io.filesystems import FileSystems
-    from paranmt.pipelines.options import pipeline_options
-    from paranmt.pipelines.output_lock import OutputLock
+    from paranmt.pipelines.runtime.options import pipeline_options
+    from paranmt.pipelines.runtime.output_lock import OutputLock
     from paranmt.schemas.metadata import input_fingerprint
     from paranmt.transforms.shards import join_path
 
@@ -482,10 +482,10 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
 def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], planned: list[str] | None,
                    lock: OutputLock, argv: list[str] | None):
     """Run the pipeline with progress and, on a local runner or a Dask LocalCluster, under the watchdog
-    (pipelines/watchdog.py): a worker that dies (on Dask: that Dask gave up re-running), a stall
+    (pipelines/runtime/watchdog.py): a worker that dies (on Dask: that Dask gave up re-running), a stall
     (workers.stall_seconds), a worker over workers.memory_limit_mb, Ctrl-C, SIGTERM or a full disk end the build
     with one line (what stopped, how many shards are complete, the --resume command)."""
-    from paranmt.pipelines.watchdog import Watchdog, worker_matcher
+    from paranmt.pipelines.runtime.watchdog import Watchdog, worker_matcher
     from paranmt.transforms.shards import completed_shards, join_path
 
     config = plan.config

@@ -12,10 +12,10 @@ import argparse
 import ast
 import importlib
 import importlib.util
-import logging
 import sys
 
-from paranmt.pipelines.extras import MissingExtra, missing_extra
+from paranmt.pipelines.runtime.extras import MissingExtra, missing_extra
+from paranmt.pipelines.runtime.logs import configure_logging
 from paranmt.schemas.config import ConfigError, PipelineStopped
 
 COMMANDS = {
@@ -75,21 +75,6 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
         if name not in subparsers.choices:
             subparsers.add_parser(name, help=command_help(name) if command is None else None)
     return parser
-
-
-def configure_logging(verbose: bool) -> None:
-    """INFO for paranmt, WARNING for the libraries (DEBUG for everything with -v). Done before any library import:
-    Beam logs an irrelevant GCP-client warning at import time, which is dropped here."""
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger().handlers[0].addFilter(lambda record: "apitools not found" not in record.getMessage())
-    if not verbose:
-        # "root" too: Beam and others log straight to the root logger; paranmt's own loggers stay at INFO
-        for noisy in ("apache_beam", "fairseq", "stanza", "root", "matplotlib", "distributed", "dask"):
-            logging.getLogger(noisy).setLevel(logging.WARNING)
-        logging.getLogger("paranmt").setLevel(logging.INFO)
-        # the local job service relays every worker's start-up warnings; real errors still come through
-        logging.getLogger("apache_beam.runners.portability.local_job_service").setLevel(logging.ERROR)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ DaskCluster spec (through dask-kubernetes) of a Dask cluster for `paranmt build 
 Offline, like `check-dataflow`: it writes what would be submitted and prints how to submit it; nothing is
 submitted. Two pools of workers (schemas/cluster.py): CPU workers advertise the Dask resource `CPU=<threads>`, GPU
 workers `GPU=<n>`, so that a build with `translate.accelerator` set runs translate on the GPU workers only and
-every other step on the CPU workers (pipelines/dask_runner.py). Written into `--output`:
+every other step on the CPU workers (pipelines/runtime/dask_runner.py). Written into `--output`:
 
     slurm, pbs, sge   cpu-workers.sh, gpu-workers.sh (dask-jobqueue's job_script(), one batch job each: submit
                       as many as `jobs`), start-scheduler.sh, submit.sh (the scheduler and every job in order);
@@ -20,8 +20,6 @@ The scheduler listens on `scheduler_listen` (default: the host of `scheduler_add
 unless configured) and its dashboard on 127.0.0.1; with `tls` the scheduler, the workers and the client use Dask's
 TLS settings (schemas/cluster.py TLSFiles; docs/cluster.md "Securing a shared cluster"). Every config value pasted
 into a script is shell-quoted (`shlex.quote`); `environment` lines are shell lines by design.
-
-This module also holds `WorkerLogging`, the plugin that sets up logging on every worker of a run.
 """
 from __future__ import annotations
 
@@ -31,30 +29,14 @@ import re
 import shlex
 
 import yaml
-from distributed import WorkerPlugin
 
+from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
 from paranmt.schemas.config import ConfigError, parse_assignments
 
 # the batch scheduler's job id variable, so that every job's workers get unique Dask names
 JOB_ID = {"slurm": "${SLURM_JOB_ID}", "pbs": "${PBS_JOBID}", "sge": "${JOB_ID}"}
 SUBMIT = {"slurm": "sbatch", "pbs": "qsub", "sge": "qsub"}
-
-
-class WorkerLogging(WorkerPlugin):
-    """A Dask worker plugin: the launcher's logging set-up (`paranmt.pipelines.cli.configure_logging`) on every
-    worker of a run, so that workers log like the launcher (and drop Beam's import-time GCP-client warning).
-    Lives here, away from Beam: a worker unpickles it before importing Beam."""
-
-    name = "paranmt-logging"
-
-    def __init__(self, verbose: bool):
-        self.verbose = verbose
-
-    def setup(self, worker):
-        from paranmt.pipelines.cli import configure_logging
-
-        configure_logging(self.verbose)
 
 
 def job_script(config: ClusterConfig, pool_name: str) -> str:
@@ -201,6 +183,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    require_extra("dask", "distributed")        # before anything is written
     if not args.config and not args.scheduler:
         raise ConfigError("give --scheduler slurm|pbs|sge|kubernetes or --config FILE")
     overrides = parse_assignments(args.set)

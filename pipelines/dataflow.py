@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.pipelines import build
-from paranmt.pipelines.extras import require_extra, stage_extras
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.extras import require_extra, stage_extras
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.schemas.config import BuildConfig, ConfigError
 
 STAGED_PIPELINE = "pipeline.pb"

@@ -19,9 +19,9 @@ import logging
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
-from paranmt.pipelines.watchdog import supervised
+from paranmt.pipelines.runtime.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HEADERS, HF_SCHEMA, ExportShardFn

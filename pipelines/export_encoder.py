@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.pipelines.extras import require_extra
+from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.schemas.config import ConfigError
 
 FORMATS = ("sentence-transformers",)

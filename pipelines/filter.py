@@ -23,9 +23,9 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_temporaries, rerun_command
-from paranmt.pipelines.watchdog import supervised
+from paranmt.pipelines.runtime.watchdog import supervised
 from paranmt.schemas import layout, tsv
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.filter import FilterShards

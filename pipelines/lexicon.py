@@ -20,9 +20,9 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
-from paranmt.pipelines.watchdog import supervised
+from paranmt.pipelines.runtime.watchdog import supervised
 from paranmt.schemas import tsv
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
 from paranmt.transforms.lexicon import ParaphraseLexicon

@@ -22,9 +22,9 @@ from collections import Counter
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.pipelines.options import pipeline_options, runs_remotely
+from paranmt.pipelines.runtime.options import pipeline_options, runs_remotely
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_temporaries, resume_command
-from paranmt.pipelines.watchdog import supervised
+from paranmt.pipelines.runtime.watchdog import supervised
 from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.paraphrase import ParaphraseShards

@@ -16,9 +16,9 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
-from paranmt.pipelines.watchdog import supervised
+from paranmt.pipelines.runtime.watchdog import supervised
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics

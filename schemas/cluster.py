@@ -4,7 +4,7 @@ worker job asks the batch scheduler for, and the environment they start in.
 Two pools of workers on one Dask scheduler: `cpu` workers (read, clean, xsim, score, parse, write) advertise the
 Dask resource `CPU=<threads>`, `gpu` workers (translate) advertise `GPU=<gpus per worker process>`; a build that
 joins the cluster with `translate.accelerator` set places each step by those resources
-(paranmt/pipelines/dask_runner.py). A pool with `jobs: 0` is not written.
+(paranmt/pipelines/runtime/dask_runner.py). A pool with `jobs: 0` is not written.
 """
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ class ConfigError(ValueError):
 
 class PipelineStopped(RuntimeError):
     """A running pipeline failed (a worker's exception, a full disk); the message is the one line the CLI prints
-    (exit 1): what stopped, how far the run got, what to do (pipelines/watchdog.py)."""
+    (exit 1): what stopped, how far the run got, what to do (pipelines/runtime/watchdog.py)."""
 
 
 def is_remote(path: str) -> bool:

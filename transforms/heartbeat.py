@@ -1,4 +1,4 @@
-"""Worker side of the watchdog (paranmt.pipelines.watchdog): each worker process reports, after every stage batch,
+"""Worker side of the watchdog (paranmt.pipelines.runtime.watchdog): each worker process reports, after every stage batch,
 what it is doing, in one small JSON file per process that the launcher reads.
 
 The launcher of a local run names a directory in the environment (`PARANMT_HEARTBEAT_DIR`, inherited by the

@@ -1,5 +1,14 @@
 """What the commands share and no command owns, below them: only pipelines/cli.py imports a command module, and
 nothing here imports one (tests/test_import_graph.py).
 
-    arguments.py    the argument groups several commands add to their parsers
+    options.py          the Beam options of every pipeline (local defaults, --runner dask and its flags)
+    dask_runner.py      `--runner dask`: Beam's DaskRunner with what paranmt needs of a runner (docs/cluster.md)
+    worker_logging.py   the Dask worker plugin that sets up every worker's logging (apart: no Beam import)
+    logs.py             the launcher's logging set-up
+    watchdog.py         the supervisor of a local pipeline: a dead worker, a stall, Ctrl-C -> one line
+    output_lock.py      one build per output directory
+    outputs.py          the output contract of every command that writes (apart from the inputs, --resume /
+                        --overwrite, stopped in one line)
+    extras.py           which extra installs what; a missing one is one line naming it
+    arguments.py        the argument groups several commands add to their parsers, and flags from config fields
 """

@@ -10,7 +10,7 @@ train-paraphraser, train-bgt), before and while it writes: the first piece of th
    exit 2 (a ConfigError).
 3. Stopped in one line (`stops_in_one_line`): Ctrl-C, SIGTERM and a full disk end the command with one line on
    stderr (`stopped: <what>; <what is kept>; <how to go on>`, the shape of the watchdog's line,
-   pipelines/watchdog.py), no traceback, exit 130 / 143 / 1, after removing the temporaries of the write that was
+   pipelines/runtime/watchdog.py), no traceback, exit 130 / 143 / 1, after removing the temporaries of the write that was
    cut short. `resume_command` is the command to go on with: the one typed, with `--resume` instead of
    `--overwrite`.
 """

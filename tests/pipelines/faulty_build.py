@@ -14,7 +14,8 @@ import os
 import sys
 import time
 
-from paranmt.pipelines.cli import configure_logging, main
+from paranmt.pipelines.cli import main
+from paranmt.pipelines.runtime.logs import configure_logging
 
 configure_logging(verbose=False)     # before Beam is imported, as the CLI does (Beam warns at import time)
 

@@ -12,7 +12,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from paranmt.pipelines.build import summarize
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.cli import main
 from paranmt.schemas.records import PAIR_SCHEMA, REJECT_SCHEMA
 

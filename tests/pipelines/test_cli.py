@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from paranmt.pipelines import cli
-from paranmt.pipelines.extras import EXTRAS, MissingExtra, missing_extra, require_extra
+from paranmt.pipelines.runtime.extras import EXTRAS, MissingExtra, missing_extra, require_extra
 
 HEAVY = ("apache_beam", "torch", "matplotlib", "scipy", "pyarrow", "stanza", "fairseq", "ctranslate2", "faiss")
 
@@ -23,7 +23,8 @@ def test_top_level_help_imports_no_command_module_and_no_heavy_library():
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
         f"print('LOADED', sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})), "
         "sorted(m for m in sys.modules if m.startswith('paranmt.pipelines.') and m not in "
-        "('paranmt.pipelines.cli', 'paranmt.pipelines.extras')))")
+        "('paranmt.pipelines.cli', 'paranmt.pipelines.runtime', 'paranmt.pipelines.runtime.extras', "
+        "'paranmt.pipelines.runtime.logs')))")
     assert result.returncode == 0, result.stderr
     assert "LOADED [] []" in result.stdout, result.stdout.splitlines()[-1]
     for command in cli.COMMANDS:
@@ -99,7 +100,7 @@ def test_build_help_names_the_default_local_runner_mode():
     """`build --help` and the code agree on how a build without --runner runs."""
     from apache_beam.options.pipeline_options import DirectOptions
 
-    from paranmt.pipelines.options import pipeline_options
+    from paranmt.pipelines.runtime.options import pipeline_options
 
     mode = pipeline_options([]).view_as(DirectOptions).direct_running_mode
     text = " ".join((__import__("paranmt.pipelines.build", fromlist=["__doc__"]).__doc__ or "").split())
@@ -110,7 +111,7 @@ def test_the_extras_named_in_errors_are_setup_py_extras(repo):
     """Every extra that an error message can name exists in setup.py (whose `all` has every one)."""
     import ast
 
-    from paranmt.pipelines.extras import COMMAND_EXTRAS
+    from paranmt.pipelines.runtime.extras import COMMAND_EXTRAS
 
     tree = ast.parse((repo / "setup.py").read_text())
     assignment = next(node for node in tree.body if isinstance(node, ast.Assign)

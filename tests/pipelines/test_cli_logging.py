@@ -5,7 +5,7 @@ import sys
 
 SCRIPT = """
 import logging, sys
-from paranmt.pipelines.cli import configure_logging
+from paranmt.pipelines.runtime.logs import configure_logging
 configure_logging(verbose=sys.argv[1] == "-v")
 logging.getLogger("paranmt.models.training.trainer").info("encoder saved to out/enc")
 logging.getLogger("apache_beam.runners.worker").info("worker chatter")

@@ -193,7 +193,7 @@ def test_a_tls_cluster_from_the_written_scripts_serves_only_clients_with_its_cer
                                 start_new_session=True) for name in ("start-scheduler.sh", "cpu-workers.sh")]
     try:
         client_code = ("from apache_beam.options.pipeline_options import PipelineOptions\n"
-                       "from paranmt.pipelines.dask_runner import close, start_client\n"
+                       "from paranmt.pipelines.runtime.dask_runner import close, start_client\n"
                        f"client, _ = start_client(PipelineOptions(['--dask_client_address={address}']))\n"
                        "client.wait_for_workers(1, timeout=60)\n"
                        "print(client.submit(sum, [1, 2]).result(), client.scheduler.address)\n"

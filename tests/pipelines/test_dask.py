@@ -13,7 +13,7 @@ import pytest
 from apache_beam.options.pipeline_options import StandardOptions
 
 from paranmt.pipelines.cli import main
-from paranmt.pipelines.options import DASK_RUNNER, pipeline_options, runs_remotely
+from paranmt.pipelines.runtime.options import DASK_RUNNER, pipeline_options, runs_remotely
 
 
 def cli(*args):

@@ -22,7 +22,7 @@ import pytest
 
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.dataflow import plan_dataflow_job
-from paranmt.pipelines.extras import stage_extras
+from paranmt.pipelines.runtime.extras import stage_extras
 from paranmt.schemas.config import ConfigError, load_build_config
 from paranmt.schemas.records import empty_row, pairs_to_table
 

@@ -3,7 +3,7 @@ import os
 
 import pytest
 
-from paranmt.pipelines.options import pipeline_options
+from paranmt.pipelines.runtime.options import pipeline_options
 
 
 @pytest.mark.parametrize("given, mode, expected", [

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from paranmt.pipelines.cli import main
-from paranmt.pipelines.output_lock import OutputLock
+from paranmt.pipelines.runtime.output_lock import OutputLock
 from paranmt.schemas.config import ConfigError
 
 IN_MEMORY = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]

@@ -17,7 +17,7 @@ import pytest
 
 from paranmt.pipelines.build import Progress
 from paranmt.pipelines.cli import main
-from paranmt.pipelines.watchdog import exit_cause, failure_cause, is_beam_worker, is_dask_worker
+from paranmt.pipelines.runtime.watchdog import exit_cause, failure_cause, is_beam_worker, is_dask_worker
 
 FAULTY_BUILD = Path(__file__).with_name("faulty_build.py")
 MULTI = ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from paranmt.pipelines.extras import EXTRAS
+from paranmt.pipelines.runtime.extras import EXTRAS
 from paranmt.schemas import layout
 
 CORE_INSTALL = os.environ.get("PARANMT_CORE_INSTALL") == "1"

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import os
 
-from paranmt.pipelines.extras import require_extra
+from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.schemas.config import ConfigError
 
 # Runners that run the pipeline in processes of this machine (the watchdog supervises them, as it does the Dask
-# LocalCluster of `--dask-workers`: pipelines/watchdog.py; a stage with a resource hint stays fused on them: no GPU
+# LocalCluster of `--dask-workers`: pipelines/runtime/watchdog.py; a stage with a resource hint stays fused on them: no GPU
 # pool here).
 LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDirectRunner", "SwitchingDirectRunner",
                  "PrismRunner", "prism"}
-DASK_RUNNER = "paranmt.pipelines.dask_runner.ParanmtDaskRunner"
-# paranmt's Dask flags -> the Beam options of DASK_RUNNER (pipelines/dask_runner.py)
+DASK_RUNNER = "paranmt.pipelines.runtime.dask_runner.ParanmtDaskRunner"
+# paranmt's Dask flags -> the Beam options of DASK_RUNNER (pipelines/runtime/dask_runner.py)
 DASK_FLAGS = {"dask-address": "dask_client_address", "dask-workers": "dask_workers"}
 
 
@@ -28,7 +28,7 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
     process). Shared by build, filter, stats, export and lexicon.
 
     `--runner dask` (or DaskRunner, or any `--dask-address ADDRESS` / `--dask-workers N` alone) runs on Dask
-    (pipelines/dask_runner.py): `--dask-address` joins a running scheduler (Beam's `--dask_client_address`),
+    (pipelines/runtime/dask_runner.py): `--dask-address` joins a running scheduler (Beam's `--dask_client_address`),
     `--dask-workers N` starts a LocalCluster of N worker processes; neither: one worker per core."""
     from apache_beam.options.pipeline_options import PipelineOptions
 

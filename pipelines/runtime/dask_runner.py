@@ -8,7 +8,7 @@
     DASK_CONFIG=dask-client.yaml paranmt build ... --dask-address tls://HOST:8786    the same over TLS (Dask's
                                                                       TLS settings: `client_security`)
 
-`pipelines/options.py` turns those flags into the Beam options of `ParanmtDaskRunner` (`--dask_workers`, Beam's
+`pipelines/runtime/options.py` turns those flags into the Beam options of `ParanmtDaskRunner` (`--dask_workers`, Beam's
 `--dask_client_address`); Beam's other Dask options (`--dask_scheduler_file`, `--dask_connection_timeout`,
 `--dask_npartitions`, `--dask_partition_size`) pass through. What this runner adds to Beam's:
 
@@ -54,7 +54,7 @@ from apache_beam.runners.direct.direct_metrics import DirectMetrics
 from apache_beam.runners.worker import statesampler
 from apache_beam.utils import counters
 
-from paranmt.pipelines.cluster_config import WorkerLogging
+from paranmt.pipelines.runtime.worker_logging import WorkerLogging
 from paranmt.schemas.config import ConfigError, PipelineStopped
 
 log = logging.getLogger(__name__)

@@ -25,7 +25,7 @@ temporaries of unfinished ones are removed by the next `--resume`.
 
 Another runner plugs in by calling `report_exit(pid, returncode)` from its own hook (and `worker_match` says which
 descendant processes are its workers); the heartbeats, stall, memory and signal handling are the same.
-`--runner dask --dask-workers N` (a LocalCluster started for the run, pipelines/dask_runner.py) is supervised the
+`--runner dask --dask-workers N` (a LocalCluster started for the run, pipelines/runtime/dask_runner.py) is supervised the
 same way, except for a dead worker: its nanny (in this process) starts a new one and Dask re-runs the dead worker's
 task (docs/cluster.md, "Faults"), so a death is not reported; if Dask gives up, the run fails with one line. A
 runner whose workers are other machines (Dataflow, a joined Dask cluster) is not supervised (`worker_matcher`).
@@ -46,7 +46,7 @@ from typing import Callable
 
 import psutil
 
-from paranmt.pipelines.options import DASK_RUNNER, runs_remotely
+from paranmt.pipelines.runtime.options import DASK_RUNNER, runs_remotely
 from paranmt.pipelines.runtime.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
 from paranmt.schemas.config import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
