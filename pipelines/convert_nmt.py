@@ -27,7 +27,7 @@ import json
 import sys
 from pathlib import Path
 
-from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, ConfigError, ScoreConfig
+from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, DEVICES, ConfigError, ScoreConfig
 
 
 def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:
@@ -239,7 +239,7 @@ def register(subparsers) -> None:
                                "the clean stage do)")
     evaluate.add_argument("--beam", type=int, default=12)
     evaluate.add_argument("--batch-tokens", type=int, default=4096)
-    evaluate.add_argument("--device", default="auto")
+    evaluate.add_argument("--device", default="auto", choices=DEVICES)
     evaluate.add_argument("--threads", type=int, default=0)
     evaluate.add_argument("--use-vmap", action="store_true",
                           help="ctranslate2: decode with the model's vocabulary map (ct2/vmap.txt); compare with a "

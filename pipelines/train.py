@@ -23,7 +23,7 @@ from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.trainer import MODES, OBJECTIVES, TrainConfig, Trainer
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
-from paranmt.schemas.config import DEVICES, ConfigError, load_config
+from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, ConfigError, load_config
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ FLAG_HELP = {
 }
 FLAG_FIELDS = tuple(FLAG_HELP)
 FLAG_CHOICES = {"mode": MODES, "objective": OBJECTIVES, "distance": DISTANCES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
-                "weights_dtype": ("float32", "float16"), "device": DEVICES, "activation": ("tanh", "relu", "linear"),
+                "weights_dtype": WEIGHTS_DTYPES, "device": DEVICES, "activation": ("tanh", "relu", "linear"),
                 "bidirectional_combine": ("sum", "ff")}
 
 

@@ -21,7 +21,7 @@ from paranmt.models.training.data import FORMATS
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_output_flags
 from paranmt.pipelines.train import load_training_pairs
-from paranmt.schemas.config import load_config
+from paranmt.schemas.config import DEVICES, load_config
 
 FLAGS = ("variant", "sp_model", "dim", "latent", "encoder_layers", "decoder_layers", "max_tokens", "epochs",
          "max_steps", "time_budget_minutes", "device", "threads", "seed")
@@ -65,7 +65,7 @@ def register(subparsers) -> None:
     parser.add_argument("--max-steps", dest="max_steps", type=int, help="stop after N updates (0 = no limit)")
     parser.add_argument("--time-budget-minutes", dest="time_budget_minutes", type=float,
                         help="stop after this much training time (0 = no limit)")
-    parser.add_argument("--device", choices=["auto", "cpu", "cuda"], help="auto: CUDA with fp16 when present")
+    parser.add_argument("--device", choices=DEVICES, help="auto: CUDA with fp16 when present")
     parser.add_argument("--threads", type=int, help="CPU threads (default 1)")
     parser.add_argument("--seed", type=int)
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,

@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import logging
 
-from paranmt.schemas.config import ConfigError, asset_path, load_config, make_output_dir
+from paranmt.schemas.config import (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, ConfigError, asset_path, load_config,
+                                    make_output_dir)
 
 log = logging.getLogger(__name__)
 
@@ -136,8 +137,8 @@ FLAG_HELP = {
 }
 FLAG_FIELDS = tuple(FLAG_HELP)
 FLAG_CHOICES = {"task": ("scpn", "parse-generator", "plain"), "arch": ("scpn", "transformers"),
-                "require_different": ("template", "parse", "none"), "device": ("auto", "cpu", "cuda"),
-                "fp16": ("auto", "on", "off"), "weights_dtype": ("float32", "float16")}
+                "require_different": ("template", "parse", "none"), "device": DEVICES,
+                "fp16": FP16_CHOICES, "weights_dtype": WEIGHTS_DTYPES}
 
 
 def register(subparsers) -> None:

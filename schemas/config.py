@@ -145,10 +145,13 @@ def check_choice(key: str, value, choices) -> None:
                           + near_matches(str(value), map(str, choices)))
 
 
-DEVICES = ("auto", "cpu", "cuda")
+# The choices of the device settings, for every config and flag that has them (resolved by models/device.py).
+DEVICES = ("auto", "cpu", "cuda")                 # device: auto = CUDA when torch sees it, else CPU
+FP16_CHOICES = ("auto", "on", "off")              # fp16 training: auto = on CUDA (models/device.half_precision)
+WEIGHTS_DTYPES = ("float32", "float16")           # weights_dtype: of a trained model's saved weights
 CT2_WEIGHT_TYPES = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
                     "float32")                    # CTranslate2's types: convert-nmt --quantization, compute types
-CT2_COMPUTE_TYPES = ("auto", "default") + CT2_WEIGHT_TYPES   # auto: paranmt.models.nmt.device.ct2_compute_type
+CT2_COMPUTE_TYPES = ("auto", "default") + CT2_WEIGHT_TYPES   # auto: paranmt.models.device.ct2_compute_type
 
 
 SHARD_ROWS = 20_000              # rows per shard of a build without model stages (read, clean)
@@ -257,7 +260,7 @@ class TranslateConfig:
     use_vmap: bool = False               # ctranslate2: decode over the model's vocabulary map (ct2/vmap.txt,
                                          # written by convert-nmt); off: the map can change the best hypothesis
     compute_type: str = "auto"           # ctranslate2 compute type; auto: int8 on CPU for int8 weights, float16 on
-                                         # CUDA (paranmt.models.nmt.device.ct2_compute_type); int8_float16: GPU opt-in
+                                         # CUDA (paranmt.models.device.ct2_compute_type); int8_float16: GPU opt-in
 
     def validate(self) -> None:
         """Settings only; the model itself is checked by the stage factory (paranmt.transforms.translate)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from apache_beam.utils.multi_process_shared import MultiProcessShared
 
-from paranmt.models.nmt.device import select_device
+from paranmt.models.device import select_device
 from paranmt.models.nmt.stage import TranslateStage
 from paranmt.models.nmt.model_dir import BACKENDS, ModelDir, ModelDirError
 from paranmt.schemas.config import TranslateConfig, check_choice

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from paranmt.models.adversarial.tasks import Example
-from paranmt.models.nmt.device import select_device
+from paranmt.models.device import select_device
 from paranmt.models.text.tokenize import lowercase_tokens
 
 LOG = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class ClassifierConfig:
     lr: float = 1e-3
     min_count: int = 1
     seed: int = 1
-    device: str = "auto"          # auto | cpu | cuda (models/nmt/device.select_device)
+    device: str = "auto"          # auto | cpu | cuda (models/device.select_device)
 
     def validate(self) -> "ClassifierConfig":
         for name in ("dim", "hidden", "head", "epochs", "batch_size", "min_count"):

@@ -22,7 +22,6 @@ export-encoder --model <output>` work on it.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
 from dataclasses import dataclass, field
@@ -31,8 +30,8 @@ from pathlib import Path
 import torch
 
 from paranmt.models.bgt.model import VARIANTS, BGTModel
+from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
-from paranmt.models.nmt.device import Device
 from paranmt.models.safe_load import load_weights_only
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.trainer import sts_dev
@@ -96,13 +95,6 @@ def kl_weight(step: int, anneal_steps: int) -> float:
     return min(1.0, step / anneal_steps) if anneal_steps > 0 else 1.0
 
 
-def precision_context(device: Device):
-    """fp16 autocast on CUDA when the device asks for it; nothing (fp32) otherwise."""
-    if device.kind == "cuda" and device.fp16:
-        return torch.autocast(device_type="cuda", dtype=torch.float16)
-    return contextlib.nullcontext()
-
-
 def token_batches(lengths: list[int], max_tokens: int) -> list[list[int]]:
     """Indices cut into batches of similar lengths whose summed length stays within `max_tokens` (a pair longer
     than the budget gets a batch of its own)."""
@@ -157,12 +149,12 @@ class BGTTask(Task):
     def setup(self, checkpoint, device: Device) -> None:
         c = self.config
         featurizer = self._featurizer()
-        self.device = device
+        self.half = half_precision(device)
         self.model = BGTModel(featurizer, c.variant, tuple(c.languages), c.dim, c.latent, c.encoder_layers,
                               c.decoder_layers, c.heads, c.ffn, c.dropout, c.max_len,
                               c.label_smoothing).to(device.kind)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, betas=(0.9, 0.98), eps=1e-8)
-        self.scaler = torch.amp.GradScaler("cuda", enabled=device.kind == "cuda" and device.fp16)
+        self.scaler = torch.amp.GradScaler("cuda", enabled=self.half)
         if checkpoint is not None:
             weights = (checkpoint.state["model"] if checkpoint.directory is None else
                        load_weights_only(checkpoint.directory / "model.pt", map_location=device.kind))
@@ -191,7 +183,7 @@ class BGTTask(Task):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(state.step + 1, c.lr, c.warmup)
         self.beta = kl_weight(state.step, c.kl_anneal_steps)
-        with precision_context(self.device):
+        with autocast(self.half):
             losses = model([self.english[i] for i in batch], [self.other[i] for i in batch], self.beta)
         optimizer.zero_grad()
         self.scaler.scale(losses["loss"]).backward()

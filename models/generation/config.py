@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Callable
 
 from paranmt.models.generation import RERANK
-from paranmt.schemas.config import ConfigError, ParseConfig, ScoreConfig, asset_path, is_remote
+from paranmt.schemas.config import (DEVICES, ConfigError, ParseConfig, ScoreConfig, asset_path, check_choice,
+                                    is_remote)
 
 DEFAULT_MODELS = "assets"           # the shipped demo models (a directory of models: models.find_models)
 
@@ -52,8 +53,7 @@ class ParaphraseConfig:
             raise ConfigError(f"--rerank must be one of {', '.join(RERANK)}, not {self.rerank!r}")
         if self.no_repeat_ngram < 0:
             raise ConfigError(f"--no-repeat-ngram must be >= 0 (0: off), not {self.no_repeat_ngram}")
-        if self.device not in ("auto", "cpu", "cuda"):
-            raise ConfigError(f"--device must be auto, cpu or cuda, not {self.device!r}")
+        check_choice("--device", self.device, DEVICES)
         for name in ("min_overlap", "min_similarity"):
             if not -1 <= getattr(self, name) <= 1:
                 raise ConfigError(f"--{name.replace('_', '-')} must be in [-1, 1], not {getattr(self, name)}")

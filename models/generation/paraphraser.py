@@ -180,9 +180,9 @@ def read_templates(path: str | Path) -> list[tuple[str, int]]:
 
 
 def load_generator(path: str | Path, device: str = "auto", threads: int = 0) -> Paraphraser:
-    """The paraphraser in `path`, on the device the project's device choice gives (models/nmt/device.py:
+    """The paraphraser in `path`, on the device the project's device choice gives (models/device.py:
     `auto` = CUDA when available, else CPU with `threads` torch threads, 0 = torch's default)."""
-    from paranmt.models.nmt.device import select_device
+    from paranmt.models.device import select_device
 
     descriptor = read_descriptor(model_directory(path, "paraphraser", ParaphraserModelError))
     chosen = select_device(device, threads)

@@ -3,8 +3,8 @@
 Per update: the next `batch_size` instances of the epoch's order (a permutation drawn from `seed + epoch`; within
 windows of 50 batches the instances are grouped by length so that padding stays small), each drawn anew
 (`Instance.drawn`: sentence-only instances get a fresh word shuffle), one Adam step on the mean NLL per target
-unit, gradients clipped to `clip_norm`. Device: the project's choice (models/nmt/device.py: `auto` = CUDA when
-available); on CUDA, fp16 autocast with a gradient scaler unless `fp16: off` (`precision`).
+unit, gradients clipped to `clip_norm`. Device: the project's choice (models/device.py: `auto` = CUDA when
+available); on CUDA, fp16 autocast with a gradient scaler unless `fp16: off` (models/device.py `half_precision`).
 The updates run in the shared training loop (models/training/loop.py; `ParaphraserTask`). Checkpoints (the model
 in its saved layout + `trainer_state.pt` with optimizer, gradient scaler, counters and RNG states) go to
 `<output>/checkpoint/` every `checkpoint_every` updates and at the end, written beside the old one and swapped
@@ -27,14 +27,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
-from paranmt.models.nmt.device import Device
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
-from paranmt.schemas.config import ConfigError, bounded
+from paranmt.schemas.config import FP16_CHOICES, ConfigError, bounded
 
 log = logging.getLogger(__name__)
-FP16_CHOICES = ("auto", "on", "off")
 LENGTH_WINDOW = 50
 
 
@@ -92,13 +91,6 @@ class ParaphraserTrainConfig(LoopConfig):
     def scpn_sizes(self) -> dict:
         return {name: getattr(self, name) for name in ("embed_dim", "hidden", "parse_embed_dim", "parse_hidden",
                                                        "decoder_layers", "dropout", "copy")}
-
-
-def precision(device: Device, fp16: str) -> bool:
-    """Train in fp16 (autocast + gradient scaling)? `auto`: on CUDA; `on`: CUDA only (an error on CPU); `off`."""
-    if fp16 == "on" and device.kind != "cuda":
-        raise ConfigError("fp16 training needs a CUDA device")
-    return device.kind == "cuda" and fp16 != "off"
 
 
 def length_grouped_order(instances: list[Instance], order: np.ndarray, batch_size: int) -> list[int]:
@@ -168,7 +160,7 @@ class ParaphraserTask(Task):
 
     def setup(self, checkpoint, device: Device) -> None:
         c = self.config
-        half = precision(device, c.fp16)
+        half = half_precision(device, c.fp16)
         self.rng = random.Random(c.seed)
         if checkpoint is not None:
             self.model = load_model(checkpoint.directory)
@@ -202,7 +194,7 @@ class ParaphraserTask(Task):
     def step(self, batch: list[Instance], state: LoopState) -> tuple[int, dict]:
         model, optimizer, scaler = self.model, self.optimizer, self.scaler
         model.module.train()
-        with torch.autocast("cuda", dtype=torch.float16, enabled=scaler is not None):
+        with autocast(scaler is not None):
             loss = model.loss(batch)
         optimizer.zero_grad()
         if scaler is not None:

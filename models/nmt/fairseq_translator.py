@@ -1,7 +1,7 @@
 """The fairseq backend of `Translator` (paranmt.models.nmt.translator): the reference for fairseq models."""
 from __future__ import annotations
 
-from paranmt.models.nmt.device import Device
+from paranmt.models.device import Device
 from paranmt.models.nmt.model_dir import ModelDir
 from paranmt.models.nmt.translator import Hypothesis, Translation, Translator
 

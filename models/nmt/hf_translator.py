@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from paranmt.models.device import Device
 from paranmt.models.files import reading
-from paranmt.models.nmt.device import Device
 from paranmt.models.nmt.hf import gap_note, load_pretrained
 from paranmt.models.nmt.model_dir import ModelDir
 from paranmt.models.nmt.translator import Hypothesis, Translation, Translator

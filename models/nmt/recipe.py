@@ -355,7 +355,7 @@ class NMTRecipe:
 
     def fairseq_train_args(self, save_dir: Path, extra: list[str], train: dict) -> list[str]:
         """fairseq-train's arguments: the binarized data, `save_dir`, `extra`, the model flags and `train`'s."""
-        from paranmt.models.nmt.device import cuda_available
+        from paranmt.models.device import cuda_available
 
         c = self.config
         args = [str(self.bin), "--source-lang", c.source_lang, "--target-lang", c.target_lang,

@@ -17,8 +17,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from paranmt.models.device import Device, ct2_compute_type, select_device
 from paranmt.models.files import reading
-from paranmt.models.nmt.device import Device, ct2_compute_type, select_device
 from paranmt.models.nmt.model_dir import ModelDir
 
 
@@ -99,7 +99,7 @@ class CTranslate2Translator(Translator):
 
     `use_vmap`: decode over the target tokens the model's vocabulary map (ct2/vmap.txt, paranmt.models.nmt.vmap)
     lists for the batch's source pieces instead of the whole target vocabulary (faster; the best hypothesis can
-    differ). `compute_type`: "auto" follows the device and the stored weights (paranmt.models.nmt.device.
+    differ). `compute_type`: "auto" follows the device and the stored weights (paranmt.models.device.
     ct2_compute_type: int8 on CPU for an int8 model, float16 on CUDA), or a CTranslate2 compute type."""
 
     def __init__(self, model: ModelDir, device: Device, max_target_tokens: int = 200, source_lang: str = "cs",

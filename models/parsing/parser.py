@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import logging
 
+from paranmt.models.device import select_device
 from paranmt.models.files import ModelFileError, model_directory, read_json, reading
-from paranmt.models.nmt.device import select_device
 from paranmt.models.parsing.trees import Tree, TreeFormatError, parse_one
 from paranmt.models.safe_load import load_weights_only, refusing
 from paranmt.models.stage import split_retry
@@ -64,7 +64,7 @@ def model_files(model_dir: str) -> dict:
 class StanzaParser(Parser):
     """stanza tokenize(pretokenized) + pos + constituency, models loaded once at construction.
 
-    `device`: `auto` | `cpu` | `cuda`, resolved by the project's one device choice (`models/nmt/device.py`:
+    `device`: `auto` | `cpu` | `cuda`, resolved by the project's one device choice (`models/device.py`:
     `auto` takes CUDA when torch sees it; `cuda` without CUDA is a ParserModelError, never a silent CPU run).
     Every model file is read weights-only (stanza's own loads are; a refused file is paranmt.models.safe_load's
     one line).

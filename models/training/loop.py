@@ -47,9 +47,10 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from paranmt.models.nmt.device import Device, select_device
+from paranmt.models.device import Device, select_device
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import DEVICES, Config, ConfigError, bounded, check_choice, check_ranges
+from paranmt.schemas.config import (DEVICES, WEIGHTS_DTYPES, Config, ConfigError, bounded, check_choice,
+                                    check_ranges)
 
 log = logging.getLogger(__name__)
 STATE_FILE = "trainer_state.pt"
@@ -73,7 +74,7 @@ class LoopConfig(Config):
     def validate(self) -> "LoopConfig":
         check_ranges(self)
         check_choice("device", self.device, DEVICES)
-        check_choice("weights_dtype", self.weights_dtype, ("float32", "float16"))
+        check_choice("weights_dtype", self.weights_dtype, WEIGHTS_DTYPES)
         return self
 
 
@@ -214,7 +215,7 @@ def find_checkpoint(output: Path) -> Checkpoint | None:
 
 
 def select(config: LoopConfig) -> Device:
-    """The device of `config` (models/nmt/device.py); a CUDA request without CUDA is a ConfigError."""
+    """The device of `config` (models/device.py); a CUDA request without CUDA is a ConfigError."""
     try:
         return select_device(config.device, config.threads)
     except ValueError as error:

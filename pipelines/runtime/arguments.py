@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 
 from paranmt.models.generation import RERANK
-from paranmt.schemas.config import ParseConfig, ScoreConfig
+from paranmt.schemas.config import DEVICES, ParseConfig, ScoreConfig
 
 
 def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
@@ -70,7 +70,7 @@ def add_model_arguments(parser) -> None:
     parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
                         help="beam search never repeats an N-gram of output units (default 0: off)")
     parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
-    parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
+    parser.add_argument("--device", default="auto", choices=DEVICES)
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")
 
 

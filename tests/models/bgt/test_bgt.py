@@ -1,6 +1,6 @@
 """BGT and its baselines: the losses on hand-computed values, a few updates of every variant on real bitext,
-save / reload / encode through the encoder interface, resume, and the schedule and precision choices."""
-import contextlib
+save / reload / encode through the encoder interface, resume, and the schedule (the precision choice:
+tests/models/test_device.py)."""
 import json
 
 import numpy as np
@@ -8,11 +8,9 @@ import pytest
 import torch
 
 from paranmt.models.bgt.model import VARIANTS, BGTModel, gaussian_kl
-from paranmt.models.bgt.trainer import (BGTConfig, BGTTrainer, kl_weight, learning_rate, precision_context,
-                                        token_batches)
+from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer, kl_weight, learning_rate, token_batches
 from paranmt.models.encoders import load_encoder
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
-from paranmt.models.nmt.device import select_device
 from paranmt.schemas.config import ConfigError
 
 TINY = dict(dim=16, latent=8, encoder_layers=1, decoder_layers=1, heads=2, ffn=32, max_len=40, max_tokens=600,
@@ -46,12 +44,6 @@ def test_schedules_and_batches():
     batches = token_batches([5, 1, 9, 3, 3], max_tokens=7)
     assert sorted(i for b in batches for i in b) == [0, 1, 2, 3, 4]
     assert batches == [[1, 3, 4], [0], [2]]                 # by length; the 9-token pair alone
-
-
-def test_precision_follows_the_device():
-    assert isinstance(precision_context(select_device("cpu")), contextlib.nullcontext)
-    autocast = precision_context(select_device("auto", cuda=True))
-    assert autocast.device == "cuda" and autocast.fast_dtype == torch.float16
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

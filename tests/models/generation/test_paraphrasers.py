@@ -1,6 +1,7 @@
 """Paraphraser training and the model API (models/generation): every task on both architectures (tiny models
 trained for a few updates on real parsed pairs), save / reload / generate, the training data rules (reversed
-pairs, the template-differs filter, sentence-only instances), resume, device and precision choice, the CLI."""
+pairs, the template-differs filter, sentence-only instances), resume, the CLI (device and precision choice:
+tests/models/test_device.py)."""
 import json
 import random
 
@@ -9,11 +10,8 @@ import pytest
 from paranmt.models.generation.data import (GenerationDataError, Instance, ParsedPair, pair_instances, read_pairs,
                                             sentence_instances, top_templates)
 from paranmt.models.generation.paraphraser import ParaphraserModelError, load_generator
-from paranmt.models.generation.train import precision
 from paranmt.models.generation.units import ParseUnits, balance_parse
-from paranmt.models.nmt.device import select_device
 from paranmt.models.parsing.trees import template_of_linearized, to_scpn
-from paranmt.schemas.config import ConfigError
 from paranmt.pipelines.cli import main
 
 TASKS = ("scpn", "parse-generator", "plain")
@@ -130,14 +128,6 @@ def test_resume_continues_from_the_checkpoint(tmp_path, paraphrase_pairs):
     full_state = full.module.state_dict()
     for name, value in resumed.module.state_dict().items():
         assert (value - full_state[name]).abs().max() < 1e-5, name
-
-
-def test_device_and_fp16_choice():
-    assert precision(select_device("auto", cuda=True), "auto") is True
-    assert precision(select_device("auto", cuda=True), "off") is False
-    assert precision(select_device("auto", cuda=False), "auto") is False
-    with pytest.raises(ConfigError, match="CUDA"):
-        precision(select_device("cpu", cuda=True), "on")
 
 
 def test_not_a_paraphraser_directory(tmp_path):

@@ -1,8 +1,8 @@
 """StanzaParser with the shipped model (assets/parser-en): real parses, device choice, split-and-retry."""
 import pytest
 
+from paranmt.models.device import cuda_available
 from paranmt.models.parsing.evaluate import score_parses
-from paranmt.models.nmt.device import cuda_available
 from paranmt.models.parsing.parser import ParserModelError, StanzaParser, model_files
 from paranmt.models.parsing.ptb import read_mrg
 from paranmt.models.parsing.tokenize import ptb_tokenize
@@ -20,7 +20,7 @@ def parser(shipped_parser):
 
 @pytest.mark.skipif(cuda_available(), reason="checks the error on a machine without CUDA")
 def test_device_goes_through_the_project_device_choice(shipped_parser):
-    """models/nmt/device.select_device decides (its logic: tests/models/nmt/test_device.py): `cuda` without CUDA is
+    """models/device.select_device decides (its logic: tests/models/nmt/test_device.py): `cuda` without CUDA is
     a ParserModelError, an unknown device too; `cpu` with `threads` sets torch's threads for the process."""
     import torch
     with pytest.raises(ParserModelError, match="no CUDA"):

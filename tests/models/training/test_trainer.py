@@ -133,9 +133,9 @@ def test_resume_continues_exactly(bitext_pairs, tmp_path):
 
 
 def test_device_selection(bitext_pairs, tmp_path, monkeypatch):
-    """The trainer takes the project's one device choice (models/nmt/device.py): cuda without CUDA is a
+    """The trainer takes the project's one device choice (models/device.py): cuda without CUDA is a
     ConfigError (one line from the CLI), never a silent CPU run."""
-    import paranmt.models.nmt.device as device
+    import paranmt.models.device as device
 
     monkeypatch.setattr(device, "cuda_available", lambda: False)
     with pytest.raises(ConfigError, match="no CUDA device"):

@@ -1,8 +1,13 @@
-"""Device choice for NMT: CUDA + fp16 when present, CPU with threads otherwise (availability flag injected), and
-the CTranslate2 compute type that follows from the device and the stored weights."""
-import pytest
+"""The project's one device choice (models/device.py): CUDA + fp16 when present, CPU with threads otherwise
+(availability flag injected), the training precision, and the CTranslate2 compute type that follows from the device
+and the stored weights."""
+import contextlib
 
-from paranmt.models.nmt.device import Device, ct2_compute_type, select_device
+import pytest
+import torch
+
+from paranmt.models.device import Device, autocast, ct2_compute_type, half_precision, select_device
+from paranmt.schemas.config import ConfigError
 
 
 def test_auto_takes_cuda_in_fp16_when_present():
@@ -30,7 +35,6 @@ def test_bad_requests_are_rejected(requested, threads):
 
 def test_asking_torch_on_this_cpu_machine_gives_cpu():
     assert select_device("auto", threads=1).kind in ("cpu", "cuda")
-    import torch
     assert (select_device("auto").kind == "cuda") == torch.cuda.is_available()
 
 
@@ -58,3 +62,27 @@ def test_an_explicit_compute_type_is_kept_and_an_unknown_one_rejected():
     assert ct2_compute_type(Device("cuda", True, 0), "int8", "int8_float16") == "int8_float16"   # the GPU opt-in
     with pytest.raises(ValueError, match="compute_type must be one of"):
         ct2_compute_type(Device("cpu", False, 1), "int8", "int4")
+
+
+@pytest.mark.parametrize("device, fp16, expected", [
+    (Device("cuda", fp16=True, threads=0), "auto", True),
+    (Device("cuda", fp16=True, threads=0), "on", True),
+    (Device("cuda", fp16=True, threads=0), "off", False),
+    (Device("cpu", fp16=False, threads=1), "auto", False),
+    (Device("cpu", fp16=False, threads=1), "off", False),
+])
+def test_training_runs_in_fp16_on_cuda_unless_turned_off(device, fp16, expected):
+    assert half_precision(device, fp16) is expected
+
+
+def test_fp16_on_a_cpu_or_an_unknown_choice_is_a_config_error():
+    with pytest.raises(ConfigError, match="fp16 training needs a CUDA device"):
+        half_precision(select_device("cpu", cuda=True), "on")
+    with pytest.raises(ConfigError, match="fp16 must be one of auto, on, off"):
+        half_precision(select_device("auto", cuda=True), "yes")
+
+
+def test_the_forward_pass_autocasts_to_fp16_only_in_half_precision():
+    assert isinstance(autocast(half_precision(select_device("cpu"))), contextlib.nullcontext)
+    context = autocast(half_precision(select_device("auto", cuda=True)))
+    assert context.device == "cuda" and context.fast_dtype == torch.float16

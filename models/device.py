@@ -1,10 +1,16 @@
-"""Device choice for NMT inference and training: CUDA (with fp16) when present, else CPU with a thread count; and the
-CTranslate2 compute type that follows from the device and the stored weights."""
+"""The project's one device choice, used by every model, trainer and command: the device (`auto`: CUDA when torch
+sees it, else CPU with a thread count), the training precision (fp16 on CUDA) and the CTranslate2 compute type that
+follows from the device and the stored weights.
+
+The settings' choices (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, CT2_COMPUTE_TYPES) are config vocabulary, written once
+in schemas/config.py so that the build's config (schemas/) checks them too; this module resolves them.
+"""
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
-from paranmt.schemas.config import CT2_COMPUTE_TYPES
+from paranmt.schemas.config import CT2_COMPUTE_TYPES, DEVICES, FP16_CHOICES, ConfigError
 
 
 def cuda_available() -> bool:
@@ -26,11 +32,11 @@ class Device:
 def select_device(requested: str = "auto", threads: int = 0, cuda: bool | None = None) -> Device:
     """Resolve a device request.
 
-    requested: "auto" (CUDA when available, else CPU), "cuda" (an error when CUDA is missing) or "cpu".
-    cuda: whether CUDA is available; None asks torch (tests pass a fixed flag).
+    requested: one of DEVICES: "auto" (CUDA when available, else CPU), "cuda" (an error when CUDA is missing) or
+    "cpu". cuda: whether CUDA is available; None asks torch (tests pass a fixed flag).
     CUDA runs in fp16; CPU in fp32 with `threads` intra-op threads (0 = the backend's default).
     """
-    if requested not in ("auto", "cpu", "cuda"):
+    if requested not in DEVICES:
         raise ValueError(f"device must be auto, cpu or cuda, not {requested!r}")
     if threads < 0:
         raise ValueError(f"threads must be >= 0, not {threads}")
@@ -40,6 +46,26 @@ def select_device(requested: str = "auto", threads: int = 0, cuda: bool | None =
     if requested == "cuda" or (requested == "auto" and has_cuda):
         return Device("cuda", fp16=True, threads=0)
     return Device("cpu", fp16=False, threads=threads)
+
+
+def half_precision(device: Device, fp16: str = "auto") -> bool:
+    """Train in fp16 (autocast + gradient scaling)? `fp16` (FP16_CHOICES): `auto`: on a CUDA device that runs
+    fp16; `on`: on CUDA (a ConfigError on CPU); `off`: never."""
+    if fp16 not in FP16_CHOICES:
+        raise ConfigError(f"fp16 must be one of {', '.join(FP16_CHOICES)}, not {fp16!r}")
+    if fp16 == "on" and device.kind != "cuda":
+        raise ConfigError("fp16 training needs a CUDA device")
+    return device.kind == "cuda" and (fp16 == "on" or fp16 == "auto" and device.fp16)
+
+
+def autocast(half: bool):
+    """The context a training step's forward pass runs in: fp16 autocast on CUDA when `half` (half_precision),
+    else nothing (fp32)."""
+    if not half:
+        return contextlib.nullcontext()
+    import torch
+
+    return torch.autocast(device_type="cuda", dtype=torch.float16)
 
 
 def ct2_compute_type(device: Device, weights: str | None = None, requested: str = "auto") -> str:
