@@ -27,6 +27,8 @@ class ParaphraseConfig:
     encoder: str = ScoreConfig.encoder
     min_overlap: float = 0.5
     min_similarity: float = 0.7
+    keep_copies: bool = False               # post-filter guards (models/generation/postfilter.py): off with True
+    keep_repeats: bool = False
     beam: int = 4
     n_best: int = 1
     rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the

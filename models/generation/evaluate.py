@@ -22,7 +22,8 @@ An output the parser cannot parse matches no template. Systems (rows of the CSV)
                           `paranmt paraphrase` (parse generator + SCPN) on the requests
     parse-generator       p2^ itself: template_match = template(p2^) == t2 (the other columns are empty)
     plain                 the uncontrolled paraphraser (when the model set has one)
-    copy-input            o = s1 (a lower bound: its template_match is the share of pairs with t1 == t2)
+    copy-input            o = s1 (a lower bound: its template_match is the share of pairs with t1 == t2; its
+                          kept_in_template is 0 under the post-filter's copy guard, `--keep-copies` lifts it)
     back-translation      o = s2 (the corpus's own paraphrase; it IS the target, so its template_match and BLEU
                           are 100 by construction; its keeps_input_template is the thesis's "back-translations
                           keep the input's template" number, 28.7% there)

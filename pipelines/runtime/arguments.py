@@ -63,6 +63,12 @@ def add_model_arguments(parser) -> None:
                         help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
     parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
     parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
+    parser.add_argument("--keep-copies", action="store_true",
+                        help="post-filter: keep paraphrases that repeat the source up to case and punctuation "
+                             "(dropped by default, reason copy)")
+    parser.add_argument("--keep-repeats", action="store_true",
+                        help="post-filter: keep paraphrases that repeat a word more often than the source does "
+                             "(dropped by default, reason repeated_word)")
     parser.add_argument("--rerank", default="template", choices=RERANK,
                         help="which hypotheses of the beam are returned: template (default) / simile = the whole "
                              "beam, kept ones first, then by template match / SIMILE to the source; score = the "
@@ -77,4 +83,4 @@ def add_model_arguments(parser) -> None:
 def decoding_settings(args) -> dict:
     """The ParaphraseConfig fields of `add_model_arguments`' options that every command passes as they are."""
     return {name: getattr(args, name) for name in ("beam", "parser", "encoder", "min_overlap", "min_similarity",
-                                                   "rerank", "no_repeat_ngram", "device", "threads")}
+                                                   "keep_copies", "keep_repeats", "rerank", "no_repeat_ngram", "device", "threads")}

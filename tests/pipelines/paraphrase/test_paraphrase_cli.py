@@ -46,7 +46,8 @@ def test_every_output_format(tiny_models, sentences_file, tmp_path, suffix, caps
         assert row["target_parse"].startswith("(") and row["source"] in SENTENCES
         kept = str(row["kept"]).lower() == "true"
         assert kept == (row["reason"] in (None, ""))
-        assert row["reason"] in (None, "", "low_overlap", "low_similarity", "empty_paraphrase")
+        assert row["reason"] in (None, "", "low_overlap", "low_similarity", "empty_paraphrase", "copy",
+                                     "repeated_word")
     summary = capsys.readouterr().out
     assert "paraphrased 4 sentences x 1 template(s): 6 candidates" in summary and '"source_empty": 1' in summary
 
