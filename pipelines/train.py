@@ -20,7 +20,7 @@ from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.loss import DISTANCES
-from paranmt.models.training.trainer import MODES, OBJECTIVES, TrainConfig, Trainer
+from paranmt.models.training.trainer import DEV_AT, MODES, OBJECTIVES, TrainConfig, Trainer
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
 from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, ConfigError, load_config
@@ -83,7 +83,10 @@ FLAG_HELP = {
     "weights_dtype": "dtype of the saved final weights (float16 halves the size)",
     "sp_model": "an existing sentencepiece model for sp encoders (else one is trained on the training data)",
     "device": "training device: auto = CUDA when available",
-    "dev_sts_dir": "STS root folder; its STS2017 en-en is scored at each epoch end",
+    "dev_sts_dir": "STS root folder; its STS2017 en-en (dev_datasets) is scored at each --dev-at and the best "
+                   "model kept in <output>/best/",
+    "dev_at": "score the dev STS at each epoch end (epoch) or at each checkpoint and the end (checkpoint)",
+    "patience": "stop after N dev evaluations in a row without a new best (needs --dev-sts-dir; 0: off)",
     "dim": "embedding size",
     "hidden": "hidden size of the recurrent encoders (default: dim)",
     "vocab_size": "word / trigram vocabulary: the most frequent units of the training data",
@@ -116,7 +119,7 @@ FLAG_HELP = {
 FLAG_FIELDS = tuple(FLAG_HELP)
 FLAG_CHOICES = {"mode": MODES, "objective": OBJECTIVES, "distance": DISTANCES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
                 "weights_dtype": WEIGHTS_DTYPES, "device": DEVICES, "activation": ("tanh", "relu", "linear"),
-                "bidirectional_combine": ("sum", "ff")}
+                "bidirectional_combine": ("sum", "ff"), "dev_at": DEV_AT}
 
 
 def register(subparsers) -> None:

@@ -24,7 +24,7 @@ from paranmt.pipelines.train import load_training_pairs
 from paranmt.schemas.config import DEVICES, load_config
 
 FLAGS = ("variant", "sp_model", "dim", "latent", "encoder_layers", "decoder_layers", "max_tokens", "epochs",
-         "max_steps", "time_budget_minutes", "device", "threads", "seed")
+         "max_steps", "time_budget_minutes", "patience", "device", "threads", "seed")
 
 
 def run(args) -> int:
@@ -65,6 +65,8 @@ def register(subparsers) -> None:
     parser.add_argument("--max-steps", dest="max_steps", type=int, help="stop after N updates (0 = no limit)")
     parser.add_argument("--time-budget-minutes", dest="time_budget_minutes", type=float,
                         help="stop after this much training time (0 = no limit)")
+    parser.add_argument("--patience", type=int, help="stop after N dev evaluations (epoch ends) in a row without a "
+                        "new best (needs dev_sts_dir in --config; 0 = off)")
     parser.add_argument("--device", choices=DEVICES, help="auto: CUDA with fp16 when present")
     parser.add_argument("--threads", type=int, help="CPU threads (default 1)")
     parser.add_argument("--seed", type=int)

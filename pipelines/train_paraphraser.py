@@ -126,6 +126,7 @@ FLAG_HELP = {
     "epochs": "passes over the training instances",
     "max_steps": "stop after this many updates in total (0: no limit)",
     "time_budget_minutes": "stop after this much training time in total (0: no limit)",
+    "patience": "stop after N held-out evaluations in a row without a new best (needs --dev; 0: off)",
     "clip_norm": "gradient norm clipping",
     "checkpoint_every": "write DIR/checkpoint every N updates (and at the end)",
     "log_every": "log loss and instances/s to DIR/metrics.jsonl every N updates",

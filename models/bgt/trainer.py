@@ -16,7 +16,9 @@ The updates run in the shared training loop (models/training/loop.py; `BGTTask`)
 function of the update number, so it needs no state of its own) is written every `checkpoint_every` updates and
 at the end (atomically); `resume` continues from it, or from the single `<output>/checkpoint.pt` that train-bgt
 wrote before (replaced by the directory at the next checkpoint). `<output>/metrics.jsonl` gets the losses, the KL
-weight and pairs/s every `log_every` updates and the dev STS at each epoch end (if `dev_sts_dir`). At the end the
+weight and pairs/s every `log_every` updates and the dev STS at each epoch end (if `dev_sts_dir`; the best
+evaluation's semantic encoder is kept in `<output>/best/`, and `patience` N stops after N epochs without a new
+best: models/training/trainer.py `keep_best_encoder`, loop.py). At the end the
 semantic encoder is saved into `<output>` as a paranmt encoder (kind `bgt`): `paranmt eval/encode/eval-xling/
 export-encoder --model <output>` work on it.
 """
@@ -34,7 +36,7 @@ from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
 from paranmt.models.safe_load import load_weights_only
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
-from paranmt.models.training.trainer import sts_dev
+from paranmt.models.training.trainer import keep_best_encoder, sts_dev
 from paranmt.schemas.config import ConfigError, bounded
 
 log = logging.getLogger(__name__)
@@ -136,6 +138,7 @@ class BGTTask(Task):
     def __init__(self, config: BGTConfig, output: Path, pairs: list[tuple[str, str]]):
         self.config, self.output, self.pairs = config, output, pairs
         self.description = f"train-bgt {config.variant}"
+        self.best = ("dev", "max") if config.dev_sts_dir else None    # keep-best: <output>/best/, the encoder
 
     def _featurizer(self) -> SentencePieceFeaturizer:
         c = self.config
@@ -198,6 +201,9 @@ class BGTTask(Task):
 
     def evaluate(self, state: LoopState) -> dict | None:
         return sts_dev(self.model.encoder.encode, self.config.dev_sts_dir, self.config.dev_datasets)
+
+    def keep_best(self, state: LoopState, metrics: dict) -> None:
+        keep_best_encoder(self.output, self.model.encoder, self.config.weights_dtype, metrics)
 
     def state_dict(self) -> dict:
         return {"optimizer": self.optimizer.state_dict(), "scaler": self.scaler.state_dict()}

@@ -148,14 +148,15 @@ class ParaphraserTrainer:
 
 class ParaphraserTask(Task):
     """Paraphraser training as a task of the shared loop (module docstring): a position counts batches of the
-    epoch; the held-out loss is evaluated at each checkpoint and at the end, the best model kept in `best/`."""
+    epoch; the held-out loss (with dev instances) is evaluated at each checkpoint and at the end, the best model kept
+    in `best/`."""
     evaluate_at = "checkpoint"
-    best = ("dev_loss", "min")
 
     def __init__(self, config: ParaphraserTrainConfig, output: Path, instances: list[Instance], templates,
                  dev: list[Instance], training: dict):
         self.config, self.output, self.instances, self.templates = config, output, instances, templates
         self.dev, self.training = dev, training
+        self.best = ("dev_loss", "min") if dev else None
         self.description = f"train {config.task}/{config.arch}"
 
     def setup(self, checkpoint, device: Device) -> None:

@@ -7,8 +7,11 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
 - order: an epoch's order is `epoch_order(seed, epoch, n)`, the permutation of range(n) drawn by numpy's
   default_rng(seed + epoch), so a resumed run sees the order it would have seen; the task cuts its batches from it
   and yields them from `state.position` (its own unit: pairs, batches) on;
-- stopping: after `epochs` epochs, after `max_steps` updates (0: no limit) or after `time_budget_minutes` of
-  training time summed over resumes (0: no limit), checked after every batch;
+- stopping: after `epochs` epochs, after `max_steps` updates (0: no limit), after `time_budget_minutes` of
+  training time summed over resumes (0: no limit), checked after every batch, or, with `patience` N > 0, once the
+  dev metric of keep-best has not improved for N dev evaluations in a row (counted over resumes; logged as
+  "stopped: dev metric not improved for N evaluations", and the `done` line gets "stopped": "patience"); a task
+  without a dev metric refuses a patience (ConfigError);
 - progress: a tqdm bar over the updates showing the last window's `Task.shown` fields;
 - metrics (JSON lines, `<output>/metrics.jsonl` or the file given): with `log_every` N > 0, a line whenever the
   update count passes a multiple of N, {"step", "epoch" (epochs completed), the task's fields of the window
@@ -18,7 +21,7 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   the dev metrics}, also for an epoch cut short by a stop;
 - checkpoints (with an output directory; `checkpoint_every` N updates, 0: only at the end, and at the end): the
   directory `<output>/checkpoint/` holding the model as the task saves it (`Task.save`) and `trainer_state.pt` =
-  the counters (step, epoch, position, elapsed, best_dev), the task's optimizer / scheduler / RNG states
+  the counters (step, epoch, position, elapsed, best_dev, stale), the task's optimizer / scheduler / RNG states
   (`Task.state_dict`), torch's CPU and CUDA RNG states and the config; filled beside the current one and swapped in
   (`write_directory`), so a crash never leaves a half-written checkpoint;
 - resume: from `<output>/checkpoint/` (or `checkpoint.old`, left when a swap was cut short) or, when there is
@@ -27,8 +30,10 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   and the run goes on as if it had not stopped (a changed config is a warning naming the fields);
 - dev evaluation: `Task.evaluate` at each epoch end (`evaluate_at = "epoch"`; with per-epoch lines also at a stop
   inside an epoch) or at each checkpoint and at the end (`"checkpoint"`);
-- keep-best: a task that names a dev metric (`best = (key, "min" | "max")`) gets `Task.keep_best` each time the
-  metric beats every value before it (the best value so far is persisted in the checkpoints as best_dev).
+- keep-best: a task that names a dev metric (`best = (key, "min" | "max")`; a metric that is a mapping counts as
+  the mean of its values, e.g. {"dev": {dataset: Pearson}}) gets `Task.keep_best` each time the metric beats every
+  value before it (strictly); the best value so far and the number of evaluations since it (`stale`, what
+  `patience` compares) are persisted in the checkpoints as best_dev and stale.
 """
 from __future__ import annotations
 
@@ -64,6 +69,7 @@ class LoopConfig(Config):
     lr: float = bounded(1e-3, 0)               # learning rate (each task's optimizer)
     max_steps: int = bounded(0, 0)             # stop after this many updates in total (0 = no limit)
     time_budget_minutes: float = bounded(0, 0)   # stop after this much training time in total (0 = no limit)
+    patience: int = bounded(0, 0)              # stop after N dev evaluations without a new best (0 = off)
     checkpoint_every: int = bounded(1000, 0)   # updates between checkpoints (0: only at the end)
     log_every: int = bounded(100, 0)           # updates between metrics lines (0: one line per epoch)
     seed: int = 1
@@ -78,6 +84,13 @@ class LoopConfig(Config):
         return self
 
 
+def dev_value(dev: dict, key: str) -> float:
+    """The dev metric `key` of an evaluation as keep-best compares it: the value, or the mean of a mapping's values
+    (the encoder trainers' {"dev": {dataset: Pearson x100}})."""
+    value = dev[key]
+    return float(np.mean(list(value.values()))) if isinstance(value, dict) else value
+
+
 def epoch_order(seed: int, epoch: int, n: int) -> np.ndarray:
     """The order of epoch `epoch`: a permutation of range(n) from numpy's default_rng(seed + epoch)."""
     return np.random.default_rng(seed + epoch).permutation(n)
@@ -86,12 +99,13 @@ def epoch_order(seed: int, epoch: int, n: int) -> np.ndarray:
 @dataclass
 class LoopState:
     """Where training stands: updates done, epochs completed, position in the current epoch (the task's unit),
-    training seconds, and the best dev metric so far (keep-best)."""
+    training seconds, the best dev metric so far (keep-best) and the dev evaluations since it (patience)."""
     step: int = 0
     epoch: int = 0
     position: int = 0
     elapsed: float = 0.0
     best_dev: float = math.inf
+    stale: int = 0
 
     COUNTERS = ("step", "epoch", "position", "elapsed")
 
@@ -124,7 +138,8 @@ class Window:
 class Task(ABC):
     """One trainer as the loop sees it (module docstring). Class attributes: `description` and `unit` of the
     progress bar, `shown`: the window fields on it, `evaluate_at`: "epoch" | "checkpoint", `best`: (dev metric,
-    "min" | "max") to keep the best model by, or None."""
+    "min" | "max") to keep the best model by (and `patience` to watch), or None (also as an instance attribute:
+    None when the run has no dev data)."""
     description = "train"
     unit = "batch"
     shown: tuple[str, ...] = ("loss",)
@@ -234,12 +249,16 @@ class Loop:
         self.metrics_file = self.output / "metrics.jsonl" if self.output is not None else metrics_file
         self.state = LoopState(best_dev=-math.inf if task.best and task.best[1] == "max" else math.inf)
         self.metrics = None
+        self.stopped: str | None = None          # "patience" once the patience ran out
         self.evaluated_at: int | None = None
         self.saved_at: tuple | None = None
 
     def run(self) -> LoopState:
         """Train to the end (or a stop); returns the final state. The caller saves the final model."""
         c, task, state = self.config, self.task, self.state
+        if c.patience and task.best is None:
+            raise ConfigError(f"patience {c.patience} needs a dev evaluation to watch, and {task.description} has "
+                              "none here: give it a dev set")
         if c.threads:
             torch.set_num_threads(c.threads)
         device = select(c)
@@ -269,14 +288,15 @@ class Loop:
                 self._evaluate()
             if self.saved_at != (state.step, state.epoch, state.position):
                 self._save()
-            self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state)})
+            stopped = {"stopped": self.stopped} if self.stopped else {}
+            self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state), **stopped})
         if self.metrics is not None:
             self.metrics.close()
         return state
 
     def _epochs(self, bar) -> None:
         c, task, state = self.config, self.task, self.state
-        stop, window = False, Window()
+        stop, window = self._out_of_patience(), Window()   # a resumed run may have run out already
         while state.epoch < c.epochs and not stop:
             for advance, batch in task.batches(state):
                 started = time.perf_counter()
@@ -295,7 +315,8 @@ class Loop:
                         self._evaluate()
                     self._save()
                 stop = bool((c.max_steps and state.step >= c.max_steps) or
-                            (c.time_budget_minutes and state.elapsed >= 60 * c.time_budget_minutes))
+                            (c.time_budget_minutes and state.elapsed >= 60 * c.time_budget_minutes) or
+                            self._out_of_patience())
                 if stop:
                     break
             ended = state.position >= task.epoch_size()
@@ -309,6 +330,18 @@ class Loop:
                 window = Window()
             elif ended and task.evaluate_at == "epoch":
                 self._evaluate()
+            stop = stop or self._out_of_patience()
+
+    def _out_of_patience(self) -> bool:
+        """Has the dev metric gone `patience` evaluations without a new best? (logged once)"""
+        patience = self.config.patience
+        if not patience or self.state.stale < patience:
+            return False
+        if self.stopped is None:
+            self.stopped = "patience"
+            log.info("stopped: dev metric not improved for %d evaluations (best %s)", self.state.stale,
+                     f"{self.state.best_dev:.4g}")
+        return True
 
     def _dev(self) -> dict | None:
         self.evaluated_at = self.state.step
@@ -328,10 +361,12 @@ class Loop:
             log.info("step %d: dev %s", self.state.step, dev)
             best = self.task.best
             if best is not None:
-                value, previous = dev[best[0]], self.state.best_dev
+                value, previous = dev_value(dev, best[0]), self.state.best_dev
                 if (value < previous) if best[1] == "min" else (value > previous):
-                    self.state.best_dev = value
+                    self.state.best_dev, self.state.stale = value, 0
                     self.task.keep_best(self.state, record)
+                else:
+                    self.state.stale += 1
 
     def _write(self, record: dict) -> None:
         if self.metrics is not None:
@@ -345,6 +380,7 @@ class Loop:
             tmp.mkdir(parents=True, exist_ok=True)
             self.task.save(tmp)
             saved = {**{name: getattr(state, name) for name in LoopState.COUNTERS}, "best_dev": state.best_dev,
+                     "stale": state.stale,
                      **self.task.state_dict(), "torch_rng": torch.get_rng_state(),
                      "config": dataclasses.asdict(self.config)}
             if torch.cuda.is_available() and torch.cuda.is_initialized():
@@ -362,6 +398,7 @@ class Loop:
         for name in LoopState.COUNTERS:
             setattr(state, name, saved[name])
         state.best_dev = saved.get("best_dev", state.best_dev)   # checkpoints from before keep-best: none yet
+        state.stale = saved.get("stale", 0)                       # ... and from before patience
         current = dataclasses.asdict(self.config)
         changed = [key for key, value in saved.get("config", current).items() if current.get(key) != value]
         if changed:

@@ -19,7 +19,10 @@ The steps run in the shared training loop (models/training/loop.py; `EncoderTask
 `epoch_order(seed, epoch)`; checkpoints (encoder + optimizer + counters + RNG states) in `<output>/checkpoint/`
 every `checkpoint_every` steps and at the end; `resume=True` continues from there exactly (same data order). The
 JSON-lines metrics log (`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps
-and the dev STS score at each epoch end (if `dev_sts_dir` is set).
+and, with `dev_sts_dir`, the dev STS (Pearson x100 of each dataset matching `dev_datasets`, default STS2017 en-en)
+at each epoch end (`dev_at: epoch`) or at each checkpoint and the end (`dev_at: checkpoint`). With a dev set the
+loop keeps the best (the mean of those Pearsons, higher is better): `<output>/best/` is the encoder of the best dev
+evaluation so far (`keep_best_encoder`), and `patience` N stops training after N evaluations without a new best.
 """
 from __future__ import annotations
 
@@ -35,7 +38,7 @@ import torch
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
@@ -44,6 +47,7 @@ from paranmt.schemas.config import ConfigError, bounded, check_choice
 log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")
 OBJECTIVES = ("margin", "bicvm")
+DEV_AT = ("epoch", "checkpoint")
 
 
 @dataclass
@@ -82,6 +86,7 @@ class TrainConfig(LoopConfig):
     max_words: int = bounded(100, 1)     # skip training pairs with a longer side (whitespace words)
     dev_sts_dir: str | None = None       # evaluate STS at each epoch end (datasets matching dev_datasets)
     dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
+    dev_at: str = "epoch"                # epoch: dev STS at each epoch end | checkpoint: at each checkpoint
 
     def validate(self) -> "TrainConfig":
         from paranmt.models.encoders import SQUARE_KINDS, EncoderError, check_kind
@@ -104,6 +109,7 @@ class TrainConfig(LoopConfig):
         if not self.ngram_orders or min(self.ngram_orders) < 1:
             raise ConfigError(f"ngram_orders must be positive n-gram orders, not {self.ngram_orders}")
         check_choice("mode", self.mode, MODES)
+        check_choice("dev_at", self.dev_at, DEV_AT)
         check_choice("negatives", self.negatives, STRATEGIES)
         if self.dropout >= 1 or self.word_dropout >= 1:
             raise ConfigError("dropout and word_dropout must be < 1")
@@ -186,6 +192,17 @@ def sts_dev(encode, dev_sts_dir: str | None, dev_datasets: list[str]) -> dict | 
     return {"dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
 
 
+def keep_best_encoder(output: Path, encoder: SentenceEncoder, dtype: str, metrics: dict) -> None:
+    """Keep-best of the encoder trainers (`paranmt train`, `train-bgt`): `<output>/best/` becomes `encoder` as it
+    is now (a loadable encoder directory, written whole or not at all) with `dev.json` = the dev evaluation's
+    metrics line ({"step", "epoch", "dev": {dataset: Pearson x100}})."""
+    def write(tmp: Path) -> None:
+        encoder.save(tmp, dtype=dtype)
+        (tmp / "dev.json").write_text(json.dumps(metrics) + "\n")
+
+    write_directory(output / "best", write)
+
+
 class Trainer:
     def __init__(self, config: TrainConfig, output: str | Path):
         self.config = config.validate()
@@ -205,12 +222,15 @@ class Trainer:
 
 class EncoderTask(Task):
     """The mega-batch trainer as a task of the shared loop (module docstring): a position counts pairs of the
-    epoch's order; a batch is a mega-batch of M x batch_size pairs, M following the annealing schedule."""
+    epoch's order; a batch is a mega-batch of M x batch_size pairs, M following the annealing schedule; with a dev
+    set, evaluated at `dev_at`, the best encoder is kept in `<output>/best/`."""
     shown = ("loss", "megabatch")
 
     def __init__(self, config: TrainConfig, output: Path, pairs: list[tuple[str, str]]):
         self.config, self.output, self.pairs = config, output, pairs
         self.description = f"train {config.encoder}"
+        self.evaluate_at = config.dev_at
+        self.best = ("dev", "max") if config.dev_sts_dir else None
 
     @property
     def initial_dir(self) -> Path:
@@ -303,6 +323,9 @@ class EncoderTask(Task):
     def evaluate(self, state: LoopState) -> dict | None:
         c = self.config
         return sts_dev(self.encoder.encode, c.dev_sts_dir, c.dev_datasets)
+
+    def keep_best(self, state: LoopState, metrics: dict) -> None:
+        keep_best_encoder(self.output, self.encoder, self.config.weights_dtype, metrics)
 
     def state_dict(self) -> dict:
         return {"optimizer": self.optimizer.state_dict(), "rng": json.dumps(self.rng.bit_generator.state)}

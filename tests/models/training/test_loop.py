@@ -1,5 +1,6 @@
 """The shared training loop (models/training/loop.py) on a small least-squares task: exact resume, stops, per-epoch
-lines, keep-best across a resume, the recovery of an interrupted checkpoint swap, and config checks."""
+lines, keep-best across a resume, patience (an early stop that survives a resume), the recovery of an interrupted
+checkpoint swap, and config checks."""
 import json
 
 import numpy as np
@@ -129,6 +130,62 @@ def test_keep_best_sees_only_improvements_and_remembers_them_across_a_resume(tmp
     assert first.kept + second.kept == expected and state.best_dev == running
 
 
+def stop_of(values, patience):
+    """The index of the evaluation after which `patience` evaluations in a row brought no new (lower) best."""
+    best, stale = float("inf"), 0
+    for index, value in enumerate(values):
+        best, stale = (value, 0) if value < best else (best, stale + 1)
+        if stale == patience:
+            return index
+    return None
+
+
+@pytest.mark.parametrize("evaluate_at, log_every", [("checkpoint", 2), ("epoch", 0)])
+def test_patience_stops_once_the_dev_metric_stops_improving(tmp_path, caplog, evaluate_at, log_every):
+    """Fixed seed: the run with patience 2 stops right after the second dev evaluation in a row without a new best
+    of the same run without patience, saying so, and its model is that of the uninterrupted run at that point."""
+    config = dict(epochs=30, checkpoint_every=2, log_every=log_every, seed=3, device="cpu")
+    Loop(LeastSquares(evaluate_at=evaluate_at, best=("dev_mse", "min")), LoopConfig(**config), tmp_path / "all").run()
+    dev = [(r["step"], r["dev_mse"]) for r in lines(tmp_path / "all") if "dev_mse" in r]
+    stop = stop_of([value for _, value in dev], 2)
+    assert stop is not None and dev[stop][0] < 180, "the fixture's dev metric must stall before the last update"
+    caplog.set_level("INFO", logger="paranmt.models.training.loop")
+    task = LeastSquares(evaluate_at=evaluate_at, best=("dev_mse", "min"))
+    state = Loop(task, LoopConfig(**config, patience=2), tmp_path / "patient").run()
+    assert state.step == dev[stop][0] and state.stale == 2
+    assert [(r["step"], r["dev_mse"]) for r in lines(tmp_path / "patient") if "dev_mse" in r] == dev[:stop + 1]
+    assert lines(tmp_path / "patient")[-1] == {"done": True, "step": dev[stop][0], "epoch": state.epoch,
+                                               "stopped": "patience"}
+    assert "stopped: dev metric not improved for 2 evaluations" in caplog.text
+    assert not any(r.get("stopped") for r in lines(tmp_path / "all")), "patience 0 (the default) never stops"
+
+
+def test_a_resumed_run_keeps_its_patience_count(tmp_path):
+    """Cut between two stale evaluations and resumed, a run stops where the uninterrupted one stopped; a run that
+    had already run out of patience does not train again."""
+    config = dict(epochs=30, checkpoint_every=2, log_every=2, seed=3, device="cpu", patience=3)
+    whole = LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min"))
+    end = Loop(whole, LoopConfig(**config), tmp_path / "whole").run()
+    dev = [r["dev_mse"] for r in lines(tmp_path / "whole") if "dev_mse" in r]
+    assert end.step < 180 and end.stale == 3 and stop_of(dev, 3) == len(dev) - 1
+    cut = end.step - 2                              # one stale evaluation before the stop
+    Loop(LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min")), LoopConfig(**{**config, "max_steps": cut}),
+         tmp_path / "parts").run()
+    saved = torch.load(tmp_path / "parts" / "checkpoint" / "trainer_state.pt", weights_only=True)
+    assert (saved["step"], saved["stale"]) == (cut, 2)
+    resumed = LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min"))
+    state = Loop(resumed, LoopConfig(**config), tmp_path / "parts", resume=True).run()
+    assert (state.step, state.stale) == (end.step, 3) and torch.equal(whole.model.weight, resumed.model.weight)
+    again = Loop(LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min")), LoopConfig(**config),
+                 tmp_path / "parts", resume=True).run()
+    assert again.step == end.step and lines(tmp_path / "parts")[-1]["stopped"] == "patience"
+
+
+def test_patience_needs_a_dev_metric(tmp_path):
+    with pytest.raises(ConfigError, match="patience 2 needs a dev evaluation"):
+        Loop(LeastSquares(), LoopConfig(epochs=1, patience=2, device="cpu"), tmp_path).run()
+
+
 def test_loop_settings_are_checked():
     with pytest.raises(ConfigError, match="device"):
         LoopConfig(device="tpu").validate()
@@ -136,3 +193,5 @@ def test_loop_settings_are_checked():
         LoopConfig(max_steps=-1).validate()
     with pytest.raises(ConfigError, match="weights_dtype"):
         LoopConfig(weights_dtype="int8").validate()
+    with pytest.raises(ConfigError, match="patience"):
+        LoopConfig(patience=-1).validate()

@@ -9,7 +9,7 @@ from paranmt.models.encoders import load_encoder
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import mine_megabatch, select_negatives
-from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at
+from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at, sts_dev
 from paranmt.schemas.config import ConfigError
 
 
@@ -130,6 +130,29 @@ def test_resume_continues_exactly(bitext_pairs, tmp_path):
     assert json.loads((tmp_path / "parts" / "metrics.jsonl").read_text().splitlines()[-1])["step"] < 24
     resumed = Trainer(TrainConfig(**base), tmp_path / "parts").fit(pairs, resume=True)
     assert torch.equal(whole.embedding.weight, resumed.embedding.weight)
+
+
+def test_dev_sts_at_checkpoints_keeps_the_best_encoder_and_patience_stops(bitext_pairs, shared_data, tmp_path):
+    """`dev_at: checkpoint` scores STS2017 at each checkpoint; `best/` is the encoder of the highest score (its
+    dev.json names the evaluation, and it scores what dev.json says); patience 2 stops two evaluations after it
+    (fixed seed: 100-pair WORD training first moves away from its random start, so the first evaluation is best)."""
+    config = TrainConfig(encoder="word", mode="bilingual", dim=16, epochs=10, batch_size=50, megabatch_size=2,
+                         anneal_every=0, vocab_size=5000, checkpoint_every=3, log_every=0, device="cpu",
+                         dev_sts_dir=str(shared_data / "sts"), dev_at="checkpoint", patience=2)
+    Trainer(config, tmp_path / "out").fit(bitext_pairs[:600])
+    records = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").read_text().splitlines()]
+    dev = [(r["step"], r["dev"]["STS2017/track5.en-en"]) for r in records if "dev" in r]
+    best = max(range(len(dev)), key=lambda i: (dev[i][1], -i))
+    assert len(dev) == best + 3 and dev[-1][0] < 120, "stopped two evaluations after the best, before 10 epochs"
+    assert records[-1]["done"] and records[-1]["stopped"] == "patience" and records[-1]["step"] == dev[-1][0]
+    kept = json.loads((tmp_path / "out" / "best" / "dev.json").read_text())
+    assert (kept["step"], kept["dev"]["STS2017/track5.en-en"]) == dev[best]
+    rescored = sts_dev(load_encoder(tmp_path / "out" / "best").encode, str(shared_data / "sts"), config.dev_datasets)
+    assert rescored["dev"] == kept["dev"]
+    with pytest.raises(ConfigError, match="patience 2 needs a dev evaluation"):
+        Trainer(TrainConfig(encoder="word", dim=8, patience=2, device="cpu"), tmp_path / "nodev").fit(bitext_pairs[:20])
+    with pytest.raises(ConfigError, match="dev_at"):
+        TrainConfig(dev_at="step").validate()
 
 
 def test_device_selection(bitext_pairs, tmp_path, monkeypatch):
