@@ -6,6 +6,10 @@ pulls its weights toward the starting ones) on `--task sick-r` (SICK relatedness
 `results.csv` (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's
 expected score, on the dev and the test set), `report.json`, `metrics.jsonl` (per epoch: KL, dev Pearson),
 `encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz).
+
+Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
+refused unless `--overwrite` (fine-tuning cannot resume); one that is, holds or lies inside `--model` or
+`--data-dir` is refused. Ctrl-C, SIGTERM or a full disk stop it with one line naming the rerun (exit 130 / 143 / 1).
 """
 from __future__ import annotations
 
@@ -16,15 +20,15 @@ from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
 from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
+from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
+WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     # what a run writes into --output
 
 
 def run(args) -> int:
-    from paranmt.models.encoders import open_encoder
-    from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, finetune, limit_dataset,
-                                                      load_splits, save_head)
+    from paranmt.models.training.sts_finetune import FinetuneConfig
 
     config = FinetuneConfig(task=args.task, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
                             hidden=args.hidden, l2_to_init=args.l2_to_init, freeze_encoder=args.freeze_encoder,
@@ -38,8 +42,19 @@ def run(args) -> int:
     if not sts_dir.is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} has no sts/ folder")
     output = Path(args.output)
+    check_apart(args.output, [args.model, args.data_dir])
     if output.exists() and not output.is_dir():
         raise ConfigError(f"--output {output} is a file")
+    replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a fine-tuning run's files")
+    with rerun_stops(args.output, getattr(args, "argv", None), "finetune-sts"):
+        return finetune_into(args, config, sts_dir, output)
+
+
+def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
+    """Open the encoder, fine-tune it on the task's splits and write everything into `output`."""
+    from paranmt.models.encoders import open_encoder
+    from paranmt.models.training.sts_finetune import FinetuneDataError, finetune, limit_dataset, load_splits, save_head
+
     encoder = open_encoder(args.model, args.threads)
     try:
         splits = load_splits(sts_dir, config.task, config.dev_fraction, config.seed)
@@ -84,4 +99,6 @@ def register(subparsers) -> None:
     parser.add_argument("--limit", type=int, default=0, help="at most N pairs per split (0 = all; quick checks)")
     parser.add_argument("--max-steps", type=int, default=0, help="stop after N updates (0 = no limit)")
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--overwrite", action="store_true", help="replace the files an earlier run wrote into "
+                        "--output (without it, an --output holding them is refused)")
     parser.set_defaults(func=run)

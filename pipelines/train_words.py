@@ -3,6 +3,11 @@ paraphrases: the output directory of `paranmt lexicon` (corpus -> lexicon -> wor
 PPDB file (`LHS ||| PHRASE ||| PARAPHRASE ||| ...`; the one-token PHRASE/PARAPHRASE pairs). Writes into `--output`
 a `word` encoder directory (config.json, weights.npz, vocab.txt: `paranmt eval-words / eval / encode --model
 OUTPUT` open it), `vectors.txt` (word2vec text), `metrics.jsonl` (loss per epoch) and `train_report.json`.
+
+Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
+refused unless `--overwrite` (PARAGRAM training cannot resume); one that is, holds or lies inside `--input` or
+`--init-vectors` is refused. Ctrl-C, SIGTERM or a full disk stop it with one line naming the rerun (exit 130 / 143
+/ 1).
 """
 from __future__ import annotations
 
@@ -11,14 +16,17 @@ import json
 import sys
 from pathlib import Path
 
+from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.config import ConfigError
+
+# what a run writes into --output: the word encoder (config.json, weights.npz, vocab.txt) and its reports
+WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jsonl", "train_report.json")
 
 
 def run(args) -> int:
     import torch
 
-    from paranmt.models.training.paragram import (ParagramConfig, WordPairsError, read_lexicon_pairs,
-                                                  read_ppdb_pairs, save_word2vec, train_paragram)
+    from paranmt.models.training.paragram import ParagramConfig
 
     config = ParagramConfig(dim=args.dim, similarity=args.similarity, margin=args.margin, negatives=args.negatives,
                             batch_size=args.batch_size, epochs=args.epochs, lr=args.lr, l2_to_init=args.l2_to_init,
@@ -30,9 +38,20 @@ def run(args) -> int:
     source = Path(args.input)
     kind = args.format if args.format != "auto" else ("lexicon" if source.is_dir() else "ppdb")
     output = Path(args.output)
+    check_apart(args.output, [args.input, args.init_vectors])
     if output.exists() and not output.is_dir():
         raise ConfigError(f"--output {output} is a file")
+    replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a word encoder of an earlier run")
     torch.set_num_threads(args.threads)
+    with rerun_stops(args.output, getattr(args, "argv", None), "train-words"):
+        return train_into(args, config, source, kind, output)
+
+
+def train_into(args, config, source: Path, kind: str, output: Path) -> int:
+    """Read the word pairs, train, and write the encoder, vectors.txt and the report into `output`."""
+    from paranmt.models.training.paragram import (WordPairsError, read_lexicon_pairs, read_ppdb_pairs, save_word2vec,
+                                                  train_paragram)
+
     try:
         if kind == "lexicon":
             pairs = read_lexicon_pairs(source, args.score_column, args.min_score, args.max_pairs)
@@ -79,4 +98,6 @@ def register(subparsers) -> None:
     parser.add_argument("--max-steps", type=int, default=0)
     parser.add_argument("--seed", type=int, default=defaults["seed"])
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--overwrite", action="store_true", help="replace the word encoder an earlier run wrote "
+                        "into --output (without it, an --output holding one is refused)")
     parser.set_defaults(func=run)

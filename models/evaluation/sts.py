@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
+from paranmt.models.files import DataFileError, reading
+
 from paranmt.models.evaluation.tables import write_results_csv
 
 # a folder holding one year's test sets: the staged `STS2015-test`, or the official `sts2016-english-with-gs-v1.0`
@@ -120,9 +122,11 @@ def _sick(root: Path) -> Iterable[STSDataset]:
             if not reader.fieldnames or "relatedness_score" not in reader.fieldnames:
                 continue
             rows = list(reader)
+        with reading(file, "SICK file (UTF-8 TSV: pair_ID, sentence_A, sentence_B, relatedness_score, ...)",
+                     DataFileError):
+            gold = np.array([float(r["relatedness_score"]) for r in rows])
         yield STSDataset(f"{_group_of(root, file)}/{file.stem}", _group_of(root, file),
-                         [r["sentence_A"] for r in rows], [r["sentence_B"] for r in rows],
-                         np.array([float(r["relatedness_score"]) for r in rows]))
+                         [r["sentence_A"] for r in rows], [r["sentence_B"] for r in rows], gold)
 
 
 def discover_datasets(root: str | Path, select: list[str] | None = None) -> tuple[list[STSDataset], list[str]]:

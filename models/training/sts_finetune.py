@@ -123,12 +123,12 @@ def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1,
     found = {d.name: d for d in discover_datasets(sts_dir, list(names))[0]}
     train, dev, test = (found.get(n) for n in names)
     if train is None:
-        raise FinetuneDataError(f"{names[0]} not found under {sts_dir}")
+        raise missing(sts_dir, names[0])
     if dev is None:
-        raise FinetuneDataError(f"{names[1]} not found under {sts_dir}")
+        raise missing(sts_dir, names[1])
     if test is None:
         if task != "stsb":
-            raise FinetuneDataError(f"{names[2]} not found under {sts_dir}")
+            raise missing(sts_dir, names[2])
         order = np.random.default_rng(seed).permutation(len(train.gold))
         held = np.sort(order[:int(round(dev_fraction * len(order)))])
         kept = np.sort(order[int(round(dev_fraction * len(order))):])
@@ -138,9 +138,21 @@ def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1,
         log.info("no %s: testing on %s, dev = %d pairs held out of the training set", names[2], test.name,
                  len(held))
     for dataset in (train, dev, test):
+        if not len(dataset.gold):
+            raise FinetuneDataError(f"{dataset.name}: no scored pairs under {sts_dir}")
         if dataset.gold.min() < low or dataset.gold.max() > high:
             raise FinetuneDataError(f"{dataset.name}: gold scores outside [{low}, {high}]")
     return {"train": train, "dev": dev, "test": test}
+
+
+def missing(sts_dir: str | Path, name: str) -> FinetuneDataError:
+    """The error for a dataset of a task that the STS reader did not find: its file is there but not in the task's
+    format (the reader skips such files), or there is none."""
+    files = sorted(Path(sts_dir).glob(f"{name}.*"))
+    if files:
+        return FinetuneDataError(f"{files[0]} is not a readable {name.split('/')[0]} file (UTF-8 TSV with its "
+                                 f"header line)")
+    return FinetuneDataError(f"{name} not found under {sts_dir}")
 
 
 def _subset(dataset: STSDataset, index: np.ndarray, name: str) -> STSDataset:

@@ -1,5 +1,6 @@
 """The output contract of every command that writes (build, filter, export, stats, lexicon, paraphrase, train,
-train-paraphraser, train-bgt), before and while it writes: the first piece of the one shard-job helper.
+train-paraphraser, train-bgt, finetune-sts, train-words, probe, train-nmt, train-parser, convert-nmt, eval-nmt,
+export-encoder), before and while it writes: the first piece of the one shard-job helper.
 
 1. Apart from the inputs (`check_apart`): an output that is an input, lies inside an input directory, holds an
    input, or that an input glob matches (it, or files written into it) is refused before any work: the command
@@ -140,6 +141,16 @@ def rerun_command(argv: list[str] | None, command: str = "") -> str:
     return "rerun with: " + shlex.join(["paranmt", *argv, *([] if "--overwrite" in argv else ["--overwrite"])])
 
 
+def left_in(output: str, names: Iterable[str] | None = None) -> list[str]:
+    """What an earlier run left in the local directory `output` (for `replace_earlier`): the paths of the entries
+    among `names` that exist there (None: every entry of it)."""
+    if not os.path.isdir(output):
+        return []
+    found = sorted(os.listdir(output)) if names is None else [
+        name for name in names if os.path.lexists(os.path.join(output, name))]
+    return [os.path.join(output, name) for name in found]
+
+
 def replace_earlier(output: str, earlier: list[str], overwrite: bool, what: str) -> None:
     """The output contract of a command that cannot resume: `earlier` (the files and folders an earlier run left
     in `output`, found by the command) are refused without --overwrite (`claim`) and deleted with it, so that no
@@ -221,6 +232,16 @@ def stops_in_one_line(status: Callable[[], str], advice: Callable[[], str], wher
     finally:
         if main:
             signal.signal(signal.SIGTERM, previous)
+
+
+@contextmanager
+def rerun_stops(output: str, argv: list[str] | None, command: str, cleanup: Callable[[], None] | None = None):
+    """`stops_in_one_line` for a command that cannot resume, writing into `output`: `its output is incomplete` and
+    the command that writes it again (`rerun_command`), as the watchdog's line of filter, export, stats and
+    lexicon says."""
+    with stops_in_one_line(lambda: "its output is incomplete", lambda: rerun_command(argv, command), output,
+                           cleanup):
+        yield
 
 
 def remove_paths(paths: Iterable[str | os.PathLike]) -> None:

@@ -224,3 +224,27 @@ def test_evaluation_data_that_is_not_utf8_is_one_line_naming_it(tmp_path, shared
     words = spoil((data / "word-sim").mkdir() or data / "word-sim" / "EN-SIMLEX-999.txt", "binary")
     one_line_error(["eval-words", "--model", ASSETS / "encoder-sp", "--data-dir", data, "--output",
                     tmp_path / "out"], capsys, words)
+
+
+# -- finetune-sts's task files, train-words' lexicon and starting vectors ------------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_spoiled_sick_file_is_one_line_naming_it(kind, shared_data, tmp_path, capsys):
+    data = tmp_path / "data"
+    shutil.copytree(shared_data / "sts" / "SICK", data / "sts" / "SICK")
+    spoiled = spoil(data / "sts" / "SICK" / "SICK_train.txt", kind)
+    one_line_error(["finetune-sts", "--model", ASSETS / "encoder-sp", "--task", "sick-r", "--data-dir", data,
+                    "--output", tmp_path / "out", "--limit", "20", "--epochs", "1"], capsys, spoiled)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("what", ["lexicon", "init-vectors"])
+def test_a_spoiled_lexicon_or_vector_file_is_one_line_naming_it(what, kind, tmp_path, capsys):
+    lexicon = tmp_path / "lexicon"
+    lexicon.mkdir()
+    (lexicon / "lexicon-00000.tsv").write_text("u\tv\tcross_count\tpmi_cross\tpmi_within\tpmi_adj\n"
+                                               + "".join(f"w{i}\tv{i}\t3\t1.0\t0.5\t0.7\n" for i in range(40)))
+    vectors = tmp_path / "vectors.txt"
+    vectors.write_text("".join(f"w{i} " + " ".join(["0.125"] * 8) + "\n" for i in range(40)))
+    spoiled = spoil(lexicon / "lexicon-00000.tsv" if what == "lexicon" else vectors, kind)
+    one_line_error(["train-words", "--input", lexicon, "--output", tmp_path / "out", "--init-vectors", vectors,
+                    "--dim", "8", "--epochs", "1", "--batch-size", "4"], capsys, spoiled)

@@ -24,10 +24,11 @@ def test_finetune_sts_end_to_end(repo, shared_data, tmp_path, capsys):
 
 def test_finetune_sts_user_mistakes(repo, tmp_path, capsys):
     model = str(repo / "assets" / "encoder-sp")
-    (tmp_path / "sts").mkdir()
+    data = tmp_path / "data"
+    (data / "sts").mkdir(parents=True)
     cases = [(["--data-dir", str(tmp_path / "none")], "no sts/ folder"),
-             (["--data-dir", str(tmp_path)], "SICK/SICK_train not found"),
-             (["--data-dir", str(tmp_path), "--epochs", "0"], "--epochs")]
+             (["--data-dir", str(data)], "SICK/SICK_train not found"),
+             (["--data-dir", str(data), "--epochs", "0"], "--epochs")]
     for args, message in cases:
         assert main(["finetune-sts", "--model", model, "--task", "sick-r", "--output", str(tmp_path / "o"),
                      *args]) == 2

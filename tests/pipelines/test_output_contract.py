@@ -151,3 +151,91 @@ def test_a_full_disk_at_a_checkpoint_is_one_line(pairs, tmp_path, monkeypatch, c
     assert not (model / "checkpoint.tmp").exists() and (model / "checkpoint" / "trainer_state.pt").is_file()
     monkeypatch.setattr(torch, "save", save)
     assert main([*argv, "--resume"]) == 0
+
+
+# -- finetune-sts and train-words: cannot resume, so --overwrite alone --------------------------------------------
+WORDS = [("quick", "fast"), ("big", "large"), ("small", "little"), ("begin", "start"), ("end", "finish"),
+         ("happy", "glad"), ("sad", "unhappy"), ("car", "automobile")]
+
+
+@pytest.fixture
+def ppdb(tmp_path) -> Path:
+    path = tmp_path / "ppdb.txt"
+    path.write_text("".join(f"[JJ] ||| {a} ||| {b} ||| 0.5\n" for a, b in WORDS))
+    return path
+
+
+def words_argv(ppdb: Path, output: Path, *extra: str) -> list[str]:
+    return ["train-words", "--input", str(ppdb), "--format", "ppdb", "--output", str(output), "--dim", "8",
+            "--batch-size", "4", "--epochs", "1", *extra]
+
+
+def finetune_argv(repo: Path, shared_data: Path, output: Path, *extra: str) -> list[str]:
+    return ["finetune-sts", "--model", str(repo / "assets" / "encoder-sp"), "--task", "sick-r", "--data-dir",
+            str(shared_data), "--output", str(output), "--limit", "40", "--epochs", "1", *extra]
+
+
+def test_train_words_refuses_its_input_and_earlier_vectors_without_overwrite(ppdb, tmp_path, capsys):
+    out = tmp_path / "words"
+    assert main(words_argv(ppdb, ppdb)) == 2
+    assert f"--output {ppdb} is the input {ppdb}" in one_line(capsys, "train-words")
+    assert main(words_argv(ppdb, out)) == 0
+    assert main(words_argv(ppdb, out)) == 2
+    assert (f"--output {out} already holds a word encoder of an earlier run (6 file(s)); give --overwrite to replace "
+            f"it, or choose another --output") in one_line(capsys, "train-words")
+    (out / "vocab.txt").write_text("stale\n")
+    (out / "notes.md").write_text("mine\n")                      # not a file train-words writes: left alone
+    assert main([*words_argv(ppdb, out), "--overwrite"]) == 0
+    assert "stale" not in (out / "vocab.txt").read_text() and (out / "notes.md").is_file()
+
+
+def test_finetune_sts_refuses_its_inputs_and_earlier_results_without_overwrite(repo, shared_data, tmp_path, capsys):
+    out = tmp_path / "sick"
+    assert main(finetune_argv(repo, shared_data, shared_data / "out")) == 2
+    assert f"--output {shared_data / 'out'} is inside the input {shared_data}" in one_line(capsys, "finetune-sts")
+    assert not (shared_data / "out").exists()
+    (out / "head").mkdir(parents=True)
+    (out / "head" / "head.json").write_text("{}")              # what an earlier run left
+    assert main(finetune_argv(repo, shared_data, out)) == 2
+    assert (f"--output {out} already holds a fine-tuning run's files (1 file(s)); give --overwrite to replace it, "
+            f"or choose another --output") in one_line(capsys, "finetune-sts")
+    assert main(finetune_argv(repo, shared_data, out, "--overwrite")) == 0
+    assert (out / "results.csv").is_file() and (out / "head" / "head.npz").is_file()
+
+
+@pytest.mark.parametrize("command, how, code, what", [
+    ("train-words", signal.SIGTERM, 143, "interrupted by SIGTERM"),
+    ("finetune-sts", signal.SIGINT, 130, "interrupted by SIGINT (Ctrl-C)")])
+def test_a_signal_while_training_words_or_finetuning_is_one_line_naming_the_rerun(
+        command, how, code, what, ppdb, repo, shared_data, tmp_path, signal_when):
+    out = tmp_path / "out"
+    argv = (words_argv(ppdb, out) if command == "train-words" else finetune_argv(repo, shared_data, out))
+    argv[argv.index("--epochs") + 1] = "100000"
+    returncode, err = signal_when(argv, lambda: (out / "metrics.jsonl").is_file(), how)
+    assert returncode == code and "Traceback" not in err, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith(f"paranmt {command}: stopped: {what}; its output is incomplete; rerun with: "), line
+    rerun = shlex.split(line.split("rerun with: ", 1)[1])
+    assert rerun[:2] == ["paranmt", command] and rerun[-1] == "--overwrite"
+    if command == "train-words":
+        rerun[rerun.index("--epochs") + 1] = "1"
+        assert main(rerun[1:]) == 0 and (out / "vectors.txt").is_file()
+
+
+@pytest.mark.parametrize("command", ["train-words", "finetune-sts"])
+def test_a_full_disk_while_saving_words_or_a_finetuned_encoder_is_one_line(command, ppdb, repo, shared_data,
+                                                                          tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    out = tmp_path / "out"
+
+    def full(path, *args, **kwargs):
+        Path(path).write_bytes(b"\0" * 10)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(np, "savez", full)
+    argv = words_argv(ppdb, out) if command == "train-words" else finetune_argv(repo, shared_data, out)
+    assert main(argv) == 1
+    assert one_line(capsys, command).startswith(
+        f"paranmt {command}: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
+        f"it, then; its output is incomplete; rerun with: paranmt {command} ")

@@ -43,9 +43,11 @@ def test_corpus_to_lexicon_to_word_vectors_to_word_similarity(corpus_shards, sha
 
 
 def test_train_words_and_eval_words_user_mistakes(repo, tmp_path, capsys):
-    cases = [(["train-words", "--input", str(tmp_path), "--output", str(tmp_path / "o")], "no lexicon-*.tsv"),
+    lexicon = tmp_path / "lexicon"
+    lexicon.mkdir()
+    cases = [(["train-words", "--input", str(lexicon), "--output", str(tmp_path / "o")], "no lexicon-*.tsv"),
              (["train-words", "--input", str(tmp_path / "ppdb.txt"), "--output", str(tmp_path / "o")], "not found"),
-             (["train-words", "--input", str(tmp_path), "--output", str(tmp_path / "o"), "--batch-size", "1"],
+             (["train-words", "--input", str(lexicon), "--output", str(tmp_path / "o"), "--batch-size", "1"],
               "batch_size"),
              (["eval-words", "--model", str(repo / "assets" / "encoder-sp"), "--data-dir", str(tmp_path),
                "--output", str(tmp_path / "o")], "no word-sim/ folder")]
