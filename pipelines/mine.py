@@ -4,6 +4,11 @@ bilingual sentence encoder and faiss. Inputs: one sentence per line, plain or co
 any filesystem Beam knows; `--source-column`/`--target-column` take one tab-separated column instead of the line.
 Writes DIR/mined.parquet and DIR/mined.tsv (cs, en, margin, cos; best first; the TSV has no header line, so
 `paranmt build --format tsv --columns cs=0,ref=1` reads it) and DIR/mine.json (counts and settings).
+
+The output contract (pipelines/runtime/outputs.py): a DIR that is, holds or lies inside an input (the corpora, the
+encoder) is refused, and so is a DIR holding an earlier mining unless `--overwrite` (which deletes it first); each
+file is written atomically, so Ctrl-C, SIGTERM or a full disk end in one line (exit 130 / 143 / 1) naming the
+command to rerun, with no temporary left (the sentence and vector files of the work directory included).
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
+from paranmt.pipelines.runtime import outputs
 from paranmt.schemas.config import ConfigError, asset_path
 
 log = logging.getLogger(__name__)
@@ -30,6 +36,7 @@ log = logging.getLogger(__name__)
 AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
 DEFAULT_ENCODER = "assets/encoder-sp"
 WRITE_ROWS = 100_000
+RESULTS = ("mined.parquet", "mined.tsv", "mine.json")       # what a mining writes into DIR (mine.json last)
 
 
 def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
@@ -79,13 +86,17 @@ def encode_file(path: str, column: int | None, encoder, work: Path, name: str, b
 
 
 def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: EncodedCorpus) -> None:
-    """mined.parquet and mined.tsv, best first, written in chunks of WRITE_ROWS pairs."""
+    """mined.parquet and mined.tsv, best first, written in chunks of WRITE_ROWS pairs, each atomically
+    (transforms/shards.py `atomic_file`: under its final name only when complete)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from paranmt.transforms.shards import atomic_file
+
     schema = pa.schema([("cs", pa.string()), ("en", pa.string()), ("margin", pa.float32()), ("cos", pa.float32())])
-    with pq.ParquetWriter(output / "mined.parquet", schema) as parquet, \
-            open(output / "mined.tsv", "w", encoding="utf-8", newline="\n") as tsv:
+    with atomic_file(str(output.resolve() / "mined.parquet")) as parquet_file, \
+            atomic_file(str(output.resolve() / "mined.tsv")) as tsv_file, \
+            pq.ParquetWriter(parquet_file, schema) as parquet:
         if len(pairs) == 0:
             parquet.write_table(schema.empty_table())
         for start in range(0, len(pairs), WRITE_ROWS):
@@ -94,11 +105,13 @@ def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: Encode
             margins, cosines = pairs.margin[part], pairs.cos[part]
             parquet.write_table(pa.table({"cs": cs_texts, "en": en_texts, "margin": margins, "cos": cosines},
                                          schema=schema))
-            tsv.writelines(f"{c}\t{e}\t{m:.6f}\t{x:.6f}\n" for c, e, m, x in zip(cs_texts, en_texts, margins.tolist(),
-                                                                                 cosines.tolist()))
+            tsv_file.write("".join(f"{c}\t{e}\t{m:.6f}\t{x:.6f}\n" for c, e, m, x in zip(
+                cs_texts, en_texts, margins.tolist(), cosines.tolist())).encode("utf-8"))
 
 
 def validate(args) -> None:
+    """The settings, then the output contract: DIR apart from the inputs, an earlier mining in it only with
+    --overwrite (deleted first), DIR writable."""
     if args.k < 1:
         raise ConfigError(f"--k must be >= 1, not {args.k}")
     if args.block_size < 1:
@@ -106,6 +119,10 @@ def validate(args) -> None:
     if args.threshold != AUTO and not math.isfinite(args.threshold):
         raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {args.threshold}")
     output = Path(args.output)
+    outputs.check_apart(args.output, [args.source, args.target, asset_path(args.encoder)])
+    if output.exists() and not output.is_dir():
+        raise ConfigError(f"--output {args.output} is a file; mine writes a directory")
+    outputs.replace_earlier(args.output, outputs.left_in(args.output, RESULTS), args.overwrite, "an earlier mining")
     try:
         output.mkdir(parents=True, exist_ok=True)
         probe = tempfile.NamedTemporaryFile(dir=output, prefix=".write-test-")
@@ -115,9 +132,15 @@ def validate(args) -> None:
 
 
 def run(args) -> int:
-    from paranmt.models.encoders import open_encoder
-
     validate(args)
+    with outputs.rerun_stops(args.output, getattr(args, "argv", None), "mine"):
+        return mine(args)
+
+
+def mine(args) -> int:
+    from paranmt.models.encoders import open_encoder
+    from paranmt.transforms.shards import write_text_atomically
+
     output = Path(args.output)
     encoder = open_encoder(args.encoder, args.threads)
     search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
@@ -142,7 +165,7 @@ def run(args) -> int:
         "source_counts": cs.counts, "target_counts": en.counts, "mined": len(pairs),
         "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
     }
-    (output / "mine.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_text_atomically(str(output.resolve() / "mine.json"), json.dumps(summary, indent=2) + "\n")
     print(f"mined {len(pairs)} pairs from {len(cs)} cs x {len(en)} en sentences "
           f"(k={args.k}, {args.strategy}, {calibration.describe()}, {summary['index']} search) -> "
           f"{output / 'mined.parquet'}, {output / 'mined.tsv'}")
@@ -194,5 +217,7 @@ def register(subparsers) -> None:
     parser.add_argument("--source-column", type=int, help="take this 0-based tab-separated column of each line")
     parser.add_argument("--target-column", type=int, help="take this 0-based tab-separated column of each line")
     parser.add_argument("--work-dir", help="directory for the temporary sentence/vector files (default: --output)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier mining in --output (without "
+                        "it, an --output holding one is refused)")
     add_search_arguments(parser)
     parser.set_defaults(func=run)

@@ -9,7 +9,16 @@ Writes (models/generation/corpora.py says what goes in and how the held-out spli
     DIR/sentences.train.txt            English sentences for `train-paraphraser --sentences`
     DIR/sentences.held-out.txt
     DIR/parses.tsv                     the parse cache (sentence TAB parse), unless --parse-cache names another
-Every sentence is parsed once with the configured parser (pairs first); a rerun reuses the cache.
+Every sentence is parsed once with the configured parser (pairs first); the parse cache is appended to batch by
+batch, so a stopped run keeps what was parsed.
+
+The output contract (pipelines/runtime/outputs.py): a DIR that is, holds or lies inside the data folder or the
+parser is refused; a DIR holding the data of a finished run is refused unless `--overwrite` (which writes every file
+again; the parse cache stays, so nothing is parsed twice: delete it, or give another `--parse-cache`, to parse with
+another parser), a DIR holding an unfinished run (a parse cache, no paraphrase_data.json) unless `--resume`
+(continue it: the sentences already in the cache are not parsed again) or `--overwrite`. Each file is written
+atomically, paraphrase_data.json last; Ctrl-C, SIGTERM or a full disk end in one line (exit 130 / 143 / 1) naming
+the `--resume` command, with no temporary left.
 """
 from __future__ import annotations
 
@@ -17,42 +26,92 @@ import json
 import logging
 from pathlib import Path
 
+from paranmt.pipelines.runtime import outputs
 from paranmt.schemas.config import ConfigError, asset_path, make_output_dir
 
 log = logging.getLogger(__name__)
+SUMMARY = "paraphrase_data.json"                 # written last: the run is finished
+PAIR_FOLDERS = {"pairs_train": "pairs-train", "pairs_held_out": "pairs-held-out"}
+SENTENCE_FILES = {"sentences_held_out": "sentences.held-out.txt", "sentences_train": "sentences.train.txt"}
+PARSE_CACHE = "parses.tsv"
+
+
+def held_output(output: Path) -> tuple[str | None, bool]:
+    """What `output` holds of an earlier run, for `outputs.claim`: a description, and whether it is unfinished."""
+    if (output / SUMMARY).is_file():
+        return "the paraphrase data of a finished run", False
+    written = [name for name in (PARSE_CACHE, *PAIR_FOLDERS.values(), *SENTENCE_FILES.values())
+               if (output / name).exists()]
+    if written:
+        return f"an unfinished run ({', '.join(written)}; no {SUMMARY})", True
+    return None, False
+
+
+def check_output(args, parser_dir: str) -> str:
+    """The output contract (module docstring); returns the mode ("fresh", "resume" or "overwrite") after deleting,
+    for --overwrite, what the earlier run wrote (the parse cache stays)."""
+    output = Path(args.output)
+    outputs.check_apart(args.output, [args.data, parser_dir])
+    if output.exists() and not output.is_dir():
+        raise ConfigError(f"--output {args.output} exists and is not a directory")
+    held, unfinished = held_output(output)
+    mode = outputs.claim(args.output, held, args.resume, args.overwrite, unfinished=unfinished)
+    if mode == "overwrite":
+        outputs.remove_paths(output / name for name in (SUMMARY, *PAIR_FOLDERS.values(), *SENTENCE_FILES.values()))
+    return mode
 
 
 def run(args) -> int:
-    import pyarrow.parquet as pq
-
-    from paranmt.models.generation.corpora import pair_rows, split_corpora
-    from paranmt.models.generation.data import ParseCache
-    from paranmt.models.parsing.parser import ParserModelError, model_files
-    from paranmt.schemas.records import pairs_to_table
+    from paranmt.models.generation.corpora import split_corpora
+    from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
     parser_dir = asset_path(args.parser)
     try:
-        model_files(parser_dir)
+        loadable_model_files(parser_dir)
         corpora = split_corpora(args.data, args.held_out_per_mille, args.max_words, args.max_sentences)
     except (ParserModelError, FileNotFoundError) as error:
         raise ConfigError(str(error)) from None
+    check_output(args, parser_dir)
     output = make_output_dir(args.output)
-    cache = ParseCache(args.parse_cache or output / "parses.tsv")
-    pair_sentences = [s for name in ("pairs_train", "pairs_held_out") for p in corpora[name] for s in (p.s1, p.s2)]
+    cache_path = Path(args.parse_cache) if args.parse_cache else output / PARSE_CACHE
+
+    def status() -> str:
+        return f"the sentences parsed so far are kept in {cache_path}"
+
+    def advice() -> str:
+        if held_output(output)[1]:
+            return outputs.resume_command(getattr(args, "argv", None), "paraphrase-data")
+        return "run the same command again (the parse cache is reused)"
+
+    with outputs.stops_in_one_line(status, advice, str(output)):
+        write_data(args, corpora, parser_dir, output, cache_path)
+    return 0
+
+
+def write_data(args, corpora: dict, parser_dir: str, output: Path, cache_path: Path) -> None:
+    """Parse what the cache lacks, then write the files of the module docstring, each atomically."""
+    import pyarrow.parquet as pq
+
+    from paranmt.models.generation.corpora import pair_rows
+    from paranmt.models.generation.data import ParseCache
+    from paranmt.schemas.records import pairs_to_table
+    from paranmt.transforms.shards import atomic_file, write_text_atomically
+
+    cache = ParseCache(cache_path)
+    pair_sentences = [s for name in PAIR_FOLDERS for p in corpora[name] for s in (p.s1, p.s2)]
     cache.parse(pair_sentences, parser_dir)
-    for name, folder in (("pairs_train", "pairs-train"), ("pairs_held_out", "pairs-held-out")):
+    for name, folder in PAIR_FOLDERS.items():
         (output / folder).mkdir(exist_ok=True)
-        pq.write_table(pairs_to_table(pair_rows(corpora[name], cache.parses)), output / folder / "pairs.parquet",
-                       compression="zstd")
-    for name, file in (("sentences_held_out", "sentences.held-out.txt"), ("sentences_train", "sentences.train.txt")):
-        (output / file).write_text("".join(s + "\n" for s in corpora[name]), encoding="utf-8")
+        with atomic_file(str((output / folder / "pairs.parquet").resolve())) as handle:
+            pq.write_table(pairs_to_table(pair_rows(corpora[name], cache.parses)), handle, compression="zstd")
+    for name, file in SENTENCE_FILES.items():
+        write_text_atomically(str((output / file).resolve()), "".join(s + "\n" for s in corpora[name]))
     cache.parse(corpora["sentences_train"] + corpora["sentences_held_out"], parser_dir)
     counts = {name: len(values) for name, values in corpora.items()}
-    (output / "paraphrase_data.json").write_text(json.dumps(
+    write_text_atomically(str((output / SUMMARY).resolve()), json.dumps(
         {"data": str(args.data), "parser": args.parser, "held_out_per_mille": args.held_out_per_mille,
          "max_words": args.max_words, "max_sentences": args.max_sentences, "counts": counts}, indent=2) + "\n")
     log.info("paraphrase data in %s: %s", output, counts)
-    return 0
 
 
 def register(subparsers) -> None:
@@ -66,4 +125,9 @@ def register(subparsers) -> None:
     parser.add_argument("--held-out-per-mille", type=int, default=50, help="held-out share in 1/1000 (default 50)")
     parser.add_argument("--max-words", type=int, default=30, help="drop longer sentences (default 30)")
     parser.add_argument("--max-sentences", type=int, default=0, help="keep at most N training sentences (0: all)")
+    parser.add_argument("--resume", action="store_true", help="continue the run that stopped in --output (the "
+                        "sentences in its parse cache are not parsed again); refused when there is none")
+    parser.add_argument("--overwrite", action="store_true", help="write the data of an earlier run in --output "
+                        "again (its parse cache is reused); without --resume or --overwrite, an --output holding "
+                        "one is refused")
     parser.set_defaults(func=run)

@@ -10,7 +10,7 @@ gs:// (`local_model_path`).
 """
 from __future__ import annotations
 
-from paranmt.models.parsing.parser import ParserModelError, StanzaParser, model_files
+from paranmt.models.parsing.parser import ParserModelError, StanzaParser, loadable_model_files
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.stage import process_model
 from paranmt.schemas.config import ParseConfig
@@ -36,6 +36,7 @@ def parse_stage(config: ParseConfig, stages: list[str]) -> ParseStage:
     """The parse stage of `config` in a build running `stages`; ConfigError (one message) for a missing or invalid
     model or a bad `parse.only_if`. Parses already filled are kept when no stage of the build rewrites ref or bt
     (neither clean nor translate runs)."""
-    model_dir = checked_model("parse.model_dir", config.model_dir, model_files, (ParserModelError,))
+    model_dir = checked_model("parse.model_dir", config.model_dir, loadable_model_files,
+                              (ParserModelError,))
     return ParseStage(_ParserLoader(model_dir, config.device, config.batch_size, config.threads), config,
                       keep_parsed=not {"clean", "translate"} & set(stages))

@@ -40,8 +40,17 @@ def stable_bucket(text: str) -> int:
     return int(hashlib.md5(text.encode("utf-8")).hexdigest(), 16) % 1000
 
 
+def _text_file(path: Path) -> Path:
+    """`path`, after checking that it is a text file: DataFileError naming a data file that is missing or not UTF-8
+    text at all (models/files.py `require_text`; a few undecodable bytes are replaced by the readers here)."""
+    from paranmt.models.files import require_text
+
+    require_text(path, "data")
+    return path
+
+
 def _tsv_rows(path: Path) -> list[list[str]]:
-    with path.open(encoding="utf-8-sig", errors="replace") as handle:
+    with _text_file(path).open(encoding="utf-8-sig", errors="replace") as handle:
         return [line.rstrip("\n").split("\t") for line in handle]
 
 
@@ -63,7 +72,7 @@ def human_pairs(data: Path) -> list[HumanPair]:
             if not gold_file.with_name(f"STS.input.{name}.txt").is_file():
                 continue
             inputs = _tsv_rows(gold_file.with_name(f"STS.input.{name}.txt"))
-            golds = gold_file.read_text(encoding="utf-8", errors="replace").splitlines()
+            golds = _text_file(gold_file).read_text(encoding="utf-8", errors="replace").splitlines()
             for line, (gold, row) in enumerate(zip(golds, inputs), 1):
                 if gold.strip() and _score(gold) >= 4.0 and len(row) >= 2:
                     pairs.append(HumanPair("sts", f"sts:{folder}/{name}:{line}", row[0], row[1]))
@@ -86,7 +95,7 @@ def _score(text: str) -> float:
 def english_sentences(data: Path, pairs: list[HumanPair]) -> list[str]:
     sentences = []
     for path in sorted((data / "bitext" / "cs-en").glob("*.eng")):
-        sentences += path.read_text(encoding="utf-8", errors="replace").splitlines()
+        sentences += _text_file(path).read_text(encoding="utf-8", errors="replace").splitlines()
     sentences += [s for p in pairs for s in (p.s1, p.s2)]
     for name in ("subj.tsv", "cr.tsv"):
         sentences += [row[1] for row in _tsv_rows(data / "transfer" / name)[1:] if len(row) >= 2]

@@ -192,16 +192,22 @@ def read_sentences(paths: list[str]) -> list[str]:
 # -- parsing ----------------------------------------------------------------------------------------------------
 class ParseCache:
     """Linearized parses of sentences, kept in a TSV file (`sentence TAB parse`, one line per distinct sentence;
-    an empty parse = the parser gave none) that `parse` appends to batch by batch."""
+    an empty parse = the parser gave none) that `parse` appends to batch by batch. A last line without its newline
+    is an append that was cut short (a full disk, a kill) and is parsed again; a file that is not UTF-8 text is a
+    DataFileError naming it (models/files.py)."""
 
     def __init__(self, path: str | Path):
+        from paranmt.models.files import read_text
+
         self.path = Path(path)
         self.parses: dict[str, str | None] = {}
+        self.cut_short = 0          # bytes of a last line cut short, removed before the next append
         if self.path.is_file():
-            with self.path.open(encoding="utf-8") as handle:
-                for line in handle:
-                    sentence, _, parse = line.rstrip("\n").partition("\t")
-                    self.parses[sentence] = parse or None
+            lines = read_text(self.path, "parse cache").split("\n")
+            for line in lines[:-1]:         # the last: "" after a final newline, else a line cut short
+                sentence, _, parse = line.partition("\t")
+                self.parses[sentence] = parse or None
+            self.cut_short = len(lines[-1].encode("utf-8"))
 
     def missing(self, sentences) -> list[str]:
         return [s for s in dict.fromkeys(sentences) if s and s not in self.parses and "\t" not in s]
@@ -221,7 +227,12 @@ class ParseCache:
 
         stage = ParseStage(lambda: StanzaParser(parser_dir, device=device, threads=1),   # 1: RESULTS, parser comparison
                            ParseConfig(max_tokens=max_tokens, cache_size=0), keep_parsed=False)
+        stage.setup()           # a parser that cannot load is one line before the progress bar starts
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.cut_short:
+            with self.path.open("rb+") as handle:
+                handle.truncate(self.path.stat().st_size - self.cut_short)
+            self.cut_short = 0
         with self.path.open("a", encoding="utf-8") as out, tqdm(total=len(todo), desc="parse", unit="sent",
                                                                  disable=not progress, dynamic_ncols=True) as bar:
             for start in range(0, len(todo), batch_size):

@@ -165,6 +165,21 @@ class ModelDir:
                 raise ModelDirError(f"no vocabulary map {self.ct2_dir / 'vmap.txt'}; write one with `paranmt "
                                     f"convert-nmt ... --vmap-source FILE --vmap-target FILE`")
         self.tokens_for(source_lang, target_lang)
+        self.check_readable(backend)
+
+    def check_readable(self, backend: str) -> None:
+        """Read what is cheap to read of the files `backend` loads: the sentencepiece models and CTranslate2's
+        config.json (ModelFileError naming a corrupt one), so that `paranmt build` finds them before any work even
+        in a directory without a MANIFEST.json; the weights themselves are left to the translator."""
+        if backend == "transformers":
+            return
+        import sentencepiece
+
+        for path in dict.fromkeys(path for path in (self.spm, self.target_spm) if path):
+            with reading(path, "sentencepiece model"):
+                sentencepiece.SentencePieceProcessor(model_file=str(path))
+        if backend == "ctranslate2" and (self.ct2_dir / "config.json").is_file():
+            read_json(self.ct2_dir / "config.json", dict, "CTranslate2 model config")
 
 
 def demo_model_notice(model_dir: str) -> str | None:

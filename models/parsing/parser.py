@@ -61,6 +61,19 @@ def model_files(model_dir: str) -> dict:
                            "(a stanza resources directory)")
 
 
+def loadable_model_files(model_dir: str) -> dict:
+    """`model_files(model_dir)`, after loading each torch file of the parser weights-only (stanza loads them
+    weights-only too; loaded here first to name a bad file: a ModelFileError or a refused pickle's one line). The
+    parser files are small (~10 MB): `paranmt build` runs this before any work, so a model directory without a
+    MANIFEST.json whose weights are corrupt is found there, not by a worker."""
+    files = model_files(model_dir)
+    for key in ("pos_model_path", "pos_pretrain_path", "constituency_model_path"):
+        if key in files:
+            with reading(files[key], "torch model file"):
+                load_weights_only(files[key])
+    return files
+
+
 class StanzaParser(Parser):
     """stanza tokenize(pretokenized) + pos + constituency, models loaded once at construction.
 
@@ -78,7 +91,7 @@ class StanzaParser(Parser):
         import torch
 
         self.model_dir = model_dir
-        files = model_files(model_dir)
+        files = loadable_model_files(model_dir)
         try:
             chosen = select_device(device, threads)
         except ValueError as error:
@@ -86,10 +99,6 @@ class StanzaParser(Parser):
         if chosen.kind == "cpu" and chosen.threads:
             torch.set_num_threads(chosen.threads)
         self.device = chosen
-        for key in ("pos_model_path", "pos_pretrain_path", "constituency_model_path"):
-            if key in files:        # stanza loads them weights-only too; loaded here first to name a bad file
-                with reading(files[key], "torch model file"):
-                    load_weights_only(files[key])
         with reading(model_dir, "stanza parser model"), refusing(model_dir):
             self.pipeline = stanza.Pipeline(
                 processors="tokenize,pos,constituency", tokenize_pretokenized=True, download_method=None,

@@ -82,6 +82,10 @@ MODELS = {
                         ["paraphraser.json", "parse_units.json", "condition_units.json"]),
     "parser": ([*PLAIN[:4], ASSETS / "paraphraser-plain", *PLAIN[5:], "--parser", "DIR"], ASSETS / "parser-en",
                ["parser.json", "pos.pt", "constituency.pt"]),
+    "encoder-mine": (["mine", "--encoder", "DIR", "--source", "IN", "--target", "IN", "--output", "OUT.tsv"],
+                     ASSETS / "encoder-sp", ["weights.npz"]),
+    "parser-data": (["paraphrase-data", "--data", "DATA", "--parser", "DIR", "--output", "OUT.tsv"],
+                    ASSETS / "parser-en", ["parser.json", "constituency.pt"]),
     "nmt": (["eval-nmt", "--model", "DIR", "--source", "IN", "--reference", "IN", "--device", "cpu"], NMT_TINY,
             ["nmt.json", "spm.model", "ct2/model.bin", "ct2/config.json"]),
     "nmt-fairseq": (["eval-nmt", "--model", "DIR", "--backend", "fairseq", "--source", "IN", "--reference", "IN",
@@ -98,22 +102,43 @@ def model_cases():
         yield pytest.param(name, "MANIFEST.json", "binary", True, id=f"{name}-MANIFEST.json-binary")
 
 
-def command(template: list, directory: Path, texts: Path, tmp_path: Path) -> list[str]:
-    names = {"DIR": directory, "IN": texts / "sentences.txt", "OUT.tsv": tmp_path / "out.tsv"}
+def command(template: list, directory: Path, texts: Path, tmp_path: Path, data: Path | None = None) -> list[str]:
+    names = {"DIR": directory, "IN": texts / "sentences.txt", "OUT.tsv": tmp_path / "out.tsv", "DATA": data}
     return [str(names.get(part, part)) for part in template]
 
 
 @pytest.mark.parametrize("name, file, kind, manifest", model_cases())
-def test_a_spoiled_model_file_is_one_line_naming_it(name, file, kind, manifest, texts, tmp_path, capsys):
+def test_a_spoiled_model_file_is_one_line_naming_it(name, file, kind, manifest, texts, tmp_path, capsys, request):
     template, source, _ = MODELS[name]
     directory = linked_copy(source, tmp_path / name, manifest)
     spoiled = spoil(directory / file, kind)
     named = spoiled.parent if file.startswith("ct2/") and not manifest else spoiled    # CTranslate2 reads a dir
-    line = one_line_error(command(template, directory, texts, tmp_path), capsys, named)
+    data = request.getfixturevalue("tiny_data_folder") if "DATA" in template else None
+    line = one_line_error(command(template, directory, texts, tmp_path, data), capsys, named)
     if manifest and file != "MANIFEST.json":
         assert f"{spoiled} does not match the sha256 in MANIFEST.json" in line
     if file.endswith(".json") and kind == "truncated" and not manifest and named == spoiled:   # the JSON error
         assert f"{spoiled} is not a readable" in line and "JSONDecodeError" in line
+
+
+@pytest.mark.parametrize("stage, setting, source, file", [
+    ("parse", "parse.model_dir", ASSETS / "parser-en", "pos.pt"),
+    ("parse", "parse.model_dir", ASSETS / "parser-en", "constituency.pt"),
+    ("translate", "translate.model", NMT_TINY, "spm.model"),
+    ("translate", "translate.model", NMT_TINY, "ct2/config.json"),
+])
+def test_build_finds_a_spoiled_model_without_manifest_before_any_work(stage, setting, source, file, tmp_path,
+                                                                     capsys):
+    """Without a MANIFEST.json only loading finds the damage: the build loads what is cheap to load of each model
+    (the parser's weights, the sentencepiece models, CTranslate2's config) before any work, not in a worker."""
+    directory = linked_copy(source, tmp_path / "model", manifest=False)
+    spoiled = spoil(directory / file, "truncated")
+    output = tmp_path / "out"
+    line = one_line_error(["build", "--input", REPO / "data" / "sample" / "*", "--format", "moses", "--stages",
+                           f"read,clean,{stage}", "--set", f"{setting}={directory}", "--output", output,
+                           "--runner=DirectRunner", "--direct_running_mode=in_memory"], capsys, spoiled)
+    assert line.startswith("paranmt build: configuration error: ")          # exit 2, not a worker's stop (exit 1)
+    assert not list(output.glob("*.parquet"))
 
 
 @pytest.mark.parametrize("template", [ENCODE, PLAIN, MODELS["nmt"][0]], ids=["encode", "paraphrase", "eval-nmt"])
@@ -211,6 +236,16 @@ def test_a_spoiled_parquet_input_is_one_line_naming_it(name, kind, texts, tmp_pa
     spoiled = spoil(shutil.copy(texts / "pairs.parquet", shards / "bad.parquet"), kind)
     names = {"SHARDS": shards, "OUT": tmp_path / "out"}
     one_line_error([names.get(a, a) for a in SHARD_READERS[name]], capsys, spoiled)
+
+
+@pytest.mark.parametrize("file", ["sts/SICK/SICK_train.txt", "transfer/cr.tsv", "parses.tsv"])
+def test_paraphrase_data_inputs_that_are_not_utf8_are_one_line_naming_them(file, tiny_data_folder, tmp_path, capsys):
+    """paraphrase-data's data files and its parse cache (a run's own, as --resume reads it)."""
+    data = tmp_path / "data"
+    shutil.copytree(tiny_data_folder, data)
+    output = tmp_path / "out"
+    spoiled = spoil((output.mkdir() or output / file) if file == "parses.tsv" else data / file, "binary")
+    one_line_error(["paraphrase-data", "--data", data, "--output", output, "--resume"], capsys, spoiled)
 
 
 def test_evaluation_data_that_is_not_utf8_is_one_line_naming_it(tmp_path, shared_data, capsys):

@@ -2,8 +2,11 @@
 `train-paraphraser`): an output that is, holds or lies inside an input (or that the build's input glob matches), an
 earlier run's output without --resume / --overwrite, --resume with nothing to resume, both flags: one line, exit 2.
 Ctrl-C and SIGTERM during `train` (its own process, as a user runs it) and a full disk at a checkpoint: one line
-naming the --resume command, no traceback, no `checkpoint.tmp/` left, and --resume finishes."""
+naming the --resume command, no traceback, no `checkpoint.tmp/` left, and --resume finishes. The same contract for
+`encode`, `mine` and `paraphrase-data`, and Ctrl-C, SIGTERM or a full disk while they write: one line, no temporary
+left, and the command the line names finishes to the files of an uninterrupted run."""
 import errno
+import os
 import shlex
 import shutil
 import signal
@@ -239,3 +242,154 @@ def test_a_full_disk_while_saving_words_or_a_finetuned_encoder_is_one_line(comma
     assert one_line(capsys, command).startswith(
         f"paranmt {command}: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
         f"it, then; its output is incomplete; rerun with: paranmt {command} ")
+
+
+# -- encode, mine, paraphrase-data ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sentences(bitext, tmp_path_factory) -> tuple[Path, Path]:
+    """40 Czech sentences and their 40 English translations (newstest2017), one a line."""
+    root = tmp_path_factory.mktemp("sentences")
+    for suffix in ("ces", "eng"):
+        lines = (bitext / f"newstest2017.{suffix}").read_text(encoding="utf-8").splitlines()[:40]
+        (root / f"s.{suffix}").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root / "s.ces", root / "s.eng"
+
+
+@pytest.fixture(scope="module")
+def parse_cache(tiny_data_folder, tmp_path_factory) -> Path:
+    """The parse cache of a finished `paraphrase-data` run on the tiny data folder (so later runs parse nothing)."""
+    output = tmp_path_factory.mktemp("paraphrase-data") / "data"
+    assert main(["paraphrase-data", "--data", str(tiny_data_folder), "--output", str(output)]) == 0
+    return output / "parses.tsv"
+
+
+def data_command(name: str, sentences, tiny_data_folder, parse_cache, output: Path) -> list[str]:
+    """`name`'s command line writing into `output` (paraphrase-data with the full parse cache: nothing to parse)."""
+    if name == "paraphrase-data":
+        return ["paraphrase-data", "--data", str(tiny_data_folder), "--parse-cache", str(parse_cache), "--output",
+                str(output)]
+    if name == "mine":
+        return ["mine", "--source", str(sentences[0]), "--target", str(sentences[1]), "--output", str(output)]
+    return ["encode", "--model", "assets/encoder-sp", "--input", str(sentences[1]), "--output", str(output)]
+
+
+def written(directory: Path) -> dict:
+    """The files under `directory` (relative name -> bytes)."""
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def test_encode_and_mine_refuse_outputs_over_inputs_and_earlier_results(sentences, tmp_path, capsys):
+    source, target = sentences
+    assert main(["encode", "--model", "assets/encoder-sp", "--input", str(target), "--output", str(target)]) == 2
+    assert f"--output {target} is the input {target}" in one_line(capsys, "encode")
+    assert main(["encode", "--model", "assets/encoder-sp", "--input", str(target), "--output",
+                 "assets/encoder-sp/v.npy"]) == 2
+    assert "--output assets/encoder-sp/v.npy is inside the input " in one_line(capsys, "encode")
+    assert not Path("assets/encoder-sp/v.npy").exists()
+    mine = ["mine", "--source", str(source), "--target", str(target), "--output"]
+    assert main([*mine, str(source.parent)]) == 2
+    assert f"--output {source.parent} holds the input {source}" in one_line(capsys, "mine")
+    for name, output, earlier in [("encode", tmp_path / "v.npy", tmp_path / "v.npy"),
+                                  ("mine", tmp_path / "mined", tmp_path / "mined" / "mined.tsv")]:
+        argv = data_command(name, sentences, None, None, output)
+        earlier.parent.mkdir(exist_ok=True)
+        earlier.write_text("an earlier result\n")
+        assert main(argv) == 2
+        line = one_line(capsys, name)
+        assert f"--output {output} already holds " in line and "give --overwrite to replace it" in line
+        assert "--resume" not in line and earlier.read_bytes() == b"an earlier result\n"
+        assert main([*argv, "--overwrite"]) == 0
+        assert earlier.read_bytes() != b"an earlier result\n"
+
+
+def test_paraphrase_data_resumes_and_overwrites_only_when_told(tiny_data_folder, parse_cache, tmp_path, capsys):
+    argv = ["paraphrase-data", "--data", str(tiny_data_folder), "--output", str(tmp_path / "data")]
+    (tmp_path / "data").mkdir()
+    shutil.copy(parse_cache, tmp_path / "data" / "parses.tsv")          # as a run stopped after parsing leaves it
+    assert main(["paraphrase-data", "--data", str(tiny_data_folder), "--output", str(tmp_path / "fresh"),
+                 "--resume"]) == 2
+    assert f"--resume: {tmp_path / 'fresh'} holds nothing to resume" in one_line(capsys, "paraphrase-data")
+    assert main([*argv[:-1], str(tiny_data_folder / "out")]) == 2
+    assert f"is inside the input {tiny_data_folder}" in one_line(capsys, "paraphrase-data")
+    assert main(argv) == 2          # the parse cache of a run that stopped
+    assert (f"already holds an unfinished run (parses.tsv; no paraphrase_data.json); give --resume to continue it "
+            f"or --overwrite") in one_line(capsys, "paraphrase-data")
+    assert main([*argv, "--resume"]) == 0
+    finished = written(tmp_path / "data")
+    assert finished["parses.tsv"] == parse_cache.read_bytes()            # nothing parsed again
+    assert main(argv) == 2
+    assert "already holds the paraphrase data of a finished run" in one_line(capsys, "paraphrase-data")
+    assert main([*argv, "--resume"]) == 2
+    assert "complete: nothing to resume" in one_line(capsys, "paraphrase-data")
+    (tmp_path / "data" / "sentences.train.txt").write_text("changed\n")
+    assert main([*argv, "--overwrite"]) == 0
+    assert written(tmp_path / "data") == finished
+
+
+class FullOrStopped:
+    """FileSystems.create, as atomic_file calls it, whose handles stop the command after their first write: the
+    disk fills up (ENOSPC, at that write and every later one) or a signal arrives (os.kill of this process)."""
+
+    def __init__(self, create, how):
+        self.create, self.how, self.stopped = create, how, False
+
+    def __call__(self, path, *args, **kwargs):
+        handle = self.create(path, *args, **kwargs)
+        write, outer = handle.write, self
+
+        def stopping_write(data):
+            if outer.how == "full" and outer.stopped:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            count = write(data)
+            if not outer.stopped:
+                outer.stopped = True
+                if outer.how == "full":
+                    raise OSError(errno.ENOSPC, "No space left on device")
+                os.kill(os.getpid(), outer.how)
+            return count
+
+        handle.write = stopping_write
+        return handle
+
+
+@pytest.mark.parametrize("how, code, what", [(signal.SIGINT, 130, "interrupted by SIGINT (Ctrl-C)"),
+                                             (signal.SIGTERM, 143, "interrupted by SIGTERM"),
+                                             ("full", 1, "the disk is full (OSError: [Errno 28] No space left on "
+                                                         "device): free space on it, then")])
+@pytest.mark.parametrize("name", ["encode", "mine", "paraphrase-data"])
+def test_a_stop_while_writing_is_one_line_leaves_no_temporary_and_the_advice_finishes(
+        name, how, code, what, sentences, tiny_data_folder, parse_cache, tmp_path, monkeypatch, capsys):
+    from paranmt.transforms import shards
+
+    reference, output = tmp_path / "reference", tmp_path / "out"
+    suffix = ".npy" if name == "encode" else ""
+    assert main(data_command(name, sentences, tiny_data_folder, parse_cache, Path(f"{reference}{suffix}"))) == 0
+    argv = data_command(name, sentences, tiny_data_folder, parse_cache, Path(f"{output}{suffix}"))
+    capsys.readouterr()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)    # as a terminal's Ctrl-C (a shell starts
+    try:                                                                     # background jobs with SIGINT ignored)
+        with monkeypatch.context() as patch:
+            patch.setattr(shards.FileSystems, "create", FullOrStopped(shards.FileSystems.create, how))
+            assert main(argv) == code
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    line = one_line(capsys, name)
+    assert line.startswith(f"paranmt {name}: stopped: {what}; ")
+    assert not [p for p in tmp_path.rglob("*") if ".tmp-" in p.name or p.name.startswith(".mine-work-")]
+    advice = line.rsplit("; ", 1)[1]
+    if name == "paraphrase-data":           # the parse cache is kept: the run resumes from it
+        assert advice.startswith("resume with: paranmt paraphrase-data ") and advice.endswith(" --resume")
+        argv = shlex.split(advice.split(": ", 1)[1])[1:]
+    elif name == "mine":
+        assert advice.startswith("rerun with: paranmt mine ") and advice.endswith(" --overwrite")
+        argv = shlex.split(advice.split(": ", 1)[1])[1:]
+    else:
+        assert advice == "run the same command again" and not Path(f"{output}{suffix}").exists()
+    assert main(argv) == 0
+    if name == "encode":
+        assert Path(f"{output}{suffix}").read_bytes() == Path(f"{reference}{suffix}").read_bytes()
+    else:
+        expected, got = written(reference), written(output)
+        if name == "mine":          # the summary holds CPU seconds
+            expected.pop("mine.json"), got.pop("mine.json")
+        assert got == expected
