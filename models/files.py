@@ -18,6 +18,7 @@ binary, compressed or otherwise encoded file), a DataFileError naming it rather 
 from __future__ import annotations
 
 import json
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -144,3 +145,16 @@ def read_text(path: str | Path, what: str = "input") -> str:
         raise DataFileError(f"{what} {path} does not exist") from None
     except OSError as error:
         raise DataFileError(f"{what} {path} cannot be read ({first_line(error)})") from None
+
+
+def write_text_atomically(path: str | Path, text: str) -> None:
+    """`text` (UTF-8) into `path` through a temporary beside it (`.<name>.tmp-<pid>`), renamed over `path` once
+    complete and deleted when the write fails, so that a full disk or Ctrl-C never leaves `path` half-written."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise

@@ -19,6 +19,12 @@ side. Without any of these, no map. The map lists the `--vmap-common` (300) targ
 sentences and, per source piece, the `--vmap-per-source` (20) target pieces of highest Dice association (plus the
 piece itself); larger maps stay closer to unrestricted decoding and restrict less. It can change the
 best hypotheses (measured in docs/translate.md, "Vocabulary map"): check with `eval-nmt --use-vmap`.
+
+Output (docs/reliability.md, "Every command that writes"): an `--output` that is, holds or lies inside an input is
+refused; one holding an earlier conversion needs `--overwrite`, which deletes it first (the export of a training run:
+its fairseq/, ct2/, spm.model, nmt.json, MANIFEST.json; the others: the whole directory, which CTranslate2's
+converter replaces, so a non-empty directory holding no converted model is refused). Ctrl-C, SIGTERM or a full disk
+stop it with one line (exit 130 / 143 / 1) after removing what it wrote.
 """
 from __future__ import annotations
 
@@ -27,6 +33,8 @@ import json
 import sys
 from pathlib import Path
 
+from paranmt.pipelines.runtime.outputs import (check_apart, claim, left_in, replace_earlier, rerun_stops,
+                                               stops_in_one_line)
 from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, DEVICES, ConfigError, ScoreConfig
 
 
@@ -57,16 +65,29 @@ def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path]
     print(f"wrote {written} from {files[0]} / {target}")
 
 
-def run_transformers(args) -> int:
-    from paranmt.models.nmt.hf import NotATranslationModel, convert_transformers_to_ctranslate2
-    from paranmt.transforms.io.model_cache import ModelCacheError, local_model_path
+# what the export of a training run writes into --output (other files there stay); the other conversions hand the
+# whole directory to CTranslate2's converter, which replaces it
+RUN_EXPORT_FILES = ("fairseq", "ct2", "spm.model", "nmt.json", "MANIFEST.json")
 
-    try:
-        source = local_model_path(args.transformers)
-    except ModelCacheError as error:
-        raise ConfigError(str(error)) from None
-    if not Path(source).is_dir():
-        raise ConfigError(f"--transformers {args.transformers}: no such directory")
+
+def claim_output(args, inputs: list, whole: bool) -> None:
+    """The output contract (module docstring): --output apart from `inputs`; an earlier conversion there needs
+    --overwrite (which deletes it first); when the converter replaces the `whole` directory, a non-empty one that
+    holds no converted model (model.bin, nmt.json) is refused even with --overwrite."""
+    check_apart(args.output, inputs)
+    output = Path(args.output)
+    if output.exists() and not output.is_dir():
+        raise ConfigError(f"--output {output} exists and is not a directory")
+    earlier = left_in(args.output, None if whole else RUN_EXPORT_FILES)
+    if whole and earlier and not any((output / name).is_file() for name in ("model.bin", "nmt.json")):
+        raise ConfigError(f"--output {output} is not empty and holds no converted model; CTranslate2's converter "
+                          f"replaces the whole directory: choose a new one")
+    replace_earlier(args.output, earlier, args.overwrite, "a converted model")
+
+
+def run_transformers(args, source: str) -> None:
+    from paranmt.models.nmt.hf import NotATranslationModel, convert_transformers_to_ctranslate2
+
     try:
         descriptor = convert_transformers_to_ctranslate2(source, args.output, args.quantization,
                                                          source_name=args.transformers)
@@ -76,11 +97,23 @@ def run_transformers(args) -> int:
     languages = ", ".join(sorted(descriptor["language_codes"])) or "/".join(str(p) for p in descriptor["pair"])
     print(f"wrote {args.output}: {descriptor['family']} model, {descriptor['ct2_quantization']} weights, "
           f"languages: {languages}")
-    return 0
+
+
+def transformers_source(args) -> str:
+    """The local directory of --transformers (a remote one through the model cache)."""
+    from paranmt.transforms.io.model_cache import ModelCacheError, local_model_path
+
+    try:
+        source = local_model_path(args.transformers)
+    except ModelCacheError as error:
+        raise ConfigError(str(error)) from None
+    if not Path(source).is_dir():
+        raise ConfigError(f"--transformers {args.transformers}: no such directory")
+    return source
 
 
 def run(args) -> int:
-    from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2, export_model, write_manifest
+    from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2
 
     if args.quantization not in CT2_WEIGHT_TYPES:
         raise ConfigError(f"--quantization must be one of {', '.join(CT2_WEIGHT_TYPES)}, not "
@@ -88,8 +121,15 @@ def run(args) -> int:
     for flag in ("vmap_pairs", "vmap_per_source", "vmap_common"):
         if getattr(args, flag) < 1:
             raise ConfigError(f"--{flag.replace('_', '-')} must be >= 1, not {getattr(args, flag)}")
+    vmap_files = [args.vmap_source, args.vmap_target]
+    whole = bool(args.transformers or args.fairseq_checkpoint)
+    written = (lambda: left_in(args.output, None if whole else RUN_EXPORT_FILES))
     if args.transformers:
-        return run_transformers(args)
+        source = transformers_source(args)
+        claim_output(args, [args.transformers, source, *vmap_files], whole)
+        with rerun_stops(args.output, getattr(args, "argv", None), "convert-nmt", written):
+            run_transformers(args, source)
+        return 0
     if args.fairseq_checkpoint and args.vmap_source:
         raise ConfigError("--vmap-source needs a model directory (--config, --checkpoints or --transformers); "
                           "--fairseq-checkpoint writes a bare ct2 model")
@@ -97,10 +137,18 @@ def run(args) -> int:
         checkpoint = Path(args.fairseq_checkpoint)
         if not checkpoint.is_file():
             raise ConfigError(f"fairseq checkpoint {checkpoint} does not exist")
-        convert_fairseq_to_ctranslate2(str(checkpoint), str(checkpoint.parent), args.output, args.source_lang,
-                                       args.target_lang, args.quantization)
+        dictionaries = [checkpoint.parent / f"dict.{lang}.txt" for lang in (args.source_lang, args.target_lang)]
+        missing = [str(path) for path in dictionaries if not path.is_file()]
+        if missing:
+            raise ConfigError(f"fairseq checkpoint {checkpoint} needs its dictionaries beside it: "
+                              f"{', '.join(missing)} missing (--source-lang / --target-lang name them)")
+        claim_output(args, [checkpoint, *dictionaries], whole)
+        with rerun_stops(args.output, getattr(args, "argv", None), "convert-nmt", written):
+            convert_fairseq_to_ctranslate2(str(checkpoint), str(checkpoint.parent), args.output, args.source_lang,
+                                           args.target_lang, args.quantization)
         print(f"wrote {args.output}")
         return 0
+    recipe = None
     if args.config:
         from paranmt.models.nmt.recipe import NMTRecipe, load_recipe_config
 
@@ -118,12 +166,24 @@ def run(args) -> int:
     for path in (checkpoints, data_bin, spm):
         if not Path(path).exists():
             raise ConfigError(f"{path} does not exist (has the recipe been run?)")
+    claim_output(args, [checkpoints, data_bin, spm, *(vmap_data or ()), *vmap_files], whole)
+    with rerun_stops(args.output, getattr(args, "argv", None), "convert-nmt", written):
+        export_run(args, recipe, checkpoints, data_bin, spm, source_lang, target_lang, vmap_data)
+    return 0
+
+
+def export_run(args, recipe, checkpoints: Path, data_bin: Path, spm: Path, source_lang: str, target_lang: str,
+               vmap_data: tuple[Path, Path] | None) -> None:
+    """The model directory of a training run (`recipe`: its NMTRecipe with --config, else None): the exported
+    checkpoints, the vocabulary map and MANIFEST.json with the provenance."""
+    from paranmt.models.nmt.export import export_model, write_manifest
+
     descriptor = export_model(str(checkpoints), str(data_bin), str(spm), args.output, source_lang, target_lang,
                               average_last=args.average_last, fp16=not args.fp32,
                               quantization=args.quantization)
     write_vocabulary_map(args, args.output, vmap_data)
-    provenance = {"model": descriptor, "command": "paranmt " + " ".join(sys.argv[1:])}
-    if args.config:
+    provenance = {"model": descriptor, "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:]))}
+    if recipe is not None:
         provenance["recipe_config_file"] = args.config
         provenance["recipe"] = dataclasses.asdict(recipe.config)
         provenance["recipe_command"] = f"paranmt train-nmt --config {args.config}"
@@ -132,16 +192,30 @@ def run(args) -> int:
             provenance["data"] = json.loads(stats_path.read_text())
     manifest = write_manifest(args.output, provenance)
     print(json.dumps({"model": descriptor, "total_bytes": manifest["total_bytes"]}, indent=2))
-    return 0
 
 
 def run_eval(args) -> int:
     """BLEU, chrF and SIMILE of a model directory on a source/reference file pair (optionally recorded in
     MANIFEST.json). SIMILE (paranmt.models.scoring.simile: SIM * LP**0.25 with the `--simile-encoder`, by default
-    the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it."""
+    the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it.
+    `--hypotheses` (written once complete) must lie apart from the inputs, and an existing file there needs
+    `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line (nothing is written then)."""
+    if args.hypotheses:
+        check_apart(args.hypotheses, [args.source, args.reference, args.model], "--hypotheses")
+        if Path(args.hypotheses).is_dir():
+            raise ConfigError(f"--hypotheses {args.hypotheses} is a directory")
+        claim(args.hypotheses, "a file (an earlier run's translations?)" if Path(args.hypotheses).exists() else None,
+              False, args.overwrite, "--hypotheses", resumable=False)
+    with stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again",
+                           str(Path(args.hypotheses or args.model).absolute().parent)):
+        return evaluate_model(args)
+
+
+def evaluate_model(args) -> int:
+    """`run_eval` once its output is claimed."""
     from sacremoses import MosesPunctNormalizer
 
-    from paranmt.models.files import read_text
+    from paranmt.models.files import read_text, write_text_atomically
     from paranmt.models.nmt.evaluate import evaluate_translator
     from paranmt.models.nmt.export import record_evaluation
     from paranmt.models.nmt.model_dir import ModelDirError
@@ -178,11 +252,11 @@ def run_eval(args) -> int:
         result["simile"] = round(100 * corpus_simile(scorer.score(references, hypotheses)), 2)
         result["simile_encoder"] = args.simile_encoder
     if args.hypotheses:
-        Path(args.hypotheses).write_text("".join(h + "\n" for h in hypotheses), encoding="utf-8")
+        write_text_atomically(args.hypotheses, "".join(h + "\n" for h in hypotheses))
     entry = {"backend": args.backend + ("+vmap" if args.use_vmap else ""),
              "test_set": args.test_name or Path(args.source).stem, "beam": args.beam,
              "skip_first": args.skip_first, "threads": args.threads, **result,
-             "command": "paranmt " + " ".join(sys.argv[1:])}
+             "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:]))}
     if args.record:
         record_evaluation(args.model, entry)
     print(json.dumps(entry, indent=2))
@@ -221,6 +295,8 @@ def register(subparsers) -> None:
                         help="vocabulary map: target candidates per source piece (default 20)")
     parser.add_argument("--vmap-common", type=int, default=300,
                         help="vocabulary map: target pieces always allowed, the most frequent (default 300)")
+    parser.add_argument("--overwrite", action="store_true", help="replace the converted model an earlier run wrote "
+                        "into --output (without it, an --output holding one is refused)")
     parser.set_defaults(func=run)
 
     evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "
@@ -247,6 +323,8 @@ def register(subparsers) -> None:
     evaluate.add_argument("--compute-type", default="auto", choices=CT2_COMPUTE_TYPES,
                           help="ctranslate2 compute type (auto: int8 on CPU for int8 weights, float16 on CUDA)")
     evaluate.add_argument("--hypotheses", help="write the translations to this file")
+    evaluate.add_argument("--overwrite", action="store_true", help="replace an existing --hypotheses file (without "
+                          "it, one is refused)")
     evaluate.add_argument("--simile-encoder", default=ScoreConfig.encoder,
                           help=f"encoder of SIMILE (default: the score stage's, {ScoreConfig.encoder}; '' = no SIMILE)")
     evaluate.add_argument("--record", action="store_true", help="add the result to the model's MANIFEST.json")

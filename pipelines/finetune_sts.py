@@ -9,7 +9,8 @@ expected score, on the dev and the test set), `report.json`, `metrics.jsonl` (pe
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
 refused unless `--overwrite` (fine-tuning cannot resume); one that is, holds or lies inside `--model` or
-`--data-dir` is refused. Ctrl-C, SIGTERM or a full disk stop it with one line naming the rerun (exit 130 / 143 / 1).
+`--data-dir` is refused. Ctrl-C, SIGTERM or a full disk stop it with one line (exit 130 / 143 / 1) after
+removing what it wrote.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def run(args) -> int:
     if output.exists() and not output.is_dir():
         raise ConfigError(f"--output {output} is a file")
     replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a fine-tuning run's files")
-    with rerun_stops(args.output, getattr(args, "argv", None), "finetune-sts"):
+    with rerun_stops(args.output, getattr(args, "argv", None), "finetune-sts", lambda: left_in(args.output, WRITES)):
         return finetune_into(args, config, sts_dir, output)
 
 

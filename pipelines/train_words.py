@@ -6,8 +6,8 @@ OUTPUT` open it), `vectors.txt` (word2vec text), `metrics.jsonl` (loss per epoch
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
 refused unless `--overwrite` (PARAGRAM training cannot resume); one that is, holds or lies inside `--input` or
-`--init-vectors` is refused. Ctrl-C, SIGTERM or a full disk stop it with one line naming the rerun (exit 130 / 143
-/ 1).
+`--init-vectors` is refused. Ctrl-C, SIGTERM or a full disk stop it with one line (exit 130 / 143 / 1) after
+removing what it wrote.
 """
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def run(args) -> int:
         raise ConfigError(f"--output {output} is a file")
     replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a word encoder of an earlier run")
     torch.set_num_threads(args.threads)
-    with rerun_stops(args.output, getattr(args, "argv", None), "train-words"):
+    with rerun_stops(args.output, getattr(args, "argv", None), "train-words", lambda: left_in(args.output, WRITES)):
         return train_into(args, config, source, kind, output)
 
 

@@ -23,6 +23,7 @@ import re
 import shutil
 from pathlib import Path
 
+from paranmt.models.files import write_text_atomically
 from paranmt.schemas.metadata import file_sha256
 
 NMT_DESCRIPTOR = "nmt.json"
@@ -154,7 +155,7 @@ def write_manifest(model_dir: str, provenance: dict) -> dict:
     manifest = {**provenance, "files": file_hashes(root),
                 "total_bytes": sum(f["bytes"] for f in file_hashes(root)),
                 "evaluation": previous.get("evaluation", [])}
-    path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomically(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return manifest
 
 
@@ -166,5 +167,5 @@ def record_evaluation(model_dir: str, entry: dict) -> dict:
     key = (entry.get("backend"), entry.get("test_set"), entry.get("beam"))
     kept = [e for e in manifest.get("evaluation", []) if (e.get("backend"), e.get("test_set"), e.get("beam")) != key]
     manifest["evaluation"] = kept + [entry]
-    path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomically(path, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return manifest

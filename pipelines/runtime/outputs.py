@@ -235,12 +235,20 @@ def stops_in_one_line(status: Callable[[], str], advice: Callable[[], str], wher
 
 
 @contextmanager
-def rerun_stops(output: str, argv: list[str] | None, command: str, cleanup: Callable[[], None] | None = None):
-    """`stops_in_one_line` for a command that cannot resume, writing into `output`: `its output is incomplete` and
-    the command that writes it again (`rerun_command`), as the watchdog's line of filter, export, stats and
-    lexicon says."""
-    with stops_in_one_line(lambda: "its output is incomplete", lambda: rerun_command(argv, command), output,
-                           cleanup):
+def rerun_stops(output: str, argv: list[str] | None, command: str, written: Callable[[], list[str]] | None = None):
+    """`stops_in_one_line` for a command that cannot resume, writing into `output`. Without `written`, what it wrote
+    stays and the line says `its output is incomplete` and gives the command that replaces it (`rerun_command`), as
+    the watchdog's line of filter, export, stats and lexicon does (mine). With `written` (the paths the run has
+    written so far: finetune-sts, train-words, convert-nmt, export-encoder), those are removed and the line says
+    `the partial output is removed; run the same command again` (nothing of the run is left to --overwrite)."""
+    if written is None:
+        status, advice, cleanup = "its output is incomplete", rerun_command(argv, command), None
+    else:
+        status, advice = "the partial output is removed", "run the same command again"
+
+        def cleanup():
+            remove_paths(written())
+    with stops_in_one_line(lambda: status, lambda: advice, output, cleanup):
         yield
 
 

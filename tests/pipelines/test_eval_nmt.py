@@ -21,5 +21,5 @@ def test_eval_nmt_reports_simile_next_to_bleu_and_chrf(repo, bitext, tmp_path, c
         references, hypotheses.read_text(encoding="utf-8").splitlines()))
     assert entry["simile"] == pytest.approx(100 * expected, abs=0.01)
     assert 0 <= entry["simile"] < 100, "the tiny model's translations are far from the references"
-    assert main(args + ["--simile-encoder", ""]) == 0
+    assert main(args + ["--simile-encoder", "", "--overwrite"]) == 0     # the same --hypotheses file again
     assert "simile" not in json.loads(capsys.readouterr().out)

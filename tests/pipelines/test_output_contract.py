@@ -209,20 +209,19 @@ def test_finetune_sts_refuses_its_inputs_and_earlier_results_without_overwrite(r
 @pytest.mark.parametrize("command, how, code, what", [
     ("train-words", signal.SIGTERM, 143, "interrupted by SIGTERM"),
     ("finetune-sts", signal.SIGINT, 130, "interrupted by SIGINT (Ctrl-C)")])
-def test_a_signal_while_training_words_or_finetuning_is_one_line_naming_the_rerun(
+def test_a_signal_while_training_words_or_finetuning_is_one_line_and_removes_what_it_wrote(
         command, how, code, what, ppdb, repo, shared_data, tmp_path, signal_when):
     out = tmp_path / "out"
     argv = (words_argv(ppdb, out) if command == "train-words" else finetune_argv(repo, shared_data, out))
     argv[argv.index("--epochs") + 1] = "100000"
     returncode, err = signal_when(argv, lambda: (out / "metrics.jsonl").is_file(), how)
     assert returncode == code and "Traceback" not in err, err
-    line = err.strip().splitlines()[-1]
-    assert line.startswith(f"paranmt {command}: stopped: {what}; its output is incomplete; rerun with: "), line
-    rerun = shlex.split(line.split("rerun with: ", 1)[1])
-    assert rerun[:2] == ["paranmt", command] and rerun[-1] == "--overwrite"
-    if command == "train-words":
-        rerun[rerun.index("--epochs") + 1] = "1"
-        assert main(rerun[1:]) == 0 and (out / "vectors.txt").is_file()
+    assert err.strip().splitlines()[-1] == (f"paranmt {command}: stopped: {what}; the partial output is removed; run "
+                                            f"the same command again")
+    assert list(out.iterdir()) == []
+    if command == "train-words":                 # nothing is left that a rerun would need --overwrite for
+        argv[argv.index("--epochs") + 1] = "1"
+        assert main(argv) == 0 and (out / "vectors.txt").is_file()
 
 
 @pytest.mark.parametrize("command", ["train-words", "finetune-sts"])
@@ -239,9 +238,10 @@ def test_a_full_disk_while_saving_words_or_a_finetuned_encoder_is_one_line(comma
     monkeypatch.setattr(np, "savez", full)
     argv = words_argv(ppdb, out) if command == "train-words" else finetune_argv(repo, shared_data, out)
     assert main(argv) == 1
-    assert one_line(capsys, command).startswith(
+    assert one_line(capsys, command) == (
         f"paranmt {command}: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
-        f"it, then; its output is incomplete; rerun with: paranmt {command} ")
+        f"it, then; the partial output is removed; run the same command again")
+    assert list(out.iterdir()) == []
 
 
 # -- encode, mine, paraphrase-data ------------------------------------------------------------------------------
@@ -393,3 +393,158 @@ def test_a_stop_while_writing_is_one_line_leaves_no_temporary_and_the_advice_fin
         if name == "mine":          # the summary holds CPU seconds
             expected.pop("mine.json"), got.pop("mine.json")
         assert got == expected
+
+
+# -- export-encoder: a new, empty or earlier export directory ----------------------------------------------------
+SLOW_EXPORT = ("import time, paranmt.models.encoders.sentence_transformers as exporter\n"
+               "def slow(encoder, output):\n"
+               "    output.mkdir(parents=True, exist_ok=True)\n"
+               "    (output / 'modules.json').write_text('[]')\n"
+               "    time.sleep(120)\n"
+               "exporter.export_sentence_transformer = slow\n")
+
+
+def test_export_encoder_refuses_its_model_and_an_earlier_export_without_overwrite(repo, tmp_path, capsys):
+    model, out = repo / "assets" / "encoder-sp", tmp_path / "st"
+    assert main(["export-encoder", "--model", str(model), "--output", str(model / "st")]) == 2
+    assert f"--output {model / 'st'} is inside the input {model}" in one_line(capsys, "export-encoder")
+    assert not (model / "st").exists()
+    assert main(["export-encoder", "--model", str(model), "--output", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["export-encoder", "--model", str(model), "--output", str(out)]) == 2
+    assert f"--output {out} already holds an earlier export (" in one_line(capsys, "export-encoder")
+    (out / "stale.txt").write_text("from the earlier export")
+    assert main(["export-encoder", "--model", str(model), "--output", str(out), "--overwrite"]) == 0
+    assert not (out / "stale.txt").exists() and (out / "modules.json").is_file()
+
+
+def test_a_signal_during_export_encoder_is_one_line_and_removes_the_partial_export(repo, tmp_path, signal_when):
+    out = tmp_path / "st"
+    argv = ["export-encoder", "--model", str(repo / "assets" / "encoder-sp"), "--output", str(out)]
+    returncode, err = signal_when(argv, lambda: (out / "modules.json").is_file(), signal.SIGINT, SLOW_EXPORT)
+    assert returncode == 130 and err.strip().splitlines()[-1] == (
+        "paranmt export-encoder: stopped: interrupted by SIGINT (Ctrl-C); the partial output is removed; run the "
+        "same command again"), err
+    assert list(out.iterdir()) == []
+
+
+def test_a_full_disk_during_export_encoder_is_one_line(repo, tmp_path, monkeypatch, capsys):
+    import paranmt.models.encoders.sentence_transformers as exporter
+
+    out = tmp_path / "st"
+
+    def full(encoder, output):
+        output.mkdir(parents=True, exist_ok=True)
+        (output / "modules.json").write_text("[")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(exporter, "export_sentence_transformer", full)
+    assert main(["export-encoder", "--model", str(repo / "assets" / "encoder-sp"), "--output", str(out)]) == 1
+    assert one_line(capsys, "export-encoder").startswith("paranmt export-encoder: stopped: the disk is full")
+    assert list(out.iterdir()) == []
+
+
+# -- convert-nmt and eval-nmt ------------------------------------------------------------------------------------
+@pytest.fixture
+def nmt_run(repo, tmp_path) -> list[str]:
+    """convert-nmt's arguments for the export of a training run (the tiny fixture model as its last checkpoint)."""
+    tiny = repo / "tests" / "fixtures" / "nmt-tiny"
+    (tmp_path / "run").mkdir()
+    shutil.copy(tiny / "fairseq" / "model.pt", tmp_path / "run" / "checkpoint_last.pt")
+    return ["convert-nmt", "--checkpoints", str(tmp_path / "run"), "--data-bin", str(tiny / "fairseq"), "--spm",
+            str(tiny / "spm.model")]
+
+
+def test_convert_nmt_refuses_its_inputs_and_an_earlier_model_without_overwrite(nmt_run, tmp_path, capsys):
+    out = tmp_path / "model"
+    assert main([*nmt_run, "--output", str(tmp_path / "run" / "model")]) == 2
+    assert f"is inside the input {tmp_path / 'run'}" in one_line(capsys, "convert-nmt")
+    assert main([*nmt_run, "--output", str(out)]) == 0
+    capsys.readouterr()
+    assert main([*nmt_run, "--output", str(out)]) == 2
+    assert (f"--output {out} already holds a converted model (5 file(s)); give --overwrite to replace it, or choose "
+            f"another --output") in one_line(capsys, "convert-nmt")
+    (out / "notes.md").write_text("mine\n")
+    (out / "ct2" / "stale.bin").write_text("from the earlier conversion")
+    assert main([*nmt_run, "--output", str(out), "--overwrite"]) == 0
+    assert (out / "notes.md").is_file() and not (out / "ct2" / "stale.bin").exists()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.md").write_text("mine\n")     # CTranslate2's converter would delete it
+    bare = ["convert-nmt", "--fairseq-checkpoint", str(out / "fairseq" / "model.pt"), "--output",
+            str(tmp_path / "other"), "--overwrite"]
+    assert main(bare) == 2
+    assert "is not empty and holds no converted model" in one_line(capsys, "convert-nmt")
+    assert (tmp_path / "other" / "notes.md").is_file()
+
+
+def test_a_signal_or_a_full_disk_during_convert_nmt_is_one_line_and_removes_what_it_wrote(
+        nmt_run, tmp_path, signal_when, monkeypatch, capsys):
+    out = tmp_path / "model"
+    slow = ("import time, paranmt.models.nmt.export as export\n"
+            "def slow(model, data, output, *args):\n"
+            "    __import__('os').makedirs(output)\n"
+            "    open(output + '/model.bin', 'w').write('half')\n"
+            "    time.sleep(120)\n"
+            "export.convert_fairseq_to_ctranslate2 = slow\n")
+    returncode, err = signal_when([*nmt_run, "--output", str(out)], lambda: (out / "ct2" / "model.bin").is_file(),
+                                  signal.SIGTERM, slow)
+    assert returncode == 143 and err.strip().splitlines()[-1] == (
+        "paranmt convert-nmt: stopped: interrupted by SIGTERM; the partial output is removed; run the same command "
+        "again"), err
+    assert list(out.iterdir()) == []
+    import paranmt.models.nmt.export as export
+
+    def full(model_dir, provenance):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(export, "write_manifest", full)
+    assert main([*nmt_run, "--output", str(out)]) == 1
+    assert one_line(capsys, "convert-nmt").startswith("paranmt convert-nmt: stopped: the disk is full")
+    assert list(out.iterdir()) == []
+
+
+def eval_nmt_argv(repo, bitext, hypotheses) -> list[str]:
+    return ["eval-nmt", "--model", str(repo / "tests" / "fixtures" / "nmt-tiny"), "--source",
+            str(bitext / "newstest2017.ces"), "--reference", str(bitext / "newstest2017.eng"), "--limit", "3",
+            "--beam", "1", "--threads", "1", "--simile-encoder", "", "--hypotheses", str(hypotheses)]
+
+
+def test_eval_nmt_hypotheses_apart_from_inputs_and_not_over_a_file_without_overwrite(repo, bitext, tmp_path,
+                                                                                        monkeypatch, capsys):
+    source, hypotheses = bitext / "newstest2017.ces", tmp_path / "hyp.txt"
+    assert main(eval_nmt_argv(repo, bitext, source)) == 2
+    assert f"--hypotheses {source} is the input {source}" in one_line(capsys, "eval-nmt")
+    hypotheses.write_text("mine\n")
+    assert main(eval_nmt_argv(repo, bitext, hypotheses)) == 2
+    assert (f"--hypotheses {hypotheses} already holds a file (an earlier run's translations?); give --overwrite to "
+            f"replace it, or choose another --hypotheses") in one_line(capsys, "eval-nmt")
+    write_text = Path.write_text
+
+    def full(self, data, *args, **kwargs):
+        if self.name.startswith(".hyp.txt.tmp-"):
+            write_text(self, data[:5], *args, **kwargs)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return write_text(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full)
+    assert main([*eval_nmt_argv(repo, bitext, hypotheses), "--overwrite"]) == 1
+    assert one_line(capsys, "eval-nmt").endswith("; nothing was written; run the same command again")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hyp.txt"] and hypotheses.read_text() == "mine\n"
+    monkeypatch.setattr(Path, "write_text", write_text)
+    assert main([*eval_nmt_argv(repo, bitext, hypotheses), "--overwrite"]) == 0
+    assert len(hypotheses.read_text().splitlines()) == 3
+
+
+def test_ctrl_c_during_eval_nmt_is_one_line(repo, bitext, tmp_path, signal_when):
+    started = tmp_path / "started"
+    slow = ("import time, paranmt.models.nmt.evaluate as evaluate\n"
+            "def slow(*args, **kwargs):\n"
+            f"    open({str(started)!r}, 'w').close()\n"
+            "    time.sleep(120)\n"
+            "evaluate.evaluate_translator = slow\n")
+    returncode, err = signal_when(eval_nmt_argv(repo, bitext, tmp_path / "hyp.txt"), started.is_file, signal.SIGINT,
+                                  slow)
+    assert returncode == 130 and err.strip().splitlines()[-1] == (
+        "paranmt eval-nmt: stopped: interrupted by SIGINT (Ctrl-C); nothing was written; run the same command "
+        "again"), err
+    assert not (tmp_path / "hyp.txt").exists()
