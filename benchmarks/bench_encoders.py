@@ -14,7 +14,9 @@
     python benchmarks/bench_encoders.py suite-table --root ROOT/DATA
         The encoder comparison of benchmarks/encoder_suite.sh (issue 22): per encoder its dim, STS 2012-2015 year
         means and their mean, STS2017 en-en, STS-B dev, SICK test (Pearson x100), transfer accuracies (x100),
-        training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS).
+        training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS); for runs
+        with a dev set (DATA wmt-bt: scored from DIR/model/best/) also the updates, the best one and why training
+        stopped (patience, time budget, epochs, max_steps).
 The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM needs requirements/bench.txt
 (HF_HUB_OFFLINE=1).
 """
@@ -210,6 +212,18 @@ SUITE_TRANSFER = (("mr", "accuracy"), ("cr", "accuracy"), ("subj", "accuracy"), 
                   ("mrpc", "accuracy"))
 
 
+def stop_reason(done: dict, config: dict) -> str:
+    """Why a finished run stopped: its `done` line's "stopped" (patience), else the limit it reached."""
+    if done.get("stopped"):
+        return done["stopped"]
+    if config.get("max_steps") and done["step"] >= config["max_steps"]:
+        return "max_steps"
+    budget = config.get("time_budget_minutes") or 0
+    if budget and done.get("elapsed_s", 0) >= 60 * budget:
+        return "time budget"
+    return "epochs"
+
+
 def run_suite_table(args) -> None:
     import csv
 
@@ -222,11 +236,14 @@ def run_suite_table(args) -> None:
             cells = [c.strip() for c in line.strip("|").split("|")]
             if len(cells) >= 2 and cells[1].replace(",", "").isdigit():
                 speeds[cells[0]] = cells[1]
+    runs = sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()
+                  or (p / "model" / "checkpoint" / "config.json").is_file())
+    with_dev = any((p / "model" / "best" / "dev.json").is_file() for p in runs)
     header = ["encoder", "dim", "STS12", "STS13", "STS14", "STS15", "mean", "STS17", "STS-B dev", "SICK-R", "MR",
-              "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", "papers (their data and budget)"]
+              "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", *(["updates (best), stop"] if with_dev else []),
+              "papers (their data and budget)"]
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 2) + "---|"]
-    for directory in sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()
-                            or (p / "model" / "checkpoint" / "config.json").is_file()):
+    for directory in runs:
         kind = directory.name              # the suite entry (an --encoder name or an objective variant)
         finished = (directory / "model" / "config.json").is_file()
         # an unfinished run is shown at its last checkpoint (evaluated with --model DIR/model/checkpoint)
@@ -246,11 +263,19 @@ def run_suite_table(args) -> None:
         label = kind
         if not finished:
             state = torch.load(model_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
-            label = f"{kind} (unfinished: step {state['step']} of {state['config']['max_steps']})"
+            limit = (f"of {state['config']['max_steps']}" if state["config"]["max_steps"] else
+                     f"after {state['elapsed'] / 60:.0f} of {state['config']['time_budget_minutes']:g} min")
+            label = f"{kind} (unfinished: step {state['step']} {limit})"
         cells = [label, str(config["dim"])]
         cells += [f"{100 * values[c]:.1f}" if c in values else "" for c in SUITE_STS]
         cells += [f"{100 * transfer[t]:.1f}" if t in transfer else "" for t in SUITE_TRANSFER]
-        cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get(kind, ""), PAPERS.get(kind, "")]
+        cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get(kind, "")]
+        if with_dev:
+            best = directory / "model" / "best" / "dev.json"
+            training = json.loads((directory / "model" / "train_config.json").read_text())
+            cells.append(f"{done[-1]['step']:,} ({json.loads(best.read_text())['step']:,}), "
+                         f"{stop_reason(done[-1], training)}" if done and best.is_file() else "")
+        cells.append(PAPERS.get(kind, ""))
         lines.append("| " + " | ".join(cells) + " |")
     print("\n".join(lines))
 
