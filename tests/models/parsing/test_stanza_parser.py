@@ -20,7 +20,7 @@ def parser(shipped_parser):
 
 @pytest.mark.skipif(cuda_available(), reason="checks the error on a machine without CUDA")
 def test_device_goes_through_the_project_device_choice(shipped_parser):
-    """models/device.select_device decides (its logic: tests/models/nmt/test_device.py): `cuda` without CUDA is
+    """models/device.select_device decides (its logic: tests/models/test_device.py): `cuda` without CUDA is
     a ParserModelError, an unknown device too; `cpu` with `threads` sets torch's threads for the process."""
     import torch
     with pytest.raises(ParserModelError, match="no CUDA"):
