@@ -1,7 +1,7 @@
 """`paranmt probe`: judge paraphrase corpora by the encoder each trains (ParaNMT-50M Tables 4-5).
 
     paranmt probe --input CORPUS [CORPUS ...] --output DIR --sts-dir DIR [--by COLUMN [--folds 10]]
-                  [--pairs 100000] [--models KIND [KIND ...]] [--resume] [--config YAML] [--set KEY=VALUE ...]
+                  [--pairs 100000] [--models KIND [KIND ...]] [--resume | --overwrite] [--config YAML] [--set KEY=VALUE ...]
 
 A CORPUS is anything `paranmt train` reads (a shard directory, a Parquet corpus, a TSV of pairs, a Moses prefix).
 For each corpus, or each fold of its ranking by COLUMN (`--by para_score --folds 10`: tenths, fold 0 lowest),
@@ -10,13 +10,24 @@ mega-batch trainer; each is scored on STS2017 en-en (`--datasets`). Writes DIR/r
 (corpus,fold,model,pairs,dataset,pearson), DIR/probe.png and DIR/probe_config.yaml; one line per run on stderr.
 Settings: ProbeConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE` (training settings as `--set
 train.epochs=2`). models/training/probe.py has the details; docs/encoders.md the measured cost.
+
+Output (docs/reliability.md, "Every command that writes"): an `--output` that is, holds or lies inside an input (a
+corpus, `--sts-dir`) is refused; one holding an earlier probe's results.csv needs `--resume` (do the runs it lacks,
+with the same settings) or `--overwrite` (delete its results.csv, probe.png, probe_config.yaml and runs/ first).
+Ctrl-C, SIGTERM or a full disk stop it with one line naming the `--resume` command (exit 130 / 143 / 1); the run cut
+short is removed (the runs in results.csv are kept).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS
-from paranmt.models.training.probe import ProbeConfig, run_probe
+from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
+from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import load_config, parse_assignments
+
+WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs")      # what a probe writes into its output
 
 # ProbeConfig field -> help of its flag (--field-name; the default is appended)
 FLAG_HELP = {
@@ -40,8 +51,37 @@ def run(args) -> int:
     overrides = {name: getattr(args, name) for name in FLAGS}
     overrides.update(parse_assignments(args.set))
     config = load_config(ProbeConfig, args.config, overrides, what="probe config").validate()
-    run_probe(config)
+    output = Path(config.output)
+    check_apart(config.output, [*config.input, config.sts_dir])
+    held = f"an earlier probe ({len(finished_runs(output))} run(s) in {RESULTS})" if (output / RESULTS).is_file() \
+        else None
+    if claim(config.output, held, config.resume, args.overwrite) == "overwrite":
+        remove_paths(output / name for name in WRITES)
+
+    def status() -> str:
+        return f"{len(finished_runs(output))} run(s) are kept in {output / RESULTS}"
+
+    def advice() -> str:
+        return resume_command(getattr(args, "argv", None), "probe") if finished_runs(output) else \
+            "run the same command again"
+
+    with stops_in_one_line(status, advice, config.output, lambda: remove_paths(unfinished_runs(output))):
+        run_probe(config)
     return 0
+
+
+def finished_runs(output: Path) -> set[str]:
+    """The run names (`run_name`) that the results.csv in `output` holds (none without one)."""
+    results = output / RESULTS
+    if not results.is_file():
+        return set()
+    return {run_name(row["corpus"], row["fold"], row["model"]) for row in read_results(results)}
+
+
+def unfinished_runs(output: Path) -> list[Path]:
+    """The run directories under `output/runs` of runs that results.csv does not hold: a run cut short."""
+    finished = finished_runs(output)
+    return [path for path in sorted((output / "runs").glob("*")) if path.name not in finished]
 
 
 def register(subparsers) -> None:
@@ -50,7 +90,10 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("probe", help="train small encoders on each corpus (or fold) and compare STS",
                                    description=__doc__)
     add_config_flags(parser, ProbeConfig, FLAG_HELP, {"format": FORMATS})
-    parser.add_argument("--resume", action="store_true", default=None, help="skip the runs results.csv holds")
+    parser.add_argument("--resume", action="store_true", default=None, help="skip the runs results.csv holds "
+                        "(refused when there is no results.csv)")
+    parser.add_argument("--overwrite", action="store_true", help="delete an earlier probe in --output first (without "
+                        "--resume or --overwrite, an --output holding one is refused)")
     parser.add_argument("--keep-encoders", action="store_true", default=None,
                         help="keep each run's encoder under DIR/runs/ (default: its logs only)")
     parser.add_argument("--config", help="probe YAML (keys = ProbeConfig fields, training settings under train:)")

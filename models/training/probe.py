@@ -15,7 +15,7 @@ Output DIR: results.csv (`corpus,fold,model,pairs,dataset,pearson`, rewritten af
 without `by`), probe.png (models/stats/plots.probe_figure), probe_config.yaml (the resolved config and its hash),
 runs/<corpus>.<fold>.<model>/ (the run's metrics.jsonl and train_config.json; its encoder too with
 `keep_encoders`). `resume` skips the runs results.csv already holds, refusing a config that differs from the one
-that wrote DIR; without it, an existing results.csv is refused.
+that wrote DIR (the command refuses an existing results.csv without --resume or --overwrite).
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ from paranmt.schemas.config import (Config, ConfigError, bounded, check_choice, 
 
 log = logging.getLogger(__name__)
 HEADER = ("corpus", "fold", "model", "pairs", "dataset", "pearson")
+RESULTS = "results.csv"
 ALL_FOLDS = "all"                 # the fold of a corpus probed whole
 DEFAULT_MODELS = ("word", "trigram")
 PER_RUN = "per run: models"       # train.encoder of a probe: each run sets it to one of `models`
@@ -161,6 +162,11 @@ def read_folds(config: ProbeConfig) -> list[Fold]:
     return folds
 
 
+def run_name(corpus: str, fold: str, model: str) -> str:
+    """The name of a run's directory under runs/."""
+    return f"{corpus}.{fold}.{model}"
+
+
 def read_results(path: Path) -> list[dict]:
     """The rows of a probe's results.csv (ConfigError when it is not one)."""
     with path.open(newline="") as handle:
@@ -172,13 +178,13 @@ def read_results(path: Path) -> list[dict]:
 
 
 def prepare_output(config: ProbeConfig) -> tuple[Path, list[dict]]:
-    """The output directory and the results rows an earlier run left there (resume); refuses mixing runs."""
+    """The output directory and, with `resume`, the results rows an earlier run left there; refuses mixing runs
+    (a config that differs from the one that wrote them). Whether an earlier probe may be resumed or replaced is the
+    command's to decide (pipelines/probe.py)."""
     output = make_output_dir(config.output)
-    results, written = output / "results.csv", output / "probe_config.yaml"
+    results, written = output / RESULTS, output / "probe_config.yaml"
     rows = []
-    if results.exists():
-        if not config.resume:
-            raise ConfigError(f"{results} exists: use --resume to finish that probe, or another --output")
+    if config.resume and results.exists():
         rows = read_results(results)
         if written.exists():
             old = read_yaml_mapping(str(written), "probe config")
@@ -216,7 +222,7 @@ def run_probe(config: ProbeConfig) -> list[dict]:
     log.info("probe: %d runs (%d corpora/folds x %d models), %d already in %s", len(runs), len(folds),
              len(config.models), len(runs) - len(todo), output / "results.csv")
     for number, (fold, model) in enumerate(todo, 1):
-        run_dir = output / "runs" / f"{fold.corpus}.{fold.fold}.{model}"
+        run_dir = output / "runs" / run_name(fold.corpus, fold.fold, model)
         if run_dir.exists():                       # a run stopped half-way: start it again
             shutil.rmtree(run_dir)
         started, cpu = time.perf_counter(), _cpu_seconds()

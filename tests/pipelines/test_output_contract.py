@@ -548,3 +548,67 @@ def test_ctrl_c_during_eval_nmt_is_one_line(repo, bitext, tmp_path, signal_when)
         "paranmt eval-nmt: stopped: interrupted by SIGINT (Ctrl-C); nothing was written; run the same command "
         "again"), err
     assert not (tmp_path / "hyp.txt").exists()
+
+
+# -- probe -------------------------------------------------------------------------------------------------------
+def probe_argv(pairs: Path, shared_data: Path, output: Path, *extra: str) -> list[str]:
+    return ["probe", "--input", str(pairs), "--output", str(output), "--sts-dir", str(shared_data / "sts"),
+            "--models", "word", "--set", "train.dim=8", "--set", "train.max_steps=2", "--set", "train.batch_size=20",
+            *extra]
+
+
+def test_probe_refuses_its_inputs_and_an_earlier_probe_without_resume_or_overwrite(pairs, shared_data, tmp_path,
+                                                                                  capsys):
+    out = tmp_path / "probe"
+    assert main(probe_argv(pairs, shared_data, tmp_path)) == 2
+    assert f"--output {tmp_path} holds the input {pairs}" in one_line(capsys, "probe")
+    assert main(probe_argv(pairs, shared_data, out, "--resume")) == 2
+    assert f"--resume: {out} holds nothing to resume" in one_line(capsys, "probe")
+    assert main(probe_argv(pairs, shared_data, out)) == 0
+    assert main(probe_argv(pairs, shared_data, out, "--resume", "--overwrite")) == 2
+    assert "exclude each other" in one_line(capsys, "probe")
+    (out / "runs" / "pairs.all.trigram").mkdir()             # a run of the earlier probe that this one does not make
+    assert main(probe_argv(pairs, shared_data, out, "--overwrite")) == 0
+    assert sorted(p.name for p in (out / "runs").iterdir()) == ["pairs.all.word"]
+
+
+SLOW_TRIGRAM = ("import time, paranmt.models.training.probe as probe\n"
+                "fit = probe.Trainer.fit\n"
+                "def slow(self, pairs, resume=False):\n"
+                "    if self.config.encoder == 'trigram':\n"
+                "        self.output.mkdir(parents=True, exist_ok=True)\n"
+                "        (self.output / 'started').write_text('')\n"
+                "        time.sleep(120)\n"
+                "    return fit(self, pairs, resume)\n"
+                "probe.Trainer.fit = slow\n")
+
+
+def test_a_signal_during_probe_keeps_the_finished_runs_and_resume_does_the_rest(pairs, shared_data, tmp_path,
+                                                                               signal_when):
+    out = tmp_path / "probe"
+    argv = probe_argv(pairs, shared_data, out)
+    argv[argv.index("--models") + 1:argv.index("--models") + 2] = ["word", "trigram"]
+    cut = out / "runs" / "pairs.all.trigram"
+    returncode, err = signal_when(argv, (cut / "started").is_file, signal.SIGINT, SLOW_TRIGRAM)
+    assert returncode == 130 and "Traceback" not in err, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith(f"paranmt probe: stopped: interrupted by SIGINT (Ctrl-C); 1 run(s) are kept in "
+                           f"{out / 'results.csv'}; resume with: paranmt probe "), line
+    assert not cut.exists()                                       # the run cut short is removed
+    resume = shlex.split(line.split("resume with: ", 1)[1])
+    assert resume[-1] == "--resume" and main(resume[1:]) == 0
+    assert sorted({row.split(",")[2] for row in (out / "results.csv").read_text().splitlines()[1:]}) == [
+        "trigram", "word"]
+
+
+def test_a_full_disk_during_probe_is_one_line(pairs, shared_data, tmp_path, monkeypatch, capsys):
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("paranmt.models.evaluation.tables.write_results_csv", full)
+    out = tmp_path / "probe"
+    assert main(probe_argv(pairs, shared_data, out)) == 1
+    assert one_line(capsys, "probe") == ("paranmt probe: stopped: the disk is full (OSError: [Errno 28] No space left "
+                                         "on device): free space on it, then; 0 run(s) are kept in "
+                                         f"{out / 'results.csv'}; run the same command again")
+    assert list((out / "runs").iterdir()) == []

@@ -114,7 +114,8 @@ def test_an_existing_results_csv_needs_resume_and_the_same_settings(corpora, sha
             str(shared_data / "sts"), "--models", "word", *TINY]
     assert main(args) == 0
     capsys.readouterr()
-    assert main(args) == 2 and "use --resume" in capsys.readouterr().err
+    assert main(args) == 2 and (f"--output {tmp_path} already holds an earlier probe (1 run(s) in results.csv); give "
+                                "--resume to continue it or --overwrite to replace it") in capsys.readouterr().err
     assert main([*args, "--resume", "--pairs", "50"]) == 2
     assert "the config differs from the one that wrote" in capsys.readouterr().err
     assert main([*args, "--set", "train.dim=9", "--resume"]) == 2 and "train.dim: 8 -> 9" in capsys.readouterr().err
