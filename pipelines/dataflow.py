@@ -7,12 +7,11 @@ made offline by Beam's own DataflowRunner code, written to a directory and summa
         --sdk_container_image REGION-docker.pkg.dev/PROJECT/REPO/paranmt-worker:0.1.0
 
 It takes exactly the arguments of `paranmt build` (plus --job-dir). How it works:
-1. the pipeline is planned by `paranmt.pipelines.build.plan_build` and composed by `build_pipeline`, as `paranmt build`
-   plans and composes it, and run
-   with Beam's `--dry_run=True` test option: the DataflowRunner applies its transform overrides, translates the
-   graph to the portable pipeline proto, resolves the environments (container image, the resource hints of each
-   transform, the staged dependencies, e.g. the sdist built from --setup_file) and creates the Dataflow `Job`
-   message, then stops before any API call;
+1. the pipeline is planned by `plan_build` and composed by `build_pipeline` (pipelines/runtime/building/), as `paranmt
+   build` plans and composes it, and run with Beam's `--dry_run=True` test option: the DataflowRunner applies its
+   transform overrides, translates the graph to the portable pipeline proto, resolves the environments (container
+   image, the resource hints of each transform, the staged dependencies, e.g. the sdist built from --setup_file) and
+   creates the Dataflow `Job` message, then stops before any API call;
 2. Beam's `DataflowApplicationClient.create_job_description` (credentials off, `--no_auth`) stages the artifacts
    and `pipeline.pb` into JOB_DIR/staging instead of the gs:// staging location and fills in the job's
    environment: worker pool, SDK container image per environment, experiments, service options, pipeline options.
@@ -37,7 +36,9 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paranmt.pipelines import build
+from paranmt.pipelines.runtime.building.arguments import add_build_arguments, config_from_args
+from paranmt.pipelines.runtime.building.graph import build_pipeline
+from paranmt.pipelines.runtime.building.plan import plan_build
 from paranmt.pipelines.runtime.extras import require_extra, stage_extras
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.schemas.config import BuildConfig, ConfigError
@@ -180,8 +181,8 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
         pipeline = beam.Pipeline(options=options)
     except ValueError as error:         # Beam's option validation: invalid project id, job name, ...
         raise ConfigError(" ".join(str(error).split())) from None
-    plan = build.plan_build(config, options, verify_remote)
-    build.build_pipeline(pipeline, plan, set())
+    plan = plan_build(config, options, verify_remote)
+    build_pipeline(pipeline, plan, set())
     job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted
 
     job_dir = Path(job_dir)
@@ -219,12 +220,10 @@ def print_summary(summary: dict, job_dir: Path) -> None:
 
 
 def register(subparsers) -> None:
-    build_parsers = argparse.ArgumentParser(add_help=False).add_subparsers()
-    build.register(build_parsers)
     parser = subparsers.add_parser(
-        "check-dataflow", parents=[build_parsers.choices["build"]], add_help=False,
-        help="write the Dataflow job a `paranmt build` launch would submit, offline, and check it",
+        "check-dataflow", help="write the Dataflow job a `paranmt build` launch would submit, offline, and check it",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_build_arguments(parser)
     parser.add_argument("--job-dir", required=True, help="directory for job.json, summary.json and staging/")
     parser.add_argument("--verify-remote", action="store_true",
                         help="also list the remote (gs://) input and copy and check remote models, as `paranmt "
@@ -233,7 +232,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    config = build.config_from_args(args)
+    config = config_from_args(args)
     plan = plan_dataflow_job(config, args.beam_args, args.job_dir, args.verify_remote)
     summary = plan.summary(config)
     Path(args.job_dir, "summary.json").write_text(json.dumps(summary, indent=1))

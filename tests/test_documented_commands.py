@@ -295,7 +295,7 @@ def check_arguments(command: str) -> None:
         return
     args = parsed(argv)
     if argv[0] in ("build", "check-dataflow"):
-        from paranmt.pipelines.build import config_from_args
+        from paranmt.pipelines.runtime.building.arguments import config_from_args
 
         if args.config and Path(args.config).stem.isupper():
             args.config = None                       # a placeholder (FILE.yaml)

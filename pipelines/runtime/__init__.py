@@ -11,4 +11,5 @@ nothing here imports one (tests/test_import_graph.py).
                         --overwrite, stopped in one line)
     extras.py           which extra installs what; a missing one is one line naming it
     arguments.py        the argument groups several commands add to their parsers, and flags from config fields
+    building/           the jobs of `paranmt build`, one module each (check-dataflow plans with the same)
 """

@@ -22,7 +22,7 @@ configure_logging(verbose=False)     # before Beam is imported, as the CLI does 
 from apache_beam.io.filesystems import FileSystems  # noqa: E402
 
 from paranmt.models.stage import PairStage  # noqa: E402
-from paranmt.pipelines import build  # noqa: E402
+from paranmt.pipelines.runtime.building import plan  # noqa: E402
 from paranmt.transforms.stage import RunStage  # noqa: E402
 
 
@@ -54,7 +54,7 @@ def full_disk(path, *args, **kwargs):
 
 if __name__ == "__main__":
     fault, _, value = sys.argv[1].partition("=")
-    stages = build.processing_stages
-    build.processing_stages = lambda config, remote=False: [*stages(config, remote),
-                                                            RunStage(FaultOnMarkedRow(fault, value), 10)]
+    stages = plan.processing_stages
+    plan.processing_stages = lambda config, remote=False: [*stages(config, remote),
+                                                           RunStage(FaultOnMarkedRow(fault, value), 10)]
     sys.exit(main(sys.argv[2:]))

@@ -11,9 +11,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from paranmt.pipelines.build import summarize
-from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.cli import main
+from paranmt.pipelines.runtime.building.report import summarize
+from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.schemas.records import PAIR_SCHEMA, REJECT_SCHEMA
 
 

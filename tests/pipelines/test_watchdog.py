@@ -15,8 +15,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from paranmt.pipelines.build import Progress
 from paranmt.pipelines.cli import main
+from paranmt.pipelines.runtime.building.progress import Progress
 from paranmt.pipelines.runtime.watchdog import exit_cause, failure_cause, is_beam_worker, is_dask_worker
 
 FAULTY_BUILD = Path(__file__).with_name("faulty_build.py")

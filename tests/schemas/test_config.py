@@ -142,7 +142,7 @@ def test_stages_take_their_section_and_repeat_no_default():
 def test_the_shard_size_follows_the_stages_unless_given(tmp_path):
     """read.shard_rows unset: 2,000-row shards when a stage with a model runs, 20,000 without; a value given in
     --set, a flag or YAML wins; the resolved size is what the readers, the hash and config.yaml see."""
-    from paranmt.pipelines.build import read_options
+    from paranmt.pipelines.runtime.building.plan import read_options
     from paranmt.transforms.io.read_plan import ReadOptions
 
     assert BuildConfig().read.shard_rows is None

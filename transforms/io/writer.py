@@ -5,7 +5,8 @@ pyarrow.dataset, Polars, DuckDB and Hugging Face `datasets` skip, so they load D
   DIR/<shard>.parquet                     pair rows (PAIR_SCHEMA), in input order
   DIR/__paranmt__/rejects/<shard>.pq      reject rows (REJECT_SCHEMA, Parquet) of the same block, sorted by id
                                           (natural order); `.pq` keeps them out of `DIR/**/*.parquet`
-  DIR/__paranmt__/{manifest.json, metrics.json, config.yaml}   written by the launcher (pipelines/build.py)
+  DIR/__paranmt__/{manifest.json, metrics.json, config.yaml}   written by the launcher (pipelines/build.py,
+                                          pipelines/runtime/building/)
 Each file is first written as `.<name>.tmp-<uuid>` and then renamed (transforms/shards.py, the home of shard
 I/O), the data file last, so a shard whose
 data file exists is complete (that is what `--resume` checks). A shard is written by the worker that read and
