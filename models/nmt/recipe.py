@@ -33,6 +33,7 @@ checkpoints and forces weights-only loading (TORCH_FORCE_WEIGHTS_ONLY_LOAD=1) fo
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -46,11 +47,15 @@ from typing import Iterator
 
 
 from paranmt.models.files import model_directory, read_json
-from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, asset_path, load_config
+from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, PipelineStopped, asset_path, load_config
 
 log = logging.getLogger(__name__)
 
 STEPS = ("data", "spm", "preprocess", "train", "mrt")
+# what the recipe writes into its work directory (globs): what `--overwrite` deletes, what makes a work dir an
+# earlier run's
+WRITES = ("raw", "sp", "bin", "checkpoints", "checkpoints-mrt-*", "spm.model", "spm.vocab", ".*.done",
+          "data_stats.json", "recipe_config.json", "train.log", "train-mrt-*.log")
 OBJECTIVES = ("mle", "mrt")
 
 
@@ -269,6 +274,20 @@ class NMTRecipe:
     def _done(self, step: str) -> Path:
         return self.work / f".{step}.done"
 
+    def written(self) -> list[Path]:
+        """What an earlier run of the recipe left in the work directory (WRITES)."""
+        return sorted(path for pattern in WRITES for path in self.work.glob(pattern))
+
+    def done_steps(self) -> list[str]:
+        """The steps marked done in the work directory."""
+        return [step for step in STEPS if self._done(step).exists()]
+
+    def last_checkpoint(self) -> Path | None:
+        """The checkpoint_last.pt that a rerun of the train or mrt step continues from (the newest), if any."""
+        found = [path for path in (self.checkpoints / "checkpoint_last.pt", self.mrt_save_dir() / "checkpoint_last.pt")
+                 if path.is_file()]
+        return max(found, key=lambda path: path.stat().st_mtime) if found else None
+
     def _env(self) -> dict:
         """The fairseq subprocesses' environment: weights-only loading forced (module docstring)."""
         env = {k: v for k, v in os.environ.items() if k != "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"}
@@ -290,7 +309,10 @@ class NMTRecipe:
             log_file.flush()
             result = subprocess.run(command, stdout=log_file, stderr=subprocess.STDOUT, env=self._env())
         if result.returncode:
-            raise RuntimeError(f"{module} failed with exit code {result.returncode}; see {log_path}")
+            tail = log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-50:]
+            if any("No space left on device" in line for line in tail):
+                raise OSError(errno.ENOSPC, f"No space left on device (see {log_path})")
+            raise PipelineStopped(f"{module} failed with exit code {result.returncode}; see {log_path}")
 
     # -- steps
     def step_data(self) -> None:

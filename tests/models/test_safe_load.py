@@ -94,7 +94,7 @@ def test_train_nmt_refuses_a_crafted_init_from_model(tmp_path, repo, bitext, mar
 
 def test_train_nmt_refuses_a_crafted_checkpoint_in_its_work_dir(tmp_path, bitext, marker, capsys):
     last = craft(tmp_path / "work" / "checkpoints" / "checkpoint_last.pt", marker)
-    refused_in_one_line(["train-nmt", "--config", str(nmt_config(tmp_path, bitext))], last, capsys)
+    refused_in_one_line(["train-nmt", "--config", str(nmt_config(tmp_path, bitext)), "--resume"], last, capsys)
 
 
 def test_fairseq_subprocesses_load_weights_only_whatever_the_environment(tmp_path, bitext, marker, monkeypatch):

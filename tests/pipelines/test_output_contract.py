@@ -612,3 +612,71 @@ def test_a_full_disk_during_probe_is_one_line(pairs, shared_data, tmp_path, monk
                                          "on device): free space on it, then; 0 run(s) are kept in "
                                          f"{out / 'results.csv'}; run the same command again")
     assert list((out / "runs").iterdir()) == []
+
+
+# -- train-nmt ---------------------------------------------------------------------------------------------------
+@pytest.fixture
+def nmt_recipe(bitext, tmp_path) -> list[str]:
+    """train-nmt's arguments for a recipe over 60 real sentence pairs (a `train` and a held-out `news` stem) whose
+    work directory is tmp/work, running its `data` step."""
+    import yaml
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for side in ("ces", "eng"):
+        lines = (bitext / f"newstest2017.{side}").read_text(encoding="utf-8").splitlines()
+        (data / f"news.{side}").write_text("\n".join(lines[:30]) + "\n", encoding="utf-8")
+        (data / f"train.{side}").write_text("\n".join(lines[30:60]) + "\n", encoding="utf-8")
+    config = tmp_path / "nmt.yaml"
+    config.write_text(yaml.safe_dump({"work_dir": str(tmp_path / "work"), "nice": 0, "data": {
+        "inputs": [str(data)], "suffixes": ["ces", "eng"], "heldout": ["news"], "valid": "news", "valid_lines": 5}}))
+    return ["train-nmt", "--config", str(config), "--steps", "data"]
+
+
+def test_train_nmt_refuses_its_inputs_and_an_earlier_run_without_resume_or_overwrite(nmt_recipe, tmp_path, capsys):
+    work = tmp_path / "work"
+    assert main([*nmt_recipe, "--work-dir", str(tmp_path / "data" / "work")]) == 2
+    assert f"--work-dir {tmp_path / 'data' / 'work'} is inside the input {tmp_path / 'data'}" in one_line(
+        capsys, "train-nmt")
+    assert main([*nmt_recipe, "--resume"]) == 2
+    assert f"--resume: {work} holds nothing to resume" in one_line(capsys, "train-nmt")
+    assert main(nmt_recipe) == 0 and (work / ".data.done").is_file()
+    assert main(nmt_recipe) == 2
+    assert (f"--work-dir {work} already holds an earlier recipe run (steps done: data); give --resume to continue it "
+            f"or --overwrite to replace it") in one_line(capsys, "train-nmt")
+    assert main([*nmt_recipe, "--resume"]) == 0
+    (work / "train-mrt-bleu.log").write_text("an earlier MRT stage\n")
+    (work / "notes.md").write_text("mine\n")                  # not the recipe's: left alone
+    assert main([*nmt_recipe, "--overwrite"]) == 0
+    assert not (work / "train-mrt-bleu.log").exists() and (work / "notes.md").is_file()
+    nmt_recipe[-1] = "preprocess"                           # fairseq-preprocess without the spm step's files
+    assert main([*nmt_recipe, "--resume"]) == 1
+    assert one_line(capsys, "train-nmt").endswith(
+        f"fairseq_cli.preprocess failed with exit code 1; see {work / 'train.log'}")
+
+
+def test_a_signal_or_a_full_disk_during_train_nmt_is_one_line_naming_resume(nmt_recipe, tmp_path, signal_when,
+                                                                             monkeypatch, capsys):
+    work = tmp_path / "work"
+    slow = ("import time, paranmt.models.nmt.recipe as recipe\n"
+            "def slow(config, out_dir):\n"
+            "    out_dir.mkdir(parents=True)\n"
+            "    (out_dir / 'train.cs').write_text('half')\n"
+            "    time.sleep(120)\n"
+            "recipe.prepare_data = slow\n")
+    returncode, err = signal_when(nmt_recipe, (work / "raw" / "train.cs").is_file, signal.SIGTERM, slow)
+    assert returncode == 143 and "Traceback" not in err, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("paranmt train-nmt: stopped: interrupted by SIGTERM; steps done: none; resume with: "), line
+    resume = shlex.split(line.split("resume with: ", 1)[1])
+    assert main(resume[1:]) == 0 and (work / ".data.done").is_file()
+    from paranmt.models.nmt import recipe
+
+    def full(config, out_dir):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(recipe, "prepare_data", full)
+    assert main([*nmt_recipe, "--overwrite"]) == 1
+    assert one_line(capsys, "train-nmt") == (
+        "paranmt train-nmt: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
+        "it, then; steps done: none; run the same command again")
