@@ -1,13 +1,42 @@
 """`paranmt train-parser`: train the project's English POS tagger + constituency parser (stanza) on the Penn
-Treebank sample and package them with a MANIFEST (recipe: paranmt.models.parsing.train)."""
+Treebank sample and package them with a MANIFEST (recipe: paranmt.models.parsing.train).
+
+Output (docs/reliability.md, "Every command that writes"): a `--work-dir` or `--output` that is, holds or lies inside
+the treebank or the bitext is refused. A work directory holding an earlier run needs `--resume` (the steps done are
+skipped; the constituency trainer continues from its checkpoint) or `--overwrite` (delete what the recipe wrote
+there first); an `--output` holding a packaged parser (the shipped assets/parser-en, by default) is replaced by the
+package step only with `--overwrite`, or when `--resume` finishes the run that writes it. Ctrl-C, SIGTERM or a full
+disk stop it with one line naming the steps done and the `--resume` command (exit 130 / 143 / 1); a stanza trainer
+that fails is one line naming its log (exit 1).
+"""
 from __future__ import annotations
 
 import json
 import logging
 from pathlib import Path
 
-from paranmt.models.parsing.train import STEPS, load_train_config, run
+from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, done_steps,
+                                          load_train_config, run)
+from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
+
+
+def claim_outputs(args, config, steps: tuple[str, ...]) -> None:
+    """The output contract of the recipe's two outputs (module docstring)."""
+    work, output = Path(args.work_dir), Path(args.output)
+    for flag, path in (("--work-dir", args.work_dir), ("--output", args.output)):
+        check_apart(path, [config.treebank, config.bitext], flag)
+    earlier = [work / name for name in WORK_WRITES if (work / name).exists()]
+    done = [step for step in done_steps(work, output) if step != "package"]
+    held = f"an earlier recipe run (steps done: {', '.join(done) or 'none'})" if earlier else None
+    complete = set(steps) <= set(done_steps(work, output))
+    claim(args.work_dir, held, args.resume, args.overwrite, "--work-dir", unfinished=not complete)
+    packaged = [output / name for name in PACKAGE_FILES if (output / name).is_file()]
+    if "package" in steps and not args.resume:
+        claim(args.output, "a packaged parser" if (output / DONE_FILES["package"]).is_file() else None, False,
+              args.overwrite, resumable=False)
+    if args.overwrite:
+        remove_paths([*earlier, *(packaged if "package" in steps else [])])
 
 
 def train_parser(args) -> int:
@@ -15,7 +44,19 @@ def train_parser(args) -> int:
     steps = tuple(args.steps.split(","))
     for step in steps:
         check_choice("--steps", step, STEPS)
-    manifest = run(config, Path(args.work_dir), Path(args.output), steps=steps, config_path=args.config)
+    claim_outputs(args, config, steps)
+    work = Path(args.work_dir)
+
+    def status() -> str:
+        return f"steps done: {', '.join(done_steps(work, Path(args.output))) or 'none'}"
+
+    def advice() -> str:
+        started = any((work / name).exists() for name in WORK_WRITES)
+        return resume_command(getattr(args, "argv", None), "train-parser") if started else \
+            "run the same command again"
+
+    with stops_in_one_line(status, advice, args.work_dir):
+        manifest = run(config, work, Path(args.output), steps=steps, config_path=args.config)
     if manifest:
         logging.getLogger(__name__).info("quality on held-out files: %s", json.dumps(manifest["quality_on_test"]))
     return 0
@@ -28,4 +69,9 @@ def register(subparsers) -> None:
     parser.add_argument("--work-dir", default="work/parser-en", help="training work directory (resumable)")
     parser.add_argument("--output", default="assets/parser-en", help="where the packaged models go")
     parser.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --work-dir (the steps done are "
+                        "skipped) and package it into --output; refused when there is none")
+    parser.add_argument("--overwrite", action="store_true", help="delete what an earlier run wrote into --work-dir, "
+                        "and the packaged parser in --output, first (without --resume or --overwrite, either is "
+                        "refused)")
     parser.set_defaults(func=train_parser)

@@ -137,7 +137,7 @@ COVERAGE = {
     "paranmt eval-nmt --model models/opus-mt-cs-en-ct2 --source test.cs --reference test.en --use-vmap "
     "--hypotheses with-vmap.txt": ARGUMENTS,
     "paranmt train-parser --config configs/parser/ptb-sample.yaml --work-dir work/parser-en "
-    "--output assets/parser-en": ARGUMENTS,                        # an hour; writes the shipped parser
+    "--output assets/parser-en --overwrite": ARGUMENTS,                        # an hour; writes the shipped parser
     "paranmt train-parser --config configs/parser/ptb-sample-h64-compound.yaml --work-dir work/parser-h64c "
     "--output models/parser-h64c": ARGUMENTS,                      # an hour (the vectors and tagger steps too)
     "paranmt build ... --set parse.model_dir=models/parser-h64c": ARGUMENTS,
@@ -185,7 +185,7 @@ COVERAGE = {
     "--output DIR [--config YAML] [--mode monolingual|bilingual] [--resume | --overwrite] [flags]": ARGUMENTS,
     "paranmt lexicon --input SHARDS --output LEX": ARGUMENTS,
     "paranmt probe --input CORPUS [CORPUS ...] --output DIR --sts-dir ../shared/data/sts [--by COLUMN [--folds 10]] "
-    "[--pairs 100000] [--models KIND [KIND ...]] [--resume] [--config YAML] [--set KEY=VALUE ...]": ARGUMENTS,
+    "[--pairs 100000] [--models KIND [KIND ...]] [--resume | --overwrite] [--config YAML] [--set KEY=VALUE ...]": ARGUMENTS,
     "paranmt probe --input out/corpus --by para_score --output out/probe-para --sts-dir ../shared/data/sts": ARGUMENTS,
     "paranmt probe --input out/filtered-0.5 out/filtered-0.7 --models word trigram lstm "
     "--output out/probe-thresholds --sts-dir ../shared/data/sts": ARGUMENTS,

@@ -37,12 +37,18 @@ from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import Config, ConfigError, bounded, check_ranges, load_config
+from paranmt.schemas.config import Config, ConfigError, PipelineStopped, bounded, check_ranges, load_config
 from paranmt.schemas.metadata import file_sha256
 
 logger = logging.getLogger(__name__)
 
 STEPS = ("prepare", "vectors", "tagger", "parser", "package")
+# what the recipe writes into its work directory, and the file of each step that marks it done (package: in the
+# output directory, beside PACKAGE_FILES)
+WORK_WRITES = ("data", "pretrain.pt", "vectors.txt", "vectors.json", "tagger", "parser", "tagger.log", "parser.log")
+DONE_FILES = {"prepare": "data/summary.json", "vectors": "pretrain.pt", "tagger": "tagger/pos.pt",
+              "parser": "parser/DONE", "package": "MANIFEST.json"}
+PACKAGE_FILES = ("pretrain.pt", "pos.pt", "constituency.pt", "parser.json", "resources.json", "MANIFEST.json")
 # the torch files of a work directory that the recipe (or stanza under it) reads back: checked weights-only first
 WORK_TORCH_FILES = ("pretrain.pt", "tagger/pos.pt", "parser/constituency.pt", "parser/checkpoint.pt")
 
@@ -125,11 +131,20 @@ def build_vectors(config: ParserTrainConfig, work: Path) -> Path:
     return pretrain_path
 
 
+def done_steps(work: Path, output: Path) -> list[str]:
+    """The steps whose DONE_FILES exist (`package`'s in `output`)."""
+    return [step for step, name in DONE_FILES.items() if ((output if step == "package" else work) / name).exists()]
+
+
 def _run(command: list[str], log_path: Path, threads: int) -> None:
+    """Run a stanza trainer, its output appended to `log_path`; PipelineStopped (one line naming the log) when it
+    fails."""
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
     logger.info("running %s (log: %s)", " ".join(command), log_path)
     with open(log_path, "a") as log:
-        subprocess.run(command, check=True, stdout=log, stderr=subprocess.STDOUT, env=env)
+        result = subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    if result.returncode:
+        raise PipelineStopped(f"the {log_path.stem} training failed with exit code {result.returncode}; see {log_path}")
 
 
 def train_tagger(config: ParserTrainConfig, work: Path, pretrain: Path) -> Path:

@@ -136,8 +136,8 @@ def test_train_parser_refuses_a_crafted_work_dir(tmp_path, marker, capsys, name)
     crafted = craft(work / name, marker)
     (work / "parser" / "DONE").parent.mkdir(parents=True, exist_ok=True)
     (work / "parser" / "DONE").write_text("done")
-    refused_in_one_line(["train-parser", "--work-dir", str(work), "--output", str(tmp_path / "out")], crafted,
-                        capsys)
+    refused_in_one_line(["train-parser", "--work-dir", str(work), "--output", str(tmp_path / "out"), "--resume"],
+                        crafted, capsys)
     assert not (tmp_path / "out").exists()
 
 

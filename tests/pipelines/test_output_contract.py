@@ -30,6 +30,11 @@ def one_line(capsys, command: str) -> str:
     return lines[0]
 
 
+def disk_full(*args, **kwargs):
+    """A write that finds the disk full."""
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
 def data_files(directory: Path) -> dict:
     return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*"))
             if p.suffix in (".parquet", ".pq")}
@@ -494,10 +499,7 @@ def test_a_signal_or_a_full_disk_during_convert_nmt_is_one_line_and_removes_what
     assert list(out.iterdir()) == []
     import paranmt.models.nmt.export as export
 
-    def full(model_dir, provenance):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(export, "write_manifest", full)
+    monkeypatch.setattr(export, "write_manifest", disk_full)
     assert main([*nmt_run, "--output", str(out)]) == 1
     assert one_line(capsys, "convert-nmt").startswith("paranmt convert-nmt: stopped: the disk is full")
     assert list(out.iterdir()) == []
@@ -602,10 +604,7 @@ def test_a_signal_during_probe_keeps_the_finished_runs_and_resume_does_the_rest(
 
 
 def test_a_full_disk_during_probe_is_one_line(pairs, shared_data, tmp_path, monkeypatch, capsys):
-    def full(*args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr("paranmt.models.evaluation.tables.write_results_csv", full)
+    monkeypatch.setattr("paranmt.models.evaluation.tables.write_results_csv", disk_full)
     out = tmp_path / "probe"
     assert main(probe_argv(pairs, shared_data, out)) == 1
     assert one_line(capsys, "probe") == ("paranmt probe: stopped: the disk is full (OSError: [Errno 28] No space left "
@@ -672,11 +671,72 @@ def test_a_signal_or_a_full_disk_during_train_nmt_is_one_line_naming_resume(nmt_
     assert main(resume[1:]) == 0 and (work / ".data.done").is_file()
     from paranmt.models.nmt import recipe
 
-    def full(config, out_dir):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(recipe, "prepare_data", full)
+    monkeypatch.setattr(recipe, "prepare_data", disk_full)
     assert main([*nmt_recipe, "--overwrite"]) == 1
     assert one_line(capsys, "train-nmt") == (
         "paranmt train-nmt: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
         "it, then; steps done: none; run the same command again")
+
+
+# -- train-parser ------------------------------------------------------------------------------------------------
+@pytest.fixture
+def parser_recipe(shared_data, tmp_path) -> list[str]:
+    """train-parser's arguments for a recipe over three real PTB files (train, dev, test: wsj_0001, 0150, 0160),
+    work directory tmp/work, output tmp/parser."""
+    import yaml
+
+    treebank = tmp_path / "ptb"
+    treebank.mkdir()
+    for number in ("0001", "0150", "0160"):
+        shutil.copy(shared_data / "treebank" / "ptb-sample" / f"wsj_{number}.mrg", treebank)
+    config = tmp_path / "parser.yaml"
+    config.write_text(yaml.safe_dump({"treebank": str(treebank), "bitext": str(tmp_path / "bitext"),
+                                      "dev_files": [150, 150], "test_files": [160, 160]}))
+    return ["train-parser", "--config", str(config), "--work-dir", str(tmp_path / "work"), "--output",
+            str(tmp_path / "parser")]
+
+
+def test_train_parser_refuses_its_inputs_an_earlier_run_and_a_packaged_parser(parser_recipe, tmp_path, capsys):
+    work, prepare = tmp_path / "work", [*parser_recipe, "--steps", "prepare"]
+    assert main([*prepare, "--work-dir", str(tmp_path / "ptb" / "work")]) == 2
+    assert f"--work-dir {tmp_path / 'ptb' / 'work'} is inside the input {tmp_path / 'ptb'}" in one_line(
+        capsys, "train-parser")
+    assert main([*prepare, "--resume"]) == 2
+    assert f"--resume: {work} holds nothing to resume" in one_line(capsys, "train-parser")
+    assert main(prepare) == 0 and (work / "data" / "summary.json").is_file()
+    assert main(prepare) == 2
+    assert (f"--work-dir {work} already holds an earlier recipe run (steps done: prepare); give --resume to continue "
+            f"it or --overwrite to replace it") in one_line(capsys, "train-parser")
+    assert main([*prepare, "--resume"]) == 2
+    assert "complete: nothing to resume" in one_line(capsys, "train-parser")
+    (work / "tagger.log").write_text("an earlier tagger\n")
+    assert main([*prepare, "--overwrite"]) == 0 and not (work / "tagger.log").exists()
+    (tmp_path / "parser").mkdir()
+    (tmp_path / "parser" / "MANIFEST.json").write_text("{}")      # a packaged parser (the shipped one, by default)
+    shutil.rmtree(work)
+    assert main(parser_recipe) == 2
+    assert (f"--output {tmp_path / 'parser'} already holds a packaged parser; give --overwrite to replace it, or "
+            f"choose another --output") in one_line(capsys, "train-parser")
+
+
+def test_a_signal_or_a_full_disk_during_train_parser_is_one_line_naming_resume(parser_recipe, tmp_path, signal_when,
+                                                                                monkeypatch, capsys):
+    work, argv = tmp_path / "work", [*parser_recipe, "--steps", "prepare,vectors"]
+    slow = ("import time, paranmt.models.parsing.train as train\n"
+            "def slow(config, work):\n"
+            "    (work / 'vectors.txt').write_text('half')\n"
+            "    time.sleep(120)\n"
+            "train.build_vectors = slow\n")
+    returncode, err = signal_when(argv, (work / "vectors.txt").is_file, signal.SIGINT, slow)
+    assert returncode == 130 and "Traceback" not in err, err
+    line = err.strip().splitlines()[-1]
+    assert line.startswith("paranmt train-parser: stopped: interrupted by SIGINT (Ctrl-C); steps done: prepare; "
+                           "resume with: paranmt train-parser "), line
+    assert shlex.split(line.split("resume with: ", 1)[1])[-1] == "--resume"
+    from paranmt.models.parsing import train
+
+    monkeypatch.setattr(train, "build_vectors", disk_full)
+    assert main([*argv, "--resume"]) == 1
+    assert one_line(capsys, "train-parser") == (
+        "paranmt train-parser: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
+        f"it, then; steps done: prepare; resume with: paranmt train-parser {' '.join(argv[1:])} --resume")
