@@ -20,13 +20,12 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.runtime.options import pipeline_options
-from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
-from paranmt.pipelines.runtime.watchdog import supervised
+from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
 from paranmt.schemas.config import ConfigError
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HEADERS, HF_SCHEMA, ExportShardFn
-from paranmt.transforms.shards import (check_columns, concatenate_files, list_shards, read_shard_metadata,
-                                       unique_shard_names, write_json, write_text_atomically)
+from paranmt.transforms.shards import (concatenate_files, read_shard_metadata, shard_files, unique_shard_names,
+                                       write_json, write_text_atomically)
 
 LOG = logging.getLogger(__name__)
 PARTS = "_export_parts"
@@ -111,62 +110,53 @@ def earlier_export(fmt: str, output: str) -> list[str]:
     """What an earlier export left at `output`: the file (text formats), or the dataset's card and data files."""
     if fmt != "hf":
         return [output] if FileSystems.exists(output) else []
-    found = FileSystems.match([FileSystems.join(output, "data", "*.parquet"), FileSystems.join(output, "README.md")])
-    return [meta.path for result in found for meta in result.metadata_list]
+    return shard_files(FileSystems.join(output, "data")) + found(output, "README.md")
 
 
 def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = None,
                beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """Validate, check the output (pipelines/runtime/outputs.py: apart from the input; an earlier export needs
-    `overwrite`), convert every shard (one Beam element per shard), assemble the output; returns the totals.
-    `argv` makes the command a stop prints."""
+    """Validate, check the output (a shard job, pipelines/runtime/shard_job.py: apart from the input; an earlier
+    export needs `overwrite`), convert every shard (one Beam element per shard), assemble the output; returns the
+    totals. `argv` makes the command a stop prints."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    files = list_shards(input_path)
-    unique_shard_names(files)
     needed = {"paranmt-txt": ["ref", "bt", "para_score"], "scpn": ["ref", "bt", "ref_parse", "bt_parse"],
               "hf": ["id", "ref"]}[fmt]
-    check_columns(files, needed, f"export --format {fmt}")
+    job = ShardJob("export", input_path, output, columns=needed, check=f"export --format {fmt}",
+                   what="an earlier export", earlier=lambda out: earlier_export(fmt, out), argv=argv,
+                   overwrite=overwrite, named_after_shards=True, output_file=fmt != "hf")
     if lowercase is None:
         lowercase = fmt != "hf"
-    output = output.rstrip("/")
-    check_apart(output, [input_path, *files])
-    replace_earlier(output, earlier_export(fmt, output), overwrite, "an earlier export")
+    output = job.output
     if fmt == "hf":
         target_dir = FileSystems.join(output, "data")
     else:
         if "/" not in output:
             output = f"./{output}"
         target_dir = FileSystems.join(output.rsplit("/", 1)[0], f"{PARTS}-{output.rsplit('/', 1)[1]}")
-    if not FileSystems.exists(target_dir):
-        FileSystems.mkdirs(target_dir)
-    remove_temporaries(target_dir)
-    LOG.info("exporting %d shards as %s -> %s", len(files), fmt, output)
-    options = pipeline_options(beam_args or [])
-    with supervised("export", options, advice=rerun_command(argv, "export"),
-                    on_stop=lambda: remove_temporaries(target_dir)), beam.Pipeline(options=options) as pipeline:
-        (pipeline
-         | "ShardFiles" >> beam.Create(files)
-         | "Spread" >> beam.Reshuffle()
-         | "Export" >> beam.ParDo(ExportShardFn(fmt, target_dir, lowercase))
-         | "AllCounts" >> beam.combiners.ToList()
-         | "WriteCounts" >> beam.Map(lambda counts: write_json(FileSystems.join(target_dir, "_counts.json"),
-                                                               counts)))
-    with FileSystems.open(FileSystems.join(target_dir, "_counts.json")) as handle:
-        per_shard = json.loads(handle.read())
-    FileSystems.delete([FileSystems.join(target_dir, "_counts.json")])
-    totals: dict[str, int] = {}
-    for counts in per_shard:
-        for key, value in counts.items():
-            if key != "shard":
-                totals[key] = totals.get(key, 0) + value
-    if fmt == "hf":
-        write_text_atomically(FileSystems.join(output, "README.md"),
-                              dataset_card(totals.get("written", 0), len(files), read_shard_metadata(files[0])))
-    else:
-        parts = [FileSystems.join(target_dir, f"{name}.txt") for name in sorted(unique_shard_names(files))]
-        concatenate_files(parts, output, HEADERS[fmt])
-        FileSystems.delete([target_dir])
+    job.work_dirs = [target_dir]
+    LOG.info("exporting %d shards as %s -> %s", len(job.files), fmt, output)
+    with job:
+        if not FileSystems.exists(target_dir):
+            FileSystems.mkdirs(target_dir)
+        with job.pipeline(pipeline_options(beam_args or [])) as pipeline:
+            (pipeline
+             | "ShardFiles" >> beam.Create(job.files)
+             | "Spread" >> beam.Reshuffle()
+             | "Export" >> beam.ParDo(ExportShardFn(fmt, target_dir, lowercase))
+             | "AllCounts" >> beam.combiners.ToList()
+             | "WriteCounts" >> beam.Map(lambda counts: write_json(FileSystems.join(target_dir, "_counts.json"),
+                                                                   counts)))
+        with FileSystems.open(FileSystems.join(target_dir, "_counts.json")) as handle:
+            totals = sum_counts(json.loads(handle.read()))
+        FileSystems.delete([FileSystems.join(target_dir, "_counts.json")])
+        if fmt == "hf":
+            write_text_atomically(FileSystems.join(output, "README.md"), dataset_card(
+                totals.get("written", 0), len(job.files), read_shard_metadata(job.files[0])))
+        else:
+            parts = [FileSystems.join(target_dir, f"{name}.txt") for name in sorted(unique_shard_names(job.files))]
+            concatenate_files(parts, output, HEADERS[fmt])
+            FileSystems.delete([target_dir])
     return {"format": fmt, "output": output, "lowercase": lowercase, **totals}
 
 

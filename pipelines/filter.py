@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 
 import apache_beam as beam
 import yaml
@@ -24,13 +23,12 @@ from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.pipelines.runtime.options import pipeline_options
-from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_temporaries, rerun_command
-from paranmt.pipelines.runtime.watchdog import supervised
+from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import layout, tsv
 from paranmt.schemas.config import ConfigError
 from paranmt.transforms.filter import FilterShards
-from paranmt.transforms.shards import (check_columns, column_fill, concatenate_files, list_shards,
-                                       unique_shard_names, write_json, write_text_atomically)
+from paranmt.transforms.shards import (column_fill, concatenate_files, matching, shard_files, write_json,
+                                       write_text_atomically)
 
 LOG = logging.getLogger(__name__)
 # Dedup candidates one hash partition holds in memory (~40 bytes each): the partition count grows with the input,
@@ -38,30 +36,24 @@ LOG = logging.getLogger(__name__)
 DEDUP_PARTITION_ROWS = 500_000
 
 
-def prepare_output(output: str, input_path: str, input_files: list[str], overwrite: bool) -> None:
-    """Refuse an output apart from neither the input (`check_apart`) nor an earlier corpus (unless `overwrite`,
-    which first deletes the earlier corpus files: `claim`); create the directories."""
-    output = output.rstrip("/")
-    check_apart(output, [input_path, *input_files])
-    if "://" not in output and os.path.exists(output) and not os.path.isdir(output):
-        raise ConfigError(f"output {output} is a file, not a directory; choose a directory")
-    if FileSystems.exists(output):
-        dropped = [FileSystems.join(output, name, "*" + suffix)
-                   for suffix in (layout.SIDE_TABLE_SUFFIX, layout.DATA_SUFFIX)
-                   for name in (layout.DROPPED, layout.LEGACY_NAMES[layout.DROPPED])]
-        old = [meta.path for result in FileSystems.match([FileSystems.join(output, "*.parquet"), *dropped])
-               for meta in result.metadata_list]
-        claim(output, f"a corpus ({len(old)} Parquet files)" if old else None, False, overwrite, resumable=False)
-        side = [FileSystems.join(output, name) for key in (layout.CONFIG, layout.FILTER_REPORT, layout.TSV_PARTS,
-                                                            layout.PAIRS_TSV)
-                for name in (key, layout.LEGACY_NAMES[key])] + [FileSystems.join(output, layout.DEDUP_WORK)]
-        FileSystems.delete(old + [path for path in side if FileSystems.exists(path)])
+def earlier_corpus(output: str) -> list[str]:
+    """The files of an earlier corpus in `output`: its shards and dropped rows (both layouts)."""
+    return shard_files(output) + found(output, *(f"{name}/*{suffix}"
+                                                 for suffix in (layout.SIDE_TABLE_SUFFIX, layout.DATA_SUFFIX)
+                                                 for name in (layout.DROPPED, layout.LEGACY_NAMES[layout.DROPPED])))
+
+
+def prepare_output(output: str) -> None:
+    """After the shard job claimed `output` (an earlier corpus deleted with --overwrite): delete the side files an
+    earlier run left (config, report, TSV, dedup work), create the side directories."""
+    side = [FileSystems.join(output, name) for key in (layout.CONFIG, layout.FILTER_REPORT, layout.TSV_PARTS,
+                                                        layout.PAIRS_TSV)
+            for name in (key, layout.LEGACY_NAMES[key])] + [FileSystems.join(output, layout.DEDUP_WORK)]
     try:
-        for directory in (output, FileSystems.join(output, layout.DROPPED),
-                          FileSystems.join(output, layout.TSV_PARTS)):
+        FileSystems.delete([path for path in side if FileSystems.exists(path)])
+        for directory in (FileSystems.join(output, layout.DROPPED), FileSystems.join(output, layout.TSV_PARTS)):
             if not FileSystems.exists(directory):
                 FileSystems.mkdirs(directory)
-        remove_temporaries(output, FileSystems.join(output, layout.DROPPED))
     except OSError as error:  # Beam's BeamIOError is one; the cause is in its message
         raise ConfigError(f"cannot create the output directory {output}: {error}") from None
 
@@ -101,46 +93,46 @@ def dedup_partitions(files: list[str], plan: FilterPlan) -> int:
 
 def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwrite: bool = False,
                argv: list[str] | None = None) -> dict:
-    """Validate (config, input files, needed columns), check the output, run the pipeline, write report / config /
-    TSV. `argv` makes the command a stop prints."""
+    """Validate (config, input files, needed columns), check the output (a shard job,
+    pipelines/runtime/shard_job.py), run the pipeline, write report / config / TSV. `argv` makes the command a stop
+    prints."""
     config.validate()
     plan = config.plan()
-    files = list_shards(config.input)
-    unique_shard_names(files)
-    check_columns(files, ["id"] + plan.required_columns(), "filter")
-    output = config.output.rstrip("/")
+    job = ShardJob("filter", config.input, config.output, columns=["id"] + plan.required_columns(), what="a corpus",
+                   earlier=earlier_corpus, argv=argv, overwrite=overwrite, named_after_shards=True,
+                   side_dir=True)
+    files, output = job.files, job.output
+    job.work_dirs = [output, FileSystems.join(output, layout.DROPPED)]
     options = pipeline_options(beam_args or [], running_mode="in_memory")
-    prepare_output(output, config.input, files, overwrite)
     metadata = {"paranmt.filter_config_hash": config.hash(),
                 "paranmt.filter_config": json.dumps(config.to_dict(), sort_keys=True)}
-    LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
-
     partitions = dedup_partitions(files, plan) if plan.dedup else 1
-    with supervised("filter", options, advice=rerun_command(argv, "filter"),
-                    on_stop=lambda: remove_temporaries(output, FileSystems.join(output, layout.DROPPED))), \
-            beam.Pipeline(options=options) as pipeline:
-        paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
-        result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
-                                                  partitions)
-        (result["counts"]
-         | "AllCounts" >> beam.combiners.ToList()
-         | "Report" >> beam.Map(
-             lambda counts, quantiles, threshold: write_json(
-                 FileSystems.join(output, layout.FILTER_REPORT),
-                 build_report(counts, quantiles, threshold, plan, config, files)),
-             beam.pvalue.AsDict(result["quantiles"]), beam.pvalue.AsSingleton(result["sample_threshold"])))
+    with job:
+        prepare_output(output)
+        LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
+        with job.pipeline(options) as pipeline:
+            paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
+            result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
+                                                      partitions)
+            (result["counts"]
+             | "AllCounts" >> beam.combiners.ToList()
+             | "Report" >> beam.Map(
+                 lambda counts, quantiles, threshold: write_json(
+                     FileSystems.join(output, layout.FILTER_REPORT),
+                     build_report(counts, quantiles, threshold, plan, config, files)),
+                 beam.pvalue.AsDict(result["quantiles"]), beam.pvalue.AsSingleton(result["sample_threshold"])))
 
-    parts_dir = FileSystems.join(output, layout.TSV_PARTS)
-    if config.write_tsv:
-        parts = sorted(m.path for m in FileSystems.match([FileSystems.join(parts_dir, "*.tsv")])[0].metadata_list)
-        concatenate_files(parts, FileSystems.join(output, layout.PAIRS_TSV), tsv.header(tsv.PAIRS_COLUMNS))
-    FileSystems.delete([parts_dir] + ([FileSystems.join(output, layout.DEDUP_WORK)] if plan.dedup else []))
-    if not config.write_dropped:
-        FileSystems.delete([FileSystems.join(output, layout.DROPPED)])
-    write_text_atomically(FileSystems.join(output, layout.CONFIG),
-                          yaml.safe_dump({**config.to_dict(), "hash": config.hash()}, sort_keys=False))
-    with FileSystems.open(FileSystems.join(output, layout.FILTER_REPORT)) as handle:
-        return json.loads(handle.read())
+        parts_dir = FileSystems.join(output, layout.TSV_PARTS)
+        if config.write_tsv:
+            concatenate_files(matching(FileSystems.join(parts_dir, "*.tsv")),
+                              FileSystems.join(output, layout.PAIRS_TSV), tsv.header(tsv.PAIRS_COLUMNS))
+        FileSystems.delete([parts_dir] + ([FileSystems.join(output, layout.DEDUP_WORK)] if plan.dedup else []))
+        if not config.write_dropped:
+            FileSystems.delete([FileSystems.join(output, layout.DROPPED)])
+        write_text_atomically(FileSystems.join(output, layout.CONFIG),
+                              yaml.safe_dump({**config.to_dict(), "hash": config.hash()}, sort_keys=False))
+        with FileSystems.open(FileSystems.join(output, layout.FILTER_REPORT)) as handle:
+            return json.loads(handle.read())
 
 
 def format_report(report: dict) -> str:

@@ -21,12 +21,11 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
 from paranmt.pipelines.runtime.options import pipeline_options
-from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
-from paranmt.pipelines.runtime.watchdog import supervised
+from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
 from paranmt.schemas.config import PROJECT_ROOT, ConfigError
 from paranmt.transforms.lexicon import ParaphraseLexicon
-from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
+from paranmt.transforms.shards import write_json, write_text_atomically
 
 LOG = logging.getLogger(__name__)
 DEFAULT_SIMLEX = PROJECT_ROOT.parent / "shared" / "data" / "word-sim" / "EN-SIMLEX-999.txt"
@@ -41,9 +40,9 @@ def tsv_line(entry: dict) -> str:
 
 def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_count: int = 2, alpha: float = 1.0,
                 beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """The lexicon of the shards `input_path` and its evaluation, into `output` (an earlier lexicon there needs
-    `overwrite`: its files are deleted first, so no shard of a different sharding is left;
-    pipelines/runtime/outputs.py). `argv` makes the command a stop prints."""
+    """The lexicon of the shards `input_path` and its evaluation, into `output` (a shard job,
+    pipelines/runtime/shard_job.py: an earlier lexicon there needs `overwrite`: its files are deleted first, so no
+    shard of a different sharding is left). `argv` makes the command a stop prints."""
     if min_count < 1:
         raise ConfigError("--min-count must be >= 1")
     if alpha <= 0:
@@ -53,45 +52,39 @@ def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_cou
         benchmark = read_word_pairs(simlex_path)
     except (OSError, ValueError) as error:
         raise ConfigError(f"cannot read the SimLex file {simlex_path}: {error}") from None
-    files = list_shards(input_path)
-    check_columns(files, ["ref", "bt"], "lexicon")
-    output = output.rstrip("/")
-    check_apart(output, [input_path, *files, str(simlex_path)])
-    earlier = [meta.path for result in FileSystems.match([FileSystems.join(output, pattern) for pattern in (
-        "lexicon-*.tsv", "simlex_pairs.tsv", "lexicon_eval.json", "beam-temp-*")]) for meta in result.metadata_list]
-    replace_earlier(output, earlier, overwrite, "a lexicon")
-    if not FileSystems.exists(output):
-        FileSystems.mkdirs(output)
-    remove_temporaries(output)
+    job = ShardJob("lexicon", input_path, output, columns=["ref", "bt"], what="a lexicon",
+                   earlier=lambda out: found(out, "lexicon-*.tsv", "simlex_pairs.tsv", "lexicon_eval.json",
+                                             "beam-temp-*"),
+                   argv=argv, overwrite=overwrite, inputs=[str(simlex_path)])
+    output = job.output
     wanted = {(w1, w2) for w1, w2, _ in benchmark} | {(w2, w1) for w1, w2, _ in benchmark}
-    LOG.info("lexicon of %d shards -> %s", len(files), output)
-    options = pipeline_options(beam_args or [])
-    with supervised("lexicon", options, advice=rerun_command(argv, "lexicon"),
-                    on_stop=lambda: remove_temporaries(output)), beam.Pipeline(options=options) as pipeline:
-        lexicon = (pipeline
-                   | "ShardFiles" >> beam.Create(files)
-                   | "Spread" >> beam.Reshuffle()
-                   | "Lexicon" >> ParaphraseLexicon(min_count, alpha))
-        (lexicon
-         | "Lines" >> beam.Map(tsv_line)
-         | "WriteLexicon" >> beam.io.WriteToText(FileSystems.join(output, "lexicon"), file_name_suffix=".tsv",
-                                                 header=tsv.header(tsv.LEXICON_COLUMNS),
-                                                 append_trailing_newlines=False))
-        (lexicon
-         | "BenchmarkPairs" >> beam.Filter(lambda entry: (entry["u"], entry["v"]) in wanted)
-         | "Collect" >> beam.combiners.ToList()
-         | "WriteBenchmarkPairs" >> beam.Map(lambda entries: write_text_atomically(
-             FileSystems.join(output, "simlex_pairs.tsv"),
-             tsv.header(tsv.LEXICON_COLUMNS) + "".join(tsv_line(e) for e in sorted(
-                 entries, key=lambda e: (e["u"], e["v"]))))))
-    with FileSystems.open(FileSystems.join(output, "simlex_pairs.tsv")) as handle:
-        rows = [dict(zip(tsv.LEXICON_COLUMNS, fields))
-                for fields in list(tsv.read_rows(io.StringIO(handle.read().decode("utf-8"), newline="")))[1:]]
-    result = {"benchmark": str(simlex_path), "min_count": min_count, "alpha": alpha}
-    for column in ("pmi_adj", "pmi_cross"):
-        result[column] = evaluate({(r["u"], r["v"]): float(r[column]) for r in rows}, benchmark)
-    write_json(FileSystems.join(output, "lexicon_eval.json"), result)
-    return result
+    LOG.info("lexicon of %d shards -> %s", len(job.files), output)
+    with job:
+        with job.pipeline(pipeline_options(beam_args or [])) as pipeline:
+            lexicon = (pipeline
+                       | "ShardFiles" >> beam.Create(job.files)
+                       | "Spread" >> beam.Reshuffle()
+                       | "Lexicon" >> ParaphraseLexicon(min_count, alpha))
+            (lexicon
+             | "Lines" >> beam.Map(tsv_line)
+             | "WriteLexicon" >> beam.io.WriteToText(FileSystems.join(output, "lexicon"), file_name_suffix=".tsv",
+                                                     header=tsv.header(tsv.LEXICON_COLUMNS),
+                                                     append_trailing_newlines=False))
+            (lexicon
+             | "BenchmarkPairs" >> beam.Filter(lambda entry: (entry["u"], entry["v"]) in wanted)
+             | "Collect" >> beam.combiners.ToList()
+             | "WriteBenchmarkPairs" >> beam.Map(lambda entries: write_text_atomically(
+                 FileSystems.join(output, "simlex_pairs.tsv"),
+                 tsv.header(tsv.LEXICON_COLUMNS) + "".join(tsv_line(e) for e in sorted(
+                     entries, key=lambda e: (e["u"], e["v"]))))))
+        with FileSystems.open(FileSystems.join(output, "simlex_pairs.tsv")) as handle:
+            rows = [dict(zip(tsv.LEXICON_COLUMNS, fields))
+                    for fields in list(tsv.read_rows(io.StringIO(handle.read().decode("utf-8"), newline="")))[1:]]
+        result = {"benchmark": str(simlex_path), "min_count": min_count, "alpha": alpha}
+        for column in ("pmi_adj", "pmi_cross"):
+            result[column] = evaluate({(r["u"], r["v"]): float(r[column]) for r in rows}, benchmark)
+        write_json(FileSystems.join(output, "lexicon_eval.json"), result)
+        return result
 
 
 def register(subparsers) -> None:

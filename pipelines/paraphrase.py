@@ -43,6 +43,7 @@ from pathlib import Path
 from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
+from paranmt.schemas import layout
 from paranmt.schemas.config import ConfigError, asset_path
 from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
 
@@ -190,7 +191,7 @@ def run(args) -> int:
     argv = getattr(args, "argv", None)
     inputs = [args.input, *(asset_path(path) for path in (args.model, args.parse_generator, args.parser,
                                                            args.encoder) if path)]
-    if Path(args.input).is_dir() or args.input.endswith(".parquet") or "*" in args.input:
+    if Path(args.input).is_dir() or args.input.endswith(layout.DATA_SUFFIX) or "*" in args.input:
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
         outputs.check_apart(args.output, inputs)

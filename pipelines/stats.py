@@ -17,14 +17,14 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.runtime.options import pipeline_options
-from paranmt.pipelines.runtime.outputs import check_apart, remove_temporaries, replace_earlier, rerun_command
-from paranmt.pipelines.runtime.watchdog import supervised
+from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas.config import ConfigError
-from paranmt.transforms.shards import check_columns, list_shards, write_json, write_text_atomically
+from paranmt.transforms.shards import write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
 
 LOG = logging.getLogger(__name__)
 SAMPLE_KEYS = ("bt_score_sample", "ref_length_sample")
+REPORT = "stats.json"
 
 
 def read_reference(path: str) -> list[str]:
@@ -54,39 +54,33 @@ def write_report(accumulators: dict, output: str, idf_reference: str | None) -> 
     for data in report["corpora"].values():
         for key in SAMPLE_KEYS:
             data.pop(key)
-    write_json(FileSystems.join(output, "stats.json"), report)
+    write_json(FileSystems.join(output, REPORT), report)
     write_text_atomically(FileSystems.join(output, "stats.md"), render_markdown(report, written))
     return report
 
 
 def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_reference: str | None = None,
               beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """The report of the shards `input_path` into `output` (an earlier report there needs `overwrite`: its files
-    are deleted first; pipelines/runtime/outputs.py). `argv` makes the command a stop prints."""
+    """The report of the shards `input_path` into `output` (a shard job, pipelines/runtime/shard_job.py: an
+    earlier report there needs `overwrite`: its files are deleted first). `argv` makes the command a stop
+    prints."""
     if sample_size < 1:
         raise ConfigError("--sample-size must be >= 1")
     if idf_reference:
         read_reference(idf_reference)  # fail fast, before any work
-    files = list_shards(input_path)
-    check_columns(files, ["id", "corpus", "ref", "ref_len"], "stats")
-    output = output.rstrip("/")
-    check_apart(output, [input_path, *files, idf_reference])
-    earlier = [FileSystems.join(output, name) for name in ("stats.json", "stats.md", *PLOTS)]
-    replace_earlier(output, [path for path in earlier if FileSystems.exists(path)], overwrite, "a stats report")
-    if not FileSystems.exists(output):
-        FileSystems.mkdirs(output)
-    remove_temporaries(output)
-    LOG.debug("statistics of %d shards -> %s", len(files), output)
-    options = pipeline_options(beam_args or [])
-    with supervised("stats", options, advice=rerun_command(argv, "stats"),
-                    on_stop=lambda: remove_temporaries(output)), beam.Pipeline(options=options) as pipeline:
-        (pipeline
-         | "ShardFiles" >> beam.Create(files)
-         | "Spread" >> beam.Reshuffle()
-         | "Statistics" >> CorpusStatistics(sample_size)
-         | "WriteReport" >> beam.Map(write_report, output, idf_reference))
-    with FileSystems.open(FileSystems.join(output, "stats.json")) as handle:
-        return json.loads(handle.read())
+    job = ShardJob("stats", input_path, output, columns=["id", "corpus", "ref", "ref_len"], what="a stats report",
+                   earlier=lambda out: found(out, REPORT, "stats.md", *PLOTS),
+                   argv=argv, overwrite=overwrite, inputs=[idf_reference])
+    LOG.debug("statistics of %d shards -> %s", len(job.files), job.output)
+    with job:
+        with job.pipeline(pipeline_options(beam_args or [])) as pipeline:
+            (pipeline
+             | "ShardFiles" >> beam.Create(job.files)
+             | "Spread" >> beam.Reshuffle()
+             | "Statistics" >> CorpusStatistics(sample_size)
+             | "WriteReport" >> beam.Map(write_report, job.output, idf_reference))
+        with FileSystems.open(FileSystems.join(job.output, REPORT)) as handle:
+            return json.loads(handle.read())
 
 
 def register(subparsers) -> None:

@@ -75,9 +75,15 @@ def matching(pattern: str) -> list[str]:
     return sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
 
 
+def shard_files(directory: str) -> list[str]:
+    """Sorted data files of the shards in an output `directory`, `<directory>/<shard>.parquet` (none when it does
+    not exist)."""
+    return matching(join_path(directory, "*" + layout.DATA_SUFFIX))
+
+
 def completed_shards(output: str) -> set[str]:
     """Names of the shards whose data file exists in `output` (a data file is written last: the shard is done)."""
-    return {shard_name(path) for path in matching(join_path(output, "*" + layout.DATA_SUFFIX))}
+    return {shard_name(path) for path in shard_files(output)}
 
 
 def reject_files(output: str) -> list[str]:

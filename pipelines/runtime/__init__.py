@@ -6,7 +6,9 @@ nothing here imports one (tests/test_import_graph.py).
     worker_logging.py   the Dask worker plugin that sets up every worker's logging (apart: no Beam import)
     logs.py             the launcher's logging set-up
     watchdog.py         the supervisor of a local pipeline: a dead worker, a stall, Ctrl-C -> one line
-    output_lock.py      one build per output directory
+    output_lock.py      one build (or shard job) per output directory
+    shard_job.py        the scaffolding of filter, export, stats, lexicon and paraphrase on shards: inputs, output
+                        checks, the output lock, the supervised pipeline, resume by finished shards, counts
     outputs.py          the output contract of every command that writes (apart from the inputs, --resume /
                         --overwrite, stopped in one line)
     extras.py           which extra installs what; a missing one is one line naming it

@@ -1,4 +1,6 @@
-"""One build per output directory: `DIR/__paranmt__/lock.json` names the build that holds DIR.
+"""One build per output directory: `DIR/__paranmt__/lock.json` names the build that holds DIR (and one shard job
+per output: pipelines/runtime/shard_job.py locks its output the same way, a one-file output with a lock file beside
+it, and the messages say `paranmt stats` run where they say build here).
 
 The lock records who holds it: user, host, pid, the process's own start time (so a pid reused by another process is
 not taken for the holder), the time the build started, and its command line. A second build on the same DIR finds the
@@ -44,11 +46,13 @@ def describe_holder(holder: dict) -> str:
 
 
 class OutputLock:
-    """The lock of one output directory, held by this process between `acquire()` and `release()`."""
+    """The lock of one output directory (or of the file `path`, when given), held by this process between
+    `acquire()` and `release()`; `what` holds it, in the messages ("build", or "`paranmt stats` run")."""
 
-    def __init__(self, output: str):
+    def __init__(self, output: str, path: str | None = None, what: str = "build"):
         self.output = output
-        self.path = FileSystems.join(output, layout.LOCK)
+        self.path = path or FileSystems.join(output, layout.LOCK)
+        self.what = what
         self.held = False
 
     def _local_path(self) -> str | None:
@@ -93,16 +97,16 @@ class OutputLock:
                 continue
             alive = self.is_alive(holder)
             if alive is not False:
-                where = "" if alive else (f" (on another host, so it cannot be checked from here; if that build "
+                where = "" if alive else (f" (on another host, so it cannot be checked from here; if that {self.what} "
                                           f"is no longer running, delete {self.path})")
-                raise ConfigError(f"output {self.output} is in use by another build: {describe_holder(holder)}"
+                raise ConfigError(f"output {self.output} is in use by another {self.what}: {describe_holder(holder)}"
                                   f"{where}; wait for it to finish, or choose another --output")
             if holds_shards and not take_stale:
-                raise ConfigError(f"output {self.output} holds shards of a build that stopped without finishing "
+                raise ConfigError(f"output {self.output} holds shards of a {self.what} that stopped without finishing "
                                   f"({describe_holder(holder)}, no longer running); use --resume to finish it or "
                                   f"--overwrite to replace it, or choose a new output directory")
             self._remove_stale()
-            note = f"took over the lock of a build that stopped without finishing: {describe_holder(holder)}"
+            note = f"took over the lock of a {self.what} that stopped without finishing: {describe_holder(holder)}"
         raise ConfigError(f"output {self.output}: could not take the lock {self.path} (other builds keep taking it)")
 
     def _create(self, record: dict) -> bool:

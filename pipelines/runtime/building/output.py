@@ -79,12 +79,11 @@ def remove_build(output: str) -> None:
     """Delete what a build wrote into `output` (the shards, their rejects and the side files, in both layouts),
     except the lock this build holds."""
     from apache_beam.io.filesystems import FileSystems
-    from paranmt.transforms.shards import join_path
+    from paranmt.transforms.shards import join_path, shard_files
 
     names = [layout.REJECTS, layout.CONFIG, layout.METRICS, layout.MANIFEST, layout.WORKER_LOG,
              *(layout.LEGACY_NAMES[key] for key in (layout.REJECTS, layout.CONFIG, layout.METRICS, layout.MANIFEST))]
-    shards = [m.path for m in FileSystems.match([join_path(output, "*.parquet")])[0].metadata_list]
-    FileSystems.delete(shards + [p for p in (join_path(output, name) for name in names) if FileSystems.exists(p)])
+    FileSystems.delete(shard_files(output) + [p for p in (join_path(output, name) for name in names) if FileSystems.exists(p)])
 
 
 def input_files(config: BuildConfig, inputs: list) -> list[str]:
