@@ -14,7 +14,9 @@ file); its pairs are named `<file name>:<row>` (1-based data row). Pairs are tak
 parse generator is required; the plain model's row appears when --model also holds a plain paraphraser.
 Prints the table; with --output writes DIR/results.csv, DIR/results.md, DIR/outputs.jsonl (every system's output
 per pair) and DIR/requests.jsonl (the SCPN rows of the template requests, kept or not, in `paranmt paraphrase`'s
-columns).
+columns). A DIR holding the results of an earlier run is refused unless `--overwrite` (which also deletes its parse
+cache DIR/parses.tsv); one that is, holds or lies inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it
+in one line naming the rerun, leaving no results file (the parses made are kept in the cache).
 """
 from __future__ import annotations
 
@@ -27,11 +29,14 @@ import tempfile
 from pathlib import Path
 
 from paranmt.models.generation.config import DEFAULT_MODELS
-from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
+from paranmt.pipelines.runtime.arguments import add_model_arguments, add_overwrite_flag, decoding_settings
+from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops, stops_in_one_line
 from paranmt.schemas.config import ConfigError, asset_path
 
 LOG = logging.getLogger(__name__)
 NEEDED = ["id", "ref", "bt", "ref_parse", "bt_parse"]
+RESULTS = ("results.csv", "results.md", "outputs.jsonl", "requests.jsonl")
+PARSES = "parses.tsv"           # the parse cache of a pair TSV input in --output (unless --parse-cache)
 
 
 def is_pair_tsv(input_path: str) -> bool:
@@ -159,12 +164,10 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
 
 
 def run(args) -> int:
-    from paranmt.models.generation.data import ParseCache
-    from paranmt.models.generation.evaluate import METRICS
-    from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.models.generation.config import ParaphraseConfig
+    from paranmt.models.generation.data import ParseCache
+    from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
-    from paranmt.transforms.io.paraphrases import write_paraphrases
 
     if args.max_pairs < 1:
         raise ConfigError("--max-pairs must be >= 1")
@@ -176,39 +179,59 @@ def run(args) -> int:
     except ModelSetError:
         plain_dir = None
     output = Path(args.output) if args.output else None
-    if output and output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {output} is a file; give a directory")
-    if is_pair_tsv(args.input):
-        with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
-            cache_path = args.parse_cache or (output / "parses.tsv" if output else Path(scratch) / "parses.tsv")
-            pairs, skipped = read_tsv_pairs(args.input, args.max_pairs, ParseCache(cache_path),
-                                            asset_path(config.parser))
-    else:
-        pairs, skipped = read_shard_pairs(args.input, args.max_pairs)
-    if not pairs:
-        raise ConfigError(f"{args.input} has no pair with ref, bt and both parses")
-    LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
-    results, outputs, requests = evaluate(config, pairs, plain_dir)
-    table = markdown_table(results)
     if output:
-        output.mkdir(parents=True, exist_ok=True)
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, ["system", "pairs", *METRICS])
-        writer.writeheader()
-        writer.writerows(results)
-        (output / "results.csv").write_text(buffer.getvalue())
-        sentences = len({pair.s1 for pair in pairs})
-        (output / "results.md").write_text(
-            f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
-            f"{args.input}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
-            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}\n\nkept_in_template: {sentences} sentences "
-            f"x {len(config.template_list)} templates (--templates {args.templates}) = "
-            f"{sentences * len(config.template_list)} requests, n-best {config.n_best}, post-filter overlap >= "
-            f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")
-        (output / "outputs.jsonl").write_text("".join(json.dumps(o, ensure_ascii=False) + "\n" for o in outputs))
-        write_paraphrases(requests, str(output / "requests.jsonl"))
+        claim_results(args.output, [args.input, *(asset_path(path) for path in (
+            args.model, args.parse_generator, args.parser, args.encoder) if path)], RESULTS, args.overwrite,
+            extra=() if args.parse_cache else (PARSES,))
+    cache_path = Path(args.parse_cache) if args.parse_cache else output / PARSES if output else None
+    stops = rerun_stops(args.output, getattr(args, "argv", None), "eval-paraphraser",
+                        lambda: left_in(args.output, RESULTS)) if output else \
+        stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again")
+    with stops:
+        if is_pair_tsv(args.input):
+            with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
+                pairs, skipped = read_tsv_pairs(args.input, args.max_pairs,
+                                                ParseCache(cache_path or Path(scratch) / PARSES),
+                                                asset_path(config.parser))
+        else:
+            pairs, skipped = read_shard_pairs(args.input, args.max_pairs)
+        if not pairs:
+            raise ConfigError(f"{args.input} has no pair with ref, bt and both parses")
+        LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
+        results, outputs, requests = evaluate(config, pairs, plain_dir)
+        table = markdown_table(results)
+        if output:
+            write_results(output, results, outputs, requests,
+                          report(config, args.input, args.templates, pairs, skipped, table))
     print(table)
     return 0
+
+
+def report(config, input_path: str, templates: str, pairs, skipped: int, table: str) -> str:
+    """results.md: the settings, the requests of kept_in_template, and the table."""
+    sentences = len({pair.s1 for pair in pairs})
+    return (f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
+            f"{input_path}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
+            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}\n\nkept_in_template: {sentences} sentences "
+            f"x {len(config.template_list)} templates (--templates {templates}) = "
+            f"{sentences * len(config.template_list)} requests, n-best {config.n_best}, post-filter overlap >= "
+            f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")
+
+
+def write_results(output: Path, results: list[dict], outputs: list[dict], requests: list[dict], report: str) -> None:
+    """results.csv, results.md (`report`), outputs.jsonl and requests.jsonl in `output`, each written whole."""
+    from paranmt.models.evaluation.tables import write_result_file
+    from paranmt.models.generation.evaluate import METRICS
+    from paranmt.transforms.io.paraphrases import write_paraphrases
+
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, ["system", "pairs", *METRICS])
+    writer.writeheader()
+    writer.writerows(results)
+    write_result_file(output / "results.csv", buffer.getvalue())
+    write_result_file(output / "results.md", report)
+    write_result_file(output / "outputs.jsonl", "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in outputs))
+    write_paraphrases(requests, str(output / "requests.jsonl"))
 
 
 def register(subparsers) -> None:
@@ -220,6 +243,7 @@ def register(subparsers) -> None:
     parser.add_argument("--input", required=True,
                         help="held-out shards (directory or glob) with parses, or a pair TSV (header ref, bt)")
     parser.add_argument("--output", help="directory for results.csv, results.md, outputs.jsonl, requests.jsonl")
+    add_overwrite_flag(parser, "the results (and the parse cache DIR/parses.tsv)")
     parser.add_argument("--arch", choices=("scpn", "transformers"), help="architecture, when --model has both")
     parser.add_argument("--parse-generator", help="parse generator directory (default: the one beside the model)")
     parser.add_argument("--max-pairs", type=int, default=500, help="pairs evaluated (default 500)")

@@ -3,16 +3,21 @@ regression probes; paranmt.models.evaluation.transfer has the protocol): MR, CR,
 SICK-E (train/trial/test), MRPC (train/val; accuracy and F1). `--data-dir` is a folder laid out like ../shared/data
 (`transfer/*.tsv`, `sts/SICK/`). Writes `results.csv` (model,task,metric,value; fractions) and `summary.md` (x100)
 into `--output`, with the bag-of-words baseline and a random encoder of the same architecture as further models.
+An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
+inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
+results file.
 """
 from __future__ import annotations
 
 import logging
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
+from paranmt.pipelines.runtime.arguments import add_evaluation_arguments, add_overwrite_flag
+from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
+RESULTS = ("results.csv", "summary.md")
 BASELINES = ("bag-of-words", "random")
 
 
@@ -29,22 +34,24 @@ def run(args) -> int:
         raise ConfigError("--folds and --inner-folds must be >= 2")
     if not Path(args.data_dir).is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} is not a directory")
-    encoder = open_encoder(args.model, args.threads)
-    try:
-        tasks = [load_task(name, args.data_dir) for name in args.tasks]
-    except TransferDataError as error:
-        raise ConfigError(str(error)) from None
-    name = args.name or Path(args.model).name
-    models = {name: lambda s: encoder.encode(s, args.batch_size)}
-    if "random" in args.baselines:
-        randomized = random_copy(encoder, args.seed)
-        models[f"random {name}"] = lambda s: randomized.encode(s, args.batch_size)
-    if "bag-of-words" in args.baselines:
-        models["bag-of-words"] = None
-    config = ProbeConfig(folds=args.folds, inner_folds=args.inner_folds, limit=args.limit, seed=args.seed,
-                         c_grid=tuple(args.c_grid))
-    results = evaluate(models, tasks, config)
-    write_results(results, args.output, f"Transfer tasks: {args.model}")
+    claim_results(args.output, [args.model, args.data_dir], RESULTS, args.overwrite)
+    with rerun_stops(args.output, getattr(args, "argv", None), "eval-transfer", lambda: left_in(args.output, RESULTS)):
+        try:
+            tasks = [load_task(name, args.data_dir) for name in args.tasks]
+        except TransferDataError as error:
+            raise ConfigError(str(error)) from None
+        encoder = open_encoder(args.model, args.threads)
+        name = args.name or Path(args.model).name
+        models = {name: lambda s: encoder.encode(s, args.batch_size)}
+        if "random" in args.baselines:
+            randomized = random_copy(encoder, args.seed)
+            models[f"random {name}"] = lambda s: randomized.encode(s, args.batch_size)
+        if "bag-of-words" in args.baselines:
+            models["bag-of-words"] = None
+        config = ProbeConfig(folds=args.folds, inner_folds=args.inner_folds, limit=args.limit, seed=args.seed,
+                             c_grid=tuple(args.c_grid))
+        results = evaluate(models, tasks, config)
+        write_results(results, args.output, f"Transfer tasks: {args.model}")
     print(f"wrote {Path(args.output) / 'results.csv'} and summary.md")
     return 0
 
@@ -55,6 +62,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("eval-transfer", help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, "
                                    "MRPC) with logistic-regression probes on frozen embeddings", description=__doc__)
     add_evaluation_arguments(parser, "transfer/, sts/SICK/", "directory for results.csv and summary.md")
+    add_overwrite_flag(parser, "the results.csv and summary.md")
     parser.add_argument("--tasks", nargs="+", default=list(TASKS), metavar="TASK", help=f"default: {' '.join(TASKS)}")
     parser.add_argument("--baselines", nargs="*", default=list(BASELINES), choices=BASELINES,
                         help="baseline models added as rows (default: both; none: --baselines)")

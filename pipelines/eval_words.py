@@ -2,13 +2,19 @@
 Spearman's rho of cos(f(w1), f(w2)) against the human ratings of every benchmark in `<data-dir>/word-sim`
 (SimLex-999, WS-353 all/sim/rel, SimVerb-3500, MEN in ../shared/data). Writes `results.csv`
 (dataset,n,spearman,covered,spearman_all) and `summary.md` into `--output`.
+An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
+inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
+results file.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
+from paranmt.pipelines.runtime.arguments import add_evaluation_arguments, add_overwrite_flag
+from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.config import ConfigError
+
+RESULTS = ("results.csv", "summary.md")
 
 
 def run(args) -> int:
@@ -18,14 +24,16 @@ def run(args) -> int:
     folder = Path(args.data_dir) / "word-sim"
     if not folder.is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} has no word-sim/ folder")
-    try:
-        if not discover_benchmarks(folder):
-            raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
-    encoder = open_encoder(args.model, args.threads)
-    results = evaluate(encoder, folder)
-    write_results(results, args.output, f"Word similarity: {args.model}")
+    claim_results(args.output, [args.model, args.data_dir], RESULTS, args.overwrite)
+    with rerun_stops(args.output, getattr(args, "argv", None), "eval-words", lambda: left_in(args.output, RESULTS)):
+        try:
+            if not discover_benchmarks(folder):
+                raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+        encoder = open_encoder(args.model, args.threads)
+        results = evaluate(encoder, folder)
+        write_results(results, args.output, f"Word similarity: {args.model}")
     for r in results:
         rho = "-" if r.spearman is None else f"{100 * r.spearman:.1f}"
         print(f"{r.dataset}\t{r.n}\tcovered {r.covered}\tspearman {rho}")
@@ -36,4 +44,5 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("eval-words", help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an "
                                    "encoder: Spearman of the cosine", description=__doc__)
     add_evaluation_arguments(parser, "its word-sim/", "directory for results.csv and summary.md")
+    add_overwrite_flag(parser, "the results.csv and summary.md")
     parser.set_defaults(func=run)

@@ -3,22 +3,30 @@ Czech, `--target` English): (a) retrieval P@1 in both directions (every sentence
 side; by cosine and by ratio margin), (b) a BUCC-style mining task built from the bitext plus distractors
 (docs/mining.md): precision, recall and F1 of `paranmt mine`'s selection at its threshold (calibrated on the data,
 or `--threshold`) and at the best threshold. Writes `results.csv` (task,setting,metric,value,n) and `summary.md`.
+An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
+inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
+results file.
 """
 from __future__ import annotations
 
 import csv
+import io
 import logging
 from pathlib import Path
 
+from paranmt.models.evaluation.tables import write_result_file
 from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf, retrieval_p_at_1
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
 from paranmt.pipelines.mine import AUTO, add_search_arguments, choose_pairs, read_sentences
-from paranmt.schemas.config import ConfigError, make_output_dir
+from paranmt.pipelines.runtime.arguments import add_overwrite_flag
+from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.schemas.config import ConfigError
 
 log = logging.getLogger(__name__)
 FIELDS = ("task", "setting", "metric", "value", "n")
+RESULTS = ("results.csv", "summary.md")
 
 
 def read_bitext(source: str, target: str) -> tuple[list[str], list[str]]:
@@ -57,14 +65,15 @@ def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strateg
 
 
 def write_results(rows: list[dict], output: Path, title: str) -> None:
-    output.mkdir(parents=True, exist_ok=True)
-    with open(output / "results.csv", "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    """results.csv and summary.md in `output`, each written whole (models/evaluation/tables.py)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=FIELDS)
+    writer.writeheader()
+    writer.writerows(rows)
+    write_result_file(output / "results.csv", buffer.getvalue())
     lines = [f"# {title}", "", "| task | setting | metric | value | n |", "|---|---|---|---:|---|"]
     lines += [f"| {r['task']} | {r['setting']} | {r['metric']} | {_fmt(r['value'])} | {r['n']} |" for r in rows]
-    (output / "summary.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_result_file(output / "summary.md", "\n".join(lines) + "\n")
 
 
 def _fmt(value) -> str:
@@ -78,21 +87,22 @@ def run(args) -> int:
         raise ConfigError(f"--gold-fraction must be in (0, 1], not {args.gold_fraction}")
     if args.k < 1:
         raise ConfigError(f"--k must be >= 1, not {args.k}")
-    output = make_output_dir(args.output)
-    encoder = open_encoder(args.encoder, args.threads)
-    sources, targets = read_bitext(args.source, args.target)
-    if not sources:
-        raise ConfigError(f"{args.source} / {args.target}: no pair with two non-empty sides")
-    extra_sources = list(read_sentences(args.distractors_source)) if args.distractors_source else []
-    extra_targets = list(read_sentences(args.distractors_target)) if args.distractors_target else []
-    search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
-    rows = evaluate(encoder, sources, targets, k=args.k, strategy=args.strategy, threshold=args.threshold,
-                    gold_fraction=args.gold_fraction, seed=args.seed, search=search, batch_size=args.batch_size,
-                    extra_sources=extra_sources, extra_targets=extra_targets)
-    try:
-        write_results(rows, output, f"Cross-lingual evaluation: {args.encoder} on {args.source} / {args.target}")
-    except OSError as error:
-        raise ConfigError(f"--output {args.output} is not writable: {error}") from None
+    claim_results(args.output, [args.encoder, args.source, args.target, args.distractors_source,
+                                args.distractors_target], RESULTS, args.overwrite)
+    with rerun_stops(args.output, getattr(args, "argv", None), "eval-xling", lambda: left_in(args.output, RESULTS)):
+        sources, targets = read_bitext(args.source, args.target)
+        if not sources:
+            raise ConfigError(f"{args.source} / {args.target}: no pair with two non-empty sides")
+        extra_sources = list(read_sentences(args.distractors_source)) if args.distractors_source else []
+        extra_targets = list(read_sentences(args.distractors_target)) if args.distractors_target else []
+        encoder = open_encoder(args.encoder, args.threads)
+        search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search,
+                              threads=args.threads)
+        rows = evaluate(encoder, sources, targets, k=args.k, strategy=args.strategy, threshold=args.threshold,
+                        gold_fraction=args.gold_fraction, seed=args.seed, search=search, batch_size=args.batch_size,
+                        extra_sources=extra_sources, extra_targets=extra_targets)
+        write_results(rows, Path(args.output),
+                      f"Cross-lingual evaluation: {args.encoder} on {args.source} / {args.target}")
     for row in rows:
         print(f"{row['task']}\t{row['setting']}\t{row['metric']}\t{_fmt(row['value'])}\t{row['n']}")
     return 0
@@ -104,6 +114,7 @@ def register(subparsers) -> None:
     parser.add_argument("--source", required=True, help="Czech side of the bitext, one sentence a line")
     parser.add_argument("--target", required=True, help="English side, line-aligned with --source")
     parser.add_argument("--output", required=True, help="directory for results.csv and summary.md")
+    add_overwrite_flag(parser, "the results.csv and summary.md")
     parser.add_argument("--gold-fraction", type=float, default=0.2,
                         help="share of the usable pairs kept as gold pairs in the mining task (default 0.2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the mining task's split and shuffle")

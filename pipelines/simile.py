@@ -1,7 +1,8 @@
 """`paranmt simile`: the SIMILE score of a system output against references (paranmt.models.scoring.simile:
 SIM * LP**0.25, lengths in the encoder's units), printed as one line on stdout, `SIMILE = 0.7123`, the mean of the
 sentence scores (a sentence with an empty side counts 0). `--hyp` and `--ref` are line-aligned UTF-8 text files,
-one sentence a line; the default encoder is the score stage's (`score.encoder`, assets/encoder-sp).
+one sentence a line; the default encoder is the score stage's (`score.encoder`, assets/encoder-sp). Ctrl-C and
+SIGTERM stop it in one line.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from paranmt.models.encoders import open_encoder
 from paranmt.models.files import read_text
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
+from paranmt.pipelines.runtime.outputs import stops_in_one_line
 from paranmt.schemas.config import ConfigError, ScoreConfig
 
 
@@ -26,8 +28,10 @@ def run(args) -> int:
         raise ConfigError(f"{args.hyp} has {len(hyps)} lines but {args.ref} has {len(refs)}")
     if not hyps:
         raise ConfigError(f"{args.hyp} and {args.ref} have no lines")
-    scorer = SimileScorer(open_encoder(args.encoder, args.threads), args.batch_size)
-    print(f"SIMILE = {corpus_simile(scorer.score(refs, hyps)):.4f}")
+    with stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again"):
+        scorer = SimileScorer(open_encoder(args.encoder, args.threads), args.batch_size)
+        score = corpus_simile(scorer.score(refs, hyps))
+    print(f"SIMILE = {score:.4f}")
     return 0
 
 

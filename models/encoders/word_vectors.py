@@ -17,6 +17,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from paranmt.models.files import require_text
+
 
 class WordVectorsError(ValueError):
     """A word-vector file that cannot be read or does not fit the encoder."""
@@ -30,7 +32,10 @@ class Coverage:
 
 
 def read_word_vectors(path: str | Path, wanted: set[str]) -> tuple[dict[str, np.ndarray], int]:
-    """Vectors of the tokens in `wanted` (lowercase), matched as the module docstring says, and the file's d."""
+    """Vectors of the tokens in `wanted` (lowercase), matched as the module docstring says, and the file's d. A
+    file that is not text (models/files.py `require_text`: binary, compressed) is a DataFileError naming it; a few
+    undecodable bytes in a text file are read as U+FFFD."""
+    require_text(path, "word-vector file")
     exact: dict[str, np.ndarray] = {}
     folded: dict[str, np.ndarray] = {}
     dim = None

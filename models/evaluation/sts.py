@@ -9,8 +9,9 @@ Layouts recognised (all searched recursively):
   line) in the same folder or a sibling folder (STS2017 keeps gold in `STS2017.gs/`); the STS2016 release names
   them `STS2016.input.<name>.txt` / `STS2016.gs.<name>.txt` (folder `sts2016-english-with-gs-v1.0`), read alike
   (the gold file carries the input's prefix). An empty gold line marks an unscored pair, which is skipped. An
-  input whose line count differs from its gold file's is reported as skipped, except the inputs of
-  SCORED_LEADING_LINES, whose gold covers their first lines only (checked by reading the pairs).
+  input without a gold file is reported as skipped; one whose line count differs from its gold file's is a
+  DataFileError naming both (a truncated file), except the inputs of SCORED_LEADING_LINES, whose gold covers
+  their first lines only (checked by reading the pairs).
 - STS Benchmark: `sts-<split>.csv`, TAB-separated genre, file, year, id, score, s1, s2 (extra columns ignored).
 - SICK: `SICK*.txt` with a header `pair_ID, sentence_A, sentence_B, relatedness_score, ...`.
 
@@ -31,9 +32,8 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
-from paranmt.models.files import DataFileError, reading
-
-from paranmt.models.evaluation.tables import write_results_csv
+from paranmt.models.evaluation.tables import write_result_file, write_results_csv
+from paranmt.models.files import DataFileError, reading, require_text
 
 # a folder holding one year's test sets: the staged `STS2015-test`, or the official `sts2016-english-with-gs-v1.0`
 YEAR_GROUP = re.compile(r"^STS(\d{4})(?:-test|-english\S*)$", re.IGNORECASE)
@@ -70,10 +70,30 @@ def _group_of(root: Path, file: Path) -> str:
 
 
 def _read_lines(path: Path) -> list[str]:
-    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    """The lines of an STS file; a file that is not text at all (models/files.py `require_text`: a binary or
+    compressed file) is a DataFileError naming it. A few undecodable bytes (one STS2012 SMTnews line has one) are
+    read as U+FFFD."""
+    require_text(path, "STS file")
+    with reading(path, "STS file", DataFileError):
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
 
 
-def _semeval(root: Path, skipped: list[str]) -> Iterable[STSDataset]:
+def _score(value: str, file: Path, number: int) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise DataFileError(f"{file}:{number}: expected a similarity score, got {str(value)[:40]!r}") from None
+
+
+def _dataset(name: str, group: str, s1: list[str], s2: list[str], gold: list[float], file: Path) -> STSDataset:
+    """The dataset; a DataFileError naming `file` when it has fewer than 2 scored pairs (nothing to correlate)."""
+    if len(gold) < 2:
+        raise DataFileError(f"{file}: {len(gold)} scored pair(s) in dataset {name}; an STS file holds at least 2 "
+                            f"(an empty or truncated file?)")
+    return STSDataset(name, group, s1, s2, np.array(gold))
+
+
+def _semeval(root: Path, skipped: list[str], wanted) -> Iterable[STSDataset]:
     for input_file in sorted(root.rglob("STS*.input.*.txt")):
         match = INPUT_FILE.match(input_file.name)
         if not match:
@@ -83,6 +103,8 @@ def _semeval(root: Path, skipped: list[str]) -> Iterable[STSDataset]:
         candidates = [input_file.parent / gold_name, *sorted(input_file.parent.parent.glob(f"*/{gold_name}"))]
         gold_file = next((c for c in candidates if c.is_file()), None)
         dataset = f"{_group_of(root, input_file)}/{name}"
+        if not wanted(dataset):
+            continue
         if gold_file is None:
             skipped.append(f"{dataset}: no {gold_name} beside {input_file}")
             continue
@@ -90,55 +112,70 @@ def _semeval(root: Path, skipped: list[str]) -> Iterable[STSDataset]:
         if len(inputs) > len(golds) == SCORED_LEADING_LINES.get(name):
             inputs = inputs[:len(golds)]
         if len(inputs) != len(golds):
-            skipped.append(f"{dataset}: {len(inputs)} input lines but {len(golds)} gold lines")
-            continue
+            raise DataFileError(f"{input_file} has {len(inputs)} lines but its gold file {gold_file} has "
+                                f"{len(golds)}: one of them is truncated or not of this dataset")
         s1, s2, gold = [], [], []
-        for line, score in zip(inputs, golds):
-            parts = line.split("\t")
-            if not score.strip() or len(parts) < 2:
+        for number, (line, score) in enumerate(zip(inputs, golds), 1):
+            if not score.strip():
                 continue
+            parts = line.split("\t")
+            if len(parts) < 2:
+                raise DataFileError(f"{input_file}:{number}: expected sentence1 TAB sentence2, got {line[:60]!r}")
             s1.append(parts[0])
             s2.append(parts[1])
-            gold.append(float(score))
-        yield STSDataset(dataset, _group_of(root, input_file), s1, s2, np.array(gold))
+            gold.append(_score(score, gold_file, number))
+        yield _dataset(dataset, _group_of(root, input_file), s1, s2, gold, input_file)
 
 
-def _sts_benchmark(root: Path) -> Iterable[STSDataset]:
+def _sts_benchmark(root: Path, wanted) -> Iterable[STSDataset]:
     for file in sorted(root.rglob("sts-*.csv")):
+        name = f"{_group_of(root, file)}/{file.stem}"
+        if not wanted(name):
+            continue
         s1, s2, gold = [], [], []
-        for line in _read_lines(file):
+        for number, line in enumerate(_read_lines(file), 1):
             parts = line.split("\t")
-            if len(parts) >= 7:
-                s1.append(parts[5])
-                s2.append(parts[6])
-                gold.append(float(parts[4]))
-        yield STSDataset(f"{_group_of(root, file)}/{file.stem}", _group_of(root, file), s1, s2, np.array(gold))
+            if len(parts) < 7:
+                raise DataFileError(f"{file}:{number}: expected genre, file, year, id, score, sentence1, sentence2 "
+                                    f"separated by tabs, got {line[:60]!r}")
+            s1.append(parts[5])
+            s2.append(parts[6])
+            gold.append(_score(parts[4], file, number))
+        yield _dataset(name, _group_of(root, file), s1, s2, gold, file)
 
 
-def _sick(root: Path) -> Iterable[STSDataset]:
+def _sick(root: Path, wanted) -> Iterable[STSDataset]:
     for file in sorted(root.rglob("SICK*.txt")):
-        with file.open(encoding="utf-8", errors="replace", newline="") as handle:
-            reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
-            if not reader.fieldnames or "relatedness_score" not in reader.fieldnames:
-                continue
-            rows = list(reader)
-        with reading(file, "SICK file (UTF-8 TSV: pair_ID, sentence_A, sentence_B, relatedness_score, ...)",
-                     DataFileError):
-            gold = np.array([float(r["relatedness_score"]) for r in rows])
-        yield STSDataset(f"{_group_of(root, file)}/{file.stem}", _group_of(root, file),
-                         [r["sentence_A"] for r in rows], [r["sentence_B"] for r in rows], gold)
+        name = f"{_group_of(root, file)}/{file.stem}"
+        if not wanted(name):
+            continue
+        reader = csv.DictReader(_read_lines(file), delimiter="\t", quoting=csv.QUOTE_NONE)
+        if not reader.fieldnames or not {"sentence_A", "sentence_B", "relatedness_score"} <= set(reader.fieldnames):
+            raise DataFileError(f"{file}: not a SICK file (a header with sentence_A, sentence_B and "
+                                f"relatedness_score expected)")
+        s1, s2, gold = [], [], []
+        for number, row in enumerate(reader, 2):
+            if None in row.values():
+                raise DataFileError(f"{file}:{number}: fewer columns than its header (a truncated file?)")
+            s1.append(row["sentence_A"])
+            s2.append(row["sentence_B"])
+            gold.append(_score(row["relatedness_score"], file, number))
+        yield _dataset(name, _group_of(root, file), s1, s2, gold, file)
 
 
 def discover_datasets(root: str | Path, select: list[str] | None = None) -> tuple[list[STSDataset], list[str]]:
-    """All datasets under `root` (optionally only those whose name contains one of `select`), sorted by name,
-    and the list of skipped inputs with the reason."""
+    """All datasets under `root` (optionally only those whose name contains one of `select`; the others are not
+    read), sorted by name, and the list of skipped inputs (an input without its gold file) with the reason. A file
+    that cannot be read as the layout its name says is a DataFileError naming it (and the line)."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"STS directory {root} not found")
+
+    def wanted(name: str) -> bool:
+        return not select or any(s in name for s in select)
+
     skipped: list[str] = []
-    datasets = [*_semeval(root, skipped), *_sts_benchmark(root), *_sick(root)]
-    if select:
-        datasets = [d for d in datasets if any(s in d.name for s in select)]
+    datasets = [*_semeval(root, skipped, wanted), *_sts_benchmark(root, wanted), *_sick(root, wanted)]
     return sorted(datasets, key=lambda d: d.name), skipped
 
 
@@ -205,4 +242,4 @@ def write_results(results: list[STSResult], skipped: list[str], output: str | Pa
                   f"`mean` = {describe_mean(means)}."]
     if skipped:
         lines += ["", "## Skipped inputs", ""] + [f"- {s}" for s in skipped]
-    (output / "summary.md").write_text("\n".join(lines) + "\n")
+    write_result_file(output / "summary.md", "\n".join(lines) + "\n")

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 from scipy import sparse
 
-from paranmt.models.evaluation.tables import write_results_csv
+from paranmt.models.evaluation.tables import write_result_file, write_results_csv
 from paranmt.models.files import read_text
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,10 @@ def _read_tsv(path: Path) -> list[list[str]]:
     if not path.is_file():
         raise TransferDataError(f"{path} not found")
     text = read_text(path, "transfer task file").removeprefix("\ufeff")
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE))
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE))
+    if len(rows) < 2:
+        raise TransferDataError(f"{path}: no examples (a header and one example a line expected; an empty file?)")
+    return rows
 
 
 def _labelled_sentences(path: Path) -> Split:
@@ -132,6 +135,8 @@ def _sick_entailment(path: Path) -> Split:
     if not reader.fieldnames or "entailment_judgment" not in reader.fieldnames:
         raise TransferDataError(f"{path}: no entailment_judgment column")
     rows = list(reader)
+    if not rows:
+        raise TransferDataError(f"{path}: no examples (an empty file?)")
     unknown = {r["entailment_judgment"] for r in rows} - set(SICK_LABELS)
     if unknown:
         raise TransferDataError(f"{path}: unknown entailment labels {sorted(unknown)}")
@@ -310,4 +315,4 @@ def write_results(results: list[TransferResult], output: str | Path, title: str)
     for model in models:
         cells = [f"{100 * value[(model, *col)]:.1f}" if (model, *col) in value else "" for col in columns]
         lines.append(f"| {model} | " + " | ".join(cells) + " |")
-    (output / "summary.md").write_text("\n".join(lines) + "\n")
+    write_result_file(output / "summary.md", "\n".join(lines) + "\n")

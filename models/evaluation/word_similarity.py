@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from paranmt.models.encoders.base import cosine_rows
-from paranmt.models.evaluation.tables import write_results_csv
+from paranmt.models.evaluation.tables import write_result_file, write_results_csv
 from paranmt.models.lexicon.simlex import evaluate as rank_correlations
 from paranmt.models.lexicon.simlex import read_word_pairs
 
@@ -88,4 +88,4 @@ def write_results(results: list[WordSimResult], output: str | Path, title: str) 
              "| dataset | pairs | covered | Spearman | Spearman, all pairs |", "|---|---:|---:|---:|---:|"]
     lines += [f"| {r.dataset} | {r.n} | {r.covered} | {cell(r.spearman)} | {cell(r.spearman_all)} |"
               for r in results]
-    (Path(output) / "summary.md").write_text("\n".join(lines) + "\n")
+    write_result_file(Path(output) / "summary.md", "\n".join(lines) + "\n")

@@ -17,7 +17,7 @@ from paranmt.models.files import DataFileError, read_text
 
 def read_word_pairs(path: str | Path) -> list[tuple[str, str, float]]:
     """(word1, word2, rating) of each non-blank line; DataFileError naming the file (and line) when it cannot be
-    read, is not UTF-8 or a line is not `word1 TAB word2 TAB score`."""
+    read, is not UTF-8, holds no pair or a line is not `word1 TAB word2 TAB score`."""
     pairs = []
     for number, line in enumerate(read_text(path, "word-similarity file").splitlines(), 1):
         if not line.strip():
@@ -27,6 +27,8 @@ def read_word_pairs(path: str | Path) -> list[tuple[str, str, float]]:
             pairs.append((fields[0].lower(), fields[1].lower(), float(fields[2])))
         except (IndexError, ValueError):
             raise DataFileError(f"{path}:{number}: expected word1 TAB word2 TAB score, got {line[:80]!r}") from None
+    if not pairs:
+        raise DataFileError(f"{path}: no word pairs (an empty file?)")
     return pairs
 
 

@@ -54,6 +54,14 @@ def add_output_flags(parser, checkpoint: str) -> None:
                              "(without --resume or --overwrite, an --output holding them is refused)")
 
 
+def add_overwrite_flag(parser, results: str) -> None:
+    """--overwrite of an evaluation command (pipelines/runtime/outputs.py `claim_results`); `results`: what it
+    replaces."""
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace {results} an earlier run left in --output (without --overwrite, an --output "
+                             f"holding them is refused)")
+
+
 def add_model_arguments(parser) -> None:
     """The options that choose and run the generators: paraphrase, eval-paraphraser and adversarial."""
     parser.add_argument("--beam", type=int, default=4, help="beam size (default 4)")

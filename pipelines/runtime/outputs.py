@@ -1,6 +1,7 @@
 """The output contract of every command that writes (build, filter, export, stats, lexicon, paraphrase, train,
 train-paraphraser, train-bgt, finetune-sts, train-words, probe, train-nmt, train-parser, convert-nmt, eval-nmt,
-export-encoder), before and while it writes: the first piece of the one shard-job helper.
+export-encoder, and the evaluations: `claim_results`), before and while it writes: the first piece of the one
+shard-job helper.
 
 1. Apart from the inputs (`check_apart`): an output that is an input, lies inside an input directory, holds an
    input, or that an input glob matches (it, or files written into it) is refused before any work: the command
@@ -29,7 +30,7 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Iterable
 
-from paranmt.schemas.config import ConfigError, PipelineStopped
+from paranmt.schemas.config import ConfigError, PipelineStopped, make_output_dir
 
 EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM = 1, 130, 143
 # torch.save to a path reports a write that failed for want of space only as an error of its zip writer
@@ -250,6 +251,25 @@ def rerun_stops(output: str, argv: list[str] | None, command: str, written: Call
             remove_paths(written())
     with stops_in_one_line(lambda: status, lambda: advice, output, cleanup):
         yield
+
+
+# An evaluation's results (eval, eval-xling, eval-transfer, eval-words, eval-paraphraser, adversarial): files written
+# into a results directory at the end of the run, each whole (models/evaluation/tables.py `write_result_file`)
+def claim_results(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
+                  extra: Iterable[str] = ()) -> None:
+    """The output contract of an evaluation writing the files `names` into the directory `output`: apart from the
+    inputs (`check_apart`), not a file, and the results of an earlier run there (any of `names`, `left_in`)
+    refused without --overwrite and deleted with it (`replace_earlier`), together with `extra` (what else such a
+    run leaves in `output`: its caches). Then the directory is made, and must be writable: all before any work."""
+    check_apart(output, inputs)
+    if os.path.exists(output) and not os.path.isdir(output):
+        raise ConfigError(f"--output {output} exists and is not a directory")
+    earlier = left_in(output, names)
+    replace_earlier(output, earlier + (left_in(output, extra) if earlier else []), overwrite,
+                    "the results of an earlier run")
+    make_output_dir(output)
+    if not os.access(output, os.W_OK | os.X_OK):
+        raise ConfigError(f"--output {output} is not writable")
 
 
 def remove_paths(paths: Iterable[str | os.PathLike]) -> None:

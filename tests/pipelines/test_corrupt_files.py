@@ -188,6 +188,9 @@ TEXT_READERS = {
     "paraphrase": ["paraphrase", "--input", "FILE", "--output", "OUT.tsv"],
     "paraphrase-templates": ["paraphrase", "--input", "IN", "--output", "OUT.tsv", "--templates", "FILE"],
     "mine": ["mine", "--source", "FILE", "--target", "FILE", "--output", "OUT"],
+    "eval-xling": ["eval-xling", "--source", "FILE", "--target", "IN", "--output", "OUT"],
+    "eval-paraphraser-tsv": ["eval-paraphraser", "--input", "FILE"],
+    "eval-paraphraser-parse-cache": ["eval-paraphraser", "--input", "IN", "--parse-cache", "FILE"],
     "probe": ["probe", "--input", "FILE", "--format", "tsv", "--sts-dir", STS, "--output", "OUT"],
 }
 
@@ -283,3 +286,108 @@ def test_a_spoiled_lexicon_or_vector_file_is_one_line_naming_it(what, kind, tmp_
     spoiled = spoil(lexicon / "lexicon-00000.tsv" if what == "lexicon" else vectors, kind)
     one_line_error(["train-words", "--input", lexicon, "--output", tmp_path / "out", "--init-vectors", vectors,
                     "--dim", "8", "--epochs", "1", "--batch-size", "4"], capsys, spoiled)
+
+
+# -- the evaluation commands' data and models --------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def eval_data(shared_data, tmp_path_factory) -> Path:
+    """A data folder laid out like ../shared/data, 20 lines of each file: STS in its three layouts (SemEval input
+    and gold, STS Benchmark, SICK), MR, SimLex; and a shard of parsed pairs (eval-paraphraser's input)."""
+    root = tmp_path_factory.mktemp("eval-data")
+    for name in ("sts/STS2012-test/STS.input.MSRpar.txt", "sts/STS2012-test/STS.gs.MSRpar.txt",
+                 "sts/stsbenchmark/sts-dev.csv", "sts/SICK/SICK_trial.txt", "transfer/mr.tsv",
+                 "word-sim/EN-SIMLEX-999.txt"):
+        lines = (shared_data / name).read_text(encoding="utf-8").splitlines(keepends=True)
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("".join(lines[:1] + lines[1::500][:19] if name.endswith("mr.tsv") else lines[:20]),
+                                 encoding="utf-8")
+    parse = "(ROOT (S (NP (DT the) (NN cat)) (VP (VBD sat)) (. .)))"
+    pq.write_table(pa.table({"id": ["a:1", "a:2"], "ref": ["the cat sat .", "the dog ran ."],
+                             "bt": ["a cat sat .", "a dog ran ."], "ref_parse": [parse] * 2,
+                             "bt_parse": [parse] * 2}), root / "parsed.parquet")
+    return root
+
+
+STS_FILES = ["STS2012-test/STS.input.MSRpar.txt", "STS2012-test/STS.gs.MSRpar.txt", "stsbenchmark/sts-dev.csv",
+             "SICK/SICK_trial.txt"]
+
+
+def sts_cases():
+    """Every STS file spoiled every way; truncated only where its layout can tell (a SemEval input against its
+    gold file's line count): an STS Benchmark or SICK file cut in its last column still reads as a shorter file."""
+    for file in STS_FILES:
+        for kind in KINDS:
+            if kind != "truncated" or "STS2012" in file:
+                yield pytest.param(file, kind, id=f"{file.split('/')[-1]}-{kind}")
+
+
+@pytest.mark.parametrize("file, kind", sts_cases())
+def test_a_spoiled_sts_file_is_one_line_naming_it(file, kind, eval_data, tmp_path, capsys):
+    sts = shutil.copytree(eval_data / "sts", tmp_path / "sts")
+    spoiled = spoil(sts / file, kind)
+    one_line_error(["eval", "--model", ASSETS / "encoder-sp", "--sts-dir", sts, "--output", tmp_path / "out"],
+                   capsys, spoiled)
+    assert not (tmp_path / "out" / "results.csv").exists()
+
+
+def test_an_sts_file_read_as_text_from_a_binary_file_is_refused(eval_data, tmp_path, capsys):
+    """The U+FFFD check: a gold file that is mostly not UTF-8 (a binary file: each of its lines would decode to
+    replacement characters) is refused, while one undecodable byte in a real file (STS2012 SMTnews has one) is not."""
+    sts = shutil.copytree(eval_data / "sts", tmp_path / "sts")
+    gold = sts / STS_FILES[1]
+    gold.write_bytes(b"".join(b"\xff\xfe%d\n" % i for i in range(20)))
+    line = one_line_error(["eval", "--model", ASSETS / "encoder-sp", "--sts-dir", sts, "--output", tmp_path / "out"],
+                          capsys, gold)
+    assert "is not UTF-8 text" in line
+    text = sts / STS_FILES[0]
+    text.write_bytes(text.read_bytes().replace(b" ", b" \xe9 ", 1))        # one Latin-1 byte in a UTF-8 file
+    gold.write_text((eval_data / "sts" / STS_FILES[1]).read_text())
+    assert main(["eval", "--model", str(ASSETS / "encoder-sp"), "--sts-dir", str(sts), "--output",
+                 str(tmp_path / "out"), "--select", "MSRpar"]) == 0
+
+
+# command lines reading DIR (an encoder copy) and the data folder DATA
+ENCODER_COMMANDS = {
+    "eval": ["eval", "--model", "DIR", "--sts-dir", "DATA/sts", "--output", "OUT"],
+    "eval-xling": ["eval-xling", "--encoder", "DIR", "--source", "IN", "--target", "IN", "--output", "OUT"],
+    "eval-transfer": ["eval-transfer", "--model", "DIR", "--data-dir", "DATA", "--tasks", "mr", "--output", "OUT"],
+    "eval-words": ["eval-words", "--model", "DIR", "--data-dir", "DATA", "--output", "OUT"],
+    "simile": ["simile", "--encoder", "DIR", "--hyp", "IN", "--ref", "IN"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENCODER_COMMANDS))
+def test_a_spoiled_encoder_is_one_line_naming_it_in_every_evaluation(name, eval_data, texts, tmp_path, capsys):
+    directory = linked_copy(ASSETS / "encoder-sp", tmp_path / "encoder", manifest=False)
+    spoiled = spoil(directory / "config.json", "truncated")
+    names = {"DIR": directory, "IN": texts / "sentences.txt", "OUT": tmp_path / "out"}
+    argv = [str(names.get(a, a)).replace("DATA", str(eval_data)) for a in ENCODER_COMMANDS[name]]
+    assert "is not a readable" in one_line_error(argv, capsys, spoiled)
+
+
+@pytest.mark.parametrize("name", ["eval-paraphraser", "adversarial"])
+def test_a_spoiled_paraphraser_is_one_line_naming_it(name, eval_data, shared_data, tmp_path, capsys):
+    directory = linked_copy(ASSETS / "paraphraser-scpn", tmp_path / "scpn", manifest=True)
+    spoiled = spoil(directory / "model.safetensors", "truncated")
+    argv = (["eval-paraphraser", "--model", directory, "--input", eval_data / "parsed.parquet"] if name ==
+            "eval-paraphraser" else ["adversarial", "--task", "sick-e", "--paraphraser", directory, "--data",
+                                     shared_data, "--train-rows", "30", "--test-rows", "5", "--attack-rows", "2",
+                                     "--augment-rows", "0", "--epochs", "1", "--dim", "8", "--hidden", "8"])
+    line = one_line_error([*argv, "--parse-generator", ASSETS / "parse-generator", "--device", "cpu"], capsys,
+                          spoiled)
+    assert "does not match the sha256 in MANIFEST.json" in line
+
+
+@pytest.mark.parametrize("kind", ["empty", "wrong-type"])
+@pytest.mark.parametrize("file", ["transfer/mr.tsv", "word-sim/EN-SIMLEX-999.txt"])
+def test_an_empty_or_wrong_evaluation_data_file_is_one_line_naming_it(file, kind, eval_data, tmp_path, capsys):
+    """eval-transfer's and adversarial's task files, eval-words' word-similarity files (binary ones: above)."""
+    data = shutil.copytree(eval_data, tmp_path / "data")
+    spoiled = spoil(data / file, kind)
+    if file.startswith("transfer"):
+        one_line_error(["eval-transfer", "--model", ASSETS / "encoder-sp", "--data-dir", data, "--tasks", "mr",
+                        "--output", tmp_path / "out"], capsys, spoiled)
+        one_line_error(["adversarial", "--task", "mr", "--data", data, "--output", tmp_path / "out"], capsys, spoiled)
+    else:
+        one_line_error(["eval-words", "--model", ASSETS / "encoder-sp", "--data-dir", data, "--output",
+                        tmp_path / "out"], capsys, spoiled)

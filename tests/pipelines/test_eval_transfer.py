@@ -24,10 +24,12 @@ def test_eval_transfer_end_to_end(repo, shared_data, tmp_path, capsys):
 
 def test_eval_transfer_user_mistakes(repo, tmp_path, capsys):
     model = str(repo / "assets" / "encoder-sp")
-    cases = [(["--data-dir", str(tmp_path), "--tasks", "sst"], "unknown task"),
+    data = tmp_path / "data"
+    data.mkdir()
+    cases = [(["--data-dir", str(data), "--tasks", "sst"], "unknown task"),
              (["--data-dir", str(tmp_path / "missing")], "not a directory"),
-             (["--data-dir", str(tmp_path), "--tasks", "mr"], "mr.tsv not found"),
-             (["--data-dir", str(tmp_path), "--folds", "1"], "--folds")]
+             (["--data-dir", str(data), "--tasks", "mr"], "mr.tsv not found"),
+             (["--data-dir", str(data), "--folds", "1"], "--folds")]
     for args, message in cases:
         assert main(["eval-transfer", "--model", model, "--output", str(tmp_path / "o"), *args]) == 2
         err = capsys.readouterr().err

@@ -106,6 +106,9 @@ def test_eval_xling_writes_results_csv(tmp_path, bitext, capsys):
     assert "retrieval\tcs->en cosine\tp_at_1" in capsys.readouterr().out
     en.write_text("only one line\n")
     assert main(["eval-xling", "--source", str(cs), "--target", str(en), "--output", str(out)]) == 2
+    assert f"--output {out} already holds the results of an earlier run (2 file(s)); give --overwrite" in \
+        capsys.readouterr().err
+    assert main(["eval-xling", "--source", str(cs), "--target", str(en), "--output", str(out), "--overwrite"]) == 2
     assert "lines but" in capsys.readouterr().err
 
 

@@ -41,7 +41,11 @@ def test_cli_configuration_errors(tmp_path, capsys):
     (tmp_path / "bad.yaml").write_text("megabatch: 3\n")
     assert main(["train", "--train", "x", "--config", str(tmp_path / "bad.yaml"), "--output", str(tmp_path)]) == 2
     assert "unknown training config key" in capsys.readouterr().err
-    assert main(["eval", "--model", str(tmp_path), "--sts-dir", str(tmp_path), "--output", str(tmp_path)]) == 2
+    (tmp_path / "sts").mkdir()
+    (tmp_path / "sts" / "sts-dev.csv").write_text("".join(f"g\tf\t2012\t{i}\t{i}.0\ta {i}\tb {i}\n" for i in range(3)))
+    (tmp_path / "model").mkdir()
+    assert main(["eval", "--model", str(tmp_path / "model"), "--sts-dir", str(tmp_path / "sts"), "--output",
+                 str(tmp_path / "e")]) == 2
     assert "no config.json" in capsys.readouterr().err
 
 

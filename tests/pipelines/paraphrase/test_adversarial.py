@@ -31,7 +31,11 @@ def test_sick_e_end_to_end(tiny_models, shared_data, tmp_path, capsys):
     assert sum(map(len, augment)) == int(results["scpn"]["augmented"])
     table = capsys.readouterr().out
     assert "| method (sick-e) | attacked | test acc. before" in table
-    assert main(argv) == 0                                  # the rerun reuses the cached paraphrases
+    assert main(argv) == 2                                  # an earlier run's results: --overwrite or elsewhere
+    assert "already holds the results of an earlier run; give --resume" in capsys.readouterr().err
+    for name in ("results.csv", "results.md", "samples.json"):
+        (output / name).unlink()                            # a run stopped after its paraphrases were cached
+    assert main([*argv, "--resume"]) == 0                   # reuses them
     assert sorted(p.name for p in (output / "paraphrases").iterdir()) == cached
     with open(output / "results.csv", newline="") as handle:
         assert {row["method"]: row for row in csv.DictReader(handle)} == results
