@@ -53,13 +53,21 @@ def resolves(cited: str, tracked: set[str], names: set[str]) -> bool:
     return path in tracked
 
 
-@pytest.fixture(scope="module")
-def tracked() -> list[str]:
+def tracked_files() -> list[str] | None:
+    """The files `git ls-files` lists (None outside a git checkout)."""
     try:
         listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        pytest.skip("not a git checkout: the tracked files are unknown")
+        return None
     return [name for name in listed.decode().split("\0") if name]
+
+
+@pytest.fixture(scope="module")
+def tracked() -> list[str]:
+    names = tracked_files()
+    if names is None:
+        pytest.skip("not a git checkout: the tracked files are unknown")
+    return names
 
 
 def text_of(path: Path) -> str | None:
