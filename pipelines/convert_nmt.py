@@ -113,7 +113,7 @@ def transformers_source(args) -> str:
 
 
 def run(args) -> int:
-    from paranmt.models.nmt.export import convert_fairseq_to_ctranslate2
+    from paranmt.models.nmt.export import check_dictionaries, convert_fairseq_to_ctranslate2, load_checkpoint
 
     if args.quantization not in CT2_WEIGHT_TYPES:
         raise ConfigError(f"--quantization must be one of {', '.join(CT2_WEIGHT_TYPES)}, not "
@@ -142,6 +142,7 @@ def run(args) -> int:
         if missing:
             raise ConfigError(f"fairseq checkpoint {checkpoint} needs its dictionaries beside it: "
                               f"{', '.join(missing)} missing (--source-lang / --target-lang name them)")
+        check_dictionaries(load_checkpoint(checkpoint), checkpoint.parent, args.source_lang, args.target_lang)
         claim_output(args, [checkpoint, *dictionaries], whole)
         with rerun_stops(args.output, getattr(args, "argv", None), "convert-nmt", written):
             convert_fairseq_to_ctranslate2(str(checkpoint), str(checkpoint.parent), args.output, args.source_lang,

@@ -23,7 +23,7 @@ import re
 import shutil
 from pathlib import Path
 
-from paranmt.models.files import write_text_atomically
+from paranmt.models.files import ModelFileError, reading, write_text_atomically
 from paranmt.schemas.metadata import file_sha256
 
 NMT_DESCRIPTOR = "nmt.json"
@@ -47,11 +47,46 @@ def allow_fairseq_checkpoints() -> None:
 
 def load_checkpoint(path: Path) -> dict:
     """torch.load of a fairseq checkpoint, weights-only with argparse.Namespace allowed (see module docstring);
-    UnsafeFileError naming a refused file. Also the check of a checkpoint before fairseq itself loads it."""
+    UnsafeFileError naming a refused file, ModelFileError naming one that is not a torch file or holds no model
+    weights. Also the check of a checkpoint before fairseq itself loads it."""
     from paranmt.models.safe_load import load_weights_only
 
     allow_fairseq_checkpoints()
-    return load_weights_only(path)
+    with reading(path, "fairseq checkpoint (a torch file)"):
+        state = load_weights_only(path)
+    if not isinstance(state, dict) or not isinstance(state.get("model"), dict):
+        raise ModelFileError(f"{path} is not a readable fairseq checkpoint: it holds no `model` weights")
+    return state
+
+
+SPECIAL_SYMBOLS = 4         # <s>, <pad>, </s>, <unk>: the rows of a fairseq embedding table before dict.txt's entries
+
+
+def check_dictionaries(state: dict, data_dir: str | Path, source_lang: str, target_lang: str) -> None:
+    """ModelFileError naming a dict.<lang>.txt in `data_dir` that is not a fairseq dictionary (UTF-8 lines
+    `<token> <count> [#fairseq:overwrite]`) or whose entries do not fill the checkpoint `state`'s embedding table of
+    its side (rows = SPECIAL_SYMBOLS + entries)."""
+    for side, lang in (("encoder", source_lang), ("decoder", target_lang)):
+        path = Path(data_dir) / f"dict.{lang}.txt"
+        with reading(path, "fairseq dictionary (UTF-8 lines `<token> <count>`)"):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            for line in lines:
+                fields = line.rstrip().rsplit(" ", 2)
+                int(fields[-2] if fields[-1] == "#fairseq:overwrite" else fields[-1])
+                if len(fields) < 2:
+                    raise ValueError(f"line {line!r} is not `<token> <count>`")
+        table = state["model"].get(f"{side}.embed_tokens.weight")
+        if table is not None and table.shape[0] != SPECIAL_SYMBOLS + len(lines):
+            raise ModelFileError(f"{path} is not the model's dictionary: {len(lines)} entries, but the checkpoint's "
+                                 f"{side} embeddings have {table.shape[0]} rows ({SPECIAL_SYMBOLS} + entries)")
+
+
+def check_sentencepiece(path: str | Path) -> None:
+    """ModelFileError naming `path` when sentencepiece cannot load it."""
+    import sentencepiece
+
+    with reading(path, "sentencepiece model"):
+        sentencepiece.SentencePieceProcessor(model_file=str(path))
 
 
 def average_checkpoints(paths: list[Path]) -> dict:
@@ -104,6 +139,8 @@ def export_model(checkpoint_dir: str, data_bin: str, spm_model: str, out_dir: st
     else:
         chosen = [checkpoints / "checkpoint_last.pt"]
         state = load_checkpoint(chosen[0])
+    check_dictionaries(state, data_bin, source_lang, target_lang)
+    check_sentencepiece(spm_model)
     fairseq_dir = out / "fairseq"
     fairseq_dir.mkdir(parents=True, exist_ok=True)
     torch.save(strip_checkpoint(state, fp16=fp16), fairseq_dir / "model.pt")

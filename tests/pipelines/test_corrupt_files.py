@@ -391,3 +391,27 @@ def test_an_empty_or_wrong_evaluation_data_file_is_one_line_naming_it(file, kind
     else:
         one_line_error(["eval-words", "--model", ASSETS / "encoder-sp", "--data-dir", data, "--output",
                         tmp_path / "out"], capsys, spoiled)
+
+
+@pytest.mark.parametrize("kind", ["truncated", "binary"])
+@pytest.mark.parametrize("file", ["config.json", "weights.npz"])
+@pytest.mark.parametrize("command", ["export-encoder", "finetune-sts"])
+def test_a_spoiled_encoder_given_to_export_or_finetuning_is_one_line_naming_it(command, file, kind, shared_data,
+                                                                                tmp_path, capsys):
+    model = linked_copy(ASSETS / "encoder-sp", tmp_path / "encoder", manifest=False)
+    spoiled = spoil(model / file, kind)
+    extra = ["--task", "sick-r", "--data-dir", shared_data, "--limit", "20"] if command == "finetune-sts" else []
+    one_line_error([command, "--model", model, "--output", tmp_path / "out", *extra], capsys, spoiled)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("file", ["checkpoint_last.pt", "dict.cs.txt", "spm.model"])
+def test_a_spoiled_checkpoint_dictionary_or_spm_given_to_convert_nmt_is_one_line_naming_it(file, kind, tmp_path,
+                                                                                             capsys):
+    run, data = tmp_path / "run", linked_copy(NMT_TINY / "fairseq", tmp_path / "bin", manifest=False)
+    run.mkdir()
+    os.symlink(NMT_TINY / "fairseq" / "model.pt", run / "checkpoint_last.pt")
+    os.symlink(NMT_TINY / "spm.model", tmp_path / "spm.model")
+    spoiled = spoil({"checkpoint_last.pt": run, "dict.cs.txt": data, "spm.model": tmp_path}[file] / file, kind)
+    one_line_error(["convert-nmt", "--checkpoints", run, "--data-bin", data, "--spm", tmp_path / "spm.model",
+                    "--output", tmp_path / "out"], capsys, spoiled)
