@@ -98,7 +98,8 @@ COVERAGE = {
     # docs/encoders.md
     "paranmt train --config configs/train/sp-bitext.yaml --train $PREFIXES --output work/enc/sp-bitext-8k":
         ARGUMENTS,                                                 # the shipped encoder's training: hours
-    "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...]": ARGUMENTS,
+    "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...] [--overwrite]":
+        ARGUMENTS,
     "paranmt export-encoder --format sentence-transformers --model assets/encoder-sp "
     "--output work/encoder-sp-st": RUN,
     "paranmt eval-transfer --model DIR --data-dir ../shared/data --output DIR [--tasks mr cr subj sick-e mrpc]":
@@ -235,8 +236,9 @@ COVERAGE = {
     "'{\"command\": \"/opt/apache/beam/boot\"}'": ARGUMENTS,
     # added by the paraphrase and adversarial pages (parsed)
     "paranmt adversarial --task sick-e --paraphraser assets --output out/adversarial-sick [--attack-rows 200] "
-    "[--augment-rows 500] [--epochs 3] [--dim 100] [--hidden 100]": ARGUMENTS,
-    "paranmt eval-paraphraser --model assets --input HELD_OUT_SHARDS --output out/eval [--max-pairs 500]": ARGUMENTS,
+    "[--augment-rows 500] [--epochs 3] [--dim 100] [--hidden 100] [--resume | --overwrite]": ARGUMENTS,
+    "paranmt eval-paraphraser --model assets --input HELD_OUT_SHARDS --output out/eval [--max-pairs 500] "
+    "[--overwrite]": ARGUMENTS,
     "paranmt eval-paraphraser --model assets --input held-out-pairs.tsv --output out/eval [--templates top10]":
         ARGUMENTS,
     "paranmt adversarial --task sick-e --paraphraser MODELS --output OUT --train-rows 2000 --attack-rows 60 "
