@@ -7,23 +7,50 @@ sentence is encoded, so Ctrl-C, SIGTERM or a full disk end in one line (exit 130
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
+from typing import ClassVar
 
 import numpy as np
 
 from paranmt.pipelines.runtime import outputs
-from paranmt.schemas.config import ConfigError, asset_path
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.schemas.config import Config, ConfigError, asset_path, bounded, check_ranges
 
 
-def check_output(args) -> None:
+@dataclasses.dataclass
+class EncodeConfig(Config):
+    """The settings of `paranmt encode`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("model", "input", "output")
+    model: str = ""
+    input: str | None = None
+    output: str | None = None
+    batch_size: int = bounded(1024, 1)
+    threads: int = bounded(1, 1)
+
+    def validate(self) -> "EncodeConfig":
+        check_ranges(self)
+        return self
+
+
+FLAG_HELP = {
+    "model": "encoder directory",
+    "input": "sentence file (default: stdin)",
+    "output": "FILE.npy or text file (default: text to stdout)",
+    "batch_size": "sentences per encoder call",
+    "threads": "torch CPU threads",
+}
+
+
+def check_output(config: EncodeConfig, overwrite: bool) -> None:
     """The output contract for `--output` FILE: apart from the input and the encoder, not a directory, an existing
     file only with --overwrite."""
-    outputs.check_apart(args.output, [args.input, asset_path(args.model)])
-    if os.path.isdir(args.output):
-        raise ConfigError(f"--output {args.output} is a directory; give a file (FILE.npy, or a text file)")
-    outputs.claim(args.output, "the embeddings of an earlier run" if os.path.exists(args.output) else None, False,
-                  args.overwrite, resumable=False)
+    outputs.check_apart(config.output, [config.input, asset_path(config.model)])
+    if os.path.isdir(config.output):
+        raise ConfigError(f"--output {config.output} is a directory; give a file (FILE.npy, or a text file)")
+    outputs.claim(config.output, "the embeddings of an earlier run" if os.path.exists(config.output) else None,
+                  False, overwrite, resumable=False)
 
 
 def write_vectors(vectors: np.ndarray, output: str) -> None:
@@ -41,20 +68,21 @@ def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.files import read_text
 
-    if args.output:
-        check_output(args)
-    where = os.path.dirname(os.path.abspath(args.output)) if args.output else "."
+    config = load_command_config(EncodeConfig, args, FLAG_HELP, "encode config", required=("model",))
+    if config.output:
+        check_output(config, args.overwrite)
+    where = os.path.dirname(os.path.abspath(config.output)) if config.output else "."
     # the file appears whole or not at all (atomic_file deletes its temporary when the block is cut short)
     with outputs.stops_in_one_line(lambda: "no embeddings were written", lambda: "run the same command again", where):
-        encoder = open_encoder(args.model, args.threads)
-        if args.input:      # one sentence per \n-ended line, as stdin's are read (not str.splitlines' separators)
-            lines = read_text(args.input, "--input").split("\n")
+        encoder = open_encoder(config.model, config.threads)
+        if config.input:    # one sentence per \n-ended line, as stdin's are read (not str.splitlines' separators)
+            lines = read_text(config.input, "--input").split("\n")
             sentences = lines[:-1] if lines[-1] == "" else lines
         else:
             sentences = [line.rstrip("\n") for line in sys.stdin]
-        vectors = encoder.encode(sentences, args.batch_size)
-        if args.output:
-            write_vectors(vectors, args.output)
+        vectors = encoder.encode(sentences, config.batch_size)
+        if config.output:
+            write_vectors(vectors, config.output)
         else:
             np.savetxt(sys.stdout, vectors, fmt="%.6g")
     return 0
@@ -62,11 +90,7 @@ def run(args) -> int:
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("encode", help="embed sentences with a saved encoder", description=__doc__)
-    parser.add_argument("--model", required=True, help="encoder directory")
-    parser.add_argument("--input", help="sentence file (default: stdin)")
-    parser.add_argument("--output", help="FILE.npy or text file (default: text to stdout)")
+    add_config_arguments(parser, EncodeConfig, FLAG_HELP, example="batch_size=256")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --output file (without it, "
                         "an existing one is refused)")
-    parser.add_argument("--batch-size", type=int, default=1024)
-    parser.add_argument("--threads", type=int, default=1)
     parser.set_defaults(func=run)

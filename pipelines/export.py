@@ -13,15 +13,18 @@ and off for hf. Formats are described in paranmt.transforms.export and docs/filt
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
+from typing import ClassVar
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import Config, check_choice
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HEADERS, HF_SCHEMA, ExportShardFn
 from paranmt.transforms.shards import (concatenate_files, read_shard_metadata, shard_files, unique_shard_names,
@@ -113,13 +116,12 @@ def earlier_export(fmt: str, output: str) -> list[str]:
     return shard_files(FileSystems.join(output, "data")) + found(output, "README.md")
 
 
-def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = None,
-               beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """Validate, check the output (a shard job, pipelines/runtime/shard_job.py: apart from the input; an earlier
-    export needs `overwrite`), convert every shard (one Beam element per shard), assemble the output; returns the
-    totals. `argv` makes the command a stop prints."""
-    if fmt not in FORMATS:
-        raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+def run_export(config: "ExportConfig", beam_args: list[str] | None = None, overwrite: bool = False,
+               argv: list[str] | None = None) -> dict:
+    """Check the output (a shard job, pipelines/runtime/shard_job.py: apart from the input; an earlier export needs
+    `overwrite`), convert every shard (one Beam element per shard), assemble the output; returns the totals.
+    `argv` makes the command a stop prints."""
+    fmt, input_path, output, lowercase = config.format, config.input, config.output, config.lowercase
     needed = {"paranmt-txt": ["ref", "bt", "para_score"], "scpn": ["ref", "bt", "ref_parse", "bt_parse"],
               "hf": ["id", "ref"]}[fmt]
     job = ShardJob("export", input_path, output, columns=needed, check=f"export --format {fmt}",
@@ -160,21 +162,41 @@ def run_export(fmt: str, input_path: str, output: str, lowercase: bool | None = 
     return {"format": fmt, "output": output, "lowercase": lowercase, **totals}
 
 
+@dataclasses.dataclass
+class ExportConfig(Config):
+    """The settings of `paranmt export`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
+    format: str = ""
+    input: str = ""
+    output: str = ""
+    lowercase: bool | None = None
+
+    def validate(self) -> "ExportConfig":
+        check_choice("format", self.format, FORMATS)
+        return self
+
+
+FLAG_HELP = {
+    "format": "paranmt-txt, scpn or hf",
+    "input": "shard directory (top-level *.parquet) or glob",
+    "output": "output file (paranmt-txt, scpn) or directory (hf)",
+    "lowercase": "lowercase sentences (default: on for paranmt-txt and scpn, off for hf)",
+}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("export", help="export shards as ParaNMT text, SCPN training data or a "
                                                   "Hugging Face dataset", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--format", required=True, choices=FORMATS)
-    parser.add_argument("--input", required=True, help="shard directory (top-level *.parquet) or glob")
-    parser.add_argument("--output", required=True, help="output file (paranmt-txt, scpn) or directory (hf)")
-    parser.add_argument("--lowercase", action=argparse.BooleanOptionalAction, default=None,
-                        help="lowercase sentences (default: on for paranmt-txt and scpn, off for hf)")
+    add_config_arguments(parser, ExportConfig, FLAG_HELP, {"format": FORMATS},
+                         {"lowercase": {"action": argparse.BooleanOptionalAction}}, example="lowercase=false")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier export at --output (without "
                         "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
 def run(args) -> int:
-    totals = run_export(args.format, args.input, args.output, args.lowercase, args.beam_args, args.overwrite,
-                        getattr(args, "argv", None))
+    config = load_command_config(ExportConfig, args, FLAG_HELP, "export config",
+                                 required=("format", "input", "output"))
+    totals = run_export(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     print(json.dumps(totals, sort_keys=True))
     return 0

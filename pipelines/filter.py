@@ -22,10 +22,12 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
 from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
+from paranmt.models.filters.text_keys import NORMALIZATIONS
+from paranmt.pipelines.runtime.arguments import add_config_flags
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import layout, tsv
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import ConfigError, parse_assignments
 from paranmt.transforms.filter import FilterShards
 from paranmt.transforms.shards import (column_fill, concatenate_files, matching, shard_files, write_json,
                                        write_text_atomically)
@@ -143,36 +145,47 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
+# FilterConfig field -> help of its flag (--field-name, or the name in FLAGS; the field's default is appended)
+FLAG_HELP = {
+    "input": "shard directory (top-level *.parquet) or glob",
+    "output": "output directory (local or any Beam filesystem)",
+    "sample": "keep this many rows (deterministic, by id hash)",
+    "seed": "sampling seed",
+    "dedup": "comma-separated: pair,ref,bt",
+    "dedup_normalization": "compare the dedup keys as they are (exact) or normalized (models/filters/text_keys.py)",
+    "write_tsv": f"also write {layout.PAIRS_TSV} (header ref TAB bt, a table TSV)",
+    "write_dropped": f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each dropped row "
+                     "and its reason",
+}
+FLAGS = {"dedup": {"nargs": None, "type": str},        # one comma-separated value, as the YAML's `dedup: a,b`
+         "write_tsv": {"name": "--tsv", "action": "store_true"}, "write_dropped": {"action": "store_true"}}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "filter", help="filter shards into a training corpus", description=__doc__.split("\n\n")[0],
         epilog="Any Beam option passes through and wins over the local default (a DirectRunner in this process, "
                "--direct_running_mode in_memory), e.g. --direct_running_mode multi_processing, or --runner "
                "DataflowRunner --project P --region R --temp_location gs://... with gs:// paths.")
-    parser.add_argument("--input", help="shard directory (top-level *.parquet) or glob")
-    parser.add_argument("--output", help="output directory (local or any Beam filesystem)")
+    add_config_flags(parser, FilterConfig, FLAG_HELP, {"dedup_normalization": NORMALIZATIONS}, FLAGS)
     presets = ", ".join(sorted(path.stem for path in PRESETS_DIR.glob("*.yaml")))
     parser.add_argument("--config", help=f"a preset name ({presets}; configs/filters/) or a filter YAML file")
-    parser.add_argument("--sample", type=int, help="keep this many rows (deterministic, by id hash)")
-    parser.add_argument("--seed", help="sampling seed (default: paranmt)")
-    parser.add_argument("--dedup", help="comma-separated: pair,ref,bt")
-    parser.add_argument("--dedup-normalization", choices=("exact", "normalized"))
-    parser.add_argument("--tsv", action="store_true", default=None,
-                        help=f"also write {layout.PAIRS_TSV} (header ref TAB bt, a table TSV)")
-    parser.add_argument("--write-dropped", action="store_true", default=None,
-                        help=f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each "
-                             "dropped row and its reason")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override any config key, e.g. --set sample=1000")
     parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output (without "
                         "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
+def filter_config(args) -> FilterConfig:
+    """FilterConfig defaults <- `--config` (a preset or a YAML file) <- the flags given <- `--set`."""
+    overrides = {name: getattr(args, name) for name in FLAG_HELP}
+    overrides.update(parse_assignments(args.set))
+    return load_filter_config(args.config, overrides)
+
+
 def run(args) -> int:
-    overrides = {"input": args.input, "output": args.output, "sample": args.sample, "seed": args.seed,
-                 "dedup": args.dedup.split(",") if args.dedup else None,
-                 "dedup_normalization": args.dedup_normalization, "write_tsv": args.tsv,
-                 "write_dropped": args.write_dropped}
-    config = load_filter_config(args.config, overrides)
+    config = filter_config(args)
     report = run_filter(config, args.beam_args, overwrite=args.overwrite, argv=getattr(args, "argv", None))
     print(format_report(report))
     side = [name for name, wanted in ((layout.PAIRS_TSV, config.write_tsv), (layout.DROPPED, config.write_dropped))

@@ -11,19 +11,22 @@ is refused (docs/reliability.md).
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError
+from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError
 from paranmt.transforms.lexicon import ParaphraseLexicon
 from paranmt.transforms.shards import write_json, write_text_atomically
 
@@ -38,16 +41,13 @@ def tsv_line(entry: dict) -> str:
                           + [f"{entry[c]:.5f}" for c in tsv.LEXICON_COLUMNS[3:]])
 
 
-def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_count: int = 2, alpha: float = 1.0,
-                beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """The lexicon of the shards `input_path` and its evaluation, into `output` (a shard job,
+def run_lexicon(config: "LexiconConfig", beam_args: list[str] | None = None, overwrite: bool = False,
+                argv: list[str] | None = None) -> dict:
+    """The lexicon of the shards `config.input` and its evaluation, into `config.output` (a shard job,
     pipelines/runtime/shard_job.py: an earlier lexicon there needs `overwrite`: its files are deleted first, so no
     shard of a different sharding is left). `argv` makes the command a stop prints."""
-    if min_count < 1:
-        raise ConfigError("--min-count must be >= 1")
-    if alpha <= 0:
-        raise ConfigError("--alpha must be > 0")
-    simlex_path = Path(simlex) if simlex else DEFAULT_SIMLEX
+    input_path, output, min_count, alpha = config.input, config.output, config.min_count, config.alpha
+    simlex_path = Path(config.simlex) if config.simlex else DEFAULT_SIMLEX
     try:
         benchmark = read_word_pairs(simlex_path)
     except (OSError, ValueError) as error:
@@ -87,14 +87,37 @@ def run_lexicon(input_path: str, output: str, simlex: str | None = None, min_cou
         return result
 
 
+@dataclasses.dataclass
+class LexiconConfig(Config):
+    """The settings of `paranmt lexicon`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
+    input: str = ""
+    output: str = ""
+    simlex: str | None = None
+    min_count: int = 2
+    alpha: float = 1.0
+
+    def validate(self) -> "LexiconConfig":
+        if self.min_count < 1:
+            raise ConfigError("--min-count must be >= 1")
+        if self.alpha <= 0:
+            raise ConfigError("--alpha must be > 0")
+        return self
+
+
+FLAG_HELP = {
+    "input": "shard directory (top-level *.parquet) or glob",
+    "output": "output directory",
+    "simlex": f"word-similarity file (default: {DEFAULT_SIMLEX})",
+    "min_count": "minimum cross co-occurrence count",
+    "alpha": "add-alpha smoothing of the PMI counts",
+}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("lexicon", help="paraphrase lexicon (cross-sentence and adjusted PMI) with its "
                                                    "SimLex-999 evaluation", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", required=True, help="shard directory (top-level *.parquet) or glob")
-    parser.add_argument("--output", required=True, help="output directory")
-    parser.add_argument("--simlex", help=f"word-similarity file (default: {DEFAULT_SIMLEX})")
-    parser.add_argument("--min-count", type=int, default=2, help="minimum cross co-occurrence count (default 2)")
-    parser.add_argument("--alpha", type=float, default=1.0, help="add-alpha smoothing of the PMI counts")
+    add_config_arguments(parser, LexiconConfig, FLAG_HELP, example="min_count=3")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier lexicon in --output (without "
                         "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
@@ -120,7 +143,7 @@ def print_summary(result: dict, output: str) -> None:
 
 
 def run(args) -> int:
-    result = run_lexicon(args.input, args.output, args.simlex, args.min_count, args.alpha, args.beam_args,
-                         args.overwrite, getattr(args, "argv", None))
-    print_summary(result, args.output.rstrip("/"))
+    config = load_command_config(LexiconConfig, args, FLAG_HELP, "lexicon config", required=("input", "output"))
+    result = run_lexicon(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
+    print_summary(result, config.output.rstrip("/"))
     return 0

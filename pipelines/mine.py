@@ -23,13 +23,15 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
 from paranmt.pipelines.runtime import outputs
-from paranmt.schemas.config import ConfigError, asset_path
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_config_flags, load_command_config
+from paranmt.schemas.config import Config, ConfigError, asset_path, check_choice
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,72 @@ AUTO = "auto"              # the default threshold: calibrated on the margins of
 DEFAULT_ENCODER = "assets/encoder-sp"
 WRITE_ROWS = 100_000
 RESULTS = ("mined.parquet", "mined.tsv", "mine.json")       # what a mining writes into DIR (mine.json last)
+
+
+@dataclasses.dataclass
+class MineConfig(Config):
+    """The settings of `paranmt mine`: flags, `--config` YAML keys and `--set` (FLAG_HELP). `threshold`: `auto`
+    or a number (text, so that YAML and --set take either)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("source", "target", "output", "work_dir")
+    source: str = ""
+    target: str = ""
+    output: str = ""
+    source_column: int | None = None
+    target_column: int | None = None
+    work_dir: str | None = None
+    strategy: str = "max"
+    threshold: str = AUTO
+    encoder: str = DEFAULT_ENCODER
+    k: int = 4
+    index: str = "auto"
+    ef_search: int = 64
+    block_size: int = 65_536
+    batch_size: int = 1024
+    threads: int = 1
+
+    def validate(self) -> "MineConfig":
+        check_choice("strategy", self.strategy, STRATEGIES)
+        check_choice("index", self.index, INDEXES)
+        if self.k < 1:
+            raise ConfigError(f"--k must be >= 1, not {self.k}")
+        if self.block_size < 1:
+            raise ConfigError(f"--block-size must be >= 1, not {self.block_size}")
+        if self.threshold_value() != AUTO and not math.isfinite(self.threshold_value()):
+            raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {self.threshold}")
+        return self
+
+    def threshold_value(self):
+        """`auto` or the number."""
+        try:
+            return threshold_argument(self.threshold)
+        except argparse.ArgumentTypeError as error:
+            raise ConfigError(f"--threshold: {error}") from None
+
+
+# the flags of the search settings, shared with `eval-xling` (add_search_arguments)
+SEARCH_HELP = {
+    "strategy": "candidate strategy",
+    "threshold": "minimum margin, or auto: calibrated on the margins of the data at hand (docs/mining.md)",
+    "encoder": "bilingual encoder directory",
+    "k": "neighbours for the margin and the candidates",
+    "index": "k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k sentence pairs, "
+             "hnsw above)",
+    "ef_search": "hnsw: search candidate list size",
+    "block_size": "sentences per encode/search block",
+    "batch_size": "sentences per encoder call",
+    "threads": "torch and faiss threads",
+}
+SEARCH_CHOICES = {"strategy": STRATEGIES, "index": INDEXES}
+SEARCH_FLAGS = {"threshold": {"type": lambda text: str(threshold_argument(text))}}
+FLAG_HELP = {
+    "source": "Czech sentences, one a line (plain or compressed)",
+    "target": "English sentences, one a line (plain or compressed)",
+    "output": "output directory",
+    "source_column": "take this 0-based tab-separated column of each line",
+    "target_column": "take this 0-based tab-separated column of each line",
+    "work_dir": "directory for the temporary sentence/vector files (default: --output)",
+    **SEARCH_HELP,
+}
 
 
 def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
@@ -109,35 +177,30 @@ def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: Encode
                 cs_texts, en_texts, margins.tolist(), cosines.tolist())).encode("utf-8"))
 
 
-def validate(args) -> None:
-    """The settings, then the output contract: DIR apart from the inputs, an earlier mining in it only with
-    --overwrite (deleted first), DIR writable."""
-    if args.k < 1:
-        raise ConfigError(f"--k must be >= 1, not {args.k}")
-    if args.block_size < 1:
-        raise ConfigError(f"--block-size must be >= 1, not {args.block_size}")
-    if args.threshold != AUTO and not math.isfinite(args.threshold):
-        raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {args.threshold}")
-    output = Path(args.output)
-    outputs.check_apart(args.output, [args.source, args.target, asset_path(args.encoder)])
+def check_output(config: MineConfig, overwrite: bool) -> None:
+    """The output contract: DIR apart from the inputs, an earlier mining in it only with --overwrite (deleted
+    first), DIR writable."""
+    output = Path(config.output)
+    outputs.check_apart(config.output, [config.source, config.target, asset_path(config.encoder)])
     if output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {args.output} is a file; mine writes a directory")
-    outputs.replace_earlier(args.output, outputs.left_in(args.output, RESULTS), args.overwrite, "an earlier mining")
+        raise ConfigError(f"--output {config.output} is a file; mine writes a directory")
+    outputs.replace_earlier(config.output, outputs.left_in(config.output, RESULTS), overwrite, "an earlier mining")
     try:
         output.mkdir(parents=True, exist_ok=True)
         probe = tempfile.NamedTemporaryFile(dir=output, prefix=".write-test-")
         probe.close()
     except OSError as error:
-        raise ConfigError(f"--output {args.output} is not writable: {error}") from None
+        raise ConfigError(f"--output {config.output} is not writable: {error}") from None
 
 
 def run(args) -> int:
-    validate(args)
-    with outputs.rerun_stops(args.output, getattr(args, "argv", None), "mine"):
-        return mine(args)
+    config = load_command_config(MineConfig, args, FLAG_HELP, "mine config", required=("source", "target", "output"))
+    check_output(config, args.overwrite)
+    with outputs.rerun_stops(config.output, getattr(args, "argv", None), "mine"):
+        return mine(config)
 
 
-def mine(args) -> int:
+def mine(args: MineConfig) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.transforms.shards import write_text_atomically
 
@@ -151,7 +214,7 @@ def mine(args) -> int:
         en = encode_file(args.target, args.target_column, encoder, work, "en", args.block_size, args.batch_size)
         search_started = time.process_time()
         pairs, calibration = choose_pairs(mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, search=search),
-                                          args.threshold)
+                                          args.threshold_value())
         threshold = calibration.threshold
         search_cpu = time.process_time() - search_started
         write_outputs(output, pairs, cs, en)
@@ -191,33 +254,17 @@ def threshold_argument(text: str):
 
 
 def add_search_arguments(parser) -> None:
-    """Encoder, selection and search flags shared by `mine` and `eval-xling`."""
-    parser.add_argument("--strategy", choices=STRATEGIES, default="max", help="candidate strategy (default max)")
-    parser.add_argument("--threshold", type=threshold_argument, default=AUTO,
-                        help="minimum margin, or auto (default): calibrated on the margins of the data at hand "
-                             "(docs/mining.md)")
-    parser.add_argument("--encoder", default=DEFAULT_ENCODER, help="bilingual encoder directory "
-                        f"(default {DEFAULT_ENCODER})")
-    parser.add_argument("--k", type=int, default=4, help="neighbours for the margin and the candidates (default 4)")
-    parser.add_argument("--index", choices=INDEXES, default="auto",
-                        help="k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k "
-                        "sentence pairs, hnsw above)")
-    parser.add_argument("--ef-search", type=int, default=64, help="hnsw: search candidate list size (default 64)")
-    parser.add_argument("--block-size", type=int, default=65_536, help="sentences per encode/search block")
-    parser.add_argument("--batch-size", type=int, default=1024, help="sentences per encoder call")
-    parser.add_argument("--threads", type=int, default=1, help="torch and faiss threads")
+    """The encoder, selection and search flags of `eval-xling` (MineConfig's fields and defaults; `mine` has them
+    among its own)."""
+    add_config_flags(parser, MineConfig, SEARCH_HELP, SEARCH_CHOICES, SEARCH_FLAGS)
+    defaults = MineConfig()
+    parser.set_defaults(**{name: getattr(defaults, name) for name in SEARCH_HELP})
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("mine", help="mine cs-en sentence pairs from two monolingual corpora",
                                    description=__doc__)
-    parser.add_argument("--source", required=True, help="Czech sentences, one a line (plain or compressed)")
-    parser.add_argument("--target", required=True, help="English sentences, one a line (plain or compressed)")
-    parser.add_argument("--output", required=True, help="output directory")
-    parser.add_argument("--source-column", type=int, help="take this 0-based tab-separated column of each line")
-    parser.add_argument("--target-column", type=int, help="take this 0-based tab-separated column of each line")
-    parser.add_argument("--work-dir", help="directory for the temporary sentence/vector files (default: --output)")
+    add_config_arguments(parser, MineConfig, FLAG_HELP, SEARCH_CHOICES, SEARCH_FLAGS, example="k=8")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier mining in --output (without "
                         "it, an --output holding one is refused)")
-    add_search_arguments(parser)
     parser.set_defaults(func=run)

@@ -22,18 +22,38 @@ the `--resume` command, with no temporary left.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.pipelines.runtime import outputs
-from paranmt.schemas.config import ConfigError, asset_path, make_output_dir
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.schemas.config import Config, ConfigError, asset_path, bounded, check_ranges, make_output_dir
 
 log = logging.getLogger(__name__)
 SUMMARY = "paraphrase_data.json"                 # written last: the run is finished
 PAIR_FOLDERS = {"pairs_train": "pairs-train", "pairs_held_out": "pairs-held-out"}
 SENTENCE_FILES = {"sentences_held_out": "sentences.held-out.txt", "sentences_train": "sentences.train.txt"}
 PARSE_CACHE = "parses.tsv"
+
+
+@dataclasses.dataclass
+class ParaphraseDataConfig(Config):
+    """The settings of `paranmt paraphrase-data`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("data", "output", "parse_cache")
+    data: str = ""
+    output: str = ""
+    parser: str = "assets/parser-en"
+    parse_cache: str | None = None
+    held_out_per_mille: int = bounded(50, 0, 1000)
+    max_words: int = bounded(30, 1)
+    max_sentences: int = bounded(0, 0)
+
+    def validate(self) -> "ParaphraseDataConfig":
+        check_ranges(self)
+        return self
 
 
 def held_output(output: Path) -> tuple[str | None, bool]:
@@ -47,15 +67,15 @@ def held_output(output: Path) -> tuple[str | None, bool]:
     return None, False
 
 
-def check_output(args, parser_dir: str) -> str:
+def check_output(config: ParaphraseDataConfig, parser_dir: str, resume: bool, overwrite: bool) -> str:
     """The output contract (module docstring); returns the mode ("fresh", "resume" or "overwrite") after deleting,
     for --overwrite, what the earlier run wrote (the parse cache stays)."""
-    output = Path(args.output)
-    outputs.check_apart(args.output, [args.data, parser_dir])
+    output = Path(config.output)
+    outputs.check_apart(config.output, [config.data, parser_dir])
     if output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {args.output} exists and is not a directory")
+        raise ConfigError(f"--output {config.output} exists and is not a directory")
     held, unfinished = held_output(output)
-    mode = outputs.claim(args.output, held, args.resume, args.overwrite, unfinished=unfinished)
+    mode = outputs.claim(config.output, held, resume, overwrite, unfinished=unfinished)
     if mode == "overwrite":
         outputs.remove_paths(output / name for name in (SUMMARY, *PAIR_FOLDERS.values(), *SENTENCE_FILES.values()))
     return mode
@@ -65,15 +85,17 @@ def run(args) -> int:
     from paranmt.models.generation.corpora import split_corpora
     from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
-    parser_dir = asset_path(args.parser)
+    config = load_command_config(ParaphraseDataConfig, args, FLAG_HELP, "paraphrase-data config",
+                                 required=("data", "output"))
+    parser_dir = asset_path(config.parser)
     try:
         loadable_model_files(parser_dir)
-        corpora = split_corpora(args.data, args.held_out_per_mille, args.max_words, args.max_sentences)
+        corpora = split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences)
     except (ParserModelError, FileNotFoundError) as error:
         raise ConfigError(str(error)) from None
-    check_output(args, parser_dir)
-    output = make_output_dir(args.output)
-    cache_path = Path(args.parse_cache) if args.parse_cache else output / PARSE_CACHE
+    check_output(config, parser_dir, args.resume, args.overwrite)
+    output = make_output_dir(config.output)
+    cache_path = Path(config.parse_cache) if config.parse_cache else output / PARSE_CACHE
 
     def status() -> str:
         return f"the sentences parsed so far are kept in {cache_path}"
@@ -84,11 +106,11 @@ def run(args) -> int:
         return "run the same command again (the parse cache is reused)"
 
     with outputs.stops_in_one_line(status, advice, str(output)):
-        write_data(args, corpora, parser_dir, output, cache_path)
+        write_data(config, corpora, parser_dir, output, cache_path)
     return 0
 
 
-def write_data(args, corpora: dict, parser_dir: str, output: Path, cache_path: Path) -> None:
+def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, output: Path, cache_path: Path) -> None:
     """Parse what the cache lacks, then write the files of the module docstring, each atomically."""
     import pyarrow.parquet as pq
 
@@ -109,22 +131,27 @@ def write_data(args, corpora: dict, parser_dir: str, output: Path, cache_path: P
     cache.parse(corpora["sentences_train"] + corpora["sentences_held_out"], parser_dir)
     counts = {name: len(values) for name, values in corpora.items()}
     write_text_atomically(str((output / SUMMARY).resolve()), json.dumps(
-        {"data": str(args.data), "parser": args.parser, "held_out_per_mille": args.held_out_per_mille,
-         "max_words": args.max_words, "max_sentences": args.max_sentences, "counts": counts}, indent=2) + "\n")
+        {"data": str(config.data), "parser": config.parser, "held_out_per_mille": config.held_out_per_mille,
+         "max_words": config.max_words, "max_sentences": config.max_sentences, "counts": counts}, indent=2) + "\n")
     log.info("paraphrase data in %s: %s", output, counts)
+
+
+FLAG_HELP = {
+    "data": "the data folder (../shared/data layout)",
+    "output": "output directory",
+    "parser": "parser model directory",
+    "parse_cache": "parse cache TSV to reuse and extend (default OUTPUT/parses.tsv)",
+    "held_out_per_mille": "held-out share in 1/1000",
+    "max_words": "drop longer sentences",
+    "max_sentences": "keep at most N training sentences (0: all)",
+}
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("paraphrase-data", help="assemble paraphraser training / held-out data "
                                    "(human paraphrase pairs, English sentences) from ../shared/data, parsed",
                                    description=__doc__)
-    parser.add_argument("--data", required=True, help="the data folder (../shared/data layout)")
-    parser.add_argument("--output", required=True, help="output directory")
-    parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
-    parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default OUTPUT/parses.tsv)")
-    parser.add_argument("--held-out-per-mille", type=int, default=50, help="held-out share in 1/1000 (default 50)")
-    parser.add_argument("--max-words", type=int, default=30, help="drop longer sentences (default 30)")
-    parser.add_argument("--max-sentences", type=int, default=0, help="keep at most N training sentences (0: all)")
+    add_config_arguments(parser, ParaphraseDataConfig, FLAG_HELP, example="max_sentences=30000")
     parser.add_argument("--resume", action="store_true", help="continue the run that stopped in --output (the "
                         "sentences in its parse cache are not parsed again); refused when there is none")
     parser.add_argument("--overwrite", action="store_true", help="write the data of an earlier run in --output "

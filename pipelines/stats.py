@@ -8,17 +8,20 @@ numbers plus the histograms) and DIR/*.png. See docs/filtering.md. An earlier re
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+from typing import ClassVar
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.config import Config, ConfigError
 from paranmt.transforms.shards import write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
 
@@ -59,13 +62,13 @@ def write_report(accumulators: dict, output: str, idf_reference: str | None) -> 
     return report
 
 
-def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_reference: str | None = None,
-              beam_args: list[str] | None = None, overwrite: bool = False, argv: list[str] | None = None) -> dict:
-    """The report of the shards `input_path` into `output` (a shard job, pipelines/runtime/shard_job.py: an
-    earlier report there needs `overwrite`: its files are deleted first). `argv` makes the command a stop
+def run_stats(config: "StatsConfig", beam_args: list[str] | None = None, overwrite: bool = False,
+              argv: list[str] | None = None) -> dict:
+    """The report of the shards `config.input` into `config.output` (a shard job, pipelines/runtime/shard_job.py:
+    an earlier report there needs `overwrite`: its files are deleted first). `argv` makes the command a stop
     prints."""
-    if sample_size < 1:
-        raise ConfigError("--sample-size must be >= 1")
+    input_path, output, sample_size, idf_reference = (config.input, config.output, config.sample_size,
+                                                      config.idf_reference)
     if idf_reference:
         read_reference(idf_reference)  # fail fast, before any work
     job = ShardJob("stats", input_path, output, columns=["id", "corpus", "ref", "ref_len"], what="a stats report",
@@ -83,23 +86,42 @@ def run_stats(input_path: str, output: str, sample_size: int = 100_000, idf_refe
             return json.loads(handle.read())
 
 
+@dataclasses.dataclass
+class StatsConfig(Config):
+    """The settings of `paranmt stats`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
+    input: str = ""
+    output: str = ""
+    sample_size: int = 100_000
+    idf_reference: str | None = None
+
+    def validate(self) -> "StatsConfig":
+        if self.sample_size < 1:
+            raise ConfigError("--sample-size must be >= 1")
+        return self
+
+
+FLAG_HELP = {
+    "input": "shard directory (top-level *.parquet) or glob",
+    "output": "report directory",
+    "sample_size": "rows per corpus for length / IDF / entropy statistics (as P18)",
+    "idf_reference": "plain-text file, one sentence per line, for IDF document frequencies (default: the sampled "
+                     "references themselves)",
+}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("stats", help="corpus statistics report (Markdown, JSON, PNG plots)",
                                    description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", required=True, help="shard directory (top-level *.parquet) or glob")
-    parser.add_argument("--output", required=True, help="report directory")
-    parser.add_argument("--sample-size", type=int, default=100_000,
-                        help="rows per corpus for length / IDF / entropy statistics (default 100000, as P18)")
-    parser.add_argument("--idf-reference", help="plain-text file, one sentence per line, for IDF document "
-                                                "frequencies (default: the sampled references themselves)")
+    add_config_arguments(parser, StatsConfig, FLAG_HELP, example="sample_size=5000")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier report in --output (without "
                         "it, an --output holding one is refused)")
     parser.set_defaults(func=run, accepts_beam_options=True)
 
 
 def run(args) -> int:
-    report = run_stats(args.input, args.output, args.sample_size, args.idf_reference, args.beam_args,
-                       args.overwrite, getattr(args, "argv", None))
-    with FileSystems.open(FileSystems.join(args.output.rstrip("/"), "stats.md")) as handle:
+    config = load_command_config(StatsConfig, args, FLAG_HELP, "stats config", required=("input", "output"))
+    report = run_stats(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
+    with FileSystems.open(FileSystems.join(config.output.rstrip("/"), "stats.md")) as handle:
         print(handle.read().decode("utf-8").split("\n## ")[0])
     return 0 if report["corpora"] else 1

@@ -12,7 +12,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError, load_config
+from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, load_config
 
 SCHEDULERS = ("slurm", "pbs", "sge", "kubernetes")
 PRESETS_DIR = PROJECT_ROOT / "configs" / "dask"
@@ -90,7 +90,7 @@ class WorkerPool:
 
 
 @dataclasses.dataclass
-class ClusterConfig:
+class ClusterConfig(Config):
     """`scheduler`: slurm, pbs, sge or kubernetes. `scheduler_address`: the Dask scheduler the workers join
     (tcp://HOST:PORT, or tls://HOST:PORT with `tls`; start-scheduler.sh runs it on HOST, or Kubernetes runs it).
     `scheduler_listen`: the address the scheduler listens on, '' = HOST, the interface of the scheduler's host that

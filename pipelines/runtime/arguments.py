@@ -26,11 +26,13 @@ def parse_bool(text: str) -> bool:
     return value
 
 
-def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> None:
+def add_config_flags(parser, config_class, flag_help: dict, choices: dict, flags: dict | None = None) -> None:
     """One flag `--field-name` per field of the dataclass `config_class` named in `flag_help` (help text with the
     field's default appended; type from the annotation's first type, bool as true/false, lists as several values;
     `choices` per field); every flag defaults to None, so an absent flag keeps the YAML / default value
-    (schemas.config.load_config): a command's flags generated from its config's fields."""
+    (schemas.config.load_config): a command's flags generated from its config's fields. `flags`: per field, what
+    its flag keeps of an older command line (argparse settings that win: `name` for another flag name, `action`
+    `store_true` for a switch without a value, `type`, `metavar`)."""
     defaults = dataclasses.asdict(config_class())
     for spec in dataclasses.fields(config_class):
         if spec.name not in flag_help:
@@ -39,10 +41,44 @@ def add_config_flags(parser, config_class, flag_help: dict, choices: dict) -> No
         # the annotation's first type; annotations are strings here, e.g. "int | None", "list[int]"
         annotation = str(spec.type).split(" |")[0]
         kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int}.get(annotation, str)
-        parser.add_argument("--" + spec.name.replace("_", "-"), dest=spec.name, type=kind,
-                            choices=choices.get(spec.name), default=None,
-                            nargs="+" if annotation.startswith("list") else None,
-                            help=flag_help[spec.name] + ("" if default in (None, "", []) else f" (default {default})"))
+        override = (flags or {}).get(spec.name, {})
+        shown = default not in (None, "", []) and not ("action" in override and default is False)
+        settings = {"dest": spec.name, "type": kind, "choices": choices.get(spec.name), "default": None,
+                    "nargs": "+" if annotation.startswith("list") else None,
+                    "help": flag_help[spec.name] + (f" (default {default})" if shown else "")}
+        if "action" in override:        # a switch: no value, so no type, nargs or choices of its own
+            settings.update(type=None, nargs=None, choices=None)
+        settings.update(override)
+        name = settings.pop("name", "--" + spec.name.replace("_", "-"))
+        parser.add_argument(name, **{key: value for key, value in settings.items()
+                                     if value is not None or key == "default"})
+
+
+def add_config_arguments(parser, config_class, flag_help: dict, choices: dict | None = None,
+                         flags: dict | None = None, example: str = "") -> None:
+    """A command configured by one typed config: its flags (`add_config_flags`), `--config FILE.yaml` (keys = the
+    config's fields) and `--set KEY=VALUE` (repeatable); `load_command_config` reads them back."""
+    add_config_flags(parser, config_class, flag_help, choices or {}, flags)
+    parser.add_argument("--config", help=f"YAML with {config_class.__name__} keys (the flags' names with _ for -; "
+                        f"flags and --set win)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="override any config key" + (f", e.g. --set {example}" if example else ""))
+
+
+def load_command_config(config_class, args, flag_help: dict, what: str, required: tuple[str, ...] = ()):
+    """The command's config: `config_class` defaults <- `--config` YAML <- its flags (those given) <- `--set`
+    (schemas.config.load_config, the one loader), validated (`validate()`); a `required` field left empty is one
+    line naming its flag and key."""
+    from paranmt.schemas.config import ConfigError, load_config, parse_assignments
+
+    overrides = {name: getattr(args, name) for name in flag_help}
+    overrides.update(parse_assignments(args.set))
+    config = load_config(config_class, args.config, overrides, what=what)
+    missing = [name for name in required if getattr(config, name) in (None, "", [])]
+    if missing:
+        raise ConfigError("give " + ", ".join(f"--{name.replace('_', '-')}" for name in missing) + " (or "
+                          + ", ".join(f"{name}:" for name in missing) + " in --config)")
+    return config.validate()
 
 
 def add_output_flags(parser, checkpoint: str) -> None:

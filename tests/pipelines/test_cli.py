@@ -118,3 +118,47 @@ def test_the_extras_named_in_errors_are_setup_py_extras(repo):
                       and getattr(node.targets[0], "id", None) == "EXTRAS")
     assert {key.value for key in assignment.value.keys} == set(EXTRAS)
     assert set(COMMAND_EXTRAS.values()) <= set(EXTRAS) and set(COMMAND_EXTRAS) <= set(cli.COMMANDS)
+
+
+# command -> (its config class, a field with a flag, the YAML value, the flag's value, the --set value, the flag)
+CONFIGURED = {
+    "stats": ("paranmt.pipelines.stats:StatsConfig", "sample_size", 10, "20", "30", "--sample-size"),
+    "lexicon": ("paranmt.pipelines.lexicon:LexiconConfig", "min_count", 3, "4", "5", "--min-count"),
+    "export": ("paranmt.pipelines.export:ExportConfig", "format", "hf", "scpn", "paranmt-txt", "--format"),
+    "encode": ("paranmt.pipelines.encode:EncodeConfig", "batch_size", 8, "16", "32", "--batch-size"),
+    "mine": ("paranmt.pipelines.mine:MineConfig", "threshold", 1.2, "1.3", "auto", "--threshold"),
+    "paraphrase-data": ("paranmt.pipelines.paraphrase_data:ParaphraseDataConfig", "max_words", 20, "25", "35",
+                        "--max-words"),
+    "filter": ("paranmt.models.filters.config:FilterConfig", "sample", 10, "20", "30", "--sample"),
+}
+
+
+@pytest.mark.parametrize("command", CONFIGURED)
+def test_a_commands_settings_come_from_its_config_then_its_flags_then_set(command, tmp_path, capsys):
+    """Issue 33 item 3: a typed config per command, loaded by the one loader from --config FILE.yaml, flags
+    generated from its fields, --set over both; an unknown key is one line naming the near match."""
+    import importlib
+
+    from paranmt.pipelines.runtime.arguments import load_command_config
+    from paranmt.schemas.config import ConfigError
+
+    path, field, in_yaml, flag_value, set_value, flag = CONFIGURED[command]
+    module, name = path.split(":")
+    config_class = getattr(importlib.import_module(module), name)
+    command_module = importlib.import_module(f"paranmt.pipelines.{cli.COMMANDS[command]}")
+    yaml_file = tmp_path / "config.yaml"
+    yaml_file.write_text(f"{field}: {in_yaml}\n")
+
+    def settings(*argv):
+        args = cli.make_parser(command).parse_args([command, "--config", str(yaml_file), *argv])
+        if command == "filter":         # a preset name or a file
+            return command_module.filter_config(args)
+        return load_command_config(config_class, args, command_module.FLAG_HELP, f"{command} config")
+
+    assert str(getattr(settings(), field)) == str(in_yaml)
+    assert str(getattr(settings(flag, flag_value), field)) == str(float(flag_value) if field == "threshold" else
+                                                                  flag_value)
+    assert str(getattr(settings(flag, flag_value, "--set", f"{field}={set_value}"), field)) == set_value
+    yaml_file.write_text(f"{field}x: {in_yaml}\n")
+    with pytest.raises(ConfigError, match=f"did you mean '{field}'"):
+        settings()
