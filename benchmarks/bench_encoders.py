@@ -123,7 +123,7 @@ def run_score(args) -> None:
     from paranmt.models.scoring.overlap import sentence_trigrams, trigram_overlap
     from paranmt.models.scoring.para_score import ParaScorer
     from paranmt.models.scoring.stage import ScoreStage
-    from paranmt.schemas.config import ScoreConfig
+    from paranmt.schemas.build_config import ScoreConfig
     from paranmt.schemas.records import empty_row
 
     torch.set_num_threads(args.threads)

@@ -250,7 +250,7 @@ def cache_cost(args, work: Path) -> None:
     from paranmt.models.stage import run_stage
     from paranmt.models.text import tokenize
     from paranmt.schemas import layout
-    from paranmt.schemas.config import BuildConfig
+    from paranmt.schemas.build_config import BuildConfig
     from paranmt.transforms.stage import build_stage
 
     rows = [row for path in layout.local_shards(args.input) for row in pq.read_table(path).to_pylist()]

@@ -34,6 +34,7 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
             threads: int) -> dict:
     import torch
 
+    from paranmt.models.encoders import open_encoder
     from paranmt.models.generation.models import find_models
     from paranmt.models.generation.paraphraser import load_generator
     from paranmt.models.generation.pipeline import Job, ParaphrasePipeline
@@ -41,8 +42,8 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
     from paranmt.models.generation.templates import matches_template
     from paranmt.models.parsing.parser import StanzaParser
     from paranmt.models.parsing.stage import ParseStage
-    from paranmt.models.encoders import open_encoder
-    from paranmt.schemas.config import ParseConfig, asset_path
+    from paranmt.schemas.build_config import ParseConfig
+    from paranmt.schemas.paths import asset_path
 
     torch.set_num_threads(threads)
     sentences = [line.strip() for line in Path(sentences_file).read_text(encoding="utf-8").splitlines()

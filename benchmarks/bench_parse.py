@@ -35,7 +35,8 @@ import torch
 from paranmt.models.parsing.parser import StanzaParser
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.parsing.tokenize import ptb_tokenize
-from paranmt.schemas.config import BuildConfig, ParseConfig, asset_path
+from paranmt.schemas.build_config import BuildConfig, ParseConfig
+from paranmt.schemas.paths import asset_path
 from paranmt.schemas.records import empty_row
 
 BITEXT = Path(__file__).resolve().parents[2] / "shared" / "data" / "bitext" / "cs-en"

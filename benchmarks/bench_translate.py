@@ -81,7 +81,7 @@ def bench_stage(model_dir: Path, sentences: list[str], backend: str, beam: int, 
     import apache_beam as beam_sdk
     from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
-    from paranmt.schemas.config import BuildConfig, TranslateConfig
+    from paranmt.schemas.build_config import BuildConfig, TranslateConfig
     from paranmt.schemas.records import empty_row
     from paranmt.transforms.io.readers import ShardWork
     from paranmt.transforms.stage import build_stage
@@ -124,8 +124,8 @@ def bench_backends(model_dir: Path, sentences: list[str], beam: int, threads: in
 def bench_dedup(model_dir: Path, unique: list[str], rows: int, beam: int, threads: int, batch_tokens: int,
                 naive_batch: int) -> dict:
     from paranmt.models.nmt.stage import TranslateStage, token_budget_batches
-    from paranmt.schemas.config import TranslateConfig
     from paranmt.models.nmt.translator import open_translator
+    from paranmt.schemas.build_config import TranslateConfig
     from paranmt.schemas.records import empty_row
 
     rng = random.Random(13)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
-from paranmt.schemas.config import CT2_COMPUTE_TYPES, DEVICES, FP16_CHOICES, ConfigError
+from paranmt.schemas.config import CT2_COMPUTE_TYPES, DEVICES, FP16_CHOICES
+from paranmt.schemas.errors import ConfigError
 
 
 def cuda_available() -> bool:

@@ -22,7 +22,7 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.metadata import file_sha256
 
 MANIFEST = "MANIFEST.json"

@@ -14,7 +14,7 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 class UnsafeFileError(ConfigError):

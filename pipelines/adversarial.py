@@ -31,7 +31,8 @@ from paranmt.models.files import DataFileError, read_text, reading
 from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
-from paranmt.schemas.config import PROJECT_ROOT, ConfigError, asset_path
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import PROJECT_ROOT, asset_path
 
 LOG = logging.getLogger(__name__)
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"

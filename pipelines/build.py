@@ -45,7 +45,8 @@ from paranmt.pipelines.runtime.building.report import report_build, write_manife
 from paranmt.pipelines.runtime.building.supervise import run_supervised
 from paranmt.pipelines.runtime.outputs import remove_temporaries
 from paranmt.schemas import layout
-from paranmt.schemas.config import BuildConfig, ConfigError
+from paranmt.schemas.build_config import BuildConfig
+from paranmt.schemas.errors import ConfigError
 
 
 def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: list[str] | None = None,

@@ -16,7 +16,7 @@ import sys
 
 from paranmt.pipelines.runtime.extras import MissingExtra, missing_extra
 from paranmt.pipelines.runtime.logs import configure_logging
-from paranmt.schemas.config import ConfigError, PipelineStopped
+from paranmt.schemas.errors import ConfigError, PipelineStopped
 
 COMMANDS = {
     "build": "build",

@@ -32,7 +32,8 @@ import yaml
 
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
-from paranmt.schemas.config import ConfigError, parse_assignments
+from paranmt.schemas.config import parse_assignments
+from paranmt.schemas.errors import ConfigError
 
 # the batch scheduler's job id variable, so that every job's workers get unique Dask names
 JOB_ID = {"slurm": "${SLURM_JOB_ID}", "pbs": "${PBS_JOBID}", "sge": "${JOB_ID}"}

@@ -35,7 +35,9 @@ from pathlib import Path
 
 from paranmt.pipelines.runtime.outputs import (check_apart, claim, left_in, replace_earlier, rerun_stops,
                                                stops_in_one_line)
-from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, DEVICES, ConfigError, ScoreConfig
+from paranmt.schemas.build_config import ScoreConfig
+from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, DEVICES
+from paranmt.schemas.errors import ConfigError
 
 
 def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:

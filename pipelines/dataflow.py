@@ -41,7 +41,8 @@ from paranmt.pipelines.runtime.building.graph import build_pipeline
 from paranmt.pipelines.runtime.building.plan import plan_build
 from paranmt.pipelines.runtime.extras import require_extra, stage_extras
 from paranmt.pipelines.runtime.options import pipeline_options
-from paranmt.schemas.config import BuildConfig, ConfigError
+from paranmt.schemas.build_config import BuildConfig
+from paranmt.schemas.errors import ConfigError
 
 STAGED_PIPELINE = "pipeline.pb"
 WORKER_IMAGE_ROOT = "/opt/paranmt/"               # where the Dockerfile installs the project and its assets

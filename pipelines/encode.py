@@ -16,7 +16,9 @@ import numpy as np
 
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
-from paranmt.schemas.config import Config, ConfigError, asset_path, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
 
 
 @dataclasses.dataclass

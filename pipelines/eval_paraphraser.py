@@ -31,7 +31,8 @@ from pathlib import Path
 from paranmt.models.generation.config import DEFAULT_MODELS
 from paranmt.pipelines.runtime.arguments import add_model_arguments, add_overwrite_flag, decoding_settings
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops, stops_in_one_line
-from paranmt.schemas.config import ConfigError, asset_path
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
 
 LOG = logging.getLogger(__name__)
 NEEDED = ["id", "ref", "bt", "ref_parse", "bt_parse"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from paranmt.pipelines.runtime.arguments import add_evaluation_arguments, add_overwrite_flag
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 RESULTS = ("results.csv", "summary.md")

@@ -22,7 +22,7 @@ from paranmt.models.mining.margin import mine_vectors
 from paranmt.pipelines.mine import AUTO, add_search_arguments, choose_pairs, read_sentences
 from paranmt.pipelines.runtime.arguments import add_overwrite_flag
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 FIELDS = ("task", "setting", "metric", "value", "n")

@@ -16,7 +16,7 @@ from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_d
                                           write_results, year_means)
 from paranmt.pipelines.runtime.arguments import add_overwrite_flag
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 FORMATS = ("sentence-transformers",)
 

@@ -20,14 +20,15 @@ import yaml
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
-from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.pair_filters import QuantileFilter
+from paranmt.models.filters.plan import FilterPlan, filter_counts
 from paranmt.models.filters.text_keys import NORMALIZATIONS
 from paranmt.pipelines.runtime.arguments import add_config_flags
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import layout, tsv
-from paranmt.schemas.config import ConfigError, parse_assignments
+from paranmt.schemas.config import parse_assignments
+from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.filter import FilterShards
 from paranmt.transforms.shards import (column_fill, concatenate_files, matching, shard_files, write_json,
                                        write_text_atomically)

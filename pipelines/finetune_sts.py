@@ -22,7 +22,7 @@ from pathlib import Path
 from paranmt.models.evaluation.tables import write_results_csv
 from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     # what a run writes into --output

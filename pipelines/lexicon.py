@@ -26,7 +26,9 @@ from paranmt.pipelines.runtime.arguments import add_config_arguments, load_comma
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
-from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError
+from paranmt.schemas.config import Config
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import PROJECT_ROOT
 from paranmt.transforms.lexicon import ParaphraseLexicon
 from paranmt.transforms.shards import write_json, write_text_atomically
 

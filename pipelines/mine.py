@@ -31,7 +31,9 @@ from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_config_flags, load_command_config
-from paranmt.schemas.config import Config, ConfigError, asset_path, check_choice
+from paranmt.schemas.config import Config, check_choice
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
 
 log = logging.getLogger(__name__)
 

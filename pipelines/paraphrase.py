@@ -44,7 +44,8 @@ from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
 from paranmt.schemas import layout
-from paranmt.schemas.config import ConfigError, asset_path
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
 
 LOG = logging.getLogger(__name__)

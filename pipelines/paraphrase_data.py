@@ -30,7 +30,9 @@ from typing import ClassVar
 
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
-from paranmt.schemas.config import Config, ConfigError, asset_path, bounded, check_ranges, make_output_dir
+from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path, make_output_dir
 
 log = logging.getLogger(__name__)
 SUMMARY = "paraphrase_data.json"                 # written last: the run is finished

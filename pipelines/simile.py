@@ -12,7 +12,8 @@ from paranmt.models.encoders import open_encoder
 from paranmt.models.files import read_text
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
 from paranmt.pipelines.runtime.outputs import stops_in_one_line
-from paranmt.schemas.config import ConfigError, ScoreConfig
+from paranmt.schemas.build_config import ScoreConfig
+from paranmt.schemas.errors import ConfigError
 
 
 def read_lines(path: str) -> list[str]:

@@ -21,7 +21,8 @@ from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
-from paranmt.schemas.config import Config, ConfigError
+from paranmt.schemas.config import Config
+from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.shards import write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
 

@@ -18,12 +18,13 @@ from pathlib import Path
 
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
-from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.loss import DISTANCES
+from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.trainer import DEV_AT, MODES, OBJECTIVES, TrainConfig, Trainer
-from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
-from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, ConfigError, load_config
+from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
+from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, load_config
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

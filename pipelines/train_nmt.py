@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from paranmt.models.nmt.recipe import STEPS, NMTRecipe, load_recipe_config, resolve
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
-from paranmt.schemas.config import asset_path, check_choice, parse_assignments
+from paranmt.schemas.config import check_choice, parse_assignments
+from paranmt.schemas.paths import asset_path
 
 
 def run(args) -> int:

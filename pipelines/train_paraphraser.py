@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 import logging
 
-from paranmt.schemas.config import (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, ConfigError, asset_path, load_config,
-                                    make_output_dir)
+from paranmt.schemas.config import DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, load_config
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path, make_output_dir
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 # what a run writes into --output: the word encoder (config.json, weights.npz, vocab.txt) and its reports
 WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jsonl", "train_report.json")
@@ -71,8 +71,8 @@ def train_into(args, config, source: Path, kind: str, output: Path) -> int:
 
 
 def register(subparsers) -> None:
-    from paranmt.models.training.paragram import SIMILARITIES, ParagramConfig
     from paranmt.models.training.negatives import STRATEGIES
+    from paranmt.models.training.paragram import SIMILARITIES, ParagramConfig
 
     defaults = dataclasses.asdict(ParagramConfig())
     parser = subparsers.add_parser("train-words", help="PARAGRAM word embeddings from a paraphrase lexicon or a PPDB "

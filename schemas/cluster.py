@@ -12,7 +12,9 @@ import dataclasses
 import re
 from pathlib import Path
 
-from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, load_config
+from paranmt.schemas.config import Config, load_config
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import PROJECT_ROOT
 
 SCHEDULERS = ("slurm", "pbs", "sge", "kubernetes")
 PRESETS_DIR = PROJECT_ROOT / "configs" / "dask"

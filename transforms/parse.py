@@ -13,7 +13,7 @@ from __future__ import annotations
 from paranmt.models.parsing.parser import ParserModelError, StanzaParser, loadable_model_files
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.stage import process_model
-from paranmt.schemas.config import ParseConfig
+from paranmt.schemas.build_config import ParseConfig
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.scoring.stage import ScoreStage
 from paranmt.models.scoring.xsim import XsimStage
-from paranmt.schemas.config import ScoreConfig, XsimConfig
+from paranmt.schemas.build_config import ScoreConfig, XsimConfig
 from paranmt.schemas.metadata import manifest_languages
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model

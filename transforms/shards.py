@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.schemas import layout
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import PAIR_SCHEMA, pairs_to_table, scores_as_dict, upgrade_table
 
 BATCH_ROWS = 8192

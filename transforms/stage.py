@@ -7,7 +7,7 @@ error rejects), moves the stage's rejects to the shard's rejects and reports cou
 `setup_ms`'s, not counted; exact when a worker process runs one shard at a time, as the local runners do), and
 the distributions `setup_ms`, `shard_ms`; after each batch it reports a heartbeat (transforms/heartbeat.py: stage,
 shard, rows done, memory) to the launcher's watchdog. `build_stage(name, config)` builds a stage's transform from the stage
-table (`paranmt.schemas.config.STAGES`): its factory makes the PairStage from the stage's config section
+table (`paranmt.schemas.stages.STAGES`): its factory makes the PairStage from the stage's config section
 (validating the model: ConfigError before any work).
 
 Fusion: on a local runner every stage runs fused with the reader and the writer (one shard in memory per worker).
@@ -27,8 +27,11 @@ from apache_beam.metrics import Metrics
 
 from paranmt.models.stage import PairStage, run_stage
 from paranmt.models.text.clean import CleanStage
-from paranmt.schemas.config import STAGE_SPECS, BuildConfig, CleanConfig, ConfigError, asset_path, is_remote
+from paranmt.schemas.build_config import BuildConfig, CleanConfig
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path, is_remote
 from paranmt.schemas.records import is_reject
+from paranmt.schemas.stages import STAGE_SPECS
 from paranmt.transforms.heartbeat import report_batch, report_setup
 from paranmt.transforms.io.model_cache import local_model_path
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from paranmt.models.device import select_device
-from paranmt.models.nmt.stage import TranslateStage
 from paranmt.models.nmt.model_dir import BACKENDS, ModelDir, ModelDirError
-from paranmt.schemas.config import TranslateConfig, check_choice
+from paranmt.models.nmt.stage import TranslateStage
+from paranmt.schemas.build_config import TranslateConfig
+from paranmt.schemas.config import check_choice
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model
 

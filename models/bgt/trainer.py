@@ -37,7 +37,8 @@ from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
 from paranmt.models.safe_load import load_weights_only
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.trainer import keep_best_encoder, sts_dev
-from paranmt.schemas.config import ConfigError, bounded
+from paranmt.schemas.config import bounded
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 

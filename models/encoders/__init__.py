@@ -24,7 +24,8 @@ from paranmt.models.encoders.featurizers import (CharNgramFeaturizer, CharTrigra
                                                  SentencePieceFeaturizer, WordFeaturizer)
 from paranmt.models.encoders.recurrent import RECURRENT_CLASSES, PeepholeLSTMEncoder
 from paranmt.models.files import ModelFileError, model_directory, read_json, reading
-from paranmt.schemas.config import ConfigError, asset_path
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
 
 UNITS = ("word", "sp")
 

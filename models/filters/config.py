@@ -22,7 +22,9 @@ from typing import ClassVar
 from paranmt.models.filters.pair_filters import PairFilter, build_filter
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
-from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, bounded, check_ranges, load_config
+from paranmt.schemas.config import Config, bounded, check_ranges, load_config
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import PROJECT_ROOT
 
 PRESETS_DIR = PROJECT_ROOT / "configs" / "filters"
 

@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 from paranmt.models.filters.base import PairFilter, column, every_field, struct_of, true_where
 from paranmt.models.filters.english import looks_english
 from paranmt.models.filters.text_keys import NORMALIZATIONS, normalize_texts
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 SIDES = ("ref", "bt")
 # The values each score column can take (schemas/records.py): cosines and Kendall tau in [-1, 1], overlaps and

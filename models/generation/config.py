@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Callable
 
 from paranmt.models.generation import RERANK
-from paranmt.schemas.config import (DEVICES, ConfigError, ParseConfig, ScoreConfig, asset_path, check_choice,
-                                    is_remote)
+from paranmt.schemas.build_config import ParseConfig, ScoreConfig
+from paranmt.schemas.config import DEVICES, check_choice
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path, is_remote
 
 DEFAULT_MODELS = "assets"           # the shipped demo models (a directory of models: models.find_models)
 

@@ -223,7 +223,7 @@ class ParseCache:
 
         from paranmt.models.parsing.parser import StanzaParser
         from paranmt.models.parsing.stage import ParseStage
-        from paranmt.schemas.config import ParseConfig
+        from paranmt.schemas.build_config import ParseConfig
 
         stage = ParseStage(lambda: StanzaParser(parser_dir, device=device, threads=1),   # 1: RESULTS, parser comparison
                            ParseConfig(max_tokens=max_tokens, cache_size=0), keep_parsed=False)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from paranmt.models.files import model_directory
 from paranmt.models.generation.paraphraser import DESCRIPTOR, read_descriptor
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 TASKS = ("scpn", "plain")
 

@@ -38,7 +38,8 @@ from paranmt.models.generation.templates import matches_template, normalize_temp
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.scoring.simile import SimileScorer
 from paranmt.models.stage import split_retry
-from paranmt.schemas.config import ParseConfig, asset_path
+from paranmt.schemas.build_config import ParseConfig
+from paranmt.schemas.paths import asset_path
 
 LOG = logging.getLogger(__name__)
 CONTROLLED, PLAIN, PARSE_GENERATOR = "scpn", "plain", "parse-generator"

@@ -31,7 +31,8 @@ from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
-from paranmt.schemas.config import FP16_CHOICES, ConfigError, bounded
+from paranmt.schemas.config import FP16_CHOICES, bounded
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 LENGTH_WINDOW = 50

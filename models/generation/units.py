@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from paranmt.models.files import ModelFileError, read_json, reading
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 SPECIALS = ("<pad>", "<unk>", "<s>", "</s>")

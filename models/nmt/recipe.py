@@ -47,7 +47,9 @@ from typing import Iterator
 
 
 from paranmt.models.files import model_directory, read_json
-from paranmt.schemas.config import PROJECT_ROOT, Config, ConfigError, PipelineStopped, asset_path, load_config
+from paranmt.schemas.config import Config, load_config
+from paranmt.schemas.errors import ConfigError, PipelineStopped
+from paranmt.schemas.paths import PROJECT_ROOT, asset_path
 
 log = logging.getLogger(__name__)
 

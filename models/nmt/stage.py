@@ -23,7 +23,7 @@ from collections import Counter
 from paranmt.models.nmt.translator import Translation, Translator, open_translator
 from paranmt.models.stage import PairStage, process_model, raw_of, split_retry
 from paranmt.models.text.tokenize import length_column
-from paranmt.schemas.config import TranslateConfig
+from paranmt.schemas.build_config import TranslateConfig
 from paranmt.schemas.records import reject_row
 
 

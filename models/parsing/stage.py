@@ -28,7 +28,7 @@ from paranmt.models.parsing.parser import Parser
 from paranmt.models.parsing.tokenize import ptb_tokenize
 from paranmt.models.parsing.trees import linearize, template
 from paranmt.models.stage import PairStage
-from paranmt.schemas.config import ParseConfig
+from paranmt.schemas.build_config import ParseConfig
 
 SIDES = (("ref", "ref_parse", "ref_template"), ("bt", "bt_parse", "bt_template"))
 

@@ -37,7 +37,8 @@ from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import Config, ConfigError, PipelineStopped, bounded, check_ranges, load_config
+from paranmt.schemas.config import Config, bounded, check_ranges, load_config
+from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.metadata import file_sha256
 
 logger = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ from paranmt.models.scoring.overlap import trigram_overlap
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.scoring.signals import SignalsStage
 from paranmt.models.stage import PairStage
-from paranmt.schemas.config import ScoreConfig
+from paranmt.schemas.build_config import ScoreConfig
 
 
 class ScoreStage(PairStage):

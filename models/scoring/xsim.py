@@ -22,7 +22,7 @@ from collections import Counter
 from paranmt.models.encoders import shared_encoder
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.stage import PairStage
-from paranmt.schemas.config import XsimConfig
+from paranmt.schemas.build_config import XsimConfig
 from paranmt.schemas.records import reject_row
 
 REJECT_REASON = "low_xsim"

@@ -27,7 +27,7 @@ import unicodedata
 
 from paranmt.models.stage import PairStage
 from paranmt.models.text.tokenize import count_units, length_column, punct_normalizer
-from paranmt.schemas.config import CleanConfig
+from paranmt.schemas.build_config import CleanConfig
 from paranmt.schemas.records import INT16_MAX, reject_row
 
 _INVISIBLE = re.compile("[\ufeff\u200b\u200c\u200d\u2060\u00ad]")

@@ -54,8 +54,8 @@ from tqdm import tqdm
 
 from paranmt.models.device import Device, select_device
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import (DEVICES, WEIGHTS_DTYPES, Config, ConfigError, bounded, check_choice,
-                                    check_ranges)
+from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_ranges
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 STATE_FILE = "trainer_state.pt"

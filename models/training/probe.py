@@ -34,8 +34,9 @@ import yaml
 
 from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
-from paranmt.schemas.config import (Config, ConfigError, bounded, check_choice, check_ranges, make_output_dir,
-                                    read_yaml_mapping)
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, read_yaml_mapping
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import make_output_dir
 
 log = logging.getLogger(__name__)
 HEADER = ("corpus", "fold", "model", "pairs", "dataset", "pearson")

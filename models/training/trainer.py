@@ -42,7 +42,8 @@ from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Wind
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
-from paranmt.schemas.config import ConfigError, bounded, check_choice
+from paranmt.schemas.config import bounded, check_choice
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")

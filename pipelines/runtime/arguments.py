@@ -6,7 +6,8 @@ import argparse
 import dataclasses
 
 from paranmt.models.generation import RERANK
-from paranmt.schemas.config import DEVICES, ParseConfig, ScoreConfig
+from paranmt.schemas.build_config import ParseConfig, ScoreConfig
+from paranmt.schemas.config import DEVICES
 
 
 def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
@@ -69,7 +70,8 @@ def load_command_config(config_class, args, flag_help: dict, what: str, required
     """The command's config: `config_class` defaults <- `--config` YAML <- its flags (those given) <- `--set`
     (schemas.config.load_config, the one loader), validated (`validate()`); a `required` field left empty is one
     line naming its flag and key."""
-    from paranmt.schemas.config import ConfigError, load_config, parse_assignments
+    from paranmt.schemas.config import load_config, parse_assignments
+    from paranmt.schemas.errors import ConfigError
 
     overrides = {name: getattr(args, name) for name in flag_help}
     overrides.update(parse_assignments(args.set))

@@ -55,7 +55,7 @@ from apache_beam.runners.worker import statesampler
 from apache_beam.utils import counters
 
 from paranmt.pipelines.runtime.worker_logging import WorkerLogging
-from paranmt.schemas.config import ConfigError, PipelineStopped
+from paranmt.schemas.errors import ConfigError, PipelineStopped
 
 log = logging.getLogger(__name__)
 

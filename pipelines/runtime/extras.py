@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 # extra -> the modules (or packages of modules) it installs, as setup.py's extras_require; torch comes with several,
 # `train` (torch alone) is the first

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from paranmt.pipelines.runtime.extras import require_extra
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 # Runners that run the pipeline in processes of this machine (the watchdog supervises them, as it does the Dask
 # LocalCluster of `--dask-workers`: pipelines/runtime/watchdog.py; a stage with a resource hint stays fused on them: no GPU

@@ -28,7 +28,7 @@ import psutil
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.schemas import layout
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 def process_start(pid: int) -> float | None:

@@ -30,7 +30,8 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Iterable
 
-from paranmt.schemas.config import ConfigError, PipelineStopped, make_output_dir
+from paranmt.schemas.errors import ConfigError, PipelineStopped
+from paranmt.schemas.paths import make_output_dir
 
 EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM = 1, 130, 143
 # torch.save to a path reports a write that failed for want of space only as an error of its zip writer

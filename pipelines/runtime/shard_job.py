@@ -39,7 +39,7 @@ from paranmt.pipelines.runtime.output_lock import OutputLock
 from paranmt.pipelines.runtime.outputs import (check_apart, check_flags, claim, remove_temporaries,
                                                rerun_command, resume_command)
 from paranmt.schemas import layout
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.shards import (check_columns, completed_shards, join_path, list_shards, matching,
                                        shard_name, shard_path, unique_shard_names)
 

@@ -48,7 +48,7 @@ import psutil
 
 from paranmt.pipelines.runtime.options import DASK_RUNNER, runs_remotely
 from paranmt.pipelines.runtime.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
-from paranmt.schemas.config import PipelineStopped
+from paranmt.schemas.errors import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
 
 BEAM_EXIT_REPORT = re.compile(r"Worker subprocess exited with return code (-?\d+)")

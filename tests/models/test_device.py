@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from paranmt.models.device import Device, autocast, ct2_compute_type, half_precision, select_device
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 def test_auto_takes_cuda_in_fp16_when_present():

@@ -4,7 +4,7 @@ import gzip
 import subprocess
 import sys
 
-from paranmt.schemas.config import STAGE_ORDER
+from paranmt.schemas.stages import STAGE_ORDER
 
 
 def cli(*args: str, cwd=None) -> subprocess.CompletedProcess:

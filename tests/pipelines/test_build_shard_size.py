@@ -1,4 +1,4 @@
-"""The shard size of `paranmt build` follows its stages (schemas/config.py `shard_rows_for`): 2,000-row shards when
+"""The shard size of `paranmt build` follows its stages (schemas/stages.py `shard_rows_for`): 2,000-row shards when
 a model stage runs, the resolved size is the one an explicit --shard-rows gives (same hash, same bytes, so either
 resumes the other), and an output written with another size names the flag that resumes it."""
 import json

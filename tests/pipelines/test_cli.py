@@ -140,7 +140,7 @@ def test_a_commands_settings_come_from_its_config_then_its_flags_then_set(comman
     import importlib
 
     from paranmt.pipelines.runtime.arguments import load_command_config
-    from paranmt.schemas.config import ConfigError
+    from paranmt.schemas.errors import ConfigError
 
     path, field, in_yaml, flag_value, set_value, flag = CONFIGURED[command]
     module, name = path.split(":")

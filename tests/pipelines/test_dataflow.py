@@ -23,7 +23,8 @@ import pytest
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.dataflow import plan_dataflow_job
 from paranmt.pipelines.runtime.extras import stage_extras
-from paranmt.schemas.config import ConfigError, load_build_config
+from paranmt.schemas.build_config import load_build_config
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row, pairs_to_table
 
 REPO = Path(__file__).resolve().parents[2]

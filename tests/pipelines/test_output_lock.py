@@ -10,7 +10,7 @@ import pytest
 
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.runtime.output_lock import OutputLock
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 IN_MEMORY = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 

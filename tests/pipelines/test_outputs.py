@@ -11,7 +11,7 @@ from collections import namedtuple
 import pytest
 
 from paranmt.pipelines.runtime import outputs
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ import pytest
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.cli import main
-from paranmt.schemas.config import ConfigError, load_build_config
+from paranmt.schemas.build_config import load_build_config
+from paranmt.schemas.errors import ConfigError
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 

@@ -1,5 +1,6 @@
-"""The one config path (schemas/config.py): every YAML and --set value typed and range-checked by its field before
-any work, naming the key; unknown keys and sections named with their near matches; renamed keys still read."""
+"""The one config path (schemas/config.py, the build's sections in schemas/build_config.py): every YAML and --set
+value typed and range-checked by its field before any work, naming the key; unknown keys and sections named with
+their near matches; renamed keys still read."""
 import hashlib
 import inspect
 import json
@@ -9,8 +10,10 @@ import sys
 import pytest
 import yaml
 
-from paranmt.schemas.config import (MODEL_STAGE_SHARD_ROWS, SHARD_ROWS, STAGES, BuildConfig, CleanConfig,
-                                    ConfigError, TranslateConfig, load_build_config, parse_assignments, typed_value)
+from paranmt.schemas.build_config import BuildConfig, CleanConfig, TranslateConfig, load_build_config
+from paranmt.schemas.config import parse_assignments, typed_value
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.stages import MODEL_STAGE_SHARD_ROWS, SHARD_ROWS, STAGES
 
 
 def build_config(*sets: str, path=None) -> BuildConfig:

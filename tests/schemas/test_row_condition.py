@@ -5,7 +5,8 @@ import math
 import pytest
 
 from paranmt.pipelines.cli import main
-from paranmt.schemas.config import BuildConfig, ConfigError, load_build_config
+from paranmt.schemas.build_config import BuildConfig, load_build_config
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.row_condition import NUMERIC_COLUMNS, ConditionError, parse_condition
 
 

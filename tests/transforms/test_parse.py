@@ -2,7 +2,8 @@
 parser and its counters."""
 import pytest
 
-from paranmt.schemas.config import BuildConfig, ConfigError
+from paranmt.schemas.build_config import BuildConfig
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row
 from paranmt.transforms.stage import build_stage
 

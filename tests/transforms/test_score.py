@@ -2,7 +2,8 @@
 import pytest
 
 from paranmt.models.encoders import create_encoder
-from paranmt.schemas.config import BuildConfig, ConfigError
+from paranmt.schemas.build_config import BuildConfig
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row
 from paranmt.transforms.stage import build_stage
 

@@ -3,7 +3,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from paranmt.models.text.tokenize import count_tokens
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.layout import local_shards
 from paranmt.schemas.records import PAIR_SCHEMA, empty_row, table_to_pairs
 from paranmt.transforms.shards import (ParquetShardWriter, check_columns, concatenate_files, iter_row_batches,

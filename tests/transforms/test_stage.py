@@ -8,8 +8,9 @@ from apache_beam.metrics.metric import MetricsFilter
 from apache_beam.runners.portability.fn_api_runner import FnApiRunner
 
 from paranmt.models.stage import PairStage, StageContractError, run_stage
-from paranmt.schemas.config import STAGES, BuildConfig
+from paranmt.schemas.build_config import BuildConfig
 from paranmt.schemas.records import empty_row, is_reject
+from paranmt.schemas.stages import STAGES
 from paranmt.transforms.io.readers import ShardWork
 from paranmt.transforms.stage import RunStage, build_stage
 

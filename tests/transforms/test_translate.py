@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paranmt.schemas.config import BuildConfig, ConfigError, TranslateConfig
+from paranmt.schemas.build_config import BuildConfig, TranslateConfig
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row
 from paranmt.transforms.stage import build_stage
 

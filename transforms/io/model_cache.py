@@ -33,7 +33,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from tqdm import tqdm
 
-from paranmt.schemas.config import is_remote
+from paranmt.schemas.paths import is_remote
 
 log = logging.getLogger(__name__)
 

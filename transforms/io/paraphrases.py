@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 OUTPUT_SUFFIXES = (".parquet", ".jsonl", ".tsv")
 

@@ -18,7 +18,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from paranmt.schemas.config import SHARD_ROWS, BuildConfig, ConfigError, ReadConfig, bounded
+from paranmt.schemas.build_config import BuildConfig, ReadConfig
+from paranmt.schemas.config import bounded
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.stages import SHARD_ROWS
 from paranmt.transforms.io.streams import CorruptFile, compression_of, file_lines, open_raw, strip_compression
 
 

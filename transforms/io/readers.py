@@ -14,7 +14,7 @@ import pyarrow.parquet as pq
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import table_to_pairs
 from paranmt.transforms.io.bitext import read_file
 from paranmt.transforms.io.read_plan import InputFile, ReadOptions, ReadTask, plan_inputs

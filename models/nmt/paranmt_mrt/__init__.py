@@ -45,7 +45,7 @@ class MinimumRiskCriterion(FairseqCriterion):
         if mrt_cost != "bleu":
             from paranmt.models.encoders import load_encoder
             from paranmt.models.scoring.simile import SimileScorer
-            from paranmt.schemas.config import asset_path
+            from paranmt.schemas.paths import asset_path
 
             scorer = SimileScorer(load_encoder(asset_path(mrt_simile_encoder)))
         self.cost = RiskCost(mrt_cost, scorer)

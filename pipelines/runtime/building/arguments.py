@@ -2,8 +2,10 @@
 BuildConfig they make: defaults <- --config YAML <- flags <- --set KEY=VALUE."""
 from __future__ import annotations
 
-from paranmt.schemas.config import (FORMATS, STAGE_ORDER, BuildConfig, ConfigError, load_build_config,
-                                    parse_assignments)
+from paranmt.schemas.build_config import FORMATS, BuildConfig, load_build_config
+from paranmt.schemas.config import parse_assignments
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.stages import STAGE_ORDER
 
 
 def _columns(text: str) -> dict[str, int | str]:

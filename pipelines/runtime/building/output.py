@@ -10,7 +10,8 @@ import yaml
 
 from paranmt.pipelines.runtime.outputs import check_apart, check_flags, claim, remove_temporaries
 from paranmt.schemas import layout
-from paranmt.schemas.config import BuildConfig, ConfigError
+from paranmt.schemas.build_config import BuildConfig
+from paranmt.schemas.errors import ConfigError
 
 
 def input_patterns(config: BuildConfig) -> list[str]:

@@ -7,7 +7,10 @@ import os
 from dataclasses import dataclass, field
 
 from paranmt.pipelines.runtime.extras import require_extra
-from paranmt.schemas.config import STAGE_ORDER, STAGE_SPECS, BuildConfig, ConfigError, is_remote
+from paranmt.schemas.build_config import BuildConfig
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import is_remote
+from paranmt.schemas.stages import STAGE_ORDER, STAGE_SPECS
 
 
 @dataclass

@@ -7,7 +7,7 @@ from paranmt.pipelines.runtime.building.plan import BuildPlan
 from paranmt.pipelines.runtime.building.progress import Progress
 from paranmt.pipelines.runtime.outputs import resume_command
 from paranmt.schemas import layout
-from paranmt.schemas.config import STAGE_SPECS
+from paranmt.schemas.stages import STAGE_SPECS
 
 
 def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], planned: list[str] | None,

@@ -11,7 +11,7 @@ from paranmt.models.bgt.model import VARIANTS, BGTModel, gaussian_kl
 from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer, kl_weight, learning_rate, token_batches
 from paranmt.models.encoders import load_encoder
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 TINY = dict(dim=16, latent=8, encoder_layers=1, decoder_layers=1, heads=2, ffn=32, max_len=40, max_tokens=600,
             log_every=2, checkpoint_every=2, threads=1, device="cpu")

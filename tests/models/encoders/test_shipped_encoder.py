@@ -4,7 +4,8 @@ import re
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import evaluate
-from paranmt.schemas.config import ScoreConfig, asset_path
+from paranmt.schemas.build_config import ScoreConfig
+from paranmt.schemas.paths import asset_path
 
 
 def test_shipped_encoder_matches_manifest_and_scores_sts2017(repo, shared_data):

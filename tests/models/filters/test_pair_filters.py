@@ -5,13 +5,13 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from paranmt.models.filters.config import PRESETS_DIR, load_filter_config
 from paranmt.models.filters.base import describe_scores
+from paranmt.models.filters.config import PRESETS_DIR, load_filter_config
 from paranmt.models.filters.english import looks_english
 from paranmt.models.filters.pair_filters import (EnglishFilter, LengthRatioFilter, QuantileFilter, RangeFilter,
                                                  TemplateFilter, TokenCountFilter, build_filter)
 from paranmt.models.text.tokenize import count_tokens
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 # Real pairs from sts/stsbenchmark/sts-train.csv (scores = gold / 5).
 PLANE = {"id": "a", "ref": "A plane is taking off.", "bt": "An air plane is taking off.", "para_score": 1.0,

@@ -8,7 +8,7 @@ from paranmt.models.generation.data import read_pairs
 from paranmt.models.generation.paraphraser import is_mangled, load_generator, restore_source_words
 from paranmt.models.generation.scpn import block_repeats
 from paranmt.models.generation.units import PAD, UNK, SentencePieceUnits, base_letters
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 SENTENCE = "Novotná achieved 5878 points."
 

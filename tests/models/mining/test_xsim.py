@@ -2,7 +2,8 @@
 import pytest
 
 from paranmt.models.scoring.xsim import XsimStage
-from paranmt.schemas.config import ConfigError, XsimConfig
+from paranmt.schemas.build_config import XsimConfig
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row, is_reject
 
 
@@ -66,7 +67,7 @@ def test_rows_in_a_language_the_encoder_lacks_get_a_null_xsim_and_are_counted(re
 
 
 def test_the_build_refuses_xsim_for_a_source_language_its_encoder_lacks_in_one_line(repo):
-    from paranmt.schemas.config import BuildConfig
+    from paranmt.schemas.build_config import BuildConfig
     from paranmt.transforms.score import xsim_stage
 
     assert xsim_stage(BuildConfig().xsim, "cs").languages == ["cs", "en"]

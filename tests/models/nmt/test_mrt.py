@@ -14,7 +14,7 @@ from paranmt.models.nmt.mrt import RiskCost, expected_risk, sentence_bleu_plus1
 from paranmt.models.nmt.recipe import NMTRecipe, load_recipe_config
 from paranmt.models.nmt.translator import open_translator
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ import pytest
 
 from paranmt.models.nmt.recipe import (NMTRecipe, RecipeConfig, RecipeData, bitext_files, fairseq_flags,
                                        load_recipe_config, prepare_data)
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from paranmt.models.nmt.stage import TranslateStage, token_budget_batches
 from paranmt.models.nmt.translator import open_translator
-from paranmt.schemas.config import TranslateConfig
+from paranmt.schemas.build_config import TranslateConfig
 from paranmt.schemas.records import empty_row, is_reject
 
 TINY = Path(__file__).resolve().parents[2] / "fixtures" / "nmt-tiny"

@@ -103,7 +103,8 @@ def test_convert_nmt_transformers_writes_the_vmap(hf_models, bitext, tmp_path, c
 
 
 def test_translate_stage_checks_the_map_before_any_work(tmp_path):
-    from paranmt.schemas.config import BuildConfig, ConfigError
+    from paranmt.schemas.build_config import BuildConfig
+    from paranmt.schemas.errors import ConfigError
     from paranmt.transforms.stage import build_stage
 
     config = BuildConfig()

@@ -2,7 +2,7 @@
 import pytest
 
 from paranmt.models.parsing.stage import ParseStage
-from paranmt.schemas.config import ParseConfig
+from paranmt.schemas.build_config import ParseConfig
 from paranmt.schemas.records import empty_row
 
 

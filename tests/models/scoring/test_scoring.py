@@ -8,7 +8,7 @@ from paranmt.models.encoders import create_encoder
 from paranmt.models.scoring.overlap import trigram_overlap, word_trigrams
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.scoring.stage import ScoreStage
-from paranmt.schemas.config import ScoreConfig
+from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.records import empty_row
 
 

@@ -10,7 +10,7 @@ from paranmt.models.scoring.repetition import repetition
 from paranmt.models.scoring.signals import COLUMNS, SignalsStage
 from paranmt.models.scoring.stage import ScoreStage
 from paranmt.models.stage import run_stage
-from paranmt.schemas.config import ScoreConfig
+from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.records import PAIR_SCHEMA, empty_row
 
 

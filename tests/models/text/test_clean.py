@@ -3,7 +3,7 @@ import pytest
 
 from paranmt.models.text.clean import CleanStage, normalize_text
 from paranmt.models.text.tokenize import count_tokens
-from paranmt.schemas.config import CleanConfig
+from paranmt.schemas.build_config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 
 

@@ -6,7 +6,7 @@ import torch
 from paranmt.models.encoders import BASE_KINDS, load_encoder
 from paranmt.models.training.data import read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 @pytest.fixture(scope="module")

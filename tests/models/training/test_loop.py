@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 class LeastSquares(Task):

@@ -9,10 +9,10 @@ from paranmt.models.encoders import create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings, read_word_vectors
 from paranmt.models.training.data import read_pairs
 from paranmt.models.training.loss import BiCVMLoss, MarginLoss, PairBatch
-from paranmt.models.training.regularizers import composition_l2, embedding_l2
 from paranmt.models.training.negatives import mine_noise
+from paranmt.models.training.regularizers import composition_l2, embedding_l2
 from paranmt.models.training.trainer import TrainConfig, Trainer
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 T = torch.tensor
 

@@ -5,7 +5,8 @@ import pytest
 
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.probe import ProbeConfig, corpus_names, draw, rank_folds
-from paranmt.schemas.config import ConfigError, load_config
+from paranmt.schemas.config import load_config
+from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row, pairs_to_table
 
 

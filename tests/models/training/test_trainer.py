@@ -10,7 +10,7 @@ from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import mine_megabatch, select_negatives
 from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at, sts_dev
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 
 
 def test_margin_loss_two_sided_hinge():

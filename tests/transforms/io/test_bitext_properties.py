@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paranmt.models.text.clean import CleanStage
-from paranmt.schemas.config import CleanConfig
+from paranmt.schemas.build_config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 from paranmt.transforms.io.bitext import read_file
 from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs

@@ -14,8 +14,8 @@ import pytest
 from apache_beam.io.filesystem import FileMetadata
 from apache_beam.io.localfilesystem import LocalFileSystem
 
-from paranmt.schemas.config import is_remote
 from paranmt.schemas.metadata import model_identity
+from paranmt.schemas.paths import is_remote
 from paranmt.transforms.io.model_cache import (ModelCacheError, cache_entry_name, local_model_path,
                                                remote_files)
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from paranmt.models.text.tokenize import length_column
-from paranmt.schemas.config import ConfigError
+from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.bitext import read_file
 from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs, plan_reads
 
