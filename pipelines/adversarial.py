@@ -15,22 +15,32 @@ run's results or paraphrases is refused unless `--resume` (finish a stopped run:
 settings are reused) or `--overwrite` (delete them first); one that is, holds or lies inside an input is refused;
 Ctrl-C, SIGTERM or a full disk stop it in one line naming the --resume command when paraphrases are kept.
 The data folder is ../shared/data beside the repository unless --data says otherwise.
+Settings (AdversarialConfig): defaults <- `--config FILE.yaml` (the paraphrasers' settings under `paraphrase:`,
+ParaphraseConfig's keys; the classifier's under `classifier:`, ClassifierConfig's, e.g. `classifier: {lr: 0.003}`)
+<- flags (`--paraphraser` is paraphrase.model, `--dim` classifier.dim) <- `--set KEY=VALUE`.
 """
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
 import logging
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
+from paranmt.models.adversarial.classifier import ClassifierConfig
+from paranmt.models.adversarial.tasks import TASKS
 from paranmt.models.evaluation.tables import write_result_file
 from paranmt.models.files import DataFileError, read_text, reading
-from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
+from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
+from paranmt.pipelines.runtime.arguments import (add_config_arguments, check_generator_section, generator_flags,
+                                                 load_command_config)
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT, asset_path
 
@@ -75,22 +85,21 @@ def held_output(output: Path) -> tuple[str | None, bool]:
     return None, False
 
 
-def claim_output(args) -> Path | None:
-    """The output contract for --output (None without it): apart from the inputs, an earlier run's results or
+def claim_output(output: str | None, inputs: list[str], resume: bool, overwrite: bool) -> Path | None:
+    """The output contract for `output` (None without one): apart from the inputs, an earlier run's results or
     cached paraphrases need --resume (reuse the paraphrases) or --overwrite (delete results and cache first)."""
-    if not args.output:
-        if args.resume or args.overwrite:
+    if not output:
+        if resume or overwrite:
             raise ConfigError("--resume and --overwrite are about --output; give it")
         return None
-    output = Path(args.output)
-    outputs.check_apart(args.output, [args.data, *(asset_path(path) for path in (
-        args.paraphraser, args.parse_generator, args.parser, args.encoder) if path)])
-    if output.exists() and not output.is_dir():
+    outputs.check_apart(output, inputs)
+    directory = Path(output)
+    if directory.exists() and not directory.is_dir():
         raise ConfigError(f"--output {output} exists and is not a directory")
-    held, unfinished = held_output(output)
-    if outputs.claim(args.output, held, args.resume, args.overwrite, unfinished=unfinished) == "overwrite":
-        outputs.remove_paths([*(output / name for name in RESULTS), output / CACHE])
-    return output
+    held, unfinished = held_output(directory)
+    if outputs.claim(output, held, resume, overwrite, unfinished=unfinished) == "overwrite":
+        outputs.remove_paths([*(directory / name for name in RESULTS), directory / CACHE])
+    return directory
 
 
 @contextmanager
@@ -126,64 +135,126 @@ def markdown(results: list[dict], task: str) -> str:
     return "\n".join(lines)
 
 
+@dataclass
+class AdversarialConfig(Config):
+    """The settings of `paranmt adversarial`: the keys of `--config FILE.yaml` (the paraphrasers' under
+    `paraphrase:`, a ParaphraseConfig whose n_best is the plain baseline's; the victim's under `classifier:`, a
+    ClassifierConfig), the flags (FLAG_HELP: `--paraphraser` is paraphrase.model, `--dim` classifier.dim) and
+    `--set`. The classifier's seed and device follow `seed` and paraphrase.device (--seed, --device)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("data", "output")
+    task: str = ""
+    data: str = str(DEFAULT_DATA)
+    output: str | None = None
+    train_rows: int = bounded(0, 0)
+    test_rows: int = bounded(0, 0)
+    attack_rows: int = bounded(200, 1)
+    augment_rows: int = bounded(500, 0)
+    templates_per_example: int = bounded(10, 1)
+    no_filter: bool = False
+    seed: int = 1
+    paraphrase: ParaphraseConfig = field(default_factory=lambda: ParaphraseConfig(n_best=10))
+    classifier: ClassifierConfig = field(default_factory=lambda: ClassifierConfig(epochs=3))
+
+    def validate(self) -> "AdversarialConfig":
+        check_ranges(self)
+        check_choice("task", self.task, TASKS)
+        check_generator_section(self.paraphrase)
+        if self.paraphrase.n_best < 1:
+            raise ConfigError(f"paraphrase.n_best must be >= 1, not {self.paraphrase.n_best}")
+        for name, value in (("seed", self.seed), ("device", self.paraphrase.device)):
+            if getattr(self.classifier, name) not in (getattr(ClassifierConfig, name), value):
+                raise ConfigError(f"classifier.{name} follows {'seed' if name == 'seed' else 'paraphrase.device'}; "
+                                  f"set that instead")
+            setattr(self.classifier, name, value)
+        self.classifier.validate("classifier.")
+        return self
+
+    def methods(self, local_copy) -> dict[str, ParaphraseConfig]:
+        """The resolved ParaphraseConfig of each method: scpn (one paraphrase per template) and, when the models
+        hold a plain paraphraser, plain (its n-best list)."""
+        from paranmt.models.generation.models import ModelSetError, find_models
+
+        section = self.paraphrase
+        methods = {"scpn": dataclasses.replace(section, n_best=1).resolve(local_copy)}
+        try:
+            find_models(asset_path(section.model), "plain", section.arch)
+            methods["plain"] = dataclasses.replace(section, task="plain", parse_generator=None, templates=None,
+                                                   beam=max(section.beam, section.n_best)).resolve(local_copy)
+        except ModelSetError as error:
+            LOG.warning("no plain baseline: %s", error)
+        return methods
+
+
+GENERATOR_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS = generator_flags("paraphrase")
+# AdversarialConfig key -> help of its flag (--name of the last part, or FLAGS' name; the default is appended)
+FLAG_HELP = {
+    "task": "the classification task, sick-e or mr",
+    "paraphrase.model": "directory of paraphraser models (scpn + parse generator, and plain for the baseline)",
+    "paraphrase.templates": "template pool (default: the model's top 20; see `paraphrase`)",
+    "data": "the shared data folder (sts/, transfer/)",
+    "output": "directory for results.csv, results.md, samples and cached paraphrases",
+    "train_rows": "training examples (0 = all)",
+    "test_rows": "test examples for accuracy (0 = all)",
+    "attack_rows": "test examples attacked",
+    "augment_rows": "training examples paraphrased for augmentation (0 = none)",
+    "templates_per_example": "SCPN templates drawn per example",
+    "paraphrase.n_best": "plain baseline: hypotheses per example",
+    "no_filter": "use paraphrases without the post-filter",
+    "classifier.dim": "classifier word embedding size",
+    "classifier.hidden": "classifier LSTM size per direction",
+    "classifier.epochs": "classifier training epochs",
+    "seed": "seed of the classifier and of the templates drawn",
+    **GENERATOR_HELP,
+}
+FLAGS = {"paraphrase.model": {"name": "--paraphraser"}, "no_filter": {"action": "store_true"}, **GENERATOR_FLAGS}
+
+
 def run(args) -> int:
-    from paranmt.models.adversarial.classifier import ClassifierConfig
     from paranmt.models.adversarial.tasks import load_task
     from paranmt.models.evaluation.transfer import TransferDataError
-    from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
 
-    for name in ("attack_rows", "augment_rows", "templates_per_example", "n_best"):
-        if getattr(args, name) < (0 if name == "augment_rows" else 1):
-            raise ConfigError(f"--{name.replace('_', '-')} must be >= {0 if name == 'augment_rows' else 1}")
+    c = load_command_config(AdversarialConfig, args, FLAG_HELP, "adversarial config", required=("task",))
     try:
-        data = load_task(args.task, args.data)
-        classifier_config = ClassifierConfig(dim=args.dim, hidden=args.hidden, epochs=args.epochs,
-                                             seed=args.seed, device=args.device).validate()
-    except (TransferDataError, ValueError) as error:
+        data = load_task(c.task, c.data)
+    except TransferDataError as error:
         raise ConfigError(str(error)) from None
-    common = dict(model=args.paraphraser, arch=args.arch, batch_size=args.batch_size, **decoding_settings(args))
-    methods = {"scpn": ParaphraseConfig(task="scpn", parse_generator=args.parse_generator,
-                                        templates=args.templates, **common).resolve(local_model_path)}
-    try:
-        find_models(asset_path(args.paraphraser), "plain", args.arch)
-        methods["plain"] = ParaphraseConfig(task="plain", n_best=args.n_best,
-                                            **dict(common, beam=max(args.beam, args.n_best))).resolve(local_model_path)
-    except ModelSetError as error:
-        LOG.warning("no plain baseline: %s", error)
-    output = claim_output(args)
+    inputs = [c.data, *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
+                                                      c.paraphrase.parser, c.paraphrase.encoder) if path)]
+    methods = c.methods(local_model_path)
+    output = claim_output(c.output, inputs, args.resume, args.overwrite)
     with adversarial_stops(output, getattr(args, "argv", None)):
-        table = experiment(args, data, classifier_config, methods, output)
+        table = experiment(c, data, methods, output)
     print(table)
     return 0
 
 
-def experiment(args, data, classifier_config, methods: dict, output: Path | None) -> str:
+def experiment(c: AdversarialConfig, data, methods: dict, output: Path | None) -> str:
     """Train, attack, augment, retrain, attack again (the module docstring's steps) for each method; write the
     results into `output` (each file whole); returns the table."""
     from paranmt.models.adversarial.attack import attack, augmented, paraphrase_examples
     from paranmt.models.adversarial.classifier import TextClassifier
     from paranmt.models.generation.pipeline import open_pipeline
 
-    train = data.splits["train"][:args.train_rows] if args.train_rows else data.splits["train"]
-    test = data.splits["test"][:args.test_rows] if args.test_rows else data.splits["test"]
-    attacked, to_augment = test[:args.attack_rows], train[:args.augment_rows]
-    LOG.info("%s: %d training, %d test examples; attacking %d, augmenting from %d", args.task, len(train),
+    train = data.splits["train"][:c.train_rows] if c.train_rows else data.splits["train"]
+    test = data.splits["test"][:c.test_rows] if c.test_rows else data.splits["test"]
+    attacked, to_augment = test[:c.attack_rows], train[:c.augment_rows]
+    LOG.info("%s: %d training, %d test examples; attacking %d, augmenting from %d", c.task, len(train),
              len(test), len(attacked), len(to_augment))
-    before = TextClassifier(len(data.labels), data.pair, classifier_config).fit(train)
+    before = TextClassifier(len(data.labels), data.pair, c.classifier).fit(train)
     accuracy_before = before.accuracy(test)
     results, samples = [], {}
     for method, config in methods.items():
         pipeline = open_pipeline(config)
-        pipeline.post_filter = None if args.no_filter else pipeline.post_filter
+        pipeline.post_filter = None if c.no_filter else pipeline.post_filter
         pool = config.template_list if method == "scpn" else None
 
         def make(examples, split):
-            key = {"method": method, "split": split, "task": args.task, "rows": len(examples),
-                   "settings": {k: v for k, v in vars(config).items()}, "per_example": args.templates_per_example,
-                   "filter": not args.no_filter, "seed": args.seed}
+            key = {"method": method, "split": split, "task": c.task, "rows": len(examples),
+                   "settings": {k: v for k, v in vars(config).items()}, "per_example": c.templates_per_example,
+                   "filter": not c.no_filter, "seed": c.seed}
             return cached_paraphrases(output / CACHE if output else None, key, lambda: paraphrase_examples(
-                pipeline, examples, pool, args.templates_per_example, args.seed))
+                pipeline, examples, pool, c.templates_per_example, c.seed))
 
         LOG.info("%s: paraphrasing %d attacked examples", method, len(attacked))
         attack_paraphrases = make(attacked, "attack")
@@ -191,7 +262,7 @@ def experiment(args, data, classifier_config, methods: dict, output: Path | None
         augment_paraphrases = make(to_augment, "augment") if to_augment else []
         first = attack(before, attacked, attack_paraphrases)
         extra = augmented(train, to_augment, augment_paraphrases)
-        after_model = TextClassifier(len(data.labels), data.pair, classifier_config).fit(extra)
+        after_model = TextClassifier(len(data.labels), data.pair, c.classifier).fit(extra)
         second = attack(after_model, attacked, attack_paraphrases)
         results.append({"method": method, "attacked": len(attacked), "test_acc_before": accuracy_before,
                         "broken_before": first.broken_share, "augmented": len(extra) - len(train),
@@ -199,14 +270,14 @@ def experiment(args, data, classifier_config, methods: dict, output: Path | None
                         "paraphrases_per_example": sum(map(len, attack_paraphrases)) / max(len(attacked), 1)})
         samples[method] = [{"sentence": e.sentences[0], "paraphrases": p}
                            for e, p in zip(attacked[:20], attack_paraphrases[:20])]
-    table = markdown(results, args.task)
+    table = markdown(results, c.task)
     if output:
         buffer = io.StringIO()
         writer = csv.DictWriter(buffer, COLUMNS)
         writer.writeheader()
         writer.writerows(results)
         write_result_file(output / "results.csv", buffer.getvalue())
-        write_result_file(output / "results.md", f"# adversarial {args.task}\n\n{table}\n")
+        write_result_file(output / "results.md", f"# adversarial {c.task}\n\n{table}\n")
         write_result_file(output / "samples.json", json.dumps(samples, indent=1, ensure_ascii=False) + "\n")
     return table
 
@@ -215,30 +286,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("adversarial", help="syntactically adversarial examples against a BiLSTM "
                                    "classifier, before and after paraphrase augmentation",
                                    description=__doc__.split("\n\n")[0])
-    parser.add_argument("--task", required=True, choices=("sick-e", "mr"))
-    parser.add_argument("--paraphraser", default=DEFAULT_MODELS,
-                        help="directory of paraphraser models (scpn + parse generator, and plain for the baseline)")
-    parser.add_argument("--arch", choices=("scpn", "transformers"), help="architecture, when there are both")
-    parser.add_argument("--parse-generator", help="parse generator directory (default: the one beside the model)")
-    parser.add_argument("--templates", help="template pool (default: the model's top 20; see `paraphrase`)")
-    parser.add_argument("--data", default=str(DEFAULT_DATA), help="the shared data folder (sts/, transfer/)")
-    parser.add_argument("--output", help="directory for results.csv, results.md, samples and cached paraphrases")
+    add_config_arguments(parser, AdversarialConfig, FLAG_HELP, {"task": TASKS, **GENERATOR_CHOICES}, FLAGS,
+                         example="classifier.lr=0.003")
     parser.add_argument("--resume", action="store_true", help="finish a run that stopped, reusing the paraphrases "
                         "it cached in DIR/paraphrases/ (refused when there are none)")
     parser.add_argument("--overwrite", action="store_true", help="replace the results and cached paraphrases of an "
                         "earlier run in --output (without --resume or --overwrite, an --output holding them is "
                         "refused)")
-    parser.add_argument("--train-rows", type=int, default=0, help="training examples (0 = all)")
-    parser.add_argument("--test-rows", type=int, default=0, help="test examples for accuracy (0 = all)")
-    parser.add_argument("--attack-rows", type=int, default=200, help="test examples attacked (default 200)")
-    parser.add_argument("--augment-rows", type=int, default=500,
-                        help="training examples paraphrased for augmentation (default 500; 0 = none)")
-    parser.add_argument("--templates-per-example", type=int, default=10)
-    parser.add_argument("--n-best", type=int, default=10, help="plain baseline: hypotheses per example (10)")
-    parser.add_argument("--no-filter", action="store_true", help="use paraphrases without the post-filter")
-    parser.add_argument("--dim", type=int, default=100, help="classifier word embedding size")
-    parser.add_argument("--hidden", type=int, default=100, help="classifier LSTM size per direction")
-    parser.add_argument("--epochs", type=int, default=3, help="classifier training epochs")
-    parser.add_argument("--seed", type=int, default=1)
-    add_model_arguments(parser)
     parser.set_defaults(func=run)

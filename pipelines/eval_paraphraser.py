@@ -17,6 +17,9 @@ per pair) and DIR/requests.jsonl (the SCPN rows of the template requests, kept o
 columns). A DIR holding the results of an earlier run is refused unless `--overwrite` (which also deletes its parse
 cache DIR/parses.tsv); one that is, holds or lies inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it
 in one line naming the rerun, leaving no results file (the parses made are kept in the cache).
+Settings (EvalParaphraserConfig): defaults <- `--config FILE.yaml` (input, output, max_pairs, parse_cache; the
+generator's settings under `paraphrase:` with ParaphraseConfig's keys, e.g. `paraphrase: {model: assets, beam: 4}`)
+<- flags (`--beam` is paraphrase.beam) <- `--set KEY=VALUE` (`--set paraphrase.rerank=score`).
 """
 from __future__ import annotations
 
@@ -26,11 +29,15 @@ import io
 import json
 import logging
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from paranmt.models.generation.config import DEFAULT_MODELS
-from paranmt.pipelines.runtime.arguments import add_model_arguments, add_overwrite_flag, decoding_settings
+from paranmt.models.generation.config import ParaphraseConfig
+from paranmt.pipelines.runtime.arguments import (add_config_arguments, add_overwrite_flag, check_generator_section,
+                                                 generator_flags, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops, stops_in_one_line
+from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 
@@ -164,57 +171,84 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
     return ordered, outputs, requests
 
 
+@dataclass
+class EvalParaphraserConfig(Config):
+    """The settings of `paranmt eval-paraphraser`: the keys of `--config FILE.yaml` (the generator's under
+    `paraphrase:`, a ParaphraseConfig), the flags (FLAG_HELP; `--beam` sets paraphrase.beam) and `--set`."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "parse_cache")
+    input: str = ""
+    output: str | None = None
+    max_pairs: int = bounded(500, 1)
+    parse_cache: str | None = None
+    paraphrase: ParaphraseConfig = field(default_factory=lambda: ParaphraseConfig(templates="top10"))
+
+    def validate(self) -> "EvalParaphraserConfig":
+        check_ranges(self)
+        check_generator_section(self.paraphrase)
+        return self
+
+
+GENERATOR_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS = generator_flags("paraphrase")
+# EvalParaphraserConfig key -> help of its flag (--name of the last part; the default is appended)
+FLAG_HELP = {
+    "paraphrase.model": "model directory or directory of models (assets: the shipped demo models)",
+    "input": "held-out shards (directory or glob) with parses, or a pair TSV (header ref, bt)",
+    "output": "directory for results.csv, results.md, outputs.jsonl, requests.jsonl",
+    "max_pairs": "pairs evaluated",
+    "paraphrase.templates": "templates of the kept_in_template requests, as `paranmt paraphrase --templates`",
+    "paraphrase.n_best": "paraphrases per template request",
+    "parse_cache": "pair TSV input: parse cache TSV to reuse and extend (default DIR/parses.tsv with --output, else "
+                   "a temporary file)",
+    **GENERATOR_HELP,
+}
+
+
 def run(args) -> int:
-    from paranmt.models.generation.config import ParaphraseConfig
     from paranmt.models.generation.data import ParseCache
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
 
-    if args.max_pairs < 1:
-        raise ConfigError("--max-pairs must be >= 1")
-    config = ParaphraseConfig(model=args.model, arch=args.arch, parse_generator=args.parse_generator,
-                              templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
-                              **decoding_settings(args)).resolve(local_model_path)
+    c = load_command_config(EvalParaphraserConfig, args, FLAG_HELP, "eval-paraphraser config", required=("input",))
+    models = asset_path(c.paraphrase.model)
+    inputs = [c.input, *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
+                                                       c.paraphrase.parser, c.paraphrase.encoder) if path)]
+    config = c.paraphrase.resolve(local_model_path)
     try:
-        plain_dir = str(find_models(asset_path(args.model), "plain", args.arch).paraphraser.path)
+        plain_dir = str(find_models(models, "plain", config.arch).paraphraser.path)
     except ModelSetError:
         plain_dir = None
-    output = Path(args.output) if args.output else None
+    output = Path(c.output) if c.output else None
     if output:
-        claim_results(args.output, [args.input, *(asset_path(path) for path in (
-            args.model, args.parse_generator, args.parser, args.encoder) if path)], RESULTS, args.overwrite,
-            extra=() if args.parse_cache else (PARSES,))
-    cache_path = Path(args.parse_cache) if args.parse_cache else output / PARSES if output else None
-    stops = rerun_stops(args.output, getattr(args, "argv", None), "eval-paraphraser",
-                        lambda: left_in(args.output, RESULTS)) if output else \
+        claim_results(c.output, inputs, RESULTS, args.overwrite, extra=() if c.parse_cache else (PARSES,))
+    cache_path = Path(c.parse_cache) if c.parse_cache else output / PARSES if output else None
+    stops = rerun_stops(c.output, getattr(args, "argv", None), "eval-paraphraser",
+                        lambda: left_in(c.output, RESULTS)) if output else \
         stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again")
     with stops:
-        if is_pair_tsv(args.input):
+        if is_pair_tsv(c.input):
             with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
-                pairs, skipped = read_tsv_pairs(args.input, args.max_pairs,
-                                                ParseCache(cache_path or Path(scratch) / PARSES),
+                pairs, skipped = read_tsv_pairs(c.input, c.max_pairs, ParseCache(cache_path or Path(scratch) / PARSES),
                                                 asset_path(config.parser))
         else:
-            pairs, skipped = read_shard_pairs(args.input, args.max_pairs)
+            pairs, skipped = read_shard_pairs(c.input, c.max_pairs)
         if not pairs:
-            raise ConfigError(f"{args.input} has no pair with ref, bt and both parses")
+            raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
         LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
         results, outputs, requests = evaluate(config, pairs, plain_dir)
         table = markdown_table(results)
         if output:
-            write_results(output, results, outputs, requests,
-                          report(config, args.input, args.templates, pairs, skipped, table))
+            write_results(output, results, outputs, requests, report(config, c.input, pairs, skipped, table))
     print(table)
     return 0
 
 
-def report(config, input_path: str, templates: str, pairs, skipped: int, table: str) -> str:
+def report(config, input_path: str, pairs, skipped: int, table: str) -> str:
     """results.md: the settings, the requests of kept_in_template, and the table."""
     sentences = len({pair.s1 for pair in pairs})
     return (f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
             f"{input_path}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
             f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}\n\nkept_in_template: {sentences} sentences "
-            f"x {len(config.template_list)} templates (--templates {templates}) = "
+            f"x {len(config.template_list)} templates (--templates {config.templates}) = "
             f"{sentences * len(config.template_list)} requests, n-best {config.n_best}, post-filter overlap >= "
             f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")
 
@@ -239,20 +273,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("eval-paraphraser", help="template match, BLEU, para_score, SIMILE and kept "
                                    "paraphrases per template request of the paraphrasers on held-out pairs, with "
                                    "baselines", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model", default=DEFAULT_MODELS,
-                        help="model directory or directory of models (default: the shipped demo models in assets/)")
-    parser.add_argument("--input", required=True,
-                        help="held-out shards (directory or glob) with parses, or a pair TSV (header ref, bt)")
-    parser.add_argument("--output", help="directory for results.csv, results.md, outputs.jsonl, requests.jsonl")
+    add_config_arguments(parser, EvalParaphraserConfig, FLAG_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS,
+                         example="paraphrase.beam=2")
     add_overwrite_flag(parser, "the results (and the parse cache DIR/parses.tsv)")
-    parser.add_argument("--arch", choices=("scpn", "transformers"), help="architecture, when --model has both")
-    parser.add_argument("--parse-generator", help="parse generator directory (default: the one beside the model)")
-    parser.add_argument("--max-pairs", type=int, default=500, help="pairs evaluated (default 500)")
-    parser.add_argument("--templates", default="top10",
-                        help="templates of the kept_in_template requests, as `paranmt paraphrase --templates` "
-                             "(default top10)")
-    parser.add_argument("--n-best", type=int, default=1, help="paraphrases per template request (default 1)")
-    parser.add_argument("--parse-cache", help="pair TSV input: parse cache TSV to reuse and extend (default "
-                        "DIR/parses.tsv with --output, else a temporary file)")
-    add_model_arguments(parser)
     parser.set_defaults(func=run)

@@ -5,15 +5,20 @@ SICK-E (train/trial/test), MRPC (train/val; accuracy and F1). `--data-dir` is a 
 into `--output`, with the bag-of-words baseline and a random encoder of the same architecture as further models.
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
 inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
-results file.
+results file. Settings (TransferConfig): defaults <- `--config FILE.yaml` (keys: the flags' names with
+underscores) <- flags <- `--set KEY=VALUE`.
 """
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_evaluation_arguments, add_overwrite_flag
+from paranmt.models.evaluation.transfer import C_GRID, TASKS
+from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
+                                                 add_config_arguments, add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -21,58 +26,80 @@ RESULTS = ("results.csv", "summary.md")
 BASELINES = ("bag-of-words", "random")
 
 
+@dataclass
+class TransferConfig(EvaluationConfig):
+    """The settings of `paranmt eval-transfer` (EvaluationConfig's and the probes'): the keys of `--config
+    FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    tasks: list[str] = field(default_factory=lambda: list(TASKS))
+    baselines: list[str] = field(default_factory=lambda: list(BASELINES))
+    name: str | None = None
+    folds: int = bounded(10, 2)
+    inner_folds: int = bounded(5, 2)
+    c_grid: list[float] = field(default_factory=lambda: list(C_GRID))
+    limit: int = bounded(0, 0)
+    seed: int = 1
+    batch_size: int = bounded(1024, 1)
+
+    def validate(self) -> "TransferConfig":
+        super().validate()
+        unknown = sorted(set(self.tasks) - set(TASKS))
+        if unknown:
+            raise ConfigError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}")
+        for baseline in self.baselines:
+            check_choice("baselines", baseline, BASELINES)
+        return self
+
+
+# TransferConfig field -> help of its flag (--field-name; the default is appended)
+FLAG_HELP = {
+    **EVALUATION_FLAG_HELP,
+    "data_dir": "folder laid out like ../shared/data (transfer/, sts/SICK/)",
+    "tasks": f"tasks, of {' '.join(TASKS)}",
+    "baselines": "baseline models added as rows (none: --baselines alone)",
+    "name": "the model's name in the table (default: the directory name)",
+    "folds": "cross-validation folds of mr/cr/subj",
+    "inner_folds": "inner folds that choose C",
+    "c_grid": "inverse L2 strengths tried",
+    "limit": "at most N examples per split, stratified (0 = all; for quick checks)",
+    "seed": "seed of the folds, the samples and the random encoder",
+    "batch_size": "sentences per encoder call",
+}
+
+
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoders.base import random_copy
-    from paranmt.models.evaluation.transfer import (TASKS, ProbeConfig, TransferDataError, evaluate, load_task,
-                                                    write_results)
+    from paranmt.models.evaluation.transfer import ProbeConfig, TransferDataError, evaluate, load_task, write_results
 
-    unknown = sorted(set(args.tasks) - set(TASKS))
-    if unknown:
-        raise ConfigError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}")
-    if args.folds < 2 or args.inner_folds < 2:
-        raise ConfigError("--folds and --inner-folds must be >= 2")
-    if not Path(args.data_dir).is_dir():
-        raise ConfigError(f"--data-dir {args.data_dir} is not a directory")
-    claim_results(args.output, [args.model, args.data_dir], RESULTS, args.overwrite)
-    with rerun_stops(args.output, getattr(args, "argv", None), "eval-transfer", lambda: left_in(args.output, RESULTS)):
+    c = load_command_config(TransferConfig, args, FLAG_HELP, "eval-transfer config", required=EVALUATION_REQUIRED)
+    if not Path(c.data_dir).is_dir():
+        raise ConfigError(f"--data-dir {c.data_dir} is not a directory")
+    claim_results(c.output, [c.model, c.data_dir], RESULTS, args.overwrite)
+    with rerun_stops(c.output, getattr(args, "argv", None), "eval-transfer", lambda: left_in(c.output, RESULTS)):
         try:
-            tasks = [load_task(name, args.data_dir) for name in args.tasks]
+            tasks = [load_task(name, c.data_dir) for name in c.tasks]
         except TransferDataError as error:
             raise ConfigError(str(error)) from None
-        encoder = open_encoder(args.model, args.threads)
-        name = args.name or Path(args.model).name
-        models = {name: lambda s: encoder.encode(s, args.batch_size)}
-        if "random" in args.baselines:
-            randomized = random_copy(encoder, args.seed)
-            models[f"random {name}"] = lambda s: randomized.encode(s, args.batch_size)
-        if "bag-of-words" in args.baselines:
+        encoder = open_encoder(c.model, c.threads)
+        name = c.name or Path(c.model).name
+        models = {name: lambda s: encoder.encode(s, c.batch_size)}
+        if "random" in c.baselines:
+            randomized = random_copy(encoder, c.seed)
+            models[f"random {name}"] = lambda s: randomized.encode(s, c.batch_size)
+        if "bag-of-words" in c.baselines:
             models["bag-of-words"] = None
-        config = ProbeConfig(folds=args.folds, inner_folds=args.inner_folds, limit=args.limit, seed=args.seed,
-                             c_grid=tuple(args.c_grid))
-        results = evaluate(models, tasks, config)
-        write_results(results, args.output, f"Transfer tasks: {args.model}")
-    print(f"wrote {Path(args.output) / 'results.csv'} and summary.md")
+        probes = ProbeConfig(folds=c.folds, inner_folds=c.inner_folds, limit=c.limit, seed=c.seed,
+                             c_grid=tuple(c.c_grid))
+        results = evaluate(models, tasks, probes)
+        write_results(results, c.output, f"Transfer tasks: {c.model}")
+    print(f"wrote {Path(c.output) / 'results.csv'} and summary.md")
     return 0
 
 
 def register(subparsers) -> None:
-    from paranmt.models.evaluation.transfer import C_GRID, TASKS
-
     parser = subparsers.add_parser("eval-transfer", help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, "
                                    "MRPC) with logistic-regression probes on frozen embeddings", description=__doc__)
-    add_evaluation_arguments(parser, "transfer/, sts/SICK/", "directory for results.csv and summary.md")
+    add_config_arguments(parser, TransferConfig, FLAG_HELP, {"baselines": BASELINES}, {"baselines": {"nargs": "*"}},
+                         example="folds=5")
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.add_argument("--tasks", nargs="+", default=list(TASKS), metavar="TASK", help=f"default: {' '.join(TASKS)}")
-    parser.add_argument("--baselines", nargs="*", default=list(BASELINES), choices=BASELINES,
-                        help="baseline models added as rows (default: both; none: --baselines)")
-    parser.add_argument("--name", help="the model's name in the table (default: the directory name)")
-    parser.add_argument("--folds", type=int, default=10, help="cross-validation folds of mr/cr/subj (default 10)")
-    parser.add_argument("--inner-folds", type=int, default=5, help="inner folds that choose C (default 5)")
-    parser.add_argument("--c-grid", type=float, nargs="+", default=list(C_GRID),
-                        help=f"inverse L2 strengths tried (default {' '.join(map(str, C_GRID))})")
-    parser.add_argument("--limit", type=int, default=0,
-                        help="at most N examples per split, stratified (0 = all; for quick checks)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--batch-size", type=int, default=1024)
     parser.set_defaults(func=run)

@@ -4,36 +4,42 @@ Spearman's rho of cos(f(w1), f(w2)) against the human ratings of every benchmark
 (dataset,n,spearman,covered,spearman_all) and `summary.md` into `--output`.
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
 inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
-results file.
+results file. Settings (pipelines/runtime/arguments.py EvaluationConfig): defaults <- `--config FILE.yaml` (keys:
+model, data_dir, output, threads) <- flags <- `--set KEY=VALUE`.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_evaluation_arguments, add_overwrite_flag
+from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
+                                                 add_config_arguments, add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
 
 
+FLAG_HELP = {**EVALUATION_FLAG_HELP, "data_dir": "folder laid out like ../shared/data (its word-sim/)"}
+
+
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.evaluation.word_similarity import discover_benchmarks, evaluate, write_results
 
-    folder = Path(args.data_dir) / "word-sim"
+    c = load_command_config(EvaluationConfig, args, FLAG_HELP, "eval-words config", required=EVALUATION_REQUIRED)
+    folder = Path(c.data_dir) / "word-sim"
     if not folder.is_dir():
-        raise ConfigError(f"--data-dir {args.data_dir} has no word-sim/ folder")
-    claim_results(args.output, [args.model, args.data_dir], RESULTS, args.overwrite)
-    with rerun_stops(args.output, getattr(args, "argv", None), "eval-words", lambda: left_in(args.output, RESULTS)):
+        raise ConfigError(f"--data-dir {c.data_dir} has no word-sim/ folder")
+    claim_results(c.output, [c.model, c.data_dir], RESULTS, args.overwrite)
+    with rerun_stops(c.output, getattr(args, "argv", None), "eval-words", lambda: left_in(c.output, RESULTS)):
         try:
             if not discover_benchmarks(folder):
                 raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")
         except ValueError as error:
             raise ConfigError(str(error)) from None
-        encoder = open_encoder(args.model, args.threads)
+        encoder = open_encoder(c.model, c.threads)
         results = evaluate(encoder, folder)
-        write_results(results, args.output, f"Word similarity: {args.model}")
+        write_results(results, c.output, f"Word similarity: {c.model}")
     for r in results:
         rho = "-" if r.spearman is None else f"{100 * r.spearman:.1f}"
         print(f"{r.dataset}\t{r.n}\tcovered {r.covered}\tspearman {rho}")
@@ -43,6 +49,6 @@ def run(args) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("eval-words", help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an "
                                    "encoder: Spearman of the cosine", description=__doc__)
-    add_evaluation_arguments(parser, "its word-sim/", "directory for results.csv and summary.md")
+    add_config_arguments(parser, EvaluationConfig, FLAG_HELP, example="threads=2")
     add_overwrite_flag(parser, "the results.csv and summary.md")
     parser.set_defaults(func=run)

@@ -5,22 +5,26 @@ side; by cosine and by ratio margin), (b) a BUCC-style mining task built from th
 or `--threshold`) and at the best threshold. Writes `results.csv` (task,setting,metric,value,n) and `summary.md`.
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
 inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
-results file.
+results file. Settings (XlingConfig): defaults <- `--config FILE.yaml` (keys: the flags' names with underscores)
+<- flags <- `--set KEY=VALUE`.
 """
 from __future__ import annotations
 
 import csv
 import io
 import logging
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.models.evaluation.tables import write_result_file
 from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf, retrieval_p_at_1
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
-from paranmt.pipelines.mine import AUTO, add_search_arguments, choose_pairs, read_sentences
-from paranmt.pipelines.runtime.arguments import add_overwrite_flag
+from paranmt.pipelines.mine import (AUTO, SEARCH_CHOICES, SEARCH_FLAGS, SEARCH_HELP, MiningSettings, choose_pairs,
+                                    read_sentences)
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
@@ -80,29 +84,58 @@ def _fmt(value) -> str:
     return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
+@dataclass
+class XlingConfig(MiningSettings):
+    """The settings of `paranmt eval-xling`: the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`;
+    the encoder, selection and search settings are `paranmt mine`'s (MiningSettings, the same flags)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("source", "target", "output", "distractors_source",
+                                             "distractors_target")
+    source: str = ""
+    target: str = ""
+    output: str = ""
+    gold_fraction: float = 0.2
+    seed: int = 1
+    distractors_source: str | None = None
+    distractors_target: str | None = None
+
+    def validate(self) -> "XlingConfig":
+        super().validate()
+        if not 0 < self.gold_fraction <= 1:
+            raise ConfigError(f"gold_fraction must be in (0, 1], not {self.gold_fraction}")
+        return self
+
+
+# XlingConfig field -> help of its flag (--field-name; the default is appended)
+FLAG_HELP = {
+    "source": "Czech side of the bitext, one sentence a line",
+    "target": "English side, line-aligned with --source",
+    "output": "directory for results.csv and summary.md",
+    "gold_fraction": "share of the usable pairs kept as gold pairs in the mining task",
+    "seed": "seed of the mining task's split and shuffle",
+    "distractors_source": "extra Czech distractor sentences (one a line)",
+    "distractors_target": "extra English distractor sentences (one a line)",
+    **SEARCH_HELP,
+}
+
+
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
 
-    if not 0 < args.gold_fraction <= 1:
-        raise ConfigError(f"--gold-fraction must be in (0, 1], not {args.gold_fraction}")
-    if args.k < 1:
-        raise ConfigError(f"--k must be >= 1, not {args.k}")
-    claim_results(args.output, [args.encoder, args.source, args.target, args.distractors_source,
-                                args.distractors_target], RESULTS, args.overwrite)
-    with rerun_stops(args.output, getattr(args, "argv", None), "eval-xling", lambda: left_in(args.output, RESULTS)):
-        sources, targets = read_bitext(args.source, args.target)
+    c = load_command_config(XlingConfig, args, FLAG_HELP, "eval-xling config", required=("source", "target", "output"))
+    claim_results(c.output, [c.encoder, c.source, c.target, c.distractors_source, c.distractors_target], RESULTS,
+                  args.overwrite)
+    with rerun_stops(c.output, getattr(args, "argv", None), "eval-xling", lambda: left_in(c.output, RESULTS)):
+        sources, targets = read_bitext(c.source, c.target)
         if not sources:
-            raise ConfigError(f"{args.source} / {args.target}: no pair with two non-empty sides")
-        extra_sources = list(read_sentences(args.distractors_source)) if args.distractors_source else []
-        extra_targets = list(read_sentences(args.distractors_target)) if args.distractors_target else []
-        encoder = open_encoder(args.encoder, args.threads)
-        search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search,
-                              threads=args.threads)
-        rows = evaluate(encoder, sources, targets, k=args.k, strategy=args.strategy, threshold=args.threshold,
-                        gold_fraction=args.gold_fraction, seed=args.seed, search=search, batch_size=args.batch_size,
+            raise ConfigError(f"{c.source} / {c.target}: no pair with two non-empty sides")
+        extra_sources = list(read_sentences(c.distractors_source)) if c.distractors_source else []
+        extra_targets = list(read_sentences(c.distractors_target)) if c.distractors_target else []
+        encoder = open_encoder(c.encoder, c.threads)
+        search = SearchConfig(index=c.index, block_size=c.block_size, ef_search=c.ef_search, threads=c.threads)
+        rows = evaluate(encoder, sources, targets, k=c.k, strategy=c.strategy, threshold=c.threshold_value(),
+                        gold_fraction=c.gold_fraction, seed=c.seed, search=search, batch_size=c.batch_size,
                         extra_sources=extra_sources, extra_targets=extra_targets)
-        write_results(rows, Path(args.output),
-                      f"Cross-lingual evaluation: {args.encoder} on {args.source} / {args.target}")
+        write_results(rows, Path(c.output), f"Cross-lingual evaluation: {c.encoder} on {c.source} / {c.target}")
     for row in rows:
         print(f"{row['task']}\t{row['setting']}\t{row['metric']}\t{_fmt(row['value'])}\t{row['n']}")
     return 0
@@ -111,14 +144,6 @@ def run(args) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("eval-xling", help="cross-lingual retrieval and mining evaluation of an encoder",
                                    description=__doc__)
-    parser.add_argument("--source", required=True, help="Czech side of the bitext, one sentence a line")
-    parser.add_argument("--target", required=True, help="English side, line-aligned with --source")
-    parser.add_argument("--output", required=True, help="directory for results.csv and summary.md")
+    add_config_arguments(parser, XlingConfig, FLAG_HELP, SEARCH_CHOICES, SEARCH_FLAGS, example="gold_fraction=0.5")
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.add_argument("--gold-fraction", type=float, default=0.2,
-                        help="share of the usable pairs kept as gold pairs in the mining task (default 0.2)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the mining task's split and shuffle")
-    parser.add_argument("--distractors-source", help="extra Czech distractor sentences (one a line)")
-    parser.add_argument("--distractors-target", help="extra English distractor sentences (one a line)")
-    add_search_arguments(parser)
     parser.set_defaults(func=run)

@@ -5,42 +5,82 @@ subsets of the STS 2012-2016 test years (thesis §5.6; models/evaluation/hard_st
 `hard/Hard-`.
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
 inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no results
-file (each is written whole, at the end)."""
+file (each is written whole, at the end).
+
+Settings (EvalConfig): defaults <- `--config FILE.yaml` (its keys: the flags' names with underscores, e.g.
+`sts_dir: ../shared/data/sts`, `select: [sts-dev]`) <- flags <- `--set KEY=VALUE`."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.models.evaluation.hard_sts import hard_subsets
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
-from paranmt.pipelines.runtime.arguments import add_overwrite_flag
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
 log = logging.getLogger(__name__)
 
 
+@dataclass
+class EvalConfig(Config):
+    """The settings of `paranmt eval`: the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("model", "sts_dir", "output")
+    model: str = ""
+    sts_dir: str = ""
+    output: str = ""
+    select: list[str] = field(default_factory=list)
+    hard: bool = False
+    hard_fraction: float = 0.2
+    batch_size: int = bounded(1024, 1)
+    threads: int = bounded(1, 1)
+
+    def validate(self) -> "EvalConfig":
+        check_ranges(self)
+        if not 0 < self.hard_fraction < 0.5:
+            raise ConfigError(f"hard_fraction must be in (0, 0.5), not {self.hard_fraction}")
+        return self
+
+
+# EvalConfig field -> help of its flag (--field-name; the default is appended)
+FLAG_HELP = {
+    "model": "encoder directory (config.json, weights.npz, ...)",
+    "sts_dir": "root folder holding the STS datasets",
+    "output": "directory for results.csv and summary.md",
+    "select": "only datasets whose name contains one of these strings",
+    "hard": "add the Hard+/Hard- subsets (symmetric WER extremes x gold bands) of STS 2012-2016",
+    "hard_fraction": "share of the SWER distribution at each extreme (the thesis: 0.2)",
+    "batch_size": "sentences per encoder call",
+    "threads": "torch CPU threads",
+}
+
+
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
 
-    if not Path(args.sts_dir).is_dir():
-        raise ConfigError(f"--sts-dir {args.sts_dir} is not a directory")
-    claim_results(args.output, [args.model, args.sts_dir], RESULTS, args.overwrite)
-    with rerun_stops(args.output, getattr(args, "argv", None), "eval", lambda: left_in(args.output, RESULTS)):
-        datasets, skipped = discover_datasets(args.sts_dir, args.select)
+    config = load_command_config(EvalConfig, args, FLAG_HELP, "eval config", required=("model", "sts_dir", "output"))
+    if not Path(config.sts_dir).is_dir():
+        raise ConfigError(f"--sts-dir {config.sts_dir} is not a directory")
+    claim_results(config.output, [config.model, config.sts_dir], RESULTS, args.overwrite)
+    with rerun_stops(config.output, getattr(args, "argv", None), "eval", lambda: left_in(config.output, RESULTS)):
+        datasets, skipped = discover_datasets(config.sts_dir, config.select)
         if not datasets:
-            raise ConfigError(f"no STS datasets found under {args.sts_dir}")
-        if args.hard:
-            years = [d for d in discover_datasets(args.sts_dir)[0] if YEAR_GROUP.match(d.group)]
+            raise ConfigError(f"no STS datasets found under {config.sts_dir}")
+        if config.hard:
+            years = [d for d in discover_datasets(config.sts_dir)[0] if YEAR_GROUP.match(d.group)]
             if not years:
                 raise ConfigError(f"--hard pools the test-year folders (STS<year>-test, sts<year>-english...); none "
-                                  f"found under {args.sts_dir}")
-            datasets += hard_subsets(years, args.hard_fraction)
-        encoder = open_encoder(args.model, args.threads)
-        results = [score_dataset(lambda s: encoder.encode(s, args.batch_size), d) for d in datasets]
-        write_results(results, skipped, args.output, title=f"STS: {args.model}")
+                                  f"found under {config.sts_dir}")
+            datasets += hard_subsets(years, config.hard_fraction)
+        encoder = open_encoder(config.model, config.threads)
+        results = [score_dataset(lambda s: encoder.encode(s, config.batch_size), d) for d in datasets]
+        write_results(results, skipped, config.output, title=f"STS: {config.model}")
     for result in results:
         print(f"{result.dataset}\t{result.n}\t{100 * result.pearson:.1f}\t{100 * result.spearman:.1f}")
     means = year_means(results)
@@ -54,15 +94,7 @@ def run(args) -> int:
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("eval", help="STS evaluation of a sentence encoder", description=__doc__)
-    parser.add_argument("--model", required=True, help="encoder directory (config.json, weights.npz, ...)")
-    parser.add_argument("--sts-dir", required=True, help="root folder holding the STS datasets")
-    parser.add_argument("--output", required=True, help="directory for results.csv and summary.md")
+    add_config_arguments(parser, EvalConfig, FLAG_HELP, flags={"hard": {"action": "store_true"}},
+                         example="hard_fraction=0.1")
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.add_argument("--select", nargs="+", help="only datasets whose name contains one of these strings")
-    parser.add_argument("--hard", action="store_true",
-                        help="add the Hard+/Hard- subsets (symmetric WER extremes x gold bands) of STS 2012-2016")
-    parser.add_argument("--hard-fraction", type=float, default=0.2,
-                        help="share of the SWER distribution at each extreme (default 0.2, as the thesis)")
-    parser.add_argument("--batch-size", type=int, default=1024)
-    parser.add_argument("--threads", type=int, default=1)
     parser.set_defaults(func=run)

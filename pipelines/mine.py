@@ -30,8 +30,8 @@ from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.knn import INDEXES, SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_config_flags, load_command_config
-from paranmt.schemas.config import Config, check_choice
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 
@@ -44,27 +44,20 @@ RESULTS = ("mined.parquet", "mined.tsv", "mine.json")       # what a mining writ
 
 
 @dataclasses.dataclass
-class MineConfig(Config):
-    """The settings of `paranmt mine`: flags, `--config` YAML keys and `--set` (FLAG_HELP). `threshold`: `auto`
-    or a number (text, so that YAML and --set take either)."""
-    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("source", "target", "output", "work_dir")
-    source: str = ""
-    target: str = ""
-    output: str = ""
-    source_column: int | None = None
-    target_column: int | None = None
-    work_dir: str | None = None
+class MiningSettings(Config):
+    """The encoder, selection and search settings of `mine` and `eval-xling` (their flags: SEARCH_HELP).
+    `threshold`: `auto` or a number (text, so that YAML and --set take either)."""
     strategy: str = "max"
     threshold: str = AUTO
     encoder: str = DEFAULT_ENCODER
     k: int = 4
     index: str = "auto"
-    ef_search: int = 64
+    ef_search: int = bounded(64, 1)
     block_size: int = 65_536
-    batch_size: int = 1024
-    threads: int = 1
+    batch_size: int = bounded(1024, 1)
+    threads: int = bounded(1, 1)
 
-    def validate(self) -> "MineConfig":
+    def validate(self):
         check_choice("strategy", self.strategy, STRATEGIES)
         check_choice("index", self.index, INDEXES)
         if self.k < 1:
@@ -73,6 +66,7 @@ class MineConfig(Config):
             raise ConfigError(f"--block-size must be >= 1, not {self.block_size}")
         if self.threshold_value() != AUTO and not math.isfinite(self.threshold_value()):
             raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {self.threshold}")
+        check_ranges(self)
         return self
 
     def threshold_value(self):
@@ -83,7 +77,19 @@ class MineConfig(Config):
             raise ConfigError(f"--threshold: {error}") from None
 
 
-# the flags of the search settings, shared with `eval-xling` (add_search_arguments)
+@dataclasses.dataclass
+class MineConfig(MiningSettings):
+    """The settings of `paranmt mine`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("source", "target", "output", "work_dir")
+    source: str = ""
+    target: str = ""
+    output: str = ""
+    source_column: int | None = None
+    target_column: int | None = None
+    work_dir: str | None = None
+
+
+# the flags of the search settings (MiningSettings), shared with `eval-xling`
 SEARCH_HELP = {
     "strategy": "candidate strategy",
     "threshold": "minimum margin, or auto: calibrated on the margins of the data at hand (docs/mining.md)",
@@ -253,14 +259,6 @@ def threshold_argument(text: str):
         return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number or {AUTO}, got {text!r}") from None
-
-
-def add_search_arguments(parser) -> None:
-    """The encoder, selection and search flags of `eval-xling` (MineConfig's fields and defaults; `mine` has them
-    among its own)."""
-    add_config_flags(parser, MineConfig, SEARCH_HELP, SEARCH_CHOICES, SEARCH_FLAGS)
-    defaults = MineConfig()
-    parser.set_defaults(**{name: getattr(defaults, name) for name in SEARCH_HELP})
 
 
 def register(subparsers) -> None:

@@ -2,17 +2,22 @@
 SIM * LP**0.25, lengths in the encoder's units), printed as one line on stdout, `SIMILE = 0.7123`, the mean of the
 sentence scores (a sentence with an empty side counts 0). `--hyp` and `--ref` are line-aligned UTF-8 text files,
 one sentence a line; the default encoder is the score stage's (`score.encoder`, assets/encoder-sp). Ctrl-C and
-SIGTERM stop it in one line.
+SIGTERM stop it in one line. Settings (SimileConfig): defaults <- `--config FILE.yaml` (keys: hyp, ref, encoder,
+batch_size, threads) <- flags <- `--set KEY=VALUE`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.models.encoders import open_encoder
 from paranmt.models.files import read_text
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import stops_in_one_line
 from paranmt.schemas.build_config import ScoreConfig
+from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 
 
@@ -23,14 +28,36 @@ def read_lines(path: str) -> list[str]:
     return read_text(path, "text file").splitlines()
 
 
+@dataclass
+class SimileConfig(Config):
+    """The settings of `paranmt simile`: the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("hyp", "ref")
+    hyp: str = ""
+    ref: str = ""
+    encoder: str = ScoreConfig.encoder
+    batch_size: int = bounded(1024, 1)
+    threads: int = bounded(1, 1)
+
+    def validate(self) -> "SimileConfig":
+        check_ranges(self)
+        return self
+
+
+# SimileConfig field -> help of its flag (--field-name; the default is appended)
+FLAG_HELP = {"hyp": "system output, one sentence a line", "ref": "references, line-aligned with --hyp",
+             "encoder": "encoder directory (the score stage's)", "batch_size": "sentences per encoder call",
+             "threads": "torch CPU threads"}
+
+
 def run(args) -> int:
-    hyps, refs = read_lines(args.hyp), read_lines(args.ref)
+    c = load_command_config(SimileConfig, args, FLAG_HELP, "simile config", required=("hyp", "ref"))
+    hyps, refs = read_lines(c.hyp), read_lines(c.ref)
     if len(hyps) != len(refs):
-        raise ConfigError(f"{args.hyp} has {len(hyps)} lines but {args.ref} has {len(refs)}")
+        raise ConfigError(f"{c.hyp} has {len(hyps)} lines but {c.ref} has {len(refs)}")
     if not hyps:
-        raise ConfigError(f"{args.hyp} and {args.ref} have no lines")
+        raise ConfigError(f"{c.hyp} and {c.ref} have no lines")
     with stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again"):
-        scorer = SimileScorer(open_encoder(args.encoder, args.threads), args.batch_size)
+        scorer = SimileScorer(open_encoder(c.encoder, c.threads), c.batch_size)
         score = corpus_simile(scorer.score(refs, hyps))
     print(f"SIMILE = {score:.4f}")
     return 0
@@ -39,10 +66,5 @@ def run(args) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("simile", help="SIMILE of a system output against references (corpus mean)",
                                    description=__doc__)
-    parser.add_argument("--hyp", required=True, help="system output, one sentence a line")
-    parser.add_argument("--ref", required=True, help="references, line-aligned with --hyp")
-    parser.add_argument("--encoder", default=ScoreConfig.encoder,
-                        help=f"encoder directory (default: the score stage's, {ScoreConfig.encoder})")
-    parser.add_argument("--batch-size", type=int, default=1024)
-    parser.add_argument("--threads", type=int, default=1)
+    add_config_arguments(parser, SimileConfig, FLAG_HELP, example="batch_size=256")
     parser.set_defaults(func=run)

@@ -24,29 +24,32 @@ from torch import nn
 from paranmt.models.adversarial.tasks import Example
 from paranmt.models.device import select_device
 from paranmt.models.text.tokenize import lowercase_tokens
+from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges
+from paranmt.schemas.errors import ConfigError
 
 LOG = logging.getLogger(__name__)
 PAD, UNK = "<pad>", "<unk>"
 
 
 @dataclass
-class ClassifierConfig:
-    dim: int = 100                # word embedding size (thesis: 300, GloVe)
-    hidden: int = 100             # LSTM state per direction (thesis: 300)
-    head: int = 50                # h_s size of the pair head (Tai et al.: 50)
-    epochs: int = 5
-    batch_size: int = 25
+class ClassifierConfig(Config):
+    """The classifier's settings (typed and ranged: a section of `paranmt adversarial`'s config)."""
+    dim: int = bounded(100, 1)          # word embedding size (thesis: 300, GloVe)
+    hidden: int = bounded(100, 1)       # LSTM state per direction (thesis: 300)
+    head: int = bounded(50, 1)          # h_s size of the pair head (Tai et al.: 50)
+    epochs: int = bounded(5, 1)
+    batch_size: int = bounded(25, 1)
     lr: float = 1e-3
-    min_count: int = 1
+    min_count: int = bounded(1, 1)
     seed: int = 1
-    device: str = "auto"          # auto | cpu | cuda (models/device.select_device)
+    device: str = "auto"                # auto | cpu | cuda (models/device.select_device)
 
-    def validate(self) -> "ClassifierConfig":
-        for name in ("dim", "hidden", "head", "epochs", "batch_size", "min_count"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"classifier {name} must be >= 1, not {getattr(self, name)}")
+    def validate(self, where: str = "") -> "ClassifierConfig":
+        """ConfigError naming the key (`where` its section, e.g. `classifier.`) of a value out of range."""
+        check_ranges(self, where)
         if self.lr <= 0:
-            raise ValueError(f"classifier lr must be > 0, not {self.lr}")
+            raise ConfigError(f"{where}lr must be > 0, not {self.lr}")
+        check_choice(f"{where}device", self.device, DEVICES)
         return self
 
 

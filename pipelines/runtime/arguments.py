@@ -4,15 +4,39 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
 
 from paranmt.models.generation import RERANK
 from paranmt.schemas.build_config import ParseConfig, ScoreConfig
-from paranmt.schemas.config import DEVICES
+from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges
+from paranmt.schemas.errors import ConfigError
+
+
+@dataclass
+class EvaluationConfig(Config):
+    """The settings every evaluation of a saved encoder over a folder laid out like ../shared/data has (eval-words,
+    eval-transfer: their configs add their own); EVALUATION_FLAG_HELP has their flags' help, EVALUATION_REQUIRED
+    the settings without a default."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("model", "data_dir", "output")
+    model: str = ""
+    data_dir: str = ""
+    output: str = ""
+    threads: int = bounded(1, 1)
+
+    def validate(self):
+        check_ranges(self)
+        return self
+
+
+EVALUATION_FLAG_HELP = {"model": "encoder directory", "data_dir": "folder laid out like ../shared/data",
+                        "output": "directory for results.csv and summary.md", "threads": "torch CPU threads"}
+EVALUATION_REQUIRED = ("model", "data_dir", "output")
 
 
 def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
-    """`--model`, `--data-dir`, `--output`, `--threads`: the arguments every evaluation command over a folder laid
-    out like ../shared/data shares (eval-words, eval-transfer, finetune-sts)."""
+    """`--model`, `--data-dir`, `--output`, `--threads`: the arguments of finetune-sts over a folder laid out like
+    ../shared/data (eval-words and eval-transfer generate the same flags from EvaluationConfig)."""
     parser.add_argument("--model", required=True, help="encoder directory")
     parser.add_argument("--data-dir", required=True, help=f"folder laid out like ../shared/data ({data_dir_help})")
     parser.add_argument("--output", required=True, help=output_help)
@@ -27,30 +51,41 @@ def parse_bool(text: str) -> bool:
     return value
 
 
+def config_field(config, key: str):
+    """(the dataclass field, its value) of the config instance `config` for a key, dotted for a field of one of
+    its sections (`paraphrase.beam`: the field beam of the section paraphrase)."""
+    *sections, name = key.split(".")
+    for section in sections:
+        config = getattr(config, section)
+    return next(spec for spec in dataclasses.fields(config) if spec.name == name), getattr(config, name)
+
+
 def add_config_flags(parser, config_class, flag_help: dict, choices: dict, flags: dict | None = None) -> None:
-    """One flag `--field-name` per field of the dataclass `config_class` named in `flag_help` (help text with the
-    field's default appended; type from the annotation's first type, bool as true/false, lists as several values;
-    `choices` per field); every flag defaults to None, so an absent flag keeps the YAML / default value
-    (schemas.config.load_config): a command's flags generated from its config's fields. `flags`: per field, what
-    its flag keeps of an older command line (argparse settings that win: `name` for another flag name, `action`
-    `store_true` for a switch without a value, `type`, `metavar`)."""
-    defaults = dataclasses.asdict(config_class())
-    for spec in dataclasses.fields(config_class):
-        if spec.name not in flag_help:
-            continue
-        default = defaults[spec.name]
+    """One flag per key of `flag_help`: a field of the dataclass `config_class` or, dotted, of one of its sections
+    (`paraphrase.beam` -> `--beam`, dest the key, which schemas.config.load_config takes as it is); the flag is
+    `--field-name` of the last part, its help text the key's with the field's default appended; type from the
+    annotation's first type, bool as true/false, lists as several values; `choices` per key. Every flag defaults
+    to None, so an absent flag keeps the YAML / default value: a command's flags generated from its config's
+    fields. `flags`: per key, what its flag keeps of an older command line (argparse settings that win: `name`
+    for another flag name, `action` `store_true` for a switch without a value, `type`, `metavar`, `nargs`)."""
+    instance = config_class()
+    for key, text in flag_help.items():
+        spec, default = config_field(instance, key)
         # the annotation's first type; annotations are strings here, e.g. "int | None", "list[int]"
         annotation = str(spec.type).split(" |")[0]
-        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int}.get(annotation, str)
-        override = (flags or {}).get(spec.name, {})
+        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int,
+                "list[float]": float}.get(annotation, str)
+        override = (flags or {}).get(key, {})
         shown = default not in (None, "", []) and not ("action" in override and default is False)
-        settings = {"dest": spec.name, "type": kind, "choices": choices.get(spec.name), "default": None,
+        default_text = " ".join(map(str, default)) if isinstance(default, list) else default
+        settings = {"dest": key, "type": kind, "choices": choices.get(key), "default": None,
                     "nargs": "+" if annotation.startswith("list") else None,
-                    "help": flag_help[spec.name] + (f" (default {default})" if shown else "")}
-        if "action" in override:        # a switch: no value, so no type, nargs or choices of its own
-            settings.update(type=None, nargs=None, choices=None)
+                    "metavar": None if choices.get(key) else key.split(".")[-1].upper(),
+                    "help": text + (f" (default {default_text})" if shown else "")}
+        if "action" in override:        # a switch: no value, so no type, nargs, choices or metavar of its own
+            settings.update(type=None, nargs=None, choices=None, metavar=None)
         settings.update(override)
-        name = settings.pop("name", "--" + spec.name.replace("_", "-"))
+        name = settings.pop("name", "--" + key.split(".")[-1].replace("_", "-"))
         parser.add_argument(name, **{key: value for key, value in settings.items()
                                      if value is not None or key == "default"})
 
@@ -101,7 +136,8 @@ def add_overwrite_flag(parser, results: str) -> None:
 
 
 def add_model_arguments(parser) -> None:
-    """The options that choose and run the generators: paraphrase, eval-paraphraser and adversarial."""
+    """The options that choose and run the generators, written out for paraphrase (eval-paraphraser and
+    adversarial generate theirs from their configs' `paraphrase` section: `generator_flags`)."""
     parser.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
     parser.add_argument("--parser", default=ParseConfig.model_dir,
                         help=f"parser model directory (default {ParseConfig.model_dir})")
@@ -124,6 +160,47 @@ def add_model_arguments(parser) -> None:
     parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
     parser.add_argument("--device", default="auto", choices=DEVICES)
     parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")
+
+
+# ParaphraseConfig field -> help of its flag, for the commands whose config holds the generator's settings as a
+# section (eval-paraphraser, adversarial: the key `paraphrase.beam` is the flag --beam); `add_model_arguments`
+# writes the same options out for paraphrase
+GENERATOR_FLAG_HELP = {
+    "arch": "architecture, when the models directory has both",
+    "parse_generator": "parse generator directory (default: the one beside the model)",
+    "beam": "beam size",
+    "parser": "parser model directory",
+    "encoder": "post-filter / para_score encoder",
+    "min_overlap": "post-filter: trigram overlap",
+    "min_similarity": "post-filter: para_score",
+    "keep_copies": "post-filter: keep paraphrases that repeat the source up to case and punctuation (dropped by "
+                   "default, reason copy)",
+    "keep_repeats": "post-filter: keep paraphrases that repeat a word more often than the source does (dropped by "
+                    "default, reason repeated_word)",
+    "rerank": "which hypotheses of the beam are returned: template / simile = the whole beam, kept ones first, then "
+              "by template match / SIMILE to the source; score = the generator's best as they come",
+    "no_repeat_ngram": "beam search never repeats an N-gram of output units (0: off)",
+    "batch_size": "sentences per generator call",
+    "device": "device of the generators (auto: CUDA when available)",
+    "threads": "CPU threads (0 = torch's default)",
+}
+
+
+def generator_flags(section: str) -> tuple[dict, dict, dict]:
+    """`add_config_flags`' flag_help, choices and flags for the generator options held in the config section
+    `section` (a ParaphraseConfig)."""
+    return ({f"{section}.{name}": text for name, text in GENERATOR_FLAG_HELP.items()},
+            {f"{section}.arch": ("scpn", "transformers"), f"{section}.rerank": RERANK, f"{section}.device": DEVICES},
+            {f"{section}.{name}": {"action": "store_true"} for name in ("keep_copies", "keep_repeats")})
+
+
+def check_generator_section(section, name: str = "paraphrase") -> None:
+    """ConfigError when the settings that a command sets itself in its config's generator section `name` (a
+    ParaphraseConfig) were given: the task (the command chooses its models) and the template list (resolved from
+    `templates`)."""
+    if section.task != "scpn" or section.template_list:
+        raise ConfigError(f"{name}.task and {name}.template_list are the command's; choose the models with "
+                          f"{name}.model and the templates with {name}.templates")
 
 
 def decoding_settings(args) -> dict:

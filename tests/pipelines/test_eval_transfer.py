@@ -29,7 +29,7 @@ def test_eval_transfer_user_mistakes(repo, tmp_path, capsys):
     cases = [(["--data-dir", str(data), "--tasks", "sst"], "unknown task"),
              (["--data-dir", str(tmp_path / "missing")], "not a directory"),
              (["--data-dir", str(data), "--tasks", "mr"], "mr.tsv not found"),
-             (["--data-dir", str(data), "--folds", "1"], "--folds")]
+             (["--data-dir", str(data), "--folds", "1"], "folds must be >= 2")]
     for args, message in cases:
         assert main(["eval-transfer", "--model", model, "--output", str(tmp_path / "o"), *args]) == 2
         err = capsys.readouterr().err
