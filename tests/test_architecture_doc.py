@@ -5,7 +5,8 @@ The table (under the heading TABLE_HEADING): `| command | module | config | main
 - module: `pipelines/<COMMANDS[command]>.py`;
 - config: `flags`, or `` `Name` KIND, PATH `` (several joined by `; `): class Name is defined in PATH, the
   command's module names it or imports PATH, and KIND says what it is: `typed` when it subclasses schemas' `Config`
-  (through any chain of classes of the repository, e.g. LoopConfig), `dataclass` otherwise;
+  (through any chain of classes of the repository, e.g. LoopConfig), `dataclass` otherwise; and every class the
+  module hands to a config loader (`load_config(Name, ...)`, `load_command_config(Name, ...)`) is in the cell;
 - main library code, tests: paths separated by `, `, each a tracked file or folder; at least one of the tests names
   the command (`"command"` in quotes) or its module (`pipelines.<module>` / `pipelines/<module>`).
 
@@ -34,6 +35,7 @@ DOC = REPO / "docs" / "architecture.md"
 TABLE_HEADING = "## Every command: code, config, tests"
 COLUMNS = ["command", "module", "config", "main library code", "tests"]
 CONFIG_ENTRY = re.compile(r"^`(\w+)` (typed|dataclass), (\S+\.py)$")
+LOADED = re.compile(r"\bload_\w*config\(\s*([A-Z]\w*)\b")
 SOURCE_FOLDERS = ("schemas", "models", "transforms", "pipelines")
 
 _spec = importlib.util.spec_from_file_location("records_rules", REPO / "tests" / "test_records.py")
@@ -136,6 +138,10 @@ def table_problems(text: str, commands: dict[str, str], files: set[str]) -> list
                 problems.append(f"{command}: {name} is {actual}, the table says {kind}")
             if module in files and not names_config(module, name, file):
                 problems.append(f"{command}: {module} neither names {name} nor imports {file}")
+        named = {m.group(1) for entry in config.split("; ") for m in [CONFIG_ENTRY.match(entry)] if m}
+        loaded = set(LOADED.findall((REPO / module).read_text(encoding="utf-8"))) if module in files else set()
+        problems += [f"{command}: {module} loads {name}, which its config cell does not name"
+                     for name in sorted(loaded - named)]
         for cell in (library, tests):
             problems += [f"{command}: {path} is not in the repository" for path in cell.split(", ")
                          if path.rstrip("/") not in paths]
@@ -177,7 +183,8 @@ def path_problems(text: str, files: set[str]) -> list[str]:
 def test_the_rules_find_named_paths():
     roots = {"models", "docs", "schemas", "tests"}
     text = ("see models/training/loop.py, `schemas/config.load_config` and docs/*.md. DIR/models/x and "
-            "paranmt.models.x are not paths; models/<area>/stage.py names models/; tests/fixtures/trainers/, tests/gone.")
+            "paranmt.models.x are not paths; models/<area>/stage.py names models/; tests/fixtures/trainers/, "
+            "tests/gone.")
     assert named_paths(text, roots) == ["models/training/loop.py", "schemas/config.load_config", "docs/*.md",
                                         "models/", "models/", "tests/fixtures/trainers/", "tests/gone"]
     files = {"models/training/loop.py", "schemas/config.py", "docs/a.md", "tests/fixtures/trainers/cases.py"}
@@ -204,18 +211,20 @@ def test_the_table_check_catches_a_missing_row_and_wrong_cells(tracked):
     without = "\n".join(line for line in text.splitlines() if not line.startswith("| simile |"))
     assert table_problems(without, COMMANDS, tracked) == [f"simile: no row (add one to {TABLE_HEADING!r})"]
     spoiled = (text.replace("`FilterConfig` typed", "`FilterConfig` dataclass")
-               .replace("| eval-words | pipelines/eval_words.py |", "| eval-words | pipelines/eval.py |")
-               .replace("| eval-transfer | pipelines/eval_transfer.py | `ProbeConfig` dataclass, "
-                        "models/evaluation/transfer.py | models/evaluation/transfer.py | "
-                        "tests/pipelines/test_eval_transfer.py, tests/models/evaluation/test_transfer.py |",
-                        "| eval-transfer | pipelines/eval_transfer.py | `ProbeConfig` dataclass, "
-                        "models/training/probe.py | models/evaluation/gone.py | tests/pipelines/test_simile.py |"))
+               .replace("| eval | pipelines/evaluate.py | `EvalConfig` typed, pipelines/evaluate.py |",
+                        "| eval | pipelines/evaluate.py | flags |")
+               .replace("| eval-words | pipelines/eval_words.py |", "| eval-words | pipelines/eval.py |"))
+    spoiled = re.sub(r"^\| eval-transfer \|.*$", "| eval-transfer | pipelines/eval_transfer.py | `ProbeConfig` "
+                     "dataclass, models/training/probe.py | models/evaluation/gone.py | "
+                     "tests/pipelines/test_simile.py |", spoiled, flags=re.M)
     assert "models/evaluation/gone.py" in spoiled
     assert table_problems(spoiled + "| nope | pipelines/nope.py | flags | models/ | tests/ |\n", COMMANDS,
                           tracked) == [
         "nope: not a command of pipelines/cli.py COMMANDS",
+        "eval: pipelines/evaluate.py loads EvalConfig, which its config cell does not name",
         "filter: FilterConfig is typed, the table says dataclass",
         "eval-transfer: ProbeConfig is typed, the table says dataclass",
+        "eval-transfer: pipelines/eval_transfer.py loads TransferConfig, which its config cell does not name",
         "eval-transfer: models/evaluation/gone.py is not in the repository",
         "eval-transfer: none of its tests names the command or pipelines.eval_transfer",
         "eval-words: module pipelines/eval.py, not pipelines/eval_words.py"]
