@@ -33,9 +33,9 @@ import json
 import sys
 from pathlib import Path
 
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import (check_apart, claim, left_in, replace_earlier, rerun_stops,
                                                stops_in_one_line)
-from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, DEVICES
 from paranmt.schemas.errors import ConfigError
 
@@ -115,14 +115,10 @@ def transformers_source(args) -> str:
 
 
 def run(args) -> int:
-    from paranmt.models.nmt.export import check_dictionaries, convert_fairseq_to_ctranslate2, load_checkpoint
+    from paranmt.models.nmt.export import (ConvertConfig, check_dictionaries, convert_fairseq_to_ctranslate2,
+                                           load_checkpoint)
 
-    if args.quantization not in CT2_WEIGHT_TYPES:
-        raise ConfigError(f"--quantization must be one of {', '.join(CT2_WEIGHT_TYPES)}, not "
-                          f"{args.quantization!r}")
-    for flag in ("vmap_pairs", "vmap_per_source", "vmap_common"):
-        if getattr(args, flag) < 1:
-            raise ConfigError(f"--{flag.replace('_', '-')} must be >= 1, not {getattr(args, flag)}")
+    args = settings(args, ConvertConfig, CONVERT_HELP, "convert-nmt settings", config_file=False)
     vmap_files = [args.vmap_source, args.vmap_target]
     whole = bool(args.transformers or args.fairseq_checkpoint)
     written = (lambda: left_in(args.output, None if whole else RUN_EXPORT_FILES))
@@ -202,7 +198,11 @@ def run_eval(args) -> int:
     MANIFEST.json). SIMILE (paranmt.models.scoring.simile: SIM * LP**0.25 with the `--simile-encoder`, by default
     the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it.
     `--hypotheses` (written once complete) must lie apart from the inputs, and an existing file there needs
-    `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line (nothing is written then)."""
+    `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line (nothing is written then). Settings:
+    EvalConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`."""
+    from paranmt.models.nmt.evaluate import EvalConfig
+
+    args = settings(args, EvalConfig, EVAL_HELP, "eval-nmt config")
     if args.hypotheses:
         check_apart(args.hypotheses, [args.source, args.reference, args.model], "--hypotheses")
         if Path(args.hypotheses).is_dir():
@@ -266,7 +266,50 @@ def evaluate_model(args) -> int:
     return 0
 
 
+# ConvertConfig / EvalConfig field -> help of its flag (--field-name; the field's default is appended)
+CONVERT_HELP = {
+    "source_lang": "source language (dict.<lang>.txt, the model's language pair)",
+    "target_lang": "target language",
+    "average_last": "average the last N epoch checkpoints (1 = checkpoint_last.pt as is)",
+    "fp32": "keep fp32 weights in fairseq/model.pt",
+    "quantization": "ctranslate2 weight type",
+    "vmap_pairs": "sentence pairs read for the vocabulary map",
+    "vmap_per_source": "vocabulary map: target candidates per source piece",
+    "vmap_common": "vocabulary map: target pieces always allowed, the most frequent",
+}
+EVAL_HELP = {
+    "backend": "the translator: ctranslate2, fairseq or transformers",
+    "test_name": "name recorded in the manifest (default: the source file stem)",
+    "skip_first": "ignore the first N lines (e.g. a valid set)",
+    "limit": "evaluate at most N lines (0 = all)",
+    "source_lang": "source language",
+    "target_lang": "target language",
+    "normalize_punctuation": "do not apply the Moses punctuation normalizer to the sources (the recipe and the "
+                             "clean stage do; key normalize_punctuation)",
+    "beam": "beam size",
+    "batch_tokens": "source tokens per translation batch",
+    "device": "auto: CUDA when available",
+    "threads": "CPU threads (0: the backend's default)",
+    "use_vmap": "ctranslate2: decode with the model's vocabulary map (ct2/vmap.txt); compare with a run without it "
+                "(--hypotheses of both) for the agreement",
+    "compute_type": "ctranslate2 compute type (auto: int8 on CPU for int8 weights, float16 on CUDA)",
+    "simile_encoder": "encoder of SIMILE (the score stage's by default; '' = no SIMILE)",
+    "record": "add the result to the model's MANIFEST.json",
+}
+
+
+def settings(args, config_class, keys, what: str, config_file: bool = True):
+    """`args` with the command's settings (`load_command_config`: defaults <- YAML <- flags <- --set) in place of
+    the flags'."""
+    for key, value in load_command_config(config_class, args, keys, what, config_file=config_file).to_dict().items():
+        setattr(args, key, value)
+    return args
+
+
 def register(subparsers) -> None:
+    from paranmt.models.nmt.evaluate import BACKENDS, EvalConfig
+    from paranmt.models.nmt.export import ConvertConfig
+
     parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
                                    "model to a model directory (fairseq + ctranslate2)", description=__doc__)
     parser.add_argument("--output", required=True, help="model directory to write, e.g. assets/nmt-cs-en")
@@ -278,13 +321,8 @@ def register(subparsers) -> None:
     parser.add_argument("--transformers", metavar="DIR",
                         help="convert this Hugging Face MarianMT / M2M-100 / NLLB directory (save_pretrained or hub "
                              "snapshot layout, local or gs://) to ctranslate2")
-    parser.add_argument("--source-lang", default="cs")
-    parser.add_argument("--target-lang", default="en")
-    parser.add_argument("--average-last", type=int, default=1,
-                        help="average the last N epoch checkpoints (1 = checkpoint_last.pt as is)")
-    parser.add_argument("--fp32", action="store_true", help="keep fp32 weights in fairseq/model.pt")
-    parser.add_argument("--quantization", default="int8",
-                        help="ctranslate2 weight type: float32, float16, int8, int8_float16 (default int8)")
+    add_config_arguments(parser, ConvertConfig, CONVERT_HELP, {"quantization": CT2_WEIGHT_TYPES},
+                         {"fp32": {"action": "store_true"}}, "vmap_common=1000", config_file=False)
     parser.add_argument("--vmap-source", metavar="FILE",
                         help="source side of the bitext for the vocabulary map vmap.txt (default with --config: "
                              "the recipe's training data); alone, without --vmap-target: monolingual source text "
@@ -292,12 +330,6 @@ def register(subparsers) -> None:
                              "model's own outputs")
     parser.add_argument("--vmap-target", metavar="FILE",
                         help="target side, aligned with --vmap-source (e.g. the model's training data)")
-    parser.add_argument("--vmap-pairs", type=int, default=100_000,
-                        help="sentence pairs read for the vocabulary map (default 100000)")
-    parser.add_argument("--vmap-per-source", type=int, default=20,
-                        help="vocabulary map: target candidates per source piece (default 20)")
-    parser.add_argument("--vmap-common", type=int, default=300,
-                        help="vocabulary map: target pieces always allowed, the most frequent (default 300)")
     parser.add_argument("--overwrite", action="store_true", help="replace the converted model an earlier run wrote "
                         "into --output (without it, an --output holding one is refused)")
     parser.set_defaults(func=run)
@@ -305,30 +337,14 @@ def register(subparsers) -> None:
     evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "
                                      "set", description=run_eval.__doc__)
     evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
-    evaluate.add_argument("--backend", default="ctranslate2", choices=("ctranslate2", "fairseq", "transformers"))
     evaluate.add_argument("--source", required=True, help="one source sentence per line")
     evaluate.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
-    evaluate.add_argument("--test-name", help="name recorded in the manifest (default: the source file stem)")
-    evaluate.add_argument("--skip-first", type=int, default=0, help="ignore the first N lines (e.g. a valid set)")
-    evaluate.add_argument("--limit", type=int, default=0, help="evaluate at most N lines (0 = all)")
-    evaluate.add_argument("--source-lang", default="cs")
-    evaluate.add_argument("--target-lang", default="en")
-    evaluate.add_argument("--no-normalize-punctuation", dest="normalize_punctuation", action="store_false",
-                          help="do not apply the Moses punctuation normalizer to the sources (the recipe and "
-                               "the clean stage do)")
-    evaluate.add_argument("--beam", type=int, default=12)
-    evaluate.add_argument("--batch-tokens", type=int, default=4096)
-    evaluate.add_argument("--device", default="auto", choices=DEVICES)
-    evaluate.add_argument("--threads", type=int, default=0)
-    evaluate.add_argument("--use-vmap", action="store_true",
-                          help="ctranslate2: decode with the model's vocabulary map (ct2/vmap.txt); compare with a "
-                               "run without it (--hypotheses of both) for the agreement")
-    evaluate.add_argument("--compute-type", default="auto", choices=CT2_COMPUTE_TYPES,
-                          help="ctranslate2 compute type (auto: int8 on CPU for int8 weights, float16 on CUDA)")
+    add_config_arguments(evaluate, EvalConfig, EVAL_HELP, {"backend": BACKENDS, "device": DEVICES,
+                                                           "compute_type": CT2_COMPUTE_TYPES},
+                         {"use_vmap": {"action": "store_true"}, "record": {"action": "store_true"},
+                          "normalize_punctuation": {"name": "--no-normalize-punctuation", "action": "store_false"}},
+                         "beam=5")
     evaluate.add_argument("--hypotheses", help="write the translations to this file")
     evaluate.add_argument("--overwrite", action="store_true", help="replace an existing --hypotheses file (without "
                           "it, one is refused)")
-    evaluate.add_argument("--simile-encoder", default=ScoreConfig.encoder,
-                          help=f"encoder of SIMILE (default: the score stage's, {ScoreConfig.encoder}; '' = no SIMILE)")
-    evaluate.add_argument("--record", action="store_true", help="add the result to the model's MANIFEST.json")
     evaluate.set_defaults(func=run_eval)

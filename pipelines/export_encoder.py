@@ -11,16 +11,32 @@ that is, holds or lies inside `--model`, is refused. Ctrl-C, SIGTERM or a full d
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
+from paranmt.schemas.config import Config, check_choice
 from paranmt.schemas.errors import ConfigError
 
-FORMATS = ("sentence-transformers",)
+# format -> (the extra that provides its exporter, the module with `export_sentence_transformer`)
+EXPORTERS = {"sentence-transformers": ("sentence-transformers", "paranmt.models.encoders.sentence_transformers")}
+FORMATS = tuple(EXPORTERS)
+
+
+@dataclass
+class EncoderExportConfig(Config):
+    """The settings of `paranmt export-encoder` (`--config` YAML keys, `--set`, the flags)."""
+    format: str = "sentence-transformers"       # FORMATS
+
+    def validate(self) -> "EncoderExportConfig":
+        check_choice("format", self.format, FORMATS)
+        return self
 
 
 def run(args) -> int:
+    config = load_command_config(EncoderExportConfig, args, ("format",), "export-encoder config")
     output = Path(args.output)
     check_apart(args.output, [args.model])
     if output.exists() and (not output.is_dir() or any(output.iterdir()) and not (output / "modules.json").is_file()):
@@ -28,17 +44,17 @@ def run(args) -> int:
                           f"new directory")
     replace_earlier(args.output, left_in(args.output), args.overwrite, "an earlier export")
     with rerun_stops(args.output, getattr(args, "argv", None), "export-encoder", lambda: left_in(args.output)):
-        return export(args, output)
+        return export(args, config, output)
 
 
-def export(args, output: Path) -> int:
-    """Load `--model` and write it into `output` in `--format`."""
+def export(args, config: EncoderExportConfig, output: Path) -> int:
+    """Load `--model` and write it into `output` in `config.format`."""
     encoders = require_extra("train", "paranmt.models.encoders")
     try:
         encoder = encoders.load_encoder(args.model)
     except encoders.EncoderError as error:
         raise ConfigError(str(error)) from None
-    exporter = require_extra("sentence-transformers", "paranmt.models.encoders.sentence_transformers")
+    exporter = require_extra(*EXPORTERS[config.format])
     exporter.export_sentence_transformer(encoder, output)
     print(f"wrote {output}: {encoder.kind} encoder, dim {encoder.dim}; load it with "
           f"sentence_transformers.SentenceTransformer({str(output)!r})")
@@ -48,8 +64,8 @@ def export(args, output: Path) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("export-encoder", help="write a saved encoder for sentence-transformers",
                                    description=__doc__)
-    parser.add_argument("--format", choices=FORMATS, default="sentence-transformers",
-                        help="target format (default: sentence-transformers)")
+    add_config_arguments(parser, EncoderExportConfig, {"format": "target format"}, {"format": FORMATS},
+                         example="format=sentence-transformers")
     parser.add_argument("--model", required=True, help="encoder directory (`paranmt train` output, assets/encoder-sp)")
     parser.add_argument("--output", required=True, help="new directory to write")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier export in --output (without "

@@ -5,7 +5,8 @@ pulls its weights toward the starting ones) on `--task sick-r` (SICK relatedness
 `--data-dir` (a folder laid out like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`). Writes into `--output`:
 `results.csv` (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's
 expected score, on the dev and the test set), `report.json`, `metrics.jsonl` (per epoch: KL, dev Pearson),
-`encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz).
+`encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz). Settings:
+FinetuneConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`.
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
 refused unless `--overwrite` (fine-tuning cannot resume); one that is, holds or lies inside `--model` or
@@ -20,7 +21,7 @@ import sys
 from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
-from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_evaluation_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
@@ -31,14 +32,7 @@ WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     
 def run(args) -> int:
     from paranmt.models.training.sts_finetune import FinetuneConfig
 
-    config = FinetuneConfig(task=args.task, epochs=args.epochs, batch_size=args.batch_size, lr=args.lr,
-                            hidden=args.hidden, l2_to_init=args.l2_to_init, freeze_encoder=args.freeze_encoder,
-                            dev_fraction=args.dev_fraction, limit=args.limit, max_steps=args.max_steps,
-                            seed=args.seed)
-    if config.epochs < 1 or config.batch_size < 1 or config.hidden < 1 or config.l2_to_init < 0:
-        raise ConfigError("--epochs, --batch-size and --hidden must be >= 1, --l2-to-init >= 0")
-    if not 0 < config.dev_fraction < 1:
-        raise ConfigError("--dev-fraction must lie in (0, 1)")
+    config = load_command_config(FinetuneConfig, args, FLAG_HELP, "finetune-sts config")
     sts_dir = Path(args.data_dir) / "sts"
     if not sts_dir.is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} has no sts/ folder")
@@ -68,7 +62,7 @@ def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
     tuned, head, report = finetune(encoder, splits, config, output / "metrics.jsonl")
     tuned.save(output / "encoder", dtype=getattr(encoder, "weights_dtype", "float32"))
     save_head(head, output / "head")
-    report.update({"model": args.model, "command": "paranmt " + " ".join(sys.argv[1:]),
+    report.update({"model": args.model, "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:])),
                    "datasets": {name: {"name": d.name, "pairs": len(d.gold)} for name, d in splits.items()}})
     (output / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     write_results_csv(output, ["model", "dataset", "pearson"], ([model, splits[split].name, report[model][split]]
@@ -80,26 +74,30 @@ def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
     return 0
 
 
+# FinetuneConfig field -> help of its flag (--field-name; the field's default is appended)
+FLAG_HELP = {
+    "task": "sick-r (SICK relatedness) or stsb (STS Benchmark)",
+    "epochs": "passes over the training pairs",
+    "batch_size": "pairs per Adam step",
+    "lr": "Adam learning rate (head and encoder)",
+    "hidden": "hidden size of the head (Tai: 50)",
+    "l2_to_init": "lambda_w of the L2 penalty toward the starting encoder weights (0: off)",
+    "freeze_encoder": "train the head only",
+    "dev_fraction": "stsb without sts-test.csv: share of sts-train held out as dev (sts-dev is then test)",
+    "limit": "at most N pairs per split (0 = all; quick checks)",
+    "max_steps": "stop after N updates (0 = no limit)",
+    "seed": "random seed (head initialization, batch order, the stsb dev split)",
+}
+
+
 def register(subparsers) -> None:
     from paranmt.models.training.sts_finetune import TASKS, FinetuneConfig
 
-    defaults = FinetuneConfig()
     parser = subparsers.add_parser("finetune-sts", help="supervised STS: Tai et al.'s similarity head on a trained "
                                    "encoder (SICK-R or STS-B), next to its unsupervised cosine", description=__doc__)
     add_evaluation_arguments(parser, "its sts/ folder", "directory for results.csv, report.json, encoder/, head/")
-    parser.add_argument("--task", required=True, choices=tuple(TASKS))
-    parser.add_argument("--epochs", type=int, default=defaults.epochs)
-    parser.add_argument("--batch-size", type=int, default=defaults.batch_size)
-    parser.add_argument("--lr", type=float, default=defaults.lr, help="Adam learning rate (head and encoder)")
-    parser.add_argument("--hidden", type=int, default=defaults.hidden, help="hidden size of the head (Tai: 50)")
-    parser.add_argument("--l2-to-init", type=float, default=defaults.l2_to_init,
-                        help="lambda_w of the L2 penalty toward the starting encoder weights (0: off)")
-    parser.add_argument("--freeze-encoder", action="store_true", help="train the head only")
-    parser.add_argument("--dev-fraction", type=float, default=defaults.dev_fraction,
-                        help="stsb without sts-test.csv: share of sts-train held out as dev (sts-dev is then test)")
-    parser.add_argument("--limit", type=int, default=0, help="at most N pairs per split (0 = all; quick checks)")
-    parser.add_argument("--max-steps", type=int, default=0, help="stop after N updates (0 = no limit)")
-    parser.add_argument("--seed", type=int, default=defaults.seed)
+    add_config_arguments(parser, FinetuneConfig, FLAG_HELP, {"task": tuple(TASKS)},
+                         {"freeze_encoder": {"action": "store_true"}}, "epochs=5")
     parser.add_argument("--overwrite", action="store_true", help="replace the files an earlier run wrote into "
                         "--output (without it, an --output holding them is refused)")
     parser.set_defaults(func=run)

@@ -25,7 +25,7 @@ from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
-from paranmt.schemas.config import load_config, parse_assignments
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 
 WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs")      # what a probe writes into its output
 
@@ -48,9 +48,7 @@ FLAGS = tuple(FLAG_HELP) + ("resume", "keep_encoders")
 
 
 def run(args) -> int:
-    overrides = {name: getattr(args, name) for name in FLAGS}
-    overrides.update(parse_assignments(args.set))
-    config = load_config(ProbeConfig, args.config, overrides, what="probe config").validate()
+    config = load_command_config(ProbeConfig, args, FLAGS, "probe config")
     output = Path(config.output)
     check_apart(config.output, [*config.input, config.sts_dir])
     held = f"an earlier probe ({len(finished_runs(output))} run(s) in {RESULTS})" if (output / RESULTS).is_file() \
@@ -85,18 +83,13 @@ def unfinished_runs(output: Path) -> list[Path]:
 
 
 def register(subparsers) -> None:
-    from paranmt.pipelines.runtime.arguments import add_config_flags
-
     parser = subparsers.add_parser("probe", help="train small encoders on each corpus (or fold) and compare STS",
                                    description=__doc__)
-    add_config_flags(parser, ProbeConfig, FLAG_HELP, {"format": FORMATS})
+    add_config_arguments(parser, ProbeConfig, FLAG_HELP, {"format": FORMATS}, example="train.epochs=2")
     parser.add_argument("--resume", action="store_true", default=None, help="skip the runs results.csv holds "
                         "(refused when there is no results.csv)")
     parser.add_argument("--overwrite", action="store_true", help="delete an earlier probe in --output first (without "
                         "--resume or --overwrite, an --output holding one is refused)")
     parser.add_argument("--keep-encoders", action="store_true", default=None,
                         help="keep each run's encoder under DIR/runs/ (default: its logs only)")
-    parser.add_argument("--config", help="probe YAML (keys = ProbeConfig fields, training settings under train:)")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override any config key, e.g. --set train.epochs=2 --set train.dim=100")
     parser.set_defaults(func=run)

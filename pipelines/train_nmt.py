@@ -11,17 +11,15 @@ or a full disk stop it with one line naming the steps done, the last checkpoint 
 130 / 143 / 1); a fairseq tool that fails is one line naming its log (exit 1)."""
 from __future__ import annotations
 
-from paranmt.models.nmt.recipe import STEPS, NMTRecipe, load_recipe_config, resolve
+from paranmt.models.nmt.recipe import OBJECTIVES, STEPS, NMTRecipe, RecipeConfig, resolve
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
-from paranmt.schemas.config import check_choice, parse_assignments
+from paranmt.schemas.config import check_choice
 from paranmt.schemas.paths import asset_path
 
 
 def run(args) -> int:
-    overrides = {"work_dir": args.work_dir, "threads": args.threads, "objective": args.objective,
-                 "init_from": args.init_from, "mrt.cost": args.mrt_cost, "mrt.gamma": args.mrt_gamma,
-                 "mrt.nbest": args.mrt_nbest, "mrt.simile_encoder": args.mrt_encoder, **parse_assignments(args.set)}
-    config = load_recipe_config(args.config, overrides)
+    config = load_command_config(RecipeConfig, args, FLAG_HELP, "nmt recipe config")
     steps = tuple(args.steps.split(",")) if args.steps else None
     for step in steps or ():
         check_choice("--steps", step, STEPS)
@@ -54,22 +52,30 @@ def kept(recipe: NMTRecipe) -> list:
     recipe_config.json of a run that failed before any step began."""
     return [path for path in recipe.written() if path.name != "recipe_config.json"]
 
+# RecipeConfig key -> help of its flag (--key with dashes; --mrt-encoder for mrt.simile_encoder; the default is
+# appended); flags left at None keep the YAML's value
+FLAG_HELP = {
+    "work_dir": "override work_dir (data, sentencepiece, binarized data, checkpoints)",
+    "threads": "override threads of the fairseq subprocesses",
+    "objective": "mrt: add the minimum-risk stage",
+    "init_from": "start from an existing model directory (e.g. assets/nmt-cs-en)",
+    "mrt.cost": "1-SIMILE, 1-BLEU+1, or their mean",
+    "mrt.gamma": "weight of the token-level loss",
+    "mrt.nbest": "n-best list size",
+    "mrt.simile_encoder": "SIMILE's encoder",
+}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("train-nmt", help="train a fairseq NMT model with the project's recipe",
                                    description=__doc__)
-    parser.add_argument("--config", required=True, help="recipe YAML, e.g. configs/nmt/cs-en-small.yaml")
-    parser.add_argument("--work-dir", help="override work_dir (data, sentencepiece, binarized data, checkpoints)")
-    parser.add_argument("--threads", type=int, help="override threads of the fairseq subprocesses")
+    add_config_arguments(parser, RecipeConfig, FLAG_HELP, {"objective": OBJECTIVES,
+                                                           "mrt.cost": ("simile", "bleu", "both")},
+                         {"mrt.cost": {"name": "--mrt-cost"},
+                          "mrt.gamma": {"name": "--mrt-gamma"}, "mrt.nbest": {"name": "--mrt-nbest"},
+                          "mrt.simile_encoder": {"name": "--mrt-encoder"}}, "train.stop_time_hours=2")
     parser.add_argument("--steps", help=f"comma-separated subset of {','.join(STEPS)} (default: data, spm, "
                         "preprocess, train (not with init_from), mrt (with --objective mrt))")
-    parser.add_argument("--objective", choices=["mle", "mrt"], help="mrt: add the minimum-risk stage")
-    parser.add_argument("--init-from", help="start from an existing model directory (e.g. assets/nmt-cs-en)")
-    parser.add_argument("--mrt-cost", choices=["simile", "bleu", "both"], help="1-SIMILE, 1-BLEU+1, or their mean")
-    parser.add_argument("--mrt-gamma", type=float, help="weight of the token-level loss (default 0.3)")
-    parser.add_argument("--mrt-nbest", type=int, help="n-best list size (default 8)")
-    parser.add_argument("--mrt-encoder", help="SIMILE's encoder (default assets/encoder-sp)")
-    parser.add_argument("--set", action="append", metavar="KEY=VALUE",
-                        help="override a config key, e.g. --set train.stop_time_hours=2 (repeatable)")
     parser.add_argument("--force", action="store_true", help="rerun steps even when marked done")
     parser.add_argument("--resume", action="store_true", help="continue the run in the work directory: skip the "
                         "steps marked done, fairseq-train restarts from checkpoint_last.pt (refused when there is "

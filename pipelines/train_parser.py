@@ -1,5 +1,6 @@
 """`paranmt train-parser`: train the project's English POS tagger + constituency parser (stanza) on the Penn
-Treebank sample and package them with a MANIFEST (recipe: paranmt.models.parsing.train).
+Treebank sample and package them with a MANIFEST (recipe: paranmt.models.parsing.train). Settings:
+ParserTrainConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`.
 
 Output (docs/reliability.md, "Every command that writes"): a `--work-dir` or `--output` that is, holds or lies inside
 the treebank or the bitext is refused. A work directory holding an earlier run needs `--resume` (the steps done are
@@ -15,8 +16,9 @@ import json
 import logging
 from pathlib import Path
 
-from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, done_steps,
-                                          load_train_config, run)
+from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, ParserTrainConfig,
+                                          done_steps, run)
+from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
 
@@ -40,7 +42,7 @@ def claim_outputs(args, config, steps: tuple[str, ...]) -> None:
 
 
 def train_parser(args) -> int:
-    config = load_train_config(args.config)
+    config = load_command_config(ParserTrainConfig, args, FLAG_HELP, "parser recipe config")
     steps = tuple(args.steps.split(","))
     for step in steps:
         check_choice("--steps", step, STEPS)
@@ -62,10 +64,27 @@ def train_parser(args) -> int:
     return 0
 
 
+# ParserTrainConfig field -> help of its flag (--field-name; the default is appended); the stanza flags
+# (tagger_args, parser_args) are set in the YAML or with --set
+FLAG_HELP = {
+    "treebank": "folder of PTB wsj_*.mrg files",
+    "bitext": "folder of the bitext whose English side (with the PTB training words) trains the word vectors",
+    "bitext_suffix": "suffix of the bitext's English files",
+    "dev_files": "first and last WSJ file number of the dev split (model selection)",
+    "test_files": "first and last WSJ file number of the held-out test split (scored in the MANIFEST)",
+    "vector_dim": "size of the PPMI-SVD word vectors",
+    "vector_max_vocab": "words kept for the word vectors, the most frequent",
+    "vector_min_count": "words seen fewer times get no vector",
+    "vector_window": "context window of the word vectors",
+    "threads": "OMP/MKL threads of the stanza trainers",
+    "seed": "random seed (word vectors, both trainers)",
+}
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser("train-parser", help="train the English parser (stanza) on the PTB sample",
                                    description=__doc__)
-    parser.add_argument("--config", default=None, help="recipe YAML (e.g. configs/parser/ptb-sample.yaml)")
+    add_config_arguments(parser, ParserTrainConfig, FLAG_HELP, example="vector_dim=100")
     parser.add_argument("--work-dir", default="work/parser-en", help="training work directory (resumable)")
     parser.add_argument("--output", default="assets/parser-en", help="where the packaged models go")
     parser.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")

@@ -3,9 +3,41 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from paranmt.models.nmt.stage import token_budget_batches
 from paranmt.models.nmt.translator import Translator
+from paranmt.schemas.build_config import ScoreConfig
+from paranmt.schemas.config import CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges
+
+BACKENDS = ("ctranslate2", "fairseq", "transformers")
+
+
+@dataclass
+class EvalConfig(Config):
+    """The settings of `paranmt eval-nmt` (`--config` YAML keys, `--set`, the flags)."""
+    backend: str = "ctranslate2"                # BACKENDS
+    test_name: str = ""                         # name recorded in the manifest ("": the source file's stem)
+    skip_first: int = bounded(0, 0)             # ignore the first N lines (e.g. a valid set)
+    limit: int = bounded(0, 0)                  # at most N lines (0 = all)
+    source_lang: str = "cs"
+    target_lang: str = "en"
+    normalize_punctuation: bool = True          # the Moses punctuation normalizer on the sources (as the recipe)
+    beam: int = bounded(12, 1)
+    batch_tokens: int = bounded(4096, 1)
+    device: str = "auto"                        # DEVICES
+    threads: int = bounded(0, 0)                # CPU threads (0: the backend's default)
+    use_vmap: bool = False                      # ctranslate2: decode with the model's vocabulary map
+    compute_type: str = "auto"                  # CTranslate2 compute type (CT2_COMPUTE_TYPES)
+    simile_encoder: str = ScoreConfig.encoder   # encoder of SIMILE ("": no SIMILE)
+    record: bool = False                        # add the result to the model's MANIFEST.json
+
+    def validate(self) -> "EvalConfig":
+        check_ranges(self)
+        check_choice("backend", self.backend, BACKENDS)
+        check_choice("device", self.device, DEVICES)
+        check_choice("compute_type", self.compute_type, CT2_COMPUTE_TYPES)
+        return self
 
 
 def translate_corpus(translator: Translator, sources: list[str], beam: int = 12, batch_tokens: int = 4096,

@@ -21,12 +21,33 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from paranmt.models.files import ModelFileError, reading, write_text_atomically
+from paranmt.schemas.config import CT2_WEIGHT_TYPES, Config, bounded, check_choice, check_ranges
 from paranmt.schemas.metadata import file_sha256
 
 NMT_DESCRIPTOR = "nmt.json"
+
+
+@dataclass
+class ConvertConfig(Config):
+    """The settings of `paranmt convert-nmt` (`--set`, the flags): languages, checkpoint averaging, weight types,
+    and the size of the vocabulary map (paranmt.models.nmt.vmap)."""
+    source_lang: str = "cs"
+    target_lang: str = "en"
+    average_last: int = bounded(1, 1)           # average the last N epoch checkpoints (1: checkpoint_last.pt as is)
+    fp32: bool = False                          # keep fp32 weights in fairseq/model.pt (else fp16)
+    quantization: str = "int8"                  # CTranslate2 weight type (CT2_WEIGHT_TYPES)
+    vmap_pairs: int = bounded(100_000, 1)       # sentence pairs read for the vocabulary map
+    vmap_per_source: int = bounded(20, 1)       # target candidates per source piece
+    vmap_common: int = bounded(300, 1)          # target pieces always allowed, the most frequent
+
+    def validate(self) -> "ConvertConfig":
+        check_ranges(self)
+        check_choice("quantization", self.quantization, CT2_WEIGHT_TYPES)
+        return self
 
 
 def epoch_checkpoints(checkpoint_dir: Path) -> list[Path]:

@@ -37,7 +37,7 @@ from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import Config, bounded, check_ranges, load_config
+from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.metadata import file_sha256
 
@@ -77,11 +77,6 @@ class ParserTrainConfig(Config):
             if len(getattr(self, key)) != 2:
                 raise ConfigError(f"{key} must be two WSJ file numbers [first, last], not {getattr(self, key)}")
         return self
-
-
-def load_train_config(path: str | None) -> ParserTrainConfig:
-    """ParserTrainConfig defaults <- the recipe YAML, by the project's one config loader; validated."""
-    return load_config(ParserTrainConfig, path, what="parser recipe config").validate()
 
 
 def _range(bounds: list[int]) -> range:

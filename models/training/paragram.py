@@ -44,9 +44,12 @@ from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Wind
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 SIMILARITIES = ("cosine", "dot")
+SCORE_COLUMNS = tsv.LEXICON_COLUMNS[2:]         # what a lexicon's pairs can be ranked by
 
 
 class WordPairsError(DataFileError):
@@ -54,30 +57,34 @@ class WordPairsError(DataFileError):
 
 
 @dataclass
-class ParagramConfig:
-    dim: int = 300
-    similarity: str = "cosine"        # cosine | dot
-    margin: float = 0.4               # δ (the 25-d dot-product setting of the thesis used 1)
-    negatives: str = "max"            # max | mix | rand, within the mini-batch
-    batch_size: int = 100
-    epochs: int = 10
-    lr: float = 0.05                  # AdaGrad
-    l2_to_init: float = 1e-6          # λ of λ ||W_init - W||²
-    init_vectors: str | None = None   # word2vec / GloVe text file (optional)
-    max_steps: int = 0
+class ParagramConfig(Config):
+    """The settings of `paranmt train-words` (`--config` YAML keys, `--set`, the flags): the model and its
+    training, and which pairs of a lexicon are read (score_column, min_score, max_pairs; max_pairs also for PPDB)."""
+    dim: int = bounded(300, 1)
+    similarity: str = "cosine"                  # cosine | dot
+    margin: float = 0.4                         # δ (the 25-d dot-product setting of the thesis used 1)
+    negatives: str = "max"                      # max | mix | rand, within the mini-batch
+    batch_size: int = bounded(100, 2)
+    epochs: int = bounded(10, 1)
+    lr: float = bounded(0.05, 0)                # AdaGrad (> 0)
+    l2_to_init: float = bounded(1e-6, 0)        # λ of λ ||W_init - W||²
+    init_vectors: str | None = None             # word2vec / GloVe text file (optional)
+    max_steps: int = bounded(0, 0)
     seed: int = 1
+    score_column: str = "pmi_adj"               # lexicon input: the column pairs are ranked by
+    min_score: float = 0.0                      # lexicon input: keep pairs scoring >= this
+    max_pairs: int = bounded(0, 0)              # at most this many pairs, best first (0 = all)
+    threads: int = bounded(1, 1)                # torch CPU threads
 
     def validate(self) -> "ParagramConfig":
-        if self.similarity not in SIMILARITIES:
-            raise ValueError(f"similarity must be one of {', '.join(SIMILARITIES)}, not {self.similarity!r}")
-        if self.negatives not in STRATEGIES:
-            raise ValueError(f"negatives must be one of {', '.join(STRATEGIES)}, not {self.negatives!r}")
-        if min(self.dim, self.batch_size, self.epochs) < 1 or self.batch_size < 2:
-            raise ValueError("dim, epochs >= 1 and batch_size >= 2 are required")
-        if self.l2_to_init < 0 or self.lr <= 0:
-            raise ValueError("l2_to_init >= 0 and lr > 0 are required")
+        check_ranges(self)
+        check_choice("similarity", self.similarity, SIMILARITIES)
+        check_choice("negatives", self.negatives, STRATEGIES)
+        check_choice("score_column", self.score_column, SCORE_COLUMNS)
+        if self.lr <= 0:
+            raise ConfigError(f"lr must be > 0, not {self.lr}")
         if self.init_vectors and not Path(self.init_vectors).is_file():
-            raise ValueError(f"init_vectors {self.init_vectors} not found")
+            raise ConfigError(f"init_vectors {self.init_vectors} not found")
         return self
 
 
@@ -97,7 +104,7 @@ def read_lexicon_pairs(directory: str | Path, score_column: str = "pmi_adj", min
     files = sorted(Path(directory).glob("lexicon-*.tsv"))
     if not files:
         raise WordPairsError(f"{directory}: no lexicon-*.tsv (the output of `paranmt lexicon`)")
-    if score_column not in tsv.LEXICON_COLUMNS[2:]:
+    if score_column not in SCORE_COLUMNS:
         raise WordPairsError(f"score column must be one of {', '.join(tsv.LEXICON_COLUMNS[2:])}")
     column = tsv.LEXICON_COLUMNS.index(score_column)
     scored = []

@@ -38,6 +38,8 @@ from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -53,18 +55,26 @@ class FinetuneDataError(ValueError):
 
 
 @dataclass
-class FinetuneConfig:
-    task: str = "sick-r"
-    epochs: int = 10
-    batch_size: int = 25
-    lr: float = 1e-3                  # Adam, head and encoder
-    hidden: int = 50
-    l2_to_init: float = 0.0           # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
-    freeze_encoder: bool = False      # train the head only (frozen features)
-    dev_fraction: float = 0.1         # stsb without sts-test.csv: share of sts-train held out as dev
-    limit: int = 0                    # at most this many pairs per split (0 = all; quick checks)
-    max_steps: int = 0                # stop after this many updates in total (0 = no limit)
+class FinetuneConfig(Config):
+    """The settings of `paranmt finetune-sts` (`--config` YAML keys, `--set`, the flags)."""
+    task: str = "sick-r"                        # sick-r | stsb (TASKS)
+    epochs: int = bounded(10, 1)
+    batch_size: int = bounded(25, 1)
+    lr: float = bounded(1e-3, 0)                # Adam, head and encoder
+    hidden: int = bounded(50, 1)
+    l2_to_init: float = bounded(0.0, 0)         # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
+    freeze_encoder: bool = False                # train the head only (frozen features)
+    dev_fraction: float = bounded(0.1, 0, 1)    # stsb without sts-test.csv: share of sts-train held out as dev
+    limit: int = bounded(0, 0)                  # at most this many pairs per split (0 = all; quick checks)
+    max_steps: int = bounded(0, 0)              # stop after this many updates in total (0 = no limit)
     seed: int = 1
+
+    def validate(self) -> "FinetuneConfig":
+        check_ranges(self)
+        check_choice("task", self.task, tuple(TASKS))
+        if not 0 < self.dev_fraction < 1:
+            raise ConfigError(f"dev_fraction must lie strictly between 0 and 1, not {self.dev_fraction}")
+        return self
 
 
 def target_distribution(scores: np.ndarray, low: int, high: int) -> np.ndarray:

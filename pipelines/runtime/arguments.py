@@ -91,26 +91,29 @@ def add_config_flags(parser, config_class, flag_help: dict, choices: dict, flags
 
 
 def add_config_arguments(parser, config_class, flag_help: dict, choices: dict | None = None,
-                         flags: dict | None = None, example: str = "") -> None:
+                         flags: dict | None = None, example: str = "", config_file: bool = True) -> None:
     """A command configured by one typed config: its flags (`add_config_flags`), `--config FILE.yaml` (keys = the
-    config's fields) and `--set KEY=VALUE` (repeatable); `load_command_config` reads them back."""
+    config's fields; not with `config_file` False, for a command whose --config names another file) and `--set
+    KEY=VALUE` (repeatable); `load_command_config` reads them back."""
     add_config_flags(parser, config_class, flag_help, choices or {}, flags)
-    parser.add_argument("--config", help=f"YAML with {config_class.__name__} keys (the flags' names with _ for -; "
-                        f"flags and --set win)")
+    if config_file:
+        parser.add_argument("--config", help=f"YAML with {config_class.__name__} keys (the flags' names with _ for "
+                            f"-; flags and --set win)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override any config key" + (f", e.g. --set {example}" if example else ""))
 
 
-def load_command_config(config_class, args, flag_help: dict, what: str, required: tuple[str, ...] = ()):
-    """The command's config: `config_class` defaults <- `--config` YAML <- its flags (those given) <- `--set`
-    (schemas.config.load_config, the one loader), validated (`validate()`); a `required` field left empty is one
-    line naming its flag and key."""
+def load_command_config(config_class, args, flag_help: dict, what: str, required: tuple[str, ...] = (),
+                        config_file: bool = True):
+    """The command's config: `config_class` defaults <- `--config` YAML (not with `config_file` False:
+    `add_config_arguments`) <- its flags (those given) <- `--set` (schemas.config.load_config, the one loader),
+    validated (`validate()`); a `required` field left empty is one line naming its flag and key."""
     from paranmt.schemas.config import load_config, parse_assignments
     from paranmt.schemas.errors import ConfigError
 
     overrides = {name: getattr(args, name) for name in flag_help}
     overrides.update(parse_assignments(args.set))
-    config = load_config(config_class, args.config, overrides, what=what)
+    config = load_config(config_class, args.config if config_file else None, overrides, what=what)
     missing = [name for name in required if getattr(config, name) in (None, "", [])]
     if missing:
         raise ConfigError("give " + ", ".join(f"--{name.replace('_', '-')}" for name in missing) + " (or "

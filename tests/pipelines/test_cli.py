@@ -162,3 +162,91 @@ def test_a_commands_settings_come_from_its_config_then_its_flags_then_set(comman
     yaml_file.write_text(f"{field}x: {in_yaml}\n")
     with pytest.raises(ConfigError, match=f"did you mean '{field}'"):
         settings()
+
+
+# -- settings: --config FILE.yaml, the generated flags and --set, through the one loader ----------------------------
+def settings_cases(tmp_path):
+    """command -> (its arguments, the function that receives its settings, how to read them from that call's
+    arguments, the YAML, the settings expected): each case sets one key in the YAML, one with a flag, one with
+    --set, and overrides a flag with --set."""
+    data = tmp_path / "data"
+    (data / "sts").mkdir(parents=True)
+    files = {name: tmp_path / name for name in ("ppdb.txt", "spm.model")}
+    for path in files.values():
+        path.write_text("x\n")
+    (tmp_path / "run").mkdir()
+    out = str(tmp_path / "out")
+    return {
+        "finetune-sts": (["--model", "m", "--data-dir", str(data), "--output", out, "--lr", "0.5",
+                          "--set", "hidden=7", "--set", "lr=0.25", "--freeze-encoder"],
+                         "paranmt.pipelines.finetune_sts.finetune_into", lambda a: a[1], {"epochs": 3},
+                         {"epochs": 3, "hidden": 7, "lr": 0.25, "freeze_encoder": True, "task": "sick-r"}),
+        "train-words": (["--input", str(files["ppdb.txt"]), "--output", out, "--epochs", "2", "--set", "margin=1",
+                         "--set", "epochs=4"],
+                        "paranmt.pipelines.train_words.train_into", lambda a: a[1], {"dim": 16},
+                        {"dim": 16, "margin": 1.0, "epochs": 4}),
+        "probe": (["--input", str(files["ppdb.txt"]), "--output", out, "--sts-dir", str(data), "--seed", "3",
+                   "--set", "train.dim=9"],
+                  "paranmt.pipelines.probe.run_probe", lambda a: a[0], {"pairs": 50},
+                  {"pairs": 50, "seed": 3, "train": {"dim": 9}}),
+        "train-nmt": (["--mrt-gamma", "0.5", "--mrt-encoder", "enc", "--set", "mrt.nbest=4", "--steps", "data"],
+                      "paranmt.models.nmt.recipe.NMTRecipe.run", lambda a: a[0].config,
+                      {"work_dir": out, "threads": 2, "data": {"inputs": [str(data)], "valid": "news"}},
+                      {"threads": 2, "mrt": {"gamma": 0.5, "simile_encoder": "enc", "nbest": 4}}),
+        "train-parser": (["--work-dir", out, "--output", str(tmp_path / "parser"), "--dev-files", "150", "151",
+                          "--set", "seed=7", "--steps", "prepare"],
+                         "paranmt.pipelines.train_parser.run", lambda a: a[0], {"vector_dim": 20},
+                         {"vector_dim": 20, "dev_files": [150, 151], "seed": 7}),
+        "convert-nmt": (["--checkpoints", str(tmp_path / "run"), "--data-bin", str(tmp_path / "run"), "--spm",
+                         str(files["spm.model"]), "--output", out, "--average-last", "2", "--fp32",
+                         "--set", "vmap_common=7"],
+                        "paranmt.pipelines.convert_nmt.export_run", lambda a: vars(a[0]), None,
+                        {"average_last": 2, "fp32": True, "vmap_common": 7, "quantization": "int8"}),
+        "eval-nmt": (["--model", "m", "--source", str(files["ppdb.txt"]), "--reference", str(files["ppdb.txt"]),
+                      "--no-normalize-punctuation", "--record", "--set", "use_vmap=true"],
+                     "paranmt.pipelines.convert_nmt.evaluate_model", lambda a: vars(a[0]), {"beam": 3},
+                     {"beam": 3, "normalize_punctuation": False, "record": True, "use_vmap": True}),
+        "export-encoder": (["--model", "m", "--output", out, "--set", "format=sentence-transformers"],
+                           "paranmt.pipelines.export_encoder.export", lambda a: a[1], {"format": "sentence-transformers"},
+                           {"format": "sentence-transformers"}),
+    }
+
+
+SETTINGS_COMMANDS = ["finetune-sts", "train-words", "probe", "train-nmt", "train-parser", "convert-nmt", "eval-nmt",
+                     "export-encoder"]
+
+
+def as_dict(settings) -> dict:
+    return settings if isinstance(settings, dict) else __import__("dataclasses").asdict(settings)
+
+
+def subset(got: dict, expected: dict) -> dict:
+    return {key: subset(got[key], value) if isinstance(value, dict) else got[key] for key, value in expected.items()}
+
+
+def command_line(command: str, tmp_path) -> tuple[list[str], str, object, dict]:
+    """The arguments of `command`'s settings case, with --config naming its YAML (written), and the rest of it."""
+    import yaml
+
+    argv, target, read, config, expected = settings_cases(tmp_path)[command]
+    if config is not None:
+        (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+        argv = [*argv, "--config", str(tmp_path / "config.yaml")]
+    return [command, *argv], target, read, expected
+
+
+@pytest.mark.parametrize("command", SETTINGS_COMMANDS)
+def test_config_flags_and_set_reach_the_commands_settings(command, tmp_path, monkeypatch):
+    argv, target, read, expected = command_line(command, tmp_path)
+    calls = []
+    monkeypatch.setattr(target, lambda *args, **kwargs: calls.append(args) or 0)
+    assert cli.main(argv) == 0
+    assert subset(as_dict(read(calls[0])), expected) == expected
+
+
+@pytest.mark.parametrize("command", SETTINGS_COMMANDS)
+def test_an_unknown_setting_is_one_line(command, tmp_path, capsys):
+    argv = command_line(command, tmp_path)[0]
+    assert cli.main([*argv, "--set", "no_such_key=1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "unknown" in err[0] and "'no_such_key'" in err[0], err

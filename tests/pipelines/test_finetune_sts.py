@@ -28,7 +28,7 @@ def test_finetune_sts_user_mistakes(repo, tmp_path, capsys):
     (data / "sts").mkdir(parents=True)
     cases = [(["--data-dir", str(tmp_path / "none")], "no sts/ folder"),
              (["--data-dir", str(data)], "SICK/SICK_train not found"),
-             (["--data-dir", str(data), "--epochs", "0"], "--epochs")]
+             (["--data-dir", str(data), "--epochs", "0"], "epochs must be >= 1")]
     for args, message in cases:
         assert main(["finetune-sts", "--model", model, "--task", "sick-r", "--output", str(tmp_path / "o"),
                      *args]) == 2
