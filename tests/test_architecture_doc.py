@@ -16,6 +16,11 @@ that cannot be part of a path; a trailing `.` ends the sentence, not the path. I
 file or folder (a glob: when it matches one), or when it is `FOLDER/MODULE.NAME` (`schemas/config.load_config`) and
 FOLDER/MODULE.py is tracked and defines NAME at the start of a line (def, class or assignment). Scripts cited without
 a folder (`tasks.py`) follow the records' rule (tests/test_records.py `cited_scripts`, `resolves`).
+
+A name the page quotes (`quoted_names`): a backquoted identifier, dotted or not, whose last part has an underscore or
+is capitalized (`claim_results`, `Task.keep_best`, `ShardJob`; not `copy` or `DIR`). It resolves when some tracked
+Python file defines that last part (def, class, an assignment or a field at the start of a line) or has it as a
+string literal (`"repeated_word"`: a reason, a metric).
 """
 from __future__ import annotations
 
@@ -180,6 +185,29 @@ def path_problems(text: str, files: set[str]) -> list[str]:
     return missing
 
 
+def quoted_names(text: str) -> list[str]:
+    """The code names `text` quotes (rule in the module docstring)."""
+    return [span for span in re.findall(r"`([A-Za-z_][\w.]*)`", text)
+            if "_" in span.rsplit(".", 1)[-1] or re.fullmatch(r"[A-Z][a-z]\w+", span.rsplit(".", 1)[-1])]
+
+
+DEFINED = re.compile(r"^[ \t]*(?:async def |def |class )(\w+)|^[ \t]*(\w+)[ \t]*(?::[^=\n]*)?=|[\"'](\w+)[\"']", re.M)
+
+
+def code_names(files: set[str]) -> set[str]:
+    """Every name a tracked Python file (but this one) defines or has as a string literal."""
+    names = set()
+    for name in files:
+        if name.endswith(".py") and REPO / name != Path(__file__).resolve():
+            names.update(n for match in DEFINED.findall((REPO / name).read_text(encoding="utf-8")) for n in match)
+    return names
+
+
+def name_problems(text: str, files: set[str]) -> list[str]:
+    defined = code_names(files)
+    return [quoted for quoted in dict.fromkeys(quoted_names(text)) if quoted.rsplit(".", 1)[-1] not in defined]
+
+
 def test_the_rules_find_named_paths():
     roots = {"models", "docs", "schemas", "tests"}
     text = ("see models/training/loop.py, `schemas/config.load_config` and docs/*.md. DIR/models/x and "
@@ -228,3 +256,16 @@ def test_the_table_check_catches_a_missing_row_and_wrong_cells(tracked):
         "eval-transfer: models/evaluation/gone.py is not in the repository",
         "eval-transfer: none of its tests names the command or pipelines.eval_transfer",
         "eval-words: module pipelines/eval.py, not pipelines/eval_words.py"]
+
+
+def test_the_rules_find_quoted_names():
+    text = "`claim_results`, `Task.keep_best`, `ShardJob`, `copy`, `DIR`, `--resume`, `paranmt build ...`, `a.b_c`"
+    assert quoted_names(text) == ["claim_results", "Task.keep_best", "ShardJob", "a.b_c"]
+
+
+def test_every_name_the_page_quotes_is_in_the_code(tracked):
+    text = DOC.read_text(encoding="utf-8")
+    missing = name_problems(text, tracked)
+    assert not missing, "names docs/architecture.md quotes that no Python file defines:\n" + "\n".join(missing)
+    assert name_problems("`claim_results`, `Loop.run`, `gone_helper`, `GoneClass`", tracked) == [
+        "gone_helper", "GoneClass"]
