@@ -84,7 +84,7 @@ def test_v1_shards_are_read_as_v2(tmp_path, sample_dir):
     assert upgraded.schema.equals(PAIR_SCHEMA)
     assert upgraded.column("source_scores").type == SOURCE_SCORES_TYPE
     assert table_to_pairs(upgraded)[3]["source_scores"] == pytest.approx({"adq_score": 0.53})
-    assert main(["filter", "--input", str(old), "--output", str(tmp_path / "f"), "--set", "max_tokens=1000"]) == 0
+    assert main(["filter", "--input", str(old), "--output", str(tmp_path / "f"), "--set", "sample=1000"]) == 0
     assert main(["stats", "--input", str(old), "--output", str(tmp_path / "s")]) == 0
     assert main(["export", "--format", "hf", "--input", str(old), "--output", str(tmp_path / "hf")]) == 0
     assert build("--input", old, "--format", "shards", "--output", tmp_path / "b", "--stages", "clean", *LOCAL) == 0
