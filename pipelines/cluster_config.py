@@ -31,6 +31,7 @@ import shlex
 import yaml
 
 from paranmt.pipelines.runtime.extras import require_extra
+from paranmt.pipelines.runtime.outputs import claim_results
 from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
 from paranmt.schemas.config import parse_assignments
 from paranmt.schemas.errors import ConfigError
@@ -136,6 +137,10 @@ def cluster_spec(config: ClusterConfig) -> list[dict]:
     return manifests
 
 
+CLUSTER_FILES = ("cpu-workers.sh", "gpu-workers.sh", "start-scheduler.sh", "dask-client.yaml", "submit.sh",
+                 "dask-cluster.yaml")       # every file write_cluster_files may write
+
+
 def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
     """Write the files of `config` into `output` (module docstring); returns name -> path."""
     try:
@@ -180,6 +185,9 @@ def register(subparsers) -> None:
     parser.add_argument("--output", required=True, help="directory for the job scripts / the Kubernetes spec")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override any config key, e.g. --set gpu.jobs=4 --set scheduler_address=tcp://h:8786")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="replace the scripts an earlier run wrote into --output (refused without it: they "
+                             "may have been edited by hand)")
     parser.set_defaults(func=run)
 
 
@@ -191,6 +199,8 @@ def run(args) -> int:
     if args.scheduler:
         overrides["scheduler"] = args.scheduler
     config = load_cluster_config(args.config or args.scheduler, overrides)
+    given = args.config if args.config and os.path.exists(args.config) else None
+    claim_results(args.output, [given], CLUSTER_FILES, args.overwrite)
     paths = write_cluster_files(config, args.output)
     for name, path in paths.items():
         print(f"paranmt cluster-config: wrote {path}")

@@ -209,3 +209,20 @@ def test_a_tls_cluster_from_the_written_scripts_serves_only_clients_with_its_cer
         for process in started:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=30)
+
+
+def test_scripts_of_an_earlier_run_are_not_overwritten_without_overwrite(tmp_path, capsys):
+    """Job scripts are often edited by hand before they are submitted: a second run into the same --output is
+    refused in one line unless --overwrite."""
+    from paranmt.pipelines.cli import main
+
+    out = tmp_path / "cluster"
+    assert main(["cluster-config", "--scheduler", "slurm", "--output", str(out)]) == 0
+    (out / "submit.sh").write_text("# edited by hand\n")
+    capsys.readouterr()
+    assert main(["cluster-config", "--scheduler", "slurm", "--output", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--overwrite" in err
+    assert (out / "submit.sh").read_text() == "# edited by hand\n"
+    assert main(["cluster-config", "--scheduler", "slurm", "--output", str(out), "--overwrite"]) == 0
+    assert (out / "submit.sh").read_text().startswith("#!/usr/bin/env bash")
