@@ -223,7 +223,7 @@ COVERAGE = {
     "paranmt build ... --runner dask --dask-address tcp://login1:8786": ARGUMENTS,
     "paranmt cluster-config --scheduler slurm --output cluster/": RUN,
     "paranmt cluster-config --config my-cluster.yaml --output cluster/ --set gpu.jobs=8": ARGUMENTS,
-    "paranmt cluster-config --config slurm-czeng --output cluster/ --set scheduler_address=tcp://login1:8786 "
+    "paranmt cluster-config --config slurm-czeng --output cluster-czeng/ --set scheduler_address=tcp://login1:8786 "
     "--set account=OPEN-1-2": RUN,
     "paranmt build --input '/data/czeng16/*.gz' --format czeng16 --output /scratch/paranmt/czeng --config "
     "configs/dataflow-gpu.yaml --set translate.model=/models/opus-mt-cs-en-ct2 --runner dask --dask-address "
