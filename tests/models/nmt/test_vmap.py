@@ -81,10 +81,10 @@ def test_convert_nmt_vmap_flags_are_checked(tmp_path, capsys):
     assert "--vmap-source needs a model directory" in capsys.readouterr().err
     assert main(["convert-nmt", "--output", str(tmp_path / "o"), "--transformers", str(tmp_path),
                  "--vmap-pairs", "0"]) == 2
-    assert "--vmap-pairs must be >= 1" in capsys.readouterr().err
+    assert "vmap_pairs must be >= 1" in capsys.readouterr().err
     assert main(["convert-nmt", "--output", str(tmp_path / "o"), "--transformers", str(tmp_path),
                  "--vmap-common", "0"]) == 2
-    assert "--vmap-common must be >= 1, not 0" in capsys.readouterr().err
+    assert "vmap_common must be >= 1, not 0" in capsys.readouterr().err
 
 
 def test_convert_nmt_transformers_writes_the_vmap(hf_models, bitext, tmp_path, capsys):
