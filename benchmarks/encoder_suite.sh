@@ -25,7 +25,8 @@
 # Every step resumes (a finished step is skipped), so rerunning continues an interrupted suite; two processes with
 # disjoint KIND lists may share a ROOT (one per core). At the end:
 # `python benchmarks/bench_encoders.py suite-table --root ROOT/DATA` prints the table.
-# Cheaper evaluations (smoke runs only): STS_SETS (the STS datasets), TRANSFER_LIMIT (examples per split),
+# NICE (default 10): the niceness of the trainings and evaluations (0 on a machine kept for the suite: the wmt-bt
+# budgets are wall time). Cheaper evaluations (smoke runs only): STS_SETS (the STS datasets), TRANSFER_LIMIT (examples per split),
 # SPEED_SENTENCES.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +37,7 @@ SUITE="word trigram sp add proj dan charagram charagram-word word+trigram word,t
 VARIANTS="add-bicvm word-euclidean random-word random-trigram random-sp random-lstm random-gran"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
-PARANMT="nice -n 10 $PY -m paranmt.pipelines.cli"
+PARANMT="nice -n ${NICE:-10} $PY -m paranmt.pipelines.cli"
 # the suite's budget (the machine is shared: small enough for ~26 encoders x 2 data sets in about 1.5 hours):
 # 100-d, 300 mini-batches of 100 pairs (0.7 epoch of the bitext; 15 epochs of the demo corpus), M = 10
 BUDGET="--dim 100 --batch-size 100 --megabatch-size 10 --max-steps 300 --max-words 40"
@@ -109,7 +110,7 @@ for kind in $KINDS; do
   fi
   if [ ! -s "$dir/speed.md" ]; then    # sentences/s, 1 thread, batch 128, 6,400 English bitext sentences
     echo "$(date -u +%T) speed $kind" >> "$OUT/suite.log"
-    nice -n 10 $PY benchmarks/bench_encoders.py speed --model "$kind=$model" --sentences "${SPEED_SENTENCES:-6400}" \
+    nice -n ${NICE:-10} $PY benchmarks/bench_encoders.py speed --model "$kind=$model" --sentences "${SPEED_SENTENCES:-6400}" \
       --minilm-sentences 0 > "$dir/speed.md" 2> "$dir/speed.log"
   fi
 done
