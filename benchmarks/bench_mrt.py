@@ -18,7 +18,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
 from paranmt.models.nmt.recipe import NMTRecipe, load_recipe_config
 

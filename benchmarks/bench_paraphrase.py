@@ -37,7 +37,7 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
     from paranmt.models.encoders import open_encoder
     from paranmt.models.generation.models import find_models
     from paranmt.models.generation.paraphraser import load_generator
-    from paranmt.models.generation.pipeline import Job, ParaphrasePipeline
+    from paranmt.models.generation.pipeline import ParaphrasePipeline
     from paranmt.models.generation.postfilter import PostFilter
     from paranmt.models.generation.templates import matches_template
     from paranmt.models.parsing.parser import StanzaParser

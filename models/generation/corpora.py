@@ -19,7 +19,6 @@ sample), so that parsing fits a time budget.
 """
 from __future__ import annotations
 
-import csv
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path

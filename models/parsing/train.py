@@ -17,7 +17,6 @@ the constituency trainer also resumes from its own checkpoint):
 """
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import logging

@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from paranmt.pipelines.cli import main
-from paranmt.schemas.records import PAIR_SCHEMA, SOURCE_SCORES_TYPE, pairs_to_table, table_to_pairs, upgrade_table
+from paranmt.schemas.records import PAIR_SCHEMA, SOURCE_SCORES_TYPE, table_to_pairs, upgrade_table
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory", "--direct_num_workers=1"]
 

@@ -1,6 +1,5 @@
 """Minimum risk training: the costs and the risk on hand-computed values, the recipe's fairseq arguments, and a
 few MRT updates of the tiny test NMT model raising the SIMILE of its translations of the training sentences."""
-import shutil
 
 import numpy as np
 import pytest
