@@ -199,10 +199,10 @@ def run_eval(args) -> int:
     the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it.
     `--hypotheses` (written once complete) must lie apart from the inputs, and an existing file there needs
     `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line (nothing is written then). Settings:
-    EvalConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`."""
-    from paranmt.models.nmt.evaluate import EvalConfig
+    NmtEvalConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`."""
+    from paranmt.models.nmt.evaluate import NmtEvalConfig
 
-    args = settings(args, EvalConfig, EVAL_HELP, "eval-nmt config")
+    args = settings(args, NmtEvalConfig, EVAL_HELP, "eval-nmt config")
     if args.hypotheses:
         check_apart(args.hypotheses, [args.source, args.reference, args.model], "--hypotheses")
         if Path(args.hypotheses).is_dir():
@@ -266,7 +266,7 @@ def evaluate_model(args) -> int:
     return 0
 
 
-# ConvertConfig / EvalConfig field -> help of its flag (--field-name; the field's default is appended)
+# ConvertConfig / NmtEvalConfig field -> help of its flag (--field-name; the field's default is appended)
 CONVERT_HELP = {
     "source_lang": "source language (dict.<lang>.txt, the model's language pair)",
     "target_lang": "target language",
@@ -307,7 +307,7 @@ def settings(args, config_class, keys, what: str, config_file: bool = True):
 
 
 def register(subparsers) -> None:
-    from paranmt.models.nmt.evaluate import BACKENDS, EvalConfig
+    from paranmt.models.nmt.evaluate import BACKENDS, NmtEvalConfig
     from paranmt.models.nmt.export import ConvertConfig
 
     parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
@@ -339,7 +339,7 @@ def register(subparsers) -> None:
     evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
     evaluate.add_argument("--source", required=True, help="one source sentence per line")
     evaluate.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
-    add_config_arguments(evaluate, EvalConfig, EVAL_HELP, {"backend": BACKENDS, "device": DEVICES,
+    add_config_arguments(evaluate, NmtEvalConfig, EVAL_HELP, {"backend": BACKENDS, "device": DEVICES,
                                                            "compute_type": CT2_COMPUTE_TYPES},
                          {"use_vmap": {"action": "store_true"}, "record": {"action": "store_true"},
                           "normalize_punctuation": {"name": "--no-normalize-punctuation", "action": "store_false"}},

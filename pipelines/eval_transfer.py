@@ -69,7 +69,8 @@ FLAG_HELP = {
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoders.base import random_copy
-    from paranmt.models.evaluation.transfer import ProbeConfig, TransferDataError, evaluate, load_task, write_results
+    from paranmt.models.evaluation.transfer import (TransferDataError, TransferProbeConfig, evaluate, load_task,
+                                                    write_results)
 
     c = load_command_config(TransferConfig, args, FLAG_HELP, "eval-transfer config", required=EVALUATION_REQUIRED)
     if not Path(c.data_dir).is_dir():
@@ -88,8 +89,8 @@ def run(args) -> int:
             models[f"random {name}"] = lambda s: randomized.encode(s, c.batch_size)
         if "bag-of-words" in c.baselines:
             models["bag-of-words"] = None
-        probes = ProbeConfig(folds=c.folds, inner_folds=c.inner_folds, limit=c.limit, seed=c.seed,
-                             c_grid=tuple(c.c_grid))
+        probes = TransferProbeConfig(folds=c.folds, inner_folds=c.inner_folds, limit=c.limit, seed=c.seed,
+                                     c_grid=tuple(c.c_grid))
         results = evaluate(models, tasks, probes)
         write_results(results, c.output, f"Transfer tasks: {c.model}")
     print(f"wrote {Path(c.output) / 'results.csv'} and summary.md")

@@ -252,6 +252,7 @@ def test_the_table_check_catches_a_missing_row_and_wrong_cells(tracked):
         "eval: pipelines/evaluate.py loads EvalConfig, which its config cell does not name",
         "filter: FilterConfig is typed, the table says dataclass",
         "eval-transfer: ProbeConfig is typed, the table says dataclass",
+        "eval-transfer: pipelines/eval_transfer.py neither names ProbeConfig nor imports models/training/probe.py",
         "eval-transfer: pipelines/eval_transfer.py loads TransferConfig, which its config cell does not name",
         "eval-transfer: models/evaluation/gone.py is not in the repository",
         "eval-transfer: none of its tests names the command or pipelines.eval_transfer",

@@ -87,7 +87,7 @@ class TransferResult:
 
 
 @dataclass
-class ProbeConfig:
+class TransferProbeConfig:
     folds: int = 10                   # outer K of the cross-validated tasks
     inner_folds: int = 5              # K of the inner cross-validation that chooses C
     c_grid: Sequence[float] = C_GRID
@@ -219,7 +219,7 @@ def split_features(featurize: Featurize, split: Split, cache: dict):
 
 
 # -- the probe -----------------------------------------------------------------------------------------------------
-def _fit(x, y, c: float, config: ProbeConfig):
+def _fit(x, y, c: float, config: TransferProbeConfig):
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
@@ -229,7 +229,7 @@ def _fit(x, y, c: float, config: ProbeConfig):
     return model.fit(x, y)
 
 
-def choose_c(x, y, config: ProbeConfig, dev: tuple | None = None) -> float:
+def choose_c(x, y, config: TransferProbeConfig, dev: tuple | None = None) -> float:
     """The C of `config.c_grid` with the best mean accuracy over an inner stratified K-fold of (x, y), or on
     `dev` = (x_dev, y_dev) when given; ties go to the smaller C (stronger regularization)."""
     from sklearn.model_selection import StratifiedKFold
@@ -252,7 +252,7 @@ def binary_f1(y_true: np.ndarray, y_pred: np.ndarray) -> float:
     return 2 * tp / denominator if denominator else 0.0
 
 
-def evaluate_task(featurize: Featurize, task: TransferTask, config: ProbeConfig) -> dict[str, float]:
+def evaluate_task(featurize: Featurize, task: TransferTask, config: TransferProbeConfig) -> dict[str, float]:
     """{metric: value} of the probe on `task` (accuracy; mrpc also f1), as fractions in [0, 1]."""
     from sklearn.model_selection import StratifiedKFold
 
@@ -283,7 +283,7 @@ def evaluate_task(featurize: Featurize, task: TransferTask, config: ProbeConfig)
 
 
 def evaluate(models: dict[str, Featurize | None], tasks: Sequence[TransferTask],
-             config: ProbeConfig) -> list[TransferResult]:
+             config: TransferProbeConfig) -> list[TransferResult]:
     """Every model on every task. A model given as None is the bag-of-words baseline (vocabulary per task)."""
     from tqdm import tqdm
 

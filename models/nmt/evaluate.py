@@ -14,7 +14,7 @@ BACKENDS = ("ctranslate2", "fairseq", "transformers")
 
 
 @dataclass
-class EvalConfig(Config):
+class NmtEvalConfig(Config):
     """The settings of `paranmt eval-nmt` (`--config` YAML keys, `--set`, the flags)."""
     backend: str = "ctranslate2"                # BACKENDS
     test_name: str = ""                         # name recorded in the manifest ("": the source file's stem)
@@ -32,7 +32,7 @@ class EvalConfig(Config):
     simile_encoder: str = ScoreConfig.encoder   # encoder of SIMILE ("": no SIMILE)
     record: bool = False                        # add the result to the model's MANIFEST.json
 
-    def validate(self) -> "EvalConfig":
+    def validate(self) -> "NmtEvalConfig":
         check_ranges(self)
         check_choice("backend", self.backend, BACKENDS)
         check_choice("device", self.device, DEVICES)

@@ -5,8 +5,8 @@ from scipy import sparse
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.encoders.base import random_copy
-from paranmt.models.evaluation.transfer import (BagOfWords, ProbeConfig, TransferDataError, binary_f1, choose_c,
-                                               evaluate_task, load_task, pair_features, stratified_sample)
+from paranmt.models.evaluation.transfer import (BagOfWords, TransferDataError, TransferProbeConfig, binary_f1,
+                                               choose_c, evaluate_task, load_task, pair_features, stratified_sample)
 
 
 def test_tasks_load_with_the_staged_sizes(shared_data):
@@ -61,7 +61,7 @@ def test_choose_c_prefers_regularization_on_noise_and_fits_a_separable_signal():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(200, 5))
     y = (x[:, 0] > 0).astype(int)
-    config = ProbeConfig(inner_folds=3, c_grid=(1e-4, 1.0))
+    config = TransferProbeConfig(inner_folds=3, c_grid=(1e-4, 1.0))
     assert choose_c(x, y, config) == 1.0, "1e-4 shrinks every weight to ~0"
 
 
@@ -71,7 +71,7 @@ def test_probe_beats_chance_on_a_real_slice_and_random_encoder_differs(repo, sha
     assert randomized.dim == encoder.dim
     assert not np.allclose(randomized.encode(["a cat"]), encoder.encode(["a cat"]))
     assert np.allclose(random_copy(encoder, seed=3).encode(["a cat"]), randomized.encode(["a cat"]))
-    config = ProbeConfig(folds=2, inner_folds=2, limit=300, c_grid=(0.01, 1.0))
+    config = TransferProbeConfig(folds=2, inner_folds=2, limit=300, c_grid=(0.01, 1.0))
     subj = evaluate_task(encoder.encode, load_task("subj", shared_data), config)
     assert 0.6 < subj["accuracy"] <= 1.0, subj
     mrpc = evaluate_task(encoder.encode, load_task("mrpc", shared_data), config)
