@@ -22,11 +22,12 @@ from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf, retrieval_p_at_1
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
-from paranmt.pipelines.mine import (AUTO, SEARCH_CHOICES, SEARCH_FLAGS, SEARCH_HELP, MiningSettings, choose_pairs,
-                                    read_sentences)
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_overwrite_flag, load_command_config
+from paranmt.models.mining.settings import AUTO, MiningSettings, choose_pairs
+from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_arguments, add_overwrite_flag,
+                                                 load_command_config, search_flags)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.errors import ConfigError
+from paranmt.transforms.io.streams import read_sentences
 
 log = logging.getLogger(__name__)
 FIELDS = ("task", "setting", "metric", "value", "n")
@@ -114,7 +115,7 @@ FLAG_HELP = {
     "seed": "seed of the mining task's split and shuffle",
     "distractors_source": "extra Czech distractor sentences (one a line)",
     "distractors_target": "extra English distractor sentences (one a line)",
-    **SEARCH_HELP,
+    **SEARCH_FLAG_HELP,
 }
 
 
@@ -131,9 +132,8 @@ def run(args) -> int:
         extra_sources = list(read_sentences(c.distractors_source)) if c.distractors_source else []
         extra_targets = list(read_sentences(c.distractors_target)) if c.distractors_target else []
         encoder = open_encoder(c.encoder, c.threads)
-        search = SearchConfig(index=c.index, block_size=c.block_size, ef_search=c.ef_search, threads=c.threads)
         rows = evaluate(encoder, sources, targets, k=c.k, strategy=c.strategy, threshold=c.threshold_value(),
-                        gold_fraction=c.gold_fraction, seed=c.seed, search=search, batch_size=c.batch_size,
+                        gold_fraction=c.gold_fraction, seed=c.seed, search=c.search(), batch_size=c.batch_size,
                         extra_sources=extra_sources, extra_targets=extra_targets)
         write_results(rows, Path(c.output), f"Cross-lingual evaluation: {c.encoder} on {c.source} / {c.target}")
     for row in rows:
@@ -144,6 +144,6 @@ def run(args) -> int:
 def register(subparsers) -> None:
     parser = subparsers.add_parser("eval-xling", help="cross-lingual retrieval and mining evaluation of an encoder",
                                    description=__doc__)
-    add_config_arguments(parser, XlingConfig, FLAG_HELP, SEARCH_CHOICES, SEARCH_FLAGS, example="gold_fraction=0.5")
+    add_config_arguments(parser, XlingConfig, FLAG_HELP, *search_flags(), example="gold_fraction=0.5")
     add_overwrite_flag(parser, "the results.csv and summary.md")
     parser.set_defaults(func=run)

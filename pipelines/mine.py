@@ -12,69 +12,30 @@ command to rerun, with no temporary left (the sentence and vector files of the w
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import logging
-import math
 import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
 
-from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
-from paranmt.models.mining.knn import INDEXES, SearchConfig
-from paranmt.models.mining.margin import STRATEGIES, MinedPairs, mine_vectors
+from paranmt.models.mining.margin import MinedPairs, mine_vectors
+from paranmt.models.mining.settings import MiningSettings, choose_pairs
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_arguments, load_command_config,
+                                                 search_flags)
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
+from paranmt.transforms.io.streams import read_sentences
 
 log = logging.getLogger(__name__)
 
-AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
-DEFAULT_ENCODER = "assets/encoder-sp"
 WRITE_ROWS = 100_000
 RESULTS = ("mined.parquet", "mined.tsv", "mine.json")       # what a mining writes into DIR (mine.json last)
-
-
-@dataclasses.dataclass
-class MiningSettings(Config):
-    """The encoder, selection and search settings of `mine` and `eval-xling` (their flags: SEARCH_HELP).
-    `threshold`: `auto` or a number (text, so that YAML and --set take either)."""
-    strategy: str = "max"
-    threshold: str = AUTO
-    encoder: str = DEFAULT_ENCODER
-    k: int = 4
-    index: str = "auto"
-    ef_search: int = bounded(64, 1)
-    block_size: int = 65_536
-    batch_size: int = bounded(1024, 1)
-    threads: int = bounded(1, 1)
-
-    def validate(self):
-        check_choice("strategy", self.strategy, STRATEGIES)
-        check_choice("index", self.index, INDEXES)
-        if self.k < 1:
-            raise ConfigError(f"--k must be >= 1, not {self.k}")
-        if self.block_size < 1:
-            raise ConfigError(f"--block-size must be >= 1, not {self.block_size}")
-        if self.threshold_value() != AUTO and not math.isfinite(self.threshold_value()):
-            raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {self.threshold}")
-        check_ranges(self)
-        return self
-
-    def threshold_value(self):
-        """`auto` or the number."""
-        try:
-            return threshold_argument(self.threshold)
-        except argparse.ArgumentTypeError as error:
-            raise ConfigError(f"--threshold: {error}") from None
 
 
 @dataclasses.dataclass
@@ -89,21 +50,6 @@ class MineConfig(MiningSettings):
     work_dir: str | None = None
 
 
-# the flags of the search settings (MiningSettings), shared with `eval-xling`
-SEARCH_HELP = {
-    "strategy": "candidate strategy",
-    "threshold": "minimum margin, or auto: calibrated on the margins of the data at hand (docs/mining.md)",
-    "encoder": "bilingual encoder directory",
-    "k": "neighbours for the margin and the candidates",
-    "index": "k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k sentence pairs, "
-             "hnsw above)",
-    "ef_search": "hnsw: search candidate list size",
-    "block_size": "sentences per encode/search block",
-    "batch_size": "sentences per encoder call",
-    "threads": "torch and faiss threads",
-}
-SEARCH_CHOICES = {"strategy": STRATEGIES, "index": INDEXES}
-SEARCH_FLAGS = {"threshold": {"type": lambda text: str(threshold_argument(text))}}
 FLAG_HELP = {
     "source": "Czech sentences, one a line (plain or compressed)",
     "target": "English sentences, one a line (plain or compressed)",
@@ -111,41 +57,8 @@ FLAG_HELP = {
     "source_column": "take this 0-based tab-separated column of each line",
     "target_column": "take this 0-based tab-separated column of each line",
     "work_dir": "directory for the temporary sentence/vector files (default: --output)",
-    **SEARCH_HELP,
+    **SEARCH_FLAG_HELP,
 }
-
-
-def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
-                   max_line_bytes: int = 1 << 20) -> Iterator[str]:
-    """Lines of `path` (decompressed), or their tab-separated `column`; lines that are not UTF-8, too long, or
-    lack the column are counted in `counts` (by reason) and skipped. A file whose lines are mostly not UTF-8 (a
-    binary file given by mistake) is a ConfigError naming it, after its last line."""
-    from paranmt.transforms.io.streams import CorruptFile, file_lines
-
-    counts = counts if counts is not None else {}
-    lines = 0
-    try:
-        for lines, (raw, too_long) in enumerate(file_lines(path, max_line_bytes), 1):
-            if too_long:
-                counts["line_too_long"] = counts.get("line_too_long", 0) + 1
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                counts["invalid_utf8"] = counts.get("invalid_utf8", 0) + 1
-                continue
-            if column is not None:
-                fields = text.split("\t")
-                if len(fields) <= column:
-                    counts["missing_column"] = counts.get("missing_column", 0) + 1
-                    continue
-                text = fields[column]
-            yield text
-    except CorruptFile as error:
-        raise ConfigError(f"{path}: corrupt or truncated compressed file ({error})") from None
-    if counts.get("invalid_utf8", 0) * 2 > lines:
-        raise ConfigError(f"{path} is not UTF-8 text: {counts['invalid_utf8']} of {lines} lines are not (a binary "
-                          f"file, or text in another encoding: convert it first, e.g. with iconv)")
 
 
 def encode_file(path: str, column: int | None, encoder, work: Path, name: str, block_size: int,
@@ -214,7 +127,7 @@ def mine(args: MineConfig) -> int:
 
     output = Path(args.output)
     encoder = open_encoder(args.encoder, args.threads)
-    search = SearchConfig(index=args.index, block_size=args.block_size, ef_search=args.ef_search, threads=args.threads)
+    search = args.search()
     work = Path(tempfile.mkdtemp(prefix=".mine-work-", dir=args.work_dir or output))
     started = time.process_time()
     try:
@@ -243,28 +156,10 @@ def mine(args: MineConfig) -> int:
     return 0
 
 
-def choose_pairs(candidates: MinedPairs, threshold) -> tuple[MinedPairs, Calibration]:
-    """The candidates with margin >= `threshold`, a number, or, for `auto`, the threshold calibrated on their
-    margins (models/mining/calibrate.py); and that Calibration (a given number: only `threshold` set)."""
-    calibration = calibrate_threshold(candidates.margin) if threshold == AUTO else \
-        Calibration(float(threshold), len(candidates))
-    return candidates.at_least(calibration.threshold), calibration
-
-
-def threshold_argument(text: str):
-    """`--threshold`: `auto` or a number (argparse type)."""
-    if text == AUTO:
-        return AUTO
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number or {AUTO}, got {text!r}") from None
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("mine", help="mine cs-en sentence pairs from two monolingual corpora",
                                    description=__doc__)
-    add_config_arguments(parser, MineConfig, FLAG_HELP, SEARCH_CHOICES, SEARCH_FLAGS, example="k=8")
+    add_config_arguments(parser, MineConfig, FLAG_HELP, *search_flags(), example="k=8")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier mining in --output (without "
                         "it, an --output holding one is refused)")
     parser.set_defaults(func=run)

@@ -12,12 +12,11 @@ or a full disk stop training with one line naming what is kept and the `--resume
 """
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
 from paranmt.models.encoders import BASE_KINDS
-from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
+from paranmt.models.training.data import FORMATS, load_training_pairs
 from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.trainer import DEV_AT, MODES, OBJECTIVES, TrainConfig, Trainer
@@ -31,24 +30,6 @@ log = logging.getLogger(__name__)
 def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
     """TrainConfig defaults <- YAML mapping (yaml.safe_load) <- non-None overrides; validated."""
     return load_config(TrainConfig, path, overrides, what="training config").validate()
-
-
-def load_training_pairs(paths: list[str], fmt: str, output: Path, suffixes: tuple[str, str] | None = None,
-                        max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")) -> list[tuple[str, str]]:
-    """The usable pairs of a trainer's inputs (models/training/data.read_pairs); unreadable or empty inputs are a
-    ConfigError. Creates `output` and records what was read and skipped in `output/train_data.json`."""
-    try:
-        pairs, counts = read_pairs(paths, fmt, suffixes, max_words, shard_columns)
-    except (TrainingDataError, OSError) as error:
-        raise ConfigError(str(error)) from None
-    if not pairs:
-        raise ConfigError(f"no usable training pairs in {paths} ({counts})")
-    log.info("training pairs: %d kept of %d read; skipped %s", counts.kept, counts.read, counts.skipped)
-    output.mkdir(parents=True, exist_ok=True)
-    (output / "train_data.json").write_text(json.dumps(
-        {"inputs": paths, "format": fmt, "read": counts.read, "kept": counts.kept, "skipped": counts.skipped},
-        indent=2) + "\n")
-    return pairs
 
 
 def run(args) -> int:

@@ -17,10 +17,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from paranmt.models.bgt.model import VARIANTS
-from paranmt.models.training.data import FORMATS
+from paranmt.models.training.data import FORMATS, load_training_pairs
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 from paranmt.pipelines.runtime.arguments import add_output_flags
-from paranmt.pipelines.train import load_training_pairs
 from paranmt.schemas.config import DEVICES, load_config
 
 FLAGS = ("variant", "sp_model", "dim", "latent", "encoder_layers", "decoder_layers", "max_tokens", "epochs",

@@ -18,14 +18,18 @@ error naming it.
 from __future__ import annotations
 
 import csv
+import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.files import require_text
 from paranmt.schemas import layout, tsv
+from paranmt.schemas.errors import ConfigError
 
 FORMATS = ("auto", "shards", "tsv", "moses")
 AUTO_SUFFIXES = (("en", "cs"), ("eng", "ces"))
+log = logging.getLogger(__name__)
 
 
 class TrainingDataError(ValueError):
@@ -123,3 +127,21 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
                 pairs.append((side1, side2, *values))
     counts.kept = len(pairs)
     return pairs, counts
+
+
+def load_training_pairs(paths: list[str], fmt: str, output: Path, suffixes: tuple[str, str] | None = None,
+                        max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")) -> list[tuple[str, str]]:
+    """The usable pairs of a trainer's inputs (read_pairs); unreadable or empty inputs are a
+    ConfigError. Creates `output` and records what was read and skipped in `output/train_data.json`."""
+    try:
+        pairs, counts = read_pairs(paths, fmt, suffixes, max_words, shard_columns)
+    except (TrainingDataError, OSError) as error:
+        raise ConfigError(str(error)) from None
+    if not pairs:
+        raise ConfigError(f"no usable training pairs in {paths} ({counts})")
+    log.info("training pairs: %d kept of %d read; skipped %s", counts.kept, counts.read, counts.skipped)
+    output.mkdir(parents=True, exist_ok=True)
+    (output / "train_data.json").write_text(json.dumps(
+        {"inputs": paths, "format": fmt, "read": counts.read, "kept": counts.kept, "skipped": counts.skipped},
+        indent=2) + "\n")
+    return pairs

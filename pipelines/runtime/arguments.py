@@ -210,3 +210,36 @@ def decoding_settings(args) -> dict:
     """The ParaphraseConfig fields of `add_model_arguments`' options that every command passes as they are."""
     return {name: getattr(args, name) for name in ("beam", "parser", "encoder", "min_overlap", "min_similarity",
                                                    "keep_copies", "keep_repeats", "rerank", "no_repeat_ngram", "device", "threads")}
+
+
+# MiningSettings field (models/mining/settings.py) -> help of its flag, for `mine` and `eval-xling`
+SEARCH_FLAG_HELP = {
+    "strategy": "candidate strategy",
+    "threshold": "minimum margin, or auto: calibrated on the margins of the data at hand (docs/mining.md)",
+    "encoder": "bilingual encoder directory",
+    "k": "neighbours for the margin and the candidates",
+    "index": "k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k sentence pairs, "
+             "hnsw above)",
+    "ef_search": "hnsw: search candidate list size",
+    "block_size": "sentences per encode/search block",
+    "batch_size": "sentences per encoder call",
+    "threads": "torch and faiss threads",
+}
+
+
+def threshold_flag(text: str) -> str:
+    """`--threshold`: `auto` or a number (argparse type; models/mining/settings.parse_threshold)."""
+    from paranmt.models.mining.settings import parse_threshold
+
+    try:
+        return str(parse_threshold(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def search_flags() -> tuple[dict, dict]:
+    """`add_config_flags`' choices and flags for the MiningSettings fields (SEARCH_FLAG_HELP)."""
+    from paranmt.models.mining.knn import INDEXES
+    from paranmt.models.mining.margin import STRATEGIES
+
+    return {"strategy": STRATEGIES, "index": INDEXES}, {"threshold": {"type": threshold_flag}}

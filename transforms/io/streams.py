@@ -1,8 +1,8 @@
 """Byte streams of input files: decompression detected by name and by magic bytes (plain, .gz, .bz2, .xz/.lzma,
 .zst), opened through Beam's FileSystems so any filesystem Beam supports (local, gs://) works, and lines read as
 bytes with a length cap. A stream that cannot be decompressed to its end (truncated or corrupt) raises CorruptFile
-with the unfinished line, after every line that was read intact. Used by the bitext readers (bitext.py) and by
-`paranmt mine`.
+with the unfinished line, after every line that was read intact. Used by the bitext readers (bitext.py) and, through
+`read_sentences`, by `paranmt mine` and `eval-xling`.
 """
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import io
 import lzma
 import zlib
 from typing import Iterator
+
+from paranmt.schemas.errors import ConfigError
 
 MAGIC = {b"\x1f\x8b": "gz", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"\x28\xb5\x2f\xfd": "zst"}
 SUFFIXES = {".gz": "gz", ".gzip": "gz", ".bz2": "bz2", ".xz": "xz", ".lzma": "xz", ".zst": "zst", ".zstd": "zst"}
@@ -156,3 +158,34 @@ def iter_lines(stream, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
         if not line:
             return
         pending = (line.rstrip(b"\r\n") if not too_long else line, too_long)
+
+
+def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
+                   max_line_bytes: int = 1 << 20) -> Iterator[str]:
+    """Lines of `path` (decompressed; `paranmt mine`, `eval-xling`), or their tab-separated `column`; lines that are not UTF-8, too long, or
+    lack the column are counted in `counts` (by reason) and skipped. A file whose lines are mostly not UTF-8 (a
+    binary file given by mistake) is a ConfigError naming it, after its last line."""
+    counts = counts if counts is not None else {}
+    lines = 0
+    try:
+        for lines, (raw, too_long) in enumerate(file_lines(path, max_line_bytes), 1):
+            if too_long:
+                counts["line_too_long"] = counts.get("line_too_long", 0) + 1
+                continue
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                counts["invalid_utf8"] = counts.get("invalid_utf8", 0) + 1
+                continue
+            if column is not None:
+                fields = text.split("\t")
+                if len(fields) <= column:
+                    counts["missing_column"] = counts.get("missing_column", 0) + 1
+                    continue
+                text = fields[column]
+            yield text
+    except CorruptFile as error:
+        raise ConfigError(f"{path}: corrupt or truncated compressed file ({error})") from None
+    if counts.get("invalid_utf8", 0) * 2 > lines:
+        raise ConfigError(f"{path} is not UTF-8 text: {counts['invalid_utf8']} of {lines} lines are not (a binary "
+                          f"file, or text in another encoding: convert it first, e.g. with iconv)")

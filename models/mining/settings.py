@@ -1,0 +1,73 @@
+"""The settings of a mining (`paranmt mine`, and `paranmt eval-xling`'s mining task): the encoder, the candidate
+strategy and threshold, the k-NN search (`MiningSettings`, a typed Config whose flags pipelines/runtime/arguments.py
+describes: SEARCH_FLAG_HELP), and the selection of the pairs at the threshold (`choose_pairs`)."""
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
+from paranmt.models.mining.knn import INDEXES, SearchConfig
+from paranmt.models.mining.margin import STRATEGIES, MinedPairs
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.errors import ConfigError
+
+AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
+DEFAULT_ENCODER = "assets/encoder-sp"
+
+
+@dataclasses.dataclass
+class MiningSettings(Config):
+    """The encoder, selection and search settings of `mine` and `eval-xling`.
+    `threshold`: `auto` or a number (text, so that YAML and --set take either)."""
+    strategy: str = "max"
+    threshold: str = AUTO
+    encoder: str = DEFAULT_ENCODER
+    k: int = 4
+    index: str = "auto"
+    ef_search: int = bounded(64, 1)
+    block_size: int = 65_536
+    batch_size: int = bounded(1024, 1)
+    threads: int = bounded(1, 1)
+
+    def validate(self):
+        check_choice("strategy", self.strategy, STRATEGIES)
+        check_choice("index", self.index, INDEXES)
+        if self.k < 1:
+            raise ConfigError(f"--k must be >= 1, not {self.k}")
+        if self.block_size < 1:
+            raise ConfigError(f"--block-size must be >= 1, not {self.block_size}")
+        if self.threshold_value() != AUTO and not math.isfinite(self.threshold_value()):
+            raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {self.threshold}")
+        check_ranges(self)
+        return self
+
+    def threshold_value(self):
+        """`auto` or the number."""
+        try:
+            return parse_threshold(self.threshold)
+        except ValueError as error:
+            raise ConfigError(f"--threshold: {error}") from None
+
+    def search(self) -> SearchConfig:
+        """How the neighbours are searched (models/mining/knn.py)."""
+        return SearchConfig(index=self.index, block_size=self.block_size, ef_search=self.ef_search,
+                            threads=self.threads)
+
+
+def parse_threshold(text: str):
+    """`auto` or a number; ValueError for anything else."""
+    if text == AUTO:
+        return AUTO
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"expected a number or {AUTO}, got {text!r}") from None
+
+
+def choose_pairs(candidates: MinedPairs, threshold) -> tuple[MinedPairs, Calibration]:
+    """The candidates with margin >= `threshold`, a number, or, for `auto`, the threshold calibrated on their
+    margins (models/mining/calibrate.py); and that Calibration (a given number: only `threshold` set)."""
+    calibration = calibrate_threshold(candidates.margin) if threshold == AUTO else \
+        Calibration(float(threshold), len(candidates))
+    return candidates.at_least(calibration.threshold), calibration
