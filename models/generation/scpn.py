@@ -74,7 +74,9 @@ class BiLSTMEncoder(nn.Module):
 
 
 def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    return torch.softmax(scores.masked_fill(~mask, -1e9), dim=-1)
+    """softmax over the last axis where `mask` is True (0 elsewhere); the fill is the dtype's lowest value, so
+    that half-precision scores (fp16 autocast on a GPU) do not overflow."""
+    return torch.softmax(scores.masked_fill(~mask, torch.finfo(scores.dtype).min), dim=-1)
 
 
 class SCPN(nn.Module):

@@ -261,3 +261,16 @@ def test_the_checkpoint_with_the_lowest_held_out_loss_is_kept_in_best(tmp_path, 
     kept = json.loads((tmp_path / "best" / "paraphraser.json").read_text())["training"]
     assert (kept["steps"], kept["dev_loss"]) == (best["step"], best["dev_loss"])
     assert load_generator(tmp_path / "best").generate(["a man is playing"], [None], beam=2, n_best=1)
+
+
+def test_attention_mask_works_in_half_precision():
+    """fp16 autocast on a GPU gives half-precision scores: a fill of -1e9 overflowed there (found on an H200)."""
+    import torch
+
+    from paranmt.models.generation.scpn import masked_softmax
+
+    scores = torch.tensor([[[1.0, 2.0, 3.0, 4.0]]])
+    mask = torch.tensor([[[True, True, False, False]]])
+    half = masked_softmax(scores.half(), mask)
+    assert half.dtype == torch.float16 and half[0, 0, 2:].tolist() == [0.0, 0.0]
+    assert torch.allclose(half.float(), masked_softmax(scores, mask), atol=1e-3)
