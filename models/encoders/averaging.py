@@ -20,7 +20,6 @@ that dropout (on unit embeddings, probability `dropout`) and word dropout (each 
 from __future__ import annotations
 
 from itertools import chain
-from pathlib import Path
 
 import numpy as np
 
@@ -28,12 +27,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from paranmt.models.encoders.base import SentenceEncoder
+from paranmt.models.encoders.base import FeaturizedEncoder
 from paranmt.models.encoders.cells import activation_fn
-from paranmt.models.encoders.featurizers import load_featurizer
 
 
-class AveragingEncoder(SentenceEncoder):
+class AveragingEncoder(FeaturizedEncoder):
     pooling = "mean"                   # mean | sum of the unit embeddings
 
     def __init__(self, featurizer, dim: int = 300, dropout: float = 0.0, word_dropout: float = 0.0,
@@ -92,15 +90,6 @@ class AveragingEncoder(SentenceEncoder):
             return sums
         counts = torch.zeros(n, device=device).index_add_(0, segment, keep).clamp_min(1.0)
         return sums / counts[:, None]
-
-    def _save_parts(self, directory: Path, dtype: str) -> dict:
-        return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}
-
-    @classmethod
-    def from_config(cls, directory: Path, config: dict) -> "AveragingEncoder":
-        encoder = cls(load_featurizer(directory, config["featurizer"]), **cls.options(config))
-        encoder.load_weights(directory, config)
-        return encoder
 
 
 class AdditiveEncoder(AveragingEncoder):

@@ -14,6 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from paranmt.models.encoders.featurizers import load_featurizer
 from paranmt.models.files import reading
 
 FORMAT = "paranmt-encoder/1"
@@ -93,6 +94,28 @@ class SentenceEncoder(nn.Module):
             self.load_state_dict(state)
         self.weights_dtype = config["weights_dtype"]
 
+
+
+class FeaturizedEncoder(SentenceEncoder):
+    """An encoder over the units of one featurizer (`self.featurizer`): saved as the featurizer's file and
+    weights.npz, loaded back by `from_config` with the constructor arguments `options(config)` reads from
+    config.json (the averaging, recurrent and BGT encoders)."""
+
+    featurizer: object
+
+    @classmethod
+    def options(cls, config: dict) -> dict:
+        """Constructor arguments beyond the featurizer, from a saved config.json."""
+        raise NotImplementedError
+
+    def _save_parts(self, directory: Path, dtype: str) -> dict:
+        return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}
+
+    @classmethod
+    def from_config(cls, directory: Path, config: dict) -> "FeaturizedEncoder":
+        encoder = cls(load_featurizer(directory, config["featurizer"]), **cls.options(config))
+        encoder.load_weights(directory, config)
+        return encoder
 
 def random_copy(encoder: SentenceEncoder, seed: int = 1, init_scale: float = 0.1) -> SentenceEncoder:
     """A copy of `encoder` (same architecture, featurizer and vocabulary) with every parameter re-initialized as

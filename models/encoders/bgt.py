@@ -15,13 +15,10 @@ It is saved, loaded, evaluated and exported like every other encoder (kind `bgt`
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import torch
 from torch import nn
 
-from paranmt.models.encoders.base import SentenceEncoder
-from paranmt.models.encoders.featurizers import load_featurizer
+from paranmt.models.encoders.base import FeaturizedEncoder
 
 
 class TransformerInference(nn.Module):
@@ -58,7 +55,7 @@ def pad_ids(sequences: list[list[int]], pad_id: int, max_len: int) -> tuple[torc
     return ids, ids == pad_id
 
 
-class BGTEncoder(SentenceEncoder):
+class BGTEncoder(FeaturizedEncoder):
     """The semantic inference network as a paranmt encoder: g(s) = mu of q(z_sem | s), dim = `latent`."""
 
     kind = "bgt"
@@ -89,13 +86,8 @@ class BGTEncoder(SentenceEncoder):
         ids, pad = (t.to(self.device) for t in inputs)
         return self.semantic(ids, pad)[0]
 
-    def _save_parts(self, directory: Path, dtype: str) -> dict:
-        return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}
-
     @classmethod
-    def from_config(cls, directory: Path, config: dict) -> "BGTEncoder":
-        encoder = cls(load_featurizer(directory, config["featurizer"]), dim=config["model_dim"],
-                      latent=config["latent"], layers=config["layers"], heads=config["heads"], ffn=config["ffn"],
-                      dropout=config["dropout"], max_len=config["max_len"], variant=config["variant"])
-        encoder.load_weights(directory, config)
-        return encoder
+    def options(cls, config: dict) -> dict:
+        return {"dim": config["model_dim"], "latent": config["latent"], "layers": config["layers"],
+                "heads": config["heads"], "ffn": config["ffn"], "dropout": config["dropout"],
+                "max_len": config["max_len"], "variant": config["variant"]}

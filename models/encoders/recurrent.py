@@ -25,19 +25,17 @@ Means run over the real (unpadded) positions; an empty sentence embeds to the ze
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-from paranmt.models.encoders.base import SentenceEncoder
+from paranmt.models.encoders.base import FeaturizedEncoder
 from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM
-from paranmt.models.encoders.featurizers import load_featurizer
 
 
-class RecurrentEncoder(SentenceEncoder):
+class RecurrentEncoder(FeaturizedEncoder):
     uses_lstm = True                    # builds `self.lstm` (torch's LSTM); custom cells set False
     bidirectional = False
     square = False                      # needs hidden == word_dim
@@ -110,15 +108,6 @@ class RecurrentEncoder(SentenceEncoder):
     @staticmethod
     def mean_over(outputs: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         return (outputs * mask[..., None]).sum(1) / lengths.clamp_min(1)[:, None].float().to(outputs.device)
-
-    def _save_parts(self, directory: Path, dtype: str) -> dict:
-        return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}
-
-    @classmethod
-    def from_config(cls, directory: Path, config: dict) -> "RecurrentEncoder":
-        encoder = cls(load_featurizer(directory, config["featurizer"]), **cls.options(config))
-        encoder.load_weights(directory, config)
-        return encoder
 
 
 class LSTMAvgEncoder(RecurrentEncoder):
@@ -225,36 +214,31 @@ class IRNNEncoder(RecurrentEncoder):
 
 
 class GRANEncoder(RecurrentEncoder):
+    """`gran`: the gate (of the output's size, `dim`) multiplies the unit embedding x_t (`output` word) or, for
+    `gran-2`, the LSTM state h_t (`output` hidden)."""
+
     kind = "gran"
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
         super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
-        self.gate_x = nn.Linear(word_dim, word_dim)
-        self.gate_h = nn.Linear(hidden, word_dim, bias=False)
+        self.gate_x = nn.Linear(word_dim, self.dim)
+        self.gate_h = nn.Linear(hidden, self.dim, bias=False)
 
     def compose(self, x, lengths, mask):
         states = self.lstm_states(x, lengths)[0]
-        return self.mean_over(x * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
+        gated = x if self.output == "word" else states
+        return self.mean_over(gated * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
 
 
-class GRAN2Encoder(RecurrentEncoder):
+class GRAN2Encoder(GRANEncoder):
     kind = "gran-2"
     output = "hidden"
 
-    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
-        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
-        self.gate_x = nn.Linear(word_dim, hidden)
-        self.gate_h = nn.Linear(hidden, hidden, bias=False)
 
-    def compose(self, x, lengths, mask):
-        states = self.lstm_states(x, lengths)[0]
-        return self.mean_over(states * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
+class TwoGateGRANEncoder(RecurrentEncoder):
+    """The GRANs with two gates per step, g_1 ; g_2 = sigmoid(W_x x_t + W_h h_t (+ W_a a_{t-1}, with
+    `recurrent_gates`) + b), each of the word size (`gran-3`, `gran-4`, `gran-5`)."""
 
-
-class GRAN3Encoder(RecurrentEncoder):
-    """`gran-3` (and `gran-4` with `recurrent_gates`): two gates per step, a_t = g_1 * x_t + g_2 * a_{t-1}."""
-
-    kind = "gran-3"
     recurrent_gates = False
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
@@ -263,6 +247,12 @@ class GRAN3Encoder(RecurrentEncoder):
         self.gate_h = nn.Linear(hidden, 2 * word_dim, bias=False)
         if self.recurrent_gates:
             self.gate_a = nn.Linear(word_dim, 2 * word_dim, bias=False)
+
+
+class GRAN3Encoder(TwoGateGRANEncoder):
+    """`gran-3` (and `gran-4` with `recurrent_gates`): a_t = g_1 * x_t + g_2 * a_{t-1}."""
+
+    kind = "gran-3"
 
     def compose(self, x, lengths, mask):
         states = self.lstm_states(x, lengths)[0]
@@ -280,14 +270,9 @@ class GRAN4Encoder(GRAN3Encoder):
     recurrent_gates = True
 
 
-class GRAN5Encoder(RecurrentEncoder):
+class GRAN5Encoder(TwoGateGRANEncoder):
     kind = "gran-5"
     square = True
-
-    def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, **kwargs):
-        super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
-        self.gate_x = nn.Linear(word_dim, 2 * word_dim)
-        self.gate_h = nn.Linear(hidden, 2 * word_dim, bias=False)
 
     def compose(self, x, lengths, mask):
         states = self.lstm_states(x, lengths)[0]
