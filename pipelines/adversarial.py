@@ -159,8 +159,6 @@ class AdversarialConfig(Config):
         check_ranges(self)
         check_choice("task", self.task, TASKS)
         check_generator_section(self.paraphrase)
-        if self.paraphrase.n_best < 1:
-            raise ConfigError(f"paraphrase.n_best must be >= 1, not {self.paraphrase.n_best}")
         for name, value in (("seed", self.seed), ("device", self.paraphrase.device)):
             if getattr(self.classifier, name) not in (getattr(ClassifierConfig, name), value):
                 raise ConfigError(f"classifier.{name} follows {'seed' if name == 'seed' else 'paraphrase.device'}; "

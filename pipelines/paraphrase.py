@@ -29,6 +29,10 @@ Shard input (a `paranmt build` / `paranmt filter` output directory or a glob of 
 Beam pipeline over shards (transforms/paraphrase.py), writing DIR/<shard>.parquet and a summary in
 DIR/__paranmt__/; `--column` names the sentence column (ref or bt). Beam options pass through (DataflowRunner
 with a GPU: `--accelerator`, as the build's translate stage).
+
+Settings (ParaphraseCommandConfig: a ParaphraseConfig with the run's input and output): defaults <- `--config
+FILE.yaml` (its keys: the flags' names with underscores, e.g. `beam: 8`, `templates: top10`) <- flags <- `--set
+KEY=VALUE` (any key, also those without a flag: `--set max_tokens=60`).
 """
 from __future__ import annotations
 
@@ -39,11 +43,13 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import ClassVar
 
-from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
+from paranmt.models.generation.config import TASKS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_model_arguments, decoding_settings
+from paranmt.pipelines.runtime.arguments import add_config_arguments, generator_flags, load_command_config
 from paranmt.schemas import layout
+from paranmt.schemas.config import check_choice
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
@@ -179,65 +185,89 @@ def parts_advice(output: str, argv: list[str] | None) -> str:
     return "run the same command again"
 
 
-def config_from_args(args) -> ParaphraseConfig:
-    return ParaphraseConfig(model=args.model, task=args.task, arch=args.arch, parse_generator=args.parse_generator,
-                            templates=args.templates, n_best=args.n_best, batch_size=args.batch_size,
-                            **decoding_settings(args))
+@dataclasses.dataclass
+class ParaphraseCommandConfig(ParaphraseConfig):
+    """The settings of `paranmt paraphrase`: the generator's (a ParaphraseConfig, its keys at the top: `beam: 4`)
+    and where the run reads and writes; the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
+    input: str = ""
+    output: str = ""
+    all: bool = False
+    column: str = "ref"
+    accelerator: str = ""
+
+    def validate(self, where: str = "") -> "ParaphraseCommandConfig":
+        super().validate(where)
+        check_choice("column", self.column, COLUMNS)
+        if self.template_list:
+            raise ConfigError("template_list is the command's; choose the templates with templates")
+        return self
+
+    def generator(self) -> ParaphraseConfig:
+        """The ParaphraseConfig of these settings (what the pipeline, OUT.parts/run.json and the Beam stage take)."""
+        return ParaphraseConfig(**{spec.name: getattr(self, spec.name)
+                                   for spec in dataclasses.fields(ParaphraseConfig)})
+
+
+COLUMNS = ("ref", "bt")     # shard input: the sentence columns
+GENERATOR_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS = generator_flags()
+# ParaphraseCommandConfig key -> help of its flag (--field-name; the default is appended)
+FLAG_HELP = {
+    "input": "text file (one sentence a line) or shard directory/glob",
+    "output": "OUT.parquet | OUT.jsonl | OUT.tsv (text input) or a directory (shard input)",
+    "model": "model directory or directory of models (assets: the shipped demo models)",
+    "task": "scpn: one paraphrase per template; plain: the uncontrolled paraphraser",
+    "templates": "top<N> | top<N>:STATS_DIR | FILE | one template (default top20)",
+    "n_best": "paraphrases per source and template",
+    "all": "also write dropped candidates and unparaphrased sources (kept=false, with the reason)",
+    "column": "shard input: the sentence column",
+    "accelerator": "shard input: Beam accelerator resource hint for the generation step, e.g. "
+                   "type:nvidia-tesla-t4;count:1;install-nvidia-driver",
+    **GENERATOR_HELP,
+}
+FLAGS = {"all": {"action": "store_true"}, "no_repeat_ngram": {"metavar": "N"}, **GENERATOR_FLAGS}
 
 
 def run(args) -> int:
     from paranmt.transforms.io.model_cache import local_model_path
 
-    config = config_from_args(args)
+    c = load_command_config(ParaphraseCommandConfig, args, FLAG_HELP, "paraphrase config",
+                            required=("input", "output"))
+    config = c.generator()
     argv = getattr(args, "argv", None)
-    inputs = [args.input, *(asset_path(path) for path in (args.model, args.parse_generator, args.parser,
-                                                           args.encoder) if path)]
-    if Path(args.input).is_dir() or args.input.endswith(layout.DATA_SUFFIX) or "*" in args.input:
+    inputs = [c.input, *(asset_path(path) for path in (c.model, c.parse_generator, c.parser, c.encoder) if path)]
+    if Path(c.input).is_dir() or c.input.endswith(layout.DATA_SUFFIX) or "*" in c.input:
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
-        outputs.check_apart(args.output, inputs)
-        counts = run_paraphrase_corpus(config.resolve(local_model_path), args.input, args.output, args.column, args.all,
-                                       args.accelerator, args.beam_args, args.resume, args.overwrite, argv)
-        print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), args.output))
+        outputs.check_apart(c.output, inputs)
+        counts = run_paraphrase_corpus(config.resolve(local_model_path), c.input, c.output, c.column, c.all,
+                                       c.accelerator, args.beam_args, args.resume, args.overwrite, argv)
+        print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), c.output))
         return 0
     if args.beam_args:
         raise ConfigError(f"unrecognized arguments: {' '.join(args.beam_args)} (Beam options are for shard input)")
-    check_output_file(args.output)
-    outputs.check_apart(args.output, inputs)
-    outputs.check_apart(str(parts_directory(args.output)), [args.input])
-    sentences = len(read_sentences(args.input))
+    check_output_file(c.output)
+    outputs.check_apart(c.output, inputs)
+    outputs.check_apart(str(parts_directory(c.output)), [c.input])
+    sentences = len(read_sentences(c.input))
     config.resolve(local_model_path)
-    what, unfinished = held_output(args.output)
-    mode = outputs.claim(args.output, what, args.resume, args.overwrite, unfinished=unfinished)
-    with outputs.stops_in_one_line(lambda: parts_progress(args.output, sentences),
-                                   lambda: parts_advice(args.output, argv),
-                                   str(Path(args.output).resolve().parent)):
-        counts = paraphrase_file(config, args.input, args.output, args.all, mode)
-    print(summary_line(counts, sentences, len(config.template_list), args.output))
+    what, unfinished = held_output(c.output)
+    mode = outputs.claim(c.output, what, args.resume, args.overwrite, unfinished=unfinished)
+    with outputs.stops_in_one_line(lambda: parts_progress(c.output, sentences),
+                                   lambda: parts_advice(c.output, argv),
+                                   str(Path(c.output).resolve().parent)):
+        counts = paraphrase_file(config, c.input, c.output, c.all, mode)
+    print(summary_line(counts, sentences, len(config.template_list), c.output))
     return 0
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("paraphrase", help="paraphrase sentences (or a corpus) with SCPN templates or "
                                    "the plain paraphraser", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--input", required=True, help="text file (one sentence a line) or shard directory/glob")
-    parser.add_argument("--output", required=True, help="OUT.parquet | OUT.jsonl | OUT.tsv (text input) or a "
-                        "directory (shard input)")
-    parser.add_argument("--model", default=DEFAULT_MODELS,
-                        help="model directory or directory of models (default: the shipped demo models in assets/)")
-    parser.add_argument("--task", default="scpn", choices=("scpn", "plain"))
-    parser.add_argument("--arch", choices=("scpn", "transformers"), help="architecture, when --model has both")
-    parser.add_argument("--parse-generator", help="parse generator directory (default: the one beside the model)")
-    parser.add_argument("--templates", help="top<N> | top<N>:STATS_DIR | FILE | one template (default top20)")
-    parser.add_argument("--n-best", type=int, default=1, help="paraphrases per source and template (default 1)")
-    parser.add_argument("--all", action="store_true", help="also write dropped candidates and unparaphrased "
-                        "sources (kept=false, with the reason)")
+    add_config_arguments(parser, ParaphraseCommandConfig, FLAG_HELP,
+                         {"task": TASKS, "column": COLUMNS, **GENERATOR_CHOICES}, FLAGS, example="beam=8")
     parser.add_argument("--resume", action="store_true", help="finish the run that stopped (text input: the "
                         "parts in OUT.parts/; shard input: the shards not yet in DIR); refused when there is none")
     parser.add_argument("--overwrite", action="store_true", help="replace the output of an earlier run (without "
                         "--resume or --overwrite, an output holding one is refused)")
-    parser.add_argument("--column", default="ref", choices=("ref", "bt"), help="shard input: the sentence column")
-    parser.add_argument("--accelerator", default="", help="shard input: Beam accelerator resource hint for the "
-                        "generation step, e.g. type:nvidia-tesla-t4;count:1;install-nvidia-driver")
-    add_model_arguments(parser)
     parser.set_defaults(func=run, accepts_beam_options=True)

@@ -1,23 +1,25 @@
-"""The settings of a paraphrasing run: `ParaphraseConfig`, what `paranmt paraphrase`, `eval-paraphraser` and
-`adversarial` fill from their flags, check and resolve (`resolve`) before any model is loaded, and what the Beam
-stage (transforms/paraphrase.py) pickles; `pipeline.open_pipeline` makes a ParaphrasePipeline of it."""
+"""The settings of a paraphrasing run: `ParaphraseConfig`, a typed config (schemas/config.py) that `paranmt
+paraphrase` loads (with its input and output: pipelines/paraphrase.py) and that `eval-paraphraser` and `adversarial`
+hold as their `paraphrase:` section; checked (`validate`) and resolved (`resolve`) before any model is loaded, and
+what the Beam stage (transforms/paraphrase.py) pickles; `pipeline.open_pipeline` makes a ParaphrasePipeline of it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from paranmt.models.generation import RERANK
+from paranmt.models.generation import ARCHS, RERANK
 from paranmt.schemas.build_config import ParseConfig, ScoreConfig
-from paranmt.schemas.config import DEVICES, check_choice
+from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, is_remote
 
 DEFAULT_MODELS = "assets"           # the shipped demo models (a directory of models: models.find_models)
+TASKS = ("scpn", "plain")           # what a paraphrasing run generates with: SCPN (+ parse generator) or plain
 
 
 @dataclass
-class ParaphraseConfig:
+class ParaphraseConfig(Config):
     """Everything a paraphrasing run needs besides its input and output (also what the Beam stage pickles)."""
     model: str = DEFAULT_MODELS
     task: str = "scpn"
@@ -25,42 +27,48 @@ class ParaphraseConfig:
     parse_generator: str | None = None
     templates: str | None = None
     parser: str = ParseConfig.model_dir
-    max_tokens: int = ParseConfig.max_tokens
+    max_tokens: int = bounded(ParseConfig.max_tokens, 1)
     encoder: str = ScoreConfig.encoder
-    min_overlap: float = 0.5
-    min_similarity: float = 0.7
+    min_overlap: float = bounded(0.5, -1, 1)
+    min_similarity: float = bounded(0.7, -1, 1)
     keep_copies: bool = False               # post-filter guards (models/generation/postfilter.py): off with True
     keep_repeats: bool = False
-    beam: int = 4
-    n_best: int = 1
+    beam: int = bounded(4, 1)
+    n_best: int = bounded(1, 1)
     rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
                                             # default measured in docs/paraphrase.md, Decoding guards)
-    no_repeat_ngram: int = 0                # > 0: no repeated n-gram of output units in beam search
-    batch_size: int = 32
+    no_repeat_ngram: int = bounded(0, 0)    # > 0: no repeated n-gram of output units in beam search
+    batch_size: int = bounded(32, 1)
     device: str = "auto"
-    threads: int = 0
+    threads: int = bounded(0, 0)            # 0: torch's default
     template_list: list[str] = field(default_factory=list)     # resolved by `resolve`
 
+    def validate(self, where: str = "") -> ParaphraseConfig:
+        """ConfigError naming the key (`where`: its section, e.g. `paraphrase.`) of a value out of its range or
+        choices."""
+        check_ranges(self, where)
+        check_choice(f"{where}task", self.task, TASKS)
+        if self.arch is not None:
+            check_choice(f"{where}arch", self.arch, ARCHS)
+        check_choice(f"{where}rerank", self.rerank, RERANK)
+        check_choice(f"{where}device", self.device, DEVICES)
+        return self
+
     def resolve(self, local_copy: Callable[[str], str] | None = None) -> ParaphraseConfig:
-        """Check the settings and the model directories and resolve the templates (ConfigError before any
-        work). Loads no model weights. A model on a remote filesystem (gs://) is checked on the local copy that
-        `local_copy(url)` makes (the commands pass transforms/io/model_cache.local_model_path; the launcher needs
-        read access) and kept as its remote path for the workers; without `local_copy` it is a ConfigError."""
+        """Check the settings (`validate`, and n_best <= beam) and the model directories and resolve the templates
+        (ConfigError before any work). Loads no model weights. A model on a remote filesystem (gs://) is checked on
+        the local copy that `local_copy(url)` makes (the commands pass transforms/io/model_cache.local_model_path;
+        the launcher needs read access) and kept as its remote path for the workers; without `local_copy` it is a
+        ConfigError."""
         from paranmt.models.generation.models import ModelSetError, find_models
         from paranmt.models.generation.paraphraser import read_templates
         from paranmt.models.generation.templates import TemplateError, choose_templates
         from paranmt.models.parsing.parser import ParserModelError, model_files
 
-        if not 1 <= self.n_best <= self.beam:
-            raise ConfigError(f"need 1 <= --n-best <= --beam, got --n-best {self.n_best} --beam {self.beam}")
-        if self.rerank not in RERANK:
-            raise ConfigError(f"--rerank must be one of {', '.join(RERANK)}, not {self.rerank!r}")
-        if self.no_repeat_ngram < 0:
-            raise ConfigError(f"--no-repeat-ngram must be >= 0 (0: off), not {self.no_repeat_ngram}")
-        check_choice("--device", self.device, DEVICES)
-        for name in ("min_overlap", "min_similarity"):
-            if not -1 <= getattr(self, name) <= 1:
-                raise ConfigError(f"--{name.replace('_', '-')} must be in [-1, 1], not {getattr(self, name)}")
+        self.validate()
+        if self.n_best > self.beam:
+            raise ConfigError(f"need n_best <= beam (n_best of the beam's hypotheses), got n_best {self.n_best}, "
+                              f"beam {self.beam}")
         remote = [name for name in ("model", "parse_generator", "parser", "encoder")
                   if getattr(self, name) and is_remote(getattr(self, name))]
         if remote and ("model" in remote) != ("parse_generator" in remote or self.task != "scpn"):

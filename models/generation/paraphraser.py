@@ -31,12 +31,12 @@ import re
 from pathlib import Path
 
 from paranmt.models.files import ModelFileError, model_directory, read_json, reading
+from paranmt.models.generation import ARCHS
 from paranmt.models.generation.units import base_letters
 
 DESCRIPTOR = "paraphraser.json"
 TEMPLATES_FILE = "templates.json"
 FORMAT_VERSION = 1
-ARCHS = ("scpn", "transformers")
 WORD = re.compile(r"[^\W_]+")          # a run of letters and digits
 
 

@@ -7,8 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paranmt.models.generation import RERANK
-from paranmt.schemas.build_config import ParseConfig, ScoreConfig
+from paranmt.models.generation import ARCHS, RERANK
 from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 
@@ -138,36 +137,9 @@ def add_overwrite_flag(parser, results: str) -> None:
                              f"holding them is refused)")
 
 
-def add_model_arguments(parser) -> None:
-    """The options that choose and run the generators, written out for paraphrase (eval-paraphraser and
-    adversarial generate theirs from their configs' `paraphrase` section: `generator_flags`)."""
-    parser.add_argument("--beam", type=int, default=4, help="beam size (default 4)")
-    parser.add_argument("--parser", default=ParseConfig.model_dir,
-                        help=f"parser model directory (default {ParseConfig.model_dir})")
-    parser.add_argument("--encoder", default=ScoreConfig.encoder,
-                        help=f"post-filter / para_score encoder (default {ScoreConfig.encoder})")
-    parser.add_argument("--min-overlap", type=float, default=0.5, help="post-filter: trigram overlap (0.5)")
-    parser.add_argument("--min-similarity", type=float, default=0.7, help="post-filter: para_score (0.7)")
-    parser.add_argument("--keep-copies", action="store_true",
-                        help="post-filter: keep paraphrases that repeat the source up to case and punctuation "
-                             "(dropped by default, reason copy)")
-    parser.add_argument("--keep-repeats", action="store_true",
-                        help="post-filter: keep paraphrases that repeat a word more often than the source does "
-                             "(dropped by default, reason repeated_word)")
-    parser.add_argument("--rerank", default="template", choices=RERANK,
-                        help="which hypotheses of the beam are returned: template (default) / simile = the whole "
-                             "beam, kept ones first, then by template match / SIMILE to the source; score = the "
-                             "generator's best as they come")
-    parser.add_argument("--no-repeat-ngram", type=int, default=0, metavar="N",
-                        help="beam search never repeats an N-gram of output units (default 0: off)")
-    parser.add_argument("--batch-size", type=int, default=32, help="sentences per generator call")
-    parser.add_argument("--device", default="auto", choices=DEVICES)
-    parser.add_argument("--threads", type=int, default=0, help="CPU threads (0 = torch's default)")
-
-
-# ParaphraseConfig field -> help of its flag, for the commands whose config holds the generator's settings as a
-# section (eval-paraphraser, adversarial: the key `paraphrase.beam` is the flag --beam); `add_model_arguments`
-# writes the same options out for paraphrase
+# ParaphraseConfig field -> help of its flag, for paraphrase (whose config is a ParaphraseConfig) and the commands
+# whose config holds the generator's settings as a section (eval-paraphraser, adversarial: the key `paraphrase.beam`
+# is the flag --beam)
 GENERATOR_FLAG_HELP = {
     "arch": "architecture, when the models directory has both",
     "parse_generator": "parse generator directory (default: the one beside the model)",
@@ -189,27 +161,23 @@ GENERATOR_FLAG_HELP = {
 }
 
 
-def generator_flags(section: str) -> tuple[dict, dict, dict]:
-    """`add_config_flags`' flag_help, choices and flags for the generator options held in the config section
-    `section` (a ParaphraseConfig)."""
-    return ({f"{section}.{name}": text for name, text in GENERATOR_FLAG_HELP.items()},
-            {f"{section}.arch": ("scpn", "transformers"), f"{section}.rerank": RERANK, f"{section}.device": DEVICES},
-            {f"{section}.{name}": {"action": "store_true"} for name in ("keep_copies", "keep_repeats")})
+def generator_flags(section: str = "") -> tuple[dict, dict, dict]:
+    """`add_config_flags`' flag_help, choices and flags for the generator options of a ParaphraseConfig: the
+    config's own fields (`section` empty) or those of its section `section`."""
+    prefix = f"{section}." if section else ""
+    return ({f"{prefix}{name}": text for name, text in GENERATOR_FLAG_HELP.items()},
+            {f"{prefix}arch": ARCHS, f"{prefix}rerank": RERANK, f"{prefix}device": DEVICES},
+            {f"{prefix}{name}": {"action": "store_true"} for name in ("keep_copies", "keep_repeats")})
 
 
 def check_generator_section(section, name: str = "paraphrase") -> None:
-    """ConfigError when the settings that a command sets itself in its config's generator section `name` (a
-    ParaphraseConfig) were given: the task (the command chooses its models) and the template list (resolved from
-    `templates`)."""
+    """The checks of a command's generator section `name` (a ParaphraseConfig): its own (`validate`, naming the
+    keys `name.KEY`), and a ConfigError when the settings that the command sets itself were given: the task (the
+    command chooses its models) and the template list (resolved from `templates`)."""
+    section.validate(f"{name}.")
     if section.task != "scpn" or section.template_list:
         raise ConfigError(f"{name}.task and {name}.template_list are the command's; choose the models with "
                           f"{name}.model and the templates with {name}.templates")
-
-
-def decoding_settings(args) -> dict:
-    """The ParaphraseConfig fields of `add_model_arguments`' options that every command passes as they are."""
-    return {name: getattr(args, name) for name in ("beam", "parser", "encoder", "min_overlap", "min_similarity",
-                                                   "keep_copies", "keep_repeats", "rerank", "no_repeat_ngram", "device", "threads")}
 
 
 # MiningSettings field (models/mining/settings.py) -> help of its flag, for `mine` and `eval-xling`

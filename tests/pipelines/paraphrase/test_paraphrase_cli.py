@@ -5,6 +5,7 @@ import json
 
 import pyarrow.parquet as pq
 import pytest
+import yaml
 
 from paranmt.pipelines.cli import main
 from paranmt.schemas.paraphrases import COLUMNS
@@ -75,6 +76,22 @@ def test_default_templates_kept_rows_only_and_plain(tiny_models, sentences_file,
     assert all(r["template_match"] is None for r in rows)
 
 
+def test_config_file_flags_and_set(tiny_models, sentences_file, tmp_path):
+    """Every setting is a key of `--config FILE.yaml` (input and output too); a flag wins over the file and `--set`
+    over both."""
+    output = tmp_path / "configured.jsonl"
+    config = tmp_path / "paraphrase.yaml"
+    config.write_text(yaml.safe_dump({"model": str(tiny_models), "input": str(sentences_file), "output": str(output),
+                                      "templates": "( ROOT ( S ( NP ) ( VP ) ( . ) ) ) EOP", "all": True,
+                                      "beam": 3, "n_best": 3}))
+    assert main(["paraphrase", "--config", str(config)]) == 0
+    assert len(read_output(output)) == 3 * 3 + 1                # 3 sentences x 3 hypotheses + the empty line
+    assert main(["paraphrase", "--config", str(config), "--n-best", "1", "--overwrite"]) == 0
+    assert len(read_output(output)) == 3 * 1 + 1
+    assert main(["paraphrase", "--config", str(config), "--n-best", "1", "--set", "n_best=2", "--overwrite"]) == 0
+    assert len(read_output(output)) == 3 * 2 + 1
+
+
 @pytest.mark.parametrize("arguments, message", [
     (["--templates", "(S(NP(PRP))(VP)(.))"], "--templates: not a template"),
     (["--templates", "(S(NP)(VP)"], "--templates: not a template: unbalanced"),
@@ -83,8 +100,11 @@ def test_default_templates_kept_rows_only_and_plain(tiny_models, sentences_file,
     (["--model", "no/such/models"], "model directory no/such/models does not exist"),
     (["--output", "out.txt"], "the name must end in .parquet, .jsonl, .tsv"),
     (["--input", "no/such/file.txt"], "--input no/such/file.txt is not a file"),
-    (["--n-best", "5"], "need 1 <= --n-best <= --beam"),
-    (["--no-repeat-ngram", "-1"], "--no-repeat-ngram must be >= 0"),
+    (["--n-best", "5"], "need n_best <= beam"),
+    (["--no-repeat-ngram", "-1"], "no_repeat_ngram must be >= 0, not -1"),
+    (["--set", "min_similarity=2"], "min_similarity must be between -1 and 1, not 2.0"),
+    (["--set", "beams=2"], "unknown paraphrase config key 'beams' (did you mean 'beam'?"),
+    (["--set", "rerank=best"], "rerank must be one of score, template, simile, not 'best'"),
     (["--parser", "no/parser"], "--parser: parser model directory no/parser does not exist"),
 ])
 def test_user_errors_are_one_line_exit_2(tiny_models, sentences_file, tmp_path, capsys, arguments, message):
