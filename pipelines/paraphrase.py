@@ -45,7 +45,8 @@ from collections import Counter
 from pathlib import Path
 from typing import ClassVar
 
-from paranmt.models.generation.config import TASKS, ParaphraseConfig
+from paranmt.models.generation.config import ParaphraseConfig
+from paranmt.models.generation.models import TASKS
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, generator_flags, load_command_config
 from paranmt.schemas import layout

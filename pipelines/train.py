@@ -3,7 +3,7 @@
 Inputs (`--train`, one or more; format detected or given by `--format`): a shard directory of `paranmt build`
 (top-level *.parquet, pairs ref/bt), a filtered corpus (Parquet, same schema), a TSV of pairs (`side1 TAB side2`),
 or bitext as a Moses two-file prefix (`PREFIX.en` + `PREFIX.cs`, or `.eng`/`.ces`; English first). Settings come
-from TrainConfig defaults <- `--config YAML` <- flags.
+from TrainConfig defaults <- `--config YAML` (e.g. configs/train/sp-bitext.yaml) <- flags <- `--set KEY=VALUE`.
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` holding a model or a checkpoint of an
 earlier run is refused unless `--resume` (continue from its checkpoint; refused when there is none) or
@@ -20,20 +20,16 @@ from paranmt.models.training.data import FORMATS, load_training_pairs
 from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.trainer import DEV_AT, MODES, OBJECTIVES, TrainConfig, Trainer
-from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
-from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, load_config
+from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
-def load_train_config(path: str | None, overrides: dict) -> TrainConfig:
-    """TrainConfig defaults <- YAML mapping (yaml.safe_load) <- non-None overrides; validated."""
-    return load_config(TrainConfig, path, overrides, what="training config").validate()
-
 
 def run(args) -> int:
-    config = load_train_config(args.config, {name: getattr(args, name) for name in FLAG_FIELDS})
+    config = load_command_config(TrainConfig, args, FLAG_HELP, "training config")
     suffixes = tuple(args.suffixes.split(",")) if args.suffixes else None
     if suffixes is not None and len(suffixes) != 2:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
@@ -98,8 +94,8 @@ FLAG_HELP = {
     "log_every": "log loss, M and pairs/s to <output>/metrics.jsonl every N mini-batches",
     "threads": "CPU threads of torch",
 }
-FLAG_FIELDS = tuple(FLAG_HELP)
-FLAG_CHOICES = {"mode": MODES, "objective": OBJECTIVES, "distance": DISTANCES, "negatives": STRATEGIES, "recurrent_units": ("word", "sp"),
+FLAG_CHOICES = {"mode": MODES, "objective": OBJECTIVES, "distance": DISTANCES, "negatives": STRATEGIES,
+                "recurrent_units": ("word", "sp"),
                 "weights_dtype": WEIGHTS_DTYPES, "device": DEVICES, "activation": ("tanh", "relu", "linear"),
                 "bidirectional_combine": ("sum", "ff"), "dev_at": DEV_AT}
 
@@ -112,7 +108,6 @@ def register(subparsers) -> None:
                         help="format of the inputs (default auto: by what each path is)")
     parser.add_argument("--suffixes", help="Moses suffixes SIDE1,SIDE2 (default: en,cs or eng,ces)")
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
-    parser.add_argument("--config", help="training YAML (keys = TrainConfig fields), e.g. configs/train/sp-bitext.yaml")
     add_output_flags(parser, "<output>/checkpoint")
-    add_config_flags(parser, TrainConfig, FLAG_HELP, FLAG_CHOICES)
-    parser.set_defaults(func=run, **{name: None for name in FLAG_FIELDS})
+    add_config_arguments(parser, TrainConfig, FLAG_HELP, FLAG_CHOICES, example="epochs=2")
+    parser.set_defaults(func=run)

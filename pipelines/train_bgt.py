@@ -8,9 +8,10 @@ mega-batch settings apply (models/bgt/trainer.py).
 
 Inputs (`--train`, one or more): bitext as a Moses two-file prefix (`PREFIX.en` + `PREFIX.cs`, or `.eng`/`.ces`;
 English first), a TSV `english TAB other`, or a `paranmt build` shard directory / Parquet file (its `ref` and `cs`
-columns). Settings: BGTConfig defaults <- `--config YAML` <- flags. `--output` is held to the contract of
-`paranmt train` (docs/reliability.md): an earlier run's model or checkpoint there needs `--resume` or
-`--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line naming the `--resume` command.
+columns). Settings: BGTConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE` (any key, e.g. `--set
+dev_sts_dir=../shared/data/sts`). `--output` is held to the contract of `paranmt train` (docs/reliability.md): an
+earlier run's model or checkpoint there needs `--resume` or `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it
+with one line naming the `--resume` command.
 """
 from __future__ import annotations
 
@@ -18,19 +19,35 @@ from pathlib import Path
 
 from paranmt.models.bgt.model import VARIANTS
 from paranmt.models.training.data import FORMATS, load_training_pairs
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
-from paranmt.pipelines.runtime.arguments import add_output_flags
-from paranmt.schemas.config import DEVICES, load_config
+from paranmt.schemas.config import DEVICES
 
-FLAGS = ("variant", "sp_model", "dim", "latent", "encoder_layers", "decoder_layers", "max_tokens", "epochs",
-         "max_steps", "time_budget_minutes", "patience", "device", "threads", "seed")
+# BGTConfig field -> help of its flag (--field-name; the field's default is appended); flags left at None keep the
+# YAML/default value
+FLAG_HELP = {
+    "variant": "bgt or a Table 48 baseline",
+    "sp_model": "sentencepiece model covering both languages (default: train one of sp_vocab_size pieces on the "
+                "data)",
+    "dim": "model width (the thesis 1024)",
+    "latent": "size of each latent = the embedding size",
+    "encoder_layers": "encoder layers (the thesis 5)",
+    "decoder_layers": "decoder layers",
+    "max_tokens": "tokens per batch",
+    "epochs": "passes over the pairs",
+    "max_steps": "stop after N updates (0 = no limit)",
+    "time_budget_minutes": "stop after this much training time (0 = no limit)",
+    "patience": "stop after N dev evaluations (epoch ends) in a row without a new best (needs dev_sts_dir; 0 = off)",
+    "device": "auto: CUDA with fp16 when present",
+    "threads": "CPU threads",
+    "seed": "random seed",
+}
 
 
 def run(args) -> int:
     from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer
 
-    overrides = {name: getattr(args, name) for name in FLAGS}
-    config = load_config(BGTConfig, args.config, overrides, what="bgt config").validate()
+    config = load_command_config(BGTConfig, args, FLAG_HELP, "bgt config")
     output = Path(args.output)
     claim_model_directory(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
                           args.overwrite)
@@ -44,6 +61,8 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
+    from paranmt.models.bgt.trainer import BGTConfig
+
     parser = subparsers.add_parser("train-bgt", help="train the bilingual generative transformer (BGT) or a "
                                    "translation baseline on bitext; its semantic encoder is a paranmt encoder",
                                    description=__doc__, formatter_class=lambda prog: __import__(
@@ -51,24 +70,8 @@ def register(subparsers) -> None:
     parser.add_argument("--train", nargs="+", required=True, help="bitext: Moses prefix(es), TSV, or shards")
     parser.add_argument("--output", required=True, help="output directory (encoder, checkpoint/, metrics.jsonl)")
     parser.add_argument("--format", choices=FORMATS, default="auto")
-    parser.add_argument("--config", help="YAML with BGTConfig keys (models/bgt/trainer.py)")
-    parser.add_argument("--variant", choices=VARIANTS, help="bgt (default) or a Table 48 baseline")
-    parser.add_argument("--sp-model", dest="sp_model", help="sentencepiece model covering both languages (default: "
-                        "train one of sp_vocab_size pieces on the data)")
-    parser.add_argument("--dim", type=int, help="model width (default 256; the thesis 1024)")
-    parser.add_argument("--latent", type=int, help="size of each latent = the embedding size (default 256)")
-    parser.add_argument("--encoder-layers", dest="encoder_layers", type=int, help="default 2 (the thesis 5)")
-    parser.add_argument("--decoder-layers", dest="decoder_layers", type=int, help="default 1")
-    parser.add_argument("--max-tokens", dest="max_tokens", type=int, help="tokens per batch (default 4096)")
-    parser.add_argument("--epochs", type=int, help="default 20")
-    parser.add_argument("--max-steps", dest="max_steps", type=int, help="stop after N updates (0 = no limit)")
-    parser.add_argument("--time-budget-minutes", dest="time_budget_minutes", type=float,
-                        help="stop after this much training time (0 = no limit)")
-    parser.add_argument("--patience", type=int, help="stop after N dev evaluations (epoch ends) in a row without a "
-                        "new best (needs dev_sts_dir in --config; 0 = off)")
-    parser.add_argument("--device", choices=DEVICES, help="auto: CUDA with fp16 when present")
-    parser.add_argument("--threads", type=int, help="CPU threads (default 1)")
-    parser.add_argument("--seed", type=int)
+    add_config_arguments(parser, BGTConfig, FLAG_HELP, {"variant": VARIANTS, "device": DEVICES},
+                         example="dev_sts_dir=../shared/data/sts")
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,
                         help="skip pairs with a side longer than this many words")
     add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)")

@@ -11,7 +11,7 @@ paraphrase pairs (SynPG); both kinds can be mixed.
 Sentences without a parse are parsed with `--parser` (default assets/parser-en); parses are cached in
 `--parse-cache` (default DIR/parses.tsv). `--dev` / `--dev-sentences` take held-out data of the same kinds (the
 held-out loss at each checkpoint goes to DIR/metrics.jsonl). Settings: ParaphraserTrainConfig defaults <-
-`--config YAML` <- flags.
+`--config YAML` <- flags <- `--set KEY=VALUE` (any key, e.g. `--set max_words=40`).
 DIR is held to the contract of `paranmt train` (docs/reliability.md): an earlier run's model or checkpoint there
 needs `--resume` (continue from DIR/checkpoint) or `--overwrite` (start again; the parse cache is kept); Ctrl-C,
 SIGTERM or a full disk stop it with one line naming the `--resume` command.
@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import logging
 
-from paranmt.schemas.config import DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, load_config
+from paranmt.schemas.config import DEVICES, FP16_CHOICES, WEIGHTS_DTYPES
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
 
@@ -51,13 +51,12 @@ def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cac
 
 def run(args) -> int:
     from paranmt.models.generation.train import ParaphraserTrainConfig
+    from paranmt.pipelines.runtime.arguments import load_command_config
     from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
-    overrides = {name: getattr(args, name) for name in FLAG_FIELDS + ("copy",)}
-    config = load_config(ParaphraserTrainConfig, args.config, overrides, what="paraphraser training config")
-    config.validate()
+    config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config")
     claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
                                         config.hf_model], args.resume, args.overwrite)
     output = make_output_dir(args.output)
@@ -136,16 +135,16 @@ FLAG_HELP = {
     "device": "training device: auto = CUDA when available",
     "fp16": "half-precision training: auto = on CUDA",
     "weights_dtype": "dtype of the saved weights (arch scpn; float16 halves the size)",
+    "copy": "no copy mechanism (arch scpn)",
 }
-FLAG_FIELDS = tuple(FLAG_HELP)
-FLAG_CHOICES = {"task": ("scpn", "parse-generator", "plain"), "arch": ("scpn", "transformers"),
-                "require_different": ("template", "parse", "none"), "device": DEVICES,
-                "fp16": FP16_CHOICES, "weights_dtype": WEIGHTS_DTYPES}
+FLAGS = {"copy": {"name": "--no-copy", "action": "store_false"}}
 
 
 def register(subparsers) -> None:
+    from paranmt.models.generation import ARCHS
+    from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS
     from paranmt.models.generation.train import ParaphraserTrainConfig
-    from paranmt.pipelines.runtime.arguments import add_config_flags, add_output_flags
+    from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags
 
     parser = subparsers.add_parser("train-paraphraser", help="train an SCPN / parse-generator / plain paraphraser "
                                    "on shards, SCPN TSV, pair TSV or single sentences", description=__doc__)
@@ -156,13 +155,13 @@ def register(subparsers) -> None:
                         help="English sentence files, one a line (SynPG): (shuffled words, own parse) -> sentence "
                              "for scpn, shuffled words -> sentence for plain")
     parser.add_argument("--dev", nargs="+", default=[], metavar="PATH",
-                        help="held-out pairs (held-out loss at each checkpoint; the lowest one's model is kept in DIR/best/)")
+                        help="held-out pairs (held-out loss at each checkpoint; the lowest one's model is kept in "
+                             "DIR/best/)")
     parser.add_argument("--dev-sentences", nargs="+", default=[], metavar="PATH", help="held-out sentence files")
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
-    parser.add_argument("--config", help="YAML with ParaphraserTrainConfig keys")
     add_output_flags(parser, "DIR/checkpoint")
-    add_config_flags(parser, ParaphraserTrainConfig, FLAG_HELP, FLAG_CHOICES)
-    parser.add_argument("--no-copy", dest="copy", action="store_false", default=None,
-                        help="no copy mechanism (arch scpn)")
-    parser.set_defaults(func=run, **{name: None for name in FLAG_FIELDS})
+    add_config_arguments(parser, ParaphraserTrainConfig, FLAG_HELP,
+                         {"task": TASKS, "arch": ARCHS, "require_different": REQUIRE_DIFFERENT, "device": DEVICES,
+                          "fp16": FP16_CHOICES, "weights_dtype": WEIGHTS_DTYPES}, FLAGS, example="epochs=2")
+    parser.set_defaults(func=run)

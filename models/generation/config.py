@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Callable
 
 from paranmt.models.generation import ARCHS, RERANK
+from paranmt.models.generation.models import TASKS
 from paranmt.schemas.build_config import ParseConfig, ScoreConfig
 from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, is_remote
 
 DEFAULT_MODELS = "assets"           # the shipped demo models (a directory of models: models.find_models)
-TASKS = ("scpn", "plain")           # what a paraphrasing run generates with: SCPN (+ parse generator) or plain
 
 
 @dataclass

@@ -75,7 +75,7 @@ def add_config_flags(parser, config_class, flag_help: dict, choices: dict, flags
         kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int,
                 "list[float]": float}.get(annotation, str)
         override = (flags or {}).get(key, {})
-        shown = default not in (None, "", []) and not ("action" in override and default is False)
+        shown = default not in (None, "", []) and "action" not in override   # a switch says what it does
         default_text = " ".join(map(str, default)) if isinstance(default, list) else default
         settings = {"dest": key, "type": kind, "choices": choices.get(key), "default": None,
                     "nargs": "+" if annotation.startswith("list") else None,

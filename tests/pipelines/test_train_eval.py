@@ -54,3 +54,21 @@ def test_word_vectors_of_another_dim_are_one_line_and_exit_2(bitext, tmp_path, c
     code = main(["train", "--train", str(bitext / "newssyscomb2009"), "--encoder", "dan", "--dim", "8",
                  "--init-embeddings", str(tmp_path / "vectors.txt"), "--output", str(tmp_path / "m"), "--epochs", "1"])
     assert code == 2 and "3-d vectors" in capsys.readouterr().err
+
+
+def test_train_settings_from_config_file_flags_and_set(bitext, tmp_path):
+    """TrainConfig defaults <- `--config FILE.yaml` <- flags <- `--set KEY=VALUE` (as train_config.json keeps it)."""
+    config = tmp_path / "train.yaml"
+    config.write_text("encoder: word\ndim: 8\nvocab_size: 50\nepochs: 3\nseed: 5\n")
+    out = tmp_path / "model"
+    assert main(["train", "--train", str(bitext / "newssyscomb2009"), "--output", str(out), "--config", str(config),
+                 "--dim", "6", "--epochs", "2", "--set", "epochs=0", "--set", "seed=7", "--device", "cpu"]) == 0
+    written = json.loads((out / "train_config.json").read_text())
+    assert (written["encoder"], written["vocab_size"], written["dim"], written["epochs"], written["seed"]) == (
+        "word", 50, 6, 0, 7)
+
+
+def test_train_set_refuses_an_unknown_key_in_one_line(tmp_path, capsys):
+    assert main(["train", "--train", "x", "--output", str(tmp_path / "o"), "--set", "epoch=2"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "unknown training config key 'epoch' (did you mean 'epochs'" in error

@@ -157,6 +157,27 @@ def test_cli_trains_from_an_scpn_export_tsv_and_says_what_is_wrong(tmp_path, pai
     assert "even" in capsys.readouterr().err
 
 
+def test_cli_settings_from_config_file_flags_and_set(tmp_path, bitext, capsys):
+    """ParaphraserTrainConfig defaults <- `--config FILE.yaml` <- flags <- `--set KEY=VALUE` (as train_config.json
+    keeps them; `--no-copy` is the key copy); an unknown key is one line, exit 2."""
+    text = tmp_path / "sentences.txt"
+    text.write_text("\n".join((bitext / "multi30k_test_2016_flickr.eng").read_text().splitlines()[:12]) + "\n")
+    config = tmp_path / "train.yaml"
+    config.write_text("task: plain\nvocab_size: 400\nembed_dim: 16\nhidden: 32\nmax_steps: 4\nbatch_size: 8\n"
+                      "device: cpu\n")
+    out = tmp_path / "model"
+    assert main(["train-paraphraser", "--sentences", str(text), "--output", str(out), "--config", str(config),
+                 "--max-steps", "3", "--no-copy", "--set", "max_steps=1", "--set", "hidden=16"]) == 0
+    written = json.loads((out / "train_config.json").read_text())
+    assert (written["task"], written["embed_dim"], written["hidden"], written["max_steps"], written["copy"]) == (
+        "plain", 16, 16, 1, False)
+    capsys.readouterr()
+    assert main(["train-paraphraser", "--sentences", str(text), "--output", str(tmp_path / "o"), "--set",
+                 "hiden=16"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "(did you mean 'hidden'" in error
+
+
 def test_cli_trains_on_single_sentences_parsed_once_with_the_shipped_parser(tmp_path, bitext, paraphrase_pairs):
     sentences = [s for s in (bitext / "multi30k_test_2016_flickr.eng").read_text().splitlines()[:12]]
     text = tmp_path / "sentences.txt"
