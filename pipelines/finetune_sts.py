@@ -50,7 +50,7 @@ def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.training.sts_finetune import FinetuneDataError, finetune, limit_dataset, load_splits, save_head
 
-    encoder = open_encoder(args.model, args.threads)
+    encoder = open_encoder(args.model, config.threads)
     try:
         splits = load_splits(sts_dir, config.task, config.dev_fraction, config.seed)
     except FinetuneDataError as error:
@@ -87,6 +87,7 @@ FLAG_HELP = {
     "limit": "at most N pairs per split (0 = all; quick checks)",
     "max_steps": "stop after N updates (0 = no limit)",
     "seed": "random seed (head initialization, batch order, the stsb dev split)",
+    "threads": "torch CPU threads",
 }
 
 

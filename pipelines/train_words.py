@@ -25,8 +25,6 @@ WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jso
 
 
 def run(args) -> int:
-    import torch
-
     from paranmt.models.training.paragram import ParagramConfig
 
     config = load_command_config(ParagramConfig, args, FLAG_HELP, "train-words config")
@@ -37,7 +35,6 @@ def run(args) -> int:
     if output.exists() and not output.is_dir():
         raise ConfigError(f"--output {output} is a file")
     replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a word encoder of an earlier run")
-    torch.set_num_threads(config.threads)
     with rerun_stops(args.output, getattr(args, "argv", None), "train-words", lambda: left_in(args.output, WRITES)):
         return train_into(args, config, source, kind, output)
 

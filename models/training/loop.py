@@ -46,7 +46,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, ClassVar, Iterator
 
 import numpy as np
 import torch
@@ -64,7 +64,10 @@ LEGACY_FILE = "checkpoint.pt"
 
 @dataclass
 class LoopConfig(Config):
-    """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field)."""
+    """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field).
+    `FIXED`: the fields a trainer does not use (e.g. device and checkpoints of a CPU-only run without an output
+    directory): validate() refuses a value other than the trainer's default, so none is ignored silently."""
+    FIXED: ClassVar[tuple[str, ...]] = ()
     epochs: int = bounded(10, 0)               # 0: no training (the model as initialized is saved)
     lr: float = bounded(1e-3, 0)               # learning rate (each task's optimizer)
     max_steps: int = bounded(0, 0)             # stop after this many updates in total (0 = no limit)
@@ -81,6 +84,11 @@ class LoopConfig(Config):
         check_ranges(self)
         check_choice("device", self.device, DEVICES)
         check_choice("weights_dtype", self.weights_dtype, WEIGHTS_DTYPES)
+        defaults = type(self)()
+        for name in self.FIXED:
+            if getattr(self, name) != getattr(defaults, name):
+                raise ConfigError(f"{name} is not a setting of this trainer (it trains on the CPU, without "
+                                  f"checkpoints): leave it at {getattr(defaults, name)!r}, not {getattr(self, name)!r}")
         return self
 
 

@@ -31,6 +31,7 @@ import math
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -44,7 +45,7 @@ from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Wind
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -57,27 +58,31 @@ class WordPairsError(DataFileError):
 
 
 @dataclass
-class ParagramConfig(Config):
-    """The settings of `paranmt train-words` (`--config` YAML keys, `--set`, the flags): the model and its
-    training, and which pairs of a lexicon are read (score_column, min_score, max_pairs; max_pairs also for PPDB)."""
+class ParagramConfig(LoopConfig):
+    """The settings of `paranmt train-words` (`--config` YAML keys, `--set`, the flags): the loop's (LoopConfig:
+    epochs, lr, max_steps, time_budget_minutes, log_every, seed, threads; a CPU run without checkpoints: FIXED),
+    the model's, and which pairs of a lexicon are read (score_column, min_score, max_pairs; max_pairs also for
+    PPDB)."""
+    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
+    epochs: int = bounded(10, 1)
+    lr: float = bounded(0.05, 0)                # AdaGrad (> 0)
+    checkpoint_every: int = bounded(0, 0)
+    log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
+    threads: int = bounded(1, 1)                # torch CPU threads
+    device: str = "cpu"
     dim: int = bounded(300, 1)
     similarity: str = "cosine"                  # cosine | dot
     margin: float = 0.4                         # δ (the 25-d dot-product setting of the thesis used 1)
     negatives: str = "max"                      # max | mix | rand, within the mini-batch
     batch_size: int = bounded(100, 2)
-    epochs: int = bounded(10, 1)
-    lr: float = bounded(0.05, 0)                # AdaGrad (> 0)
     l2_to_init: float = bounded(1e-6, 0)        # λ of λ ||W_init - W||²
     init_vectors: str | None = None             # word2vec / GloVe text file (optional)
-    max_steps: int = bounded(0, 0)
-    seed: int = 1
     score_column: str = "pmi_adj"               # lexicon input: the column pairs are ranked by
     min_score: float = 0.0                      # lexicon input: keep pairs scoring >= this
     max_pairs: int = bounded(0, 0)              # at most this many pairs, best first (0 = all)
-    threads: int = bounded(1, 1)                # torch CPU threads
 
     def validate(self) -> "ParagramConfig":
-        check_ranges(self)
+        super().validate()
         check_choice("similarity", self.similarity, SIMILARITIES)
         check_choice("negatives", self.negatives, STRATEGIES)
         check_choice("score_column", self.score_column, SCORE_COLUMNS)
@@ -238,10 +243,8 @@ def train_paragram(pairs: list[tuple[str, str]], config: ParagramConfig,
     if len(pairs) < 2:
         raise WordPairsError(f"need at least 2 word pairs, got {len(pairs)}")
     task = ParagramTask(pairs, config)
-    loop = LoopConfig(epochs=config.epochs, lr=config.lr, max_steps=config.max_steps, seed=config.seed,
-                      checkpoint_every=0, log_every=0, threads=0, device="cpu").validate()
     started = time.perf_counter()
-    state = Loop(task, loop, metrics_file=metrics_file).run()
+    state = Loop(task, config.validate(), metrics_file=metrics_file).run()
     encoder, report = task.encoder, task.report
     encoder.embedding.sparse = True
     report.update({"pairs": len(pairs), "steps": state.step, "seconds": round(time.perf_counter() - started, 1),

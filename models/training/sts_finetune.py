@@ -28,6 +28,7 @@ import logging
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -38,7 +39,7 @@ from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -55,22 +56,27 @@ class FinetuneDataError(ValueError):
 
 
 @dataclass
-class FinetuneConfig(Config):
-    """The settings of `paranmt finetune-sts` (`--config` YAML keys, `--set`, the flags)."""
-    task: str = "sick-r"                        # sick-r | stsb (TASKS)
+class FinetuneConfig(LoopConfig):
+    """The settings of `paranmt finetune-sts` (`--config` YAML keys, `--set`, the flags): the loop's (LoopConfig:
+    epochs, lr, max_steps, time_budget_minutes, patience over the dev Pearson, log_every, seed, threads; a CPU run
+    without checkpoints: FIXED) and the head's."""
+    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
     epochs: int = bounded(10, 1)
-    batch_size: int = bounded(25, 1)
     lr: float = bounded(1e-3, 0)                # Adam, head and encoder
+    checkpoint_every: int = bounded(0, 0)
+    log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
+    threads: int = bounded(1, 0)                # torch CPU threads (0: leave torch's setting)
+    device: str = "cpu"
+    task: str = "sick-r"                        # sick-r | stsb (TASKS)
+    batch_size: int = bounded(25, 1)
     hidden: int = bounded(50, 1)
     l2_to_init: float = bounded(0.0, 0)         # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
     freeze_encoder: bool = False                # train the head only (frozen features)
     dev_fraction: float = bounded(0.1, 0, 1)    # stsb without sts-test.csv: share of sts-train held out as dev
     limit: int = bounded(0, 0)                  # at most this many pairs per split (0 = all; quick checks)
-    max_steps: int = bounded(0, 0)              # stop after this many updates in total (0 = no limit)
-    seed: int = 1
 
     def validate(self) -> "FinetuneConfig":
-        check_ranges(self)
+        super().validate()
         check_choice("task", self.task, tuple(TASKS))
         if not 0 < self.dev_fraction < 1:
             raise ConfigError(f"dev_fraction must lie strictly between 0 and 1, not {self.dev_fraction}")
@@ -275,9 +281,7 @@ def finetune(encoder: SentenceEncoder, splits: dict[str, STSDataset], config: Fi
     best_epoch, steps}; the unsupervised numbers are the cosine of the encoder as given (before training)."""
     unsupervised = {split: score_dataset(encoder.encode, splits[split]).pearson for split in ("dev", "test")}
     task = FinetuneTask(encoder, splits, config)
-    loop = LoopConfig(epochs=config.epochs, lr=config.lr, max_steps=config.max_steps, seed=config.seed,
-                      checkpoint_every=0, log_every=0, threads=0, device="cpu").validate()
-    state = Loop(task, loop, metrics_file=metrics_file).run()
+    state = Loop(task, config.validate(), metrics_file=metrics_file).run()
     encoder, head = task.encoder, task.head
     if task.kept["state"] is not None:
         encoder.load_state_dict(task.kept["state"][0])

@@ -34,12 +34,12 @@ EVALUATION_REQUIRED = ("model", "data_dir", "output")
 
 
 def add_evaluation_arguments(parser, data_dir_help: str, output_help: str) -> None:
-    """`--model`, `--data-dir`, `--output`, `--threads`: the arguments of finetune-sts over a folder laid out like
-    ../shared/data (eval-words and eval-transfer generate the same flags from EvaluationConfig)."""
+    """`--model`, `--data-dir`, `--output`: the arguments of finetune-sts over a folder laid out like
+    ../shared/data (eval-words and eval-transfer generate the same flags from EvaluationConfig; finetune-sts's
+    `--threads` is its FinetuneConfig's)."""
     parser.add_argument("--model", required=True, help="encoder directory")
     parser.add_argument("--data-dir", required=True, help=f"folder laid out like ../shared/data ({data_dir_help})")
     parser.add_argument("--output", required=True, help=output_help)
-    parser.add_argument("--threads", type=int, default=1, help="torch CPU threads")
 
 
 def parse_bool(text: str) -> bool:
