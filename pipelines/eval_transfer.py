@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paranmt.models.evaluation.transfer import C_GRID, TASKS
+from paranmt.models.evaluation.transfer import TASKS, TransferProbeConfig
 from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
                                                  add_config_arguments, add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
@@ -27,21 +27,18 @@ BASELINES = ("bag-of-words", "random")
 
 
 @dataclass
-class TransferConfig(EvaluationConfig):
-    """The settings of `paranmt eval-transfer` (EvaluationConfig's and the probes'): the keys of `--config
-    FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+class TransferConfig(EvaluationConfig, TransferProbeConfig):
+    """The settings of `paranmt eval-transfer` (EvaluationConfig's and the probes': TransferProbeConfig, folds,
+    inner_folds, c_grid, limit, seed, max_iter): the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and
+    `--set`."""
     tasks: list[str] = field(default_factory=lambda: list(TASKS))
     baselines: list[str] = field(default_factory=lambda: list(BASELINES))
     name: str | None = None
-    folds: int = bounded(10, 2)
-    inner_folds: int = bounded(5, 2)
-    c_grid: list[float] = field(default_factory=lambda: list(C_GRID))
-    limit: int = bounded(0, 0)
-    seed: int = 1
     batch_size: int = bounded(1024, 1)
 
     def validate(self) -> "TransferConfig":
-        super().validate()
+        EvaluationConfig.validate(self)
+        TransferProbeConfig.validate(self)
         unknown = sorted(set(self.tasks) - set(TASKS))
         if unknown:
             raise ConfigError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}")
@@ -69,8 +66,7 @@ FLAG_HELP = {
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoders.base import random_copy
-    from paranmt.models.evaluation.transfer import (TransferDataError, TransferProbeConfig, evaluate, load_task,
-                                                    write_results)
+    from paranmt.models.evaluation.transfer import TransferDataError, evaluate, load_task, write_results
 
     c = load_command_config(TransferConfig, args, FLAG_HELP, "eval-transfer config", required=EVALUATION_REQUIRED)
     if not Path(c.data_dir).is_dir():
@@ -89,9 +85,7 @@ def run(args) -> int:
             models[f"random {name}"] = lambda s: randomized.encode(s, c.batch_size)
         if "bag-of-words" in c.baselines:
             models["bag-of-words"] = None
-        probes = TransferProbeConfig(folds=c.folds, inner_folds=c.inner_folds, limit=c.limit, seed=c.seed,
-                                     c_grid=tuple(c.c_grid))
-        results = evaluate(models, tasks, probes)
+        results = evaluate(models, tasks, c)
         write_results(results, c.output, f"Transfer tasks: {c.model}")
     print(f"wrote {Path(c.output) / 'results.csv'} and summary.md")
     return 0

@@ -133,7 +133,7 @@ def run(args) -> int:
         extra_targets = list(read_sentences(c.distractors_target)) if c.distractors_target else []
         encoder = open_encoder(c.encoder, c.threads)
         rows = evaluate(encoder, sources, targets, k=c.k, strategy=c.strategy, threshold=c.threshold_value(),
-                        gold_fraction=c.gold_fraction, seed=c.seed, search=c.search(), batch_size=c.batch_size,
+                        gold_fraction=c.gold_fraction, seed=c.seed, search=c, batch_size=c.batch_size,
                         extra_sources=extra_sources, extra_targets=extra_targets)
         write_results(rows, Path(c.output), f"Cross-lingual evaluation: {c.encoder} on {c.source} / {c.target}")
     for row in rows:

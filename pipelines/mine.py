@@ -127,14 +127,13 @@ def mine(args: MineConfig) -> int:
 
     output = Path(args.output)
     encoder = open_encoder(args.encoder, args.threads)
-    search = args.search()
     work = Path(tempfile.mkdtemp(prefix=".mine-work-", dir=args.work_dir or output))
     started = time.process_time()
     try:
         cs = encode_file(args.source, args.source_column, encoder, work, "cs", args.block_size, args.batch_size)
         en = encode_file(args.target, args.target_column, encoder, work, "en", args.block_size, args.batch_size)
         search_started = time.process_time()
-        pairs, calibration = choose_pairs(mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, search=search),
+        pairs, calibration = choose_pairs(mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, search=args),
                                           args.threshold_value())
         threshold = calibration.threshold
         search_cpu = time.process_time() - search_started
@@ -145,7 +144,7 @@ def mine(args: MineConfig) -> int:
         "source": args.source, "target": args.target, "encoder": os.path.abspath(asset_path(args.encoder)),
         "k": args.k, "strategy": args.strategy, "threshold": threshold, "threshold_mode": str(args.threshold),
         "calibration": dataclasses.asdict(calibration),
-        "index": search.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
+        "index": args.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
         "source_counts": cs.counts, "target_counts": en.counts, "mined": len(pairs),
         "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
     }

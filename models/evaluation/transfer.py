@@ -30,7 +30,7 @@ import csv
 import io
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,8 @@ from scipy import sparse
 
 from paranmt.models.evaluation.tables import write_result_file, write_results_csv
 from paranmt.models.files import read_text
+from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +89,21 @@ class TransferResult:
 
 
 @dataclass
-class TransferProbeConfig:
-    folds: int = 10                   # outer K of the cross-validated tasks
-    inner_folds: int = 5              # K of the inner cross-validation that chooses C
-    c_grid: Sequence[float] = C_GRID
-    limit: int = 0                    # use at most this many examples per split (stratified sample; 0 = all)
+class TransferProbeConfig(Config):
+    """How the logistic-regression probes are fitted and scored (a typed config; eval-transfer's TransferConfig
+    subclasses it)."""
+    folds: int = bounded(10, 2)                 # outer K of the cross-validated tasks
+    inner_folds: int = bounded(5, 2)            # K of the inner cross-validation that chooses C
+    c_grid: list[float] = field(default_factory=lambda: list(C_GRID))
+    limit: int = bounded(0, 0)                  # use at most this many examples per split (stratified; 0 = all)
     seed: int = 1
-    max_iter: int = 1000
+    max_iter: int = bounded(1000, 1)            # of each logistic regression fit
+
+    def validate(self) -> "TransferProbeConfig":
+        check_ranges(self)
+        if not self.c_grid or min(self.c_grid) <= 0:
+            raise ConfigError(f"c_grid must be inverse L2 strengths > 0, not {self.c_grid}")
+        return self
 
 
 # -- data ----------------------------------------------------------------------------------------------------------

@@ -18,24 +18,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+
 INDEXES = ("auto", "exact", "hnsw")
 
 
 @dataclass
-class SearchConfig:
-    """How neighbours are searched (see the module docstring)."""
+class SearchConfig(Config):
+    """How neighbours are searched (see the module docstring); a typed config, the base of the mining commands'
+    settings (models/mining/settings.py MiningSettings)."""
     index: str = "auto"
-    block_size: int = 65_536          # rows of queries / base per block
-    approx_above: float = 4e9         # `auto` switches to hnsw above n_query * n_base = this (~63k x 63k)
-    ef_search: int = 64               # hnsw: candidate list size at search time (recall vs speed)
-    hnsw_m: int = 16                  # hnsw: links per node
-    threads: int = 1                  # faiss OpenMP threads
+    block_size: int = bounded(65_536, 1)        # rows of queries / base per block
+    approx_above: float = bounded(4e9, 0)       # `auto` switches to hnsw above n_query * n_base = this (~63k x 63k)
+    ef_search: int = bounded(64, 1)             # hnsw: candidate list size at search time (recall vs speed)
+    hnsw_m: int = bounded(16, 2)                # hnsw: links per node
+    threads: int = bounded(1, 1)                # faiss OpenMP threads
 
-    def __post_init__(self):
-        if self.index not in INDEXES:
-            raise ValueError(f"index must be one of {', '.join(INDEXES)}, not {self.index!r}")
-        if self.block_size < 1 or self.ef_search < 1 or self.hnsw_m < 2:
-            raise ValueError("block_size and ef_search must be >= 1, hnsw_m >= 2")
+    def validate(self) -> "SearchConfig":
+        """ConfigError (a ValueError) naming the key of a value out of its range or choices."""
+        check_ranges(self)
+        check_choice("index", self.index, INDEXES)
+        return self
 
     def resolve(self, n_query: int, n_base: int) -> str:
         """The index kind actually used for these sizes."""
@@ -49,7 +52,7 @@ def knn(queries: np.ndarray, base: np.ndarray, k: int, config: SearchConfig | No
     """The k most similar base rows (inner product) of every query row, best first."""
     import faiss
 
-    config = config or SearchConfig()
+    config = (config or SearchConfig()).validate()
     faiss.omp_set_num_threads(config.threads)
     k = min(k, len(base))
     if k == 0 or len(queries) == 0:

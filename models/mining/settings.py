@@ -7,9 +7,9 @@ import dataclasses
 import math
 
 from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
-from paranmt.models.mining.knn import INDEXES, SearchConfig
+from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
@@ -17,30 +17,25 @@ DEFAULT_ENCODER = "assets/encoder-sp"
 
 
 @dataclasses.dataclass
-class MiningSettings(Config):
-    """The encoder, selection and search settings of `mine` and `eval-xling`.
+class MiningSettings(SearchConfig):
+    """The encoder, selection and search settings of `mine` and `eval-xling`: the k-NN search's (SearchConfig:
+    index, block_size, ef_search, hnsw_m, approx_above, threads, which is also the encoder's threads) and
     `threshold`: `auto` or a number (text, so that YAML and --set take either)."""
     strategy: str = "max"
     threshold: str = AUTO
     encoder: str = DEFAULT_ENCODER
     k: int = 4
-    index: str = "auto"
-    ef_search: int = bounded(64, 1)
-    block_size: int = 65_536
     batch_size: int = bounded(1024, 1)
-    threads: int = bounded(1, 1)
 
     def validate(self):
         check_choice("strategy", self.strategy, STRATEGIES)
-        check_choice("index", self.index, INDEXES)
         if self.k < 1:
             raise ConfigError(f"--k must be >= 1, not {self.k}")
         if self.block_size < 1:
             raise ConfigError(f"--block-size must be >= 1, not {self.block_size}")
         if self.threshold_value() != AUTO and not math.isfinite(self.threshold_value()):
             raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {self.threshold}")
-        check_ranges(self)
-        return self
+        return super().validate()
 
     def threshold_value(self):
         """`auto` or the number."""
@@ -48,12 +43,6 @@ class MiningSettings(Config):
             return parse_threshold(self.threshold)
         except ValueError as error:
             raise ConfigError(f"--threshold: {error}") from None
-
-    def search(self) -> SearchConfig:
-        """How the neighbours are searched (models/mining/knn.py)."""
-        return SearchConfig(index=self.index, block_size=self.block_size, ef_search=self.ef_search,
-                            threads=self.threads)
-
 
 def parse_threshold(text: str):
     """`auto` or a number; ValueError for anything else."""

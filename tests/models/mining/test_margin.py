@@ -107,5 +107,5 @@ def test_hnsw_is_close_to_exact_on_clustered_data():
 def test_auto_switches_to_hnsw_above_the_measured_size():
     config = SearchConfig()
     assert config.resolve(1000, 1000) == "exact" and config.resolve(300_000, 300_000) == "hnsw"
-    with pytest.raises(ValueError):
-        SearchConfig(index="annoy")
+    with pytest.raises(ValueError, match="index must be one of auto, exact, hnsw, not 'annoy'"):
+        knn(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32), 1, SearchConfig(index="annoy"))
