@@ -130,7 +130,15 @@ CONFIGURED = {
     "paraphrase-data": ("paranmt.pipelines.paraphrase_data:ParaphraseDataConfig", "max_words", 20, "25", "35",
                         "--max-words"),
     "filter": ("paranmt.models.filters.config:FilterConfig", "sample", 10, "20", "30", "--sample"),
+    "paraphrase": ("paranmt.pipelines.paraphrase:ParaphraseCommandConfig", "beam", 3, "5", "6", "--beam"),
+    "train": ("paranmt.models.training.trainer:TrainConfig", "epochs", 3, "4", "5", "--epochs"),
+    "train-bgt": ("paranmt.models.bgt.trainer:BGTConfig", "dim", 32, "64", "128", "--dim"),
+    "train-paraphraser": ("paranmt.models.generation.train:ParaphraserTrainConfig", "hidden", 32, "64", "128",
+                          "--hidden"),
 }
+# the arguments a command requires beside its settings (not config keys)
+REQUIRED = {"train": ["--train", "x", "--output", "o"], "train-bgt": ["--train", "x", "--output", "o"],
+            "train-paraphraser": ["--output", "o"]}
 
 
 @pytest.mark.parametrize("command", CONFIGURED)
@@ -150,7 +158,8 @@ def test_a_commands_settings_come_from_its_config_then_its_flags_then_set(comman
     yaml_file.write_text(f"{field}: {in_yaml}\n")
 
     def settings(*argv):
-        args = cli.make_parser(command).parse_args([command, "--config", str(yaml_file), *argv])
+        args = cli.make_parser(command).parse_args([command, *REQUIRED.get(command, []), "--config", str(yaml_file),
+                                                    *argv])
         if command == "filter":         # a preset name or a file
             return command_module.filter_config(args)
         return load_command_config(config_class, args, command_module.FLAG_HELP, f"{command} config")
