@@ -33,7 +33,7 @@ class ParaphraseConfig(Config):
     min_similarity: float = bounded(0.7, -1, 1)
     keep_copies: bool = False               # post-filter guards (models/generation/postfilter.py): off with True
     keep_repeats: bool = False
-    beam: int = bounded(4, 1)
+    beam: int = bounded(8, 1)
     n_best: int = bounded(1, 1)
     rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
                                             # default measured in docs/paraphrase.md, Decoding guards)

@@ -100,7 +100,7 @@ def test_config_file_flags_and_set(tiny_models, sentences_file, tmp_path):
     (["--model", "no/such/models"], "model directory no/such/models does not exist"),
     (["--output", "out.txt"], "the name must end in .parquet, .jsonl, .tsv"),
     (["--input", "no/such/file.txt"], "--input no/such/file.txt is not a file"),
-    (["--n-best", "5"], "need n_best <= beam"),
+    (["--n-best", "5", "--beam", "4"], "need n_best <= beam"),
     (["--no-repeat-ngram", "-1"], "no_repeat_ngram must be >= 0, not -1"),
     (["--set", "min_similarity=2"], "min_similarity must be between -1 and 1, not 2.0"),
     (["--set", "beams=2"], "unknown paraphrase config key 'beams' (did you mean 'beam'?"),
