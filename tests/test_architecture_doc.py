@@ -234,6 +234,15 @@ def test_the_command_table_has_one_true_row_per_command(tracked):
     assert not problems, "docs/architecture.md, " + TABLE_HEADING + ":\n" + "\n".join(problems)
 
 
+def test_every_command_loads_a_typed_config():
+    """Issue 33 item 3: every command's config is a typed Config (`--config FILE.yaml`, `--set`, generated flags);
+    the table (checked true above) says so for each command: no `flags` cell, no `dataclass` entry."""
+    rows = command_rows(DOC.read_text(encoding="utf-8"))
+    untyped = {command: cells[2] for command, found in rows.items() for cells in found
+               if cells[2] == "flags" or " dataclass, " in cells[2]}
+    assert not untyped, f"commands without a typed config: {untyped}"
+
+
 def test_the_table_check_catches_a_missing_row_and_wrong_cells(tracked):
     text = DOC.read_text(encoding="utf-8")
     without = "\n".join(line for line in text.splitlines() if not line.startswith("| simile |"))
