@@ -85,8 +85,25 @@ def _score(value: str, file: Path, number: int) -> float:
         raise DataFileError(f"{file}:{number}: expected a similarity score, got {str(value)[:40]!r}") from None
 
 
-def _dataset(name: str, group: str, s1: list[str], s2: list[str], gold: list[float], file: Path) -> STSDataset:
-    """The dataset; a DataFileError naming `file` when it has fewer than 2 scored pairs (nothing to correlate)."""
+def _fields(line: str, count: int, file: Path, number: int, expected: str) -> list[str]:
+    """The tab-separated fields of line `number` of `file`, at least `count` of them (else a DataFileError saying
+    what was `expected`)."""
+    parts = line.split("\t")
+    if len(parts) < count:
+        raise DataFileError(f"{file}:{number}: expected {expected}, got {line[:60]!r}")
+    return parts
+
+
+def _dataset(name: str, group: str, rows: Iterable[tuple[int, str, str, str]], file: Path,
+             gold_file: Path | None = None) -> STSDataset:
+    """The dataset of `rows` (line number, sentence 1, sentence 2, score) of `file`, its scores read from
+    `gold_file` (default: `file`); a DataFileError naming the line of a score that is not a number, and naming
+    `file` when it has fewer than 2 scored pairs (nothing to correlate)."""
+    s1, s2, gold = [], [], []
+    for number, first, second, score in rows:
+        s1.append(first)
+        s2.append(second)
+        gold.append(_score(score, gold_file or file, number))
     if len(gold) < 2:
         raise DataFileError(f"{file}: {len(gold)} scored pair(s) in dataset {name}; an STS file holds at least 2 "
                             f"(an empty or truncated file?)")
@@ -114,17 +131,9 @@ def _semeval(root: Path, skipped: list[str], wanted) -> Iterable[STSDataset]:
         if len(inputs) != len(golds):
             raise DataFileError(f"{input_file} has {len(inputs)} lines but its gold file {gold_file} has "
                                 f"{len(golds)}: one of them is truncated or not of this dataset")
-        s1, s2, gold = [], [], []
-        for number, (line, score) in enumerate(zip(inputs, golds), 1):
-            if not score.strip():
-                continue
-            parts = line.split("\t")
-            if len(parts) < 2:
-                raise DataFileError(f"{input_file}:{number}: expected sentence1 TAB sentence2, got {line[:60]!r}")
-            s1.append(parts[0])
-            s2.append(parts[1])
-            gold.append(_score(score, gold_file, number))
-        yield _dataset(dataset, _group_of(root, input_file), s1, s2, gold, input_file)
+        rows = ((number, *_fields(line, 2, input_file, number, "sentence1 TAB sentence2")[:2], score)
+                for number, (line, score) in enumerate(zip(inputs, golds), 1) if score.strip())
+        yield _dataset(dataset, _group_of(root, input_file), rows, input_file, gold_file)
 
 
 def _sts_benchmark(root: Path, wanted) -> Iterable[STSDataset]:
@@ -132,16 +141,10 @@ def _sts_benchmark(root: Path, wanted) -> Iterable[STSDataset]:
         name = f"{_group_of(root, file)}/{file.stem}"
         if not wanted(name):
             continue
-        s1, s2, gold = [], [], []
-        for number, line in enumerate(_read_lines(file), 1):
-            parts = line.split("\t")
-            if len(parts) < 7:
-                raise DataFileError(f"{file}:{number}: expected genre, file, year, id, score, sentence1, sentence2 "
-                                    f"separated by tabs, got {line[:60]!r}")
-            s1.append(parts[5])
-            s2.append(parts[6])
-            gold.append(_score(parts[4], file, number))
-        yield _dataset(name, _group_of(root, file), s1, s2, gold, file)
+        expected = "genre, file, year, id, score, sentence1, sentence2 separated by tabs"
+        fields = ((number, _fields(line, 7, file, number, expected))
+                  for number, line in enumerate(_read_lines(file), 1))
+        yield _dataset(name, _group_of(root, file), ((number, f[5], f[6], f[4]) for number, f in fields), file)
 
 
 def _sick(root: Path, wanted) -> Iterable[STSDataset]:
@@ -153,14 +156,14 @@ def _sick(root: Path, wanted) -> Iterable[STSDataset]:
         if not reader.fieldnames or not {"sentence_A", "sentence_B", "relatedness_score"} <= set(reader.fieldnames):
             raise DataFileError(f"{file}: not a SICK file (a header with sentence_A, sentence_B and "
                                 f"relatedness_score expected)")
-        s1, s2, gold = [], [], []
-        for number, row in enumerate(reader, 2):
-            if None in row.values():
-                raise DataFileError(f"{file}:{number}: fewer columns than its header (a truncated file?)")
-            s1.append(row["sentence_A"])
-            s2.append(row["sentence_B"])
-            gold.append(_score(row["relatedness_score"], file, number))
-        yield _dataset(name, _group_of(root, file), s1, s2, gold, file)
+        yield _dataset(name, _group_of(root, file), _sick_rows(reader, file), file)
+
+
+def _sick_rows(reader: csv.DictReader, file: Path) -> Iterable[tuple[int, str, str, str]]:
+    for number, row in enumerate(reader, 2):
+        if None in row.values():
+            raise DataFileError(f"{file}:{number}: fewer columns than its header (a truncated file?)")
+        yield number, row["sentence_A"], row["sentence_B"], row["relatedness_score"]
 
 
 def discover_datasets(root: str | Path, select: list[str] | None = None) -> tuple[list[STSDataset], list[str]]:
