@@ -38,7 +38,7 @@ from paranmt.models.evaluation.tables import write_result_file
 from paranmt.models.files import DataFileError, read_text, reading
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import (add_config_arguments, check_generator_section, generator_flags,
+from paranmt.pipelines.runtime.arguments import (add_config_command, check_generator_section, generator_flags,
                                                  load_command_config)
 from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
@@ -281,14 +281,11 @@ def experiment(c: AdversarialConfig, data, methods: dict, output: Path | None) -
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("adversarial", help="syntactically adversarial examples against a BiLSTM "
-                                   "classifier, before and after paraphrase augmentation",
-                                   description=__doc__.split("\n\n")[0])
-    add_config_arguments(parser, AdversarialConfig, FLAG_HELP, {"task": TASKS, **GENERATOR_CHOICES}, FLAGS,
-                         example="classifier.lr=0.003")
-    parser.add_argument("--resume", action="store_true", help="finish a run that stopped, reusing the paraphrases "
-                        "it cached in DIR/paraphrases/ (refused when there are none)")
-    parser.add_argument("--overwrite", action="store_true", help="replace the results and cached paraphrases of an "
-                        "earlier run in --output (without --resume or --overwrite, an --output holding them is "
-                        "refused)")
-    parser.set_defaults(func=run)
+    add_config_command(subparsers, "adversarial", AdversarialConfig, FLAG_HELP, run,
+                       choices={"task": TASKS, **GENERATOR_CHOICES}, flags=FLAGS, example="classifier.lr=0.003",
+                       help="syntactically adversarial examples against a BiLSTM classifier, before and after "
+                       "paraphrase augmentation", description=__doc__.split("\n\n")[0],
+                       resume="finish a run that stopped, reusing the paraphrases it cached in DIR/paraphrases/ "
+                              "(refused when there are none)",
+                       overwrite="replace the results and cached paraphrases of an earlier run in --output (without "
+                                 "--resume or --overwrite, an --output holding them is refused)")

@@ -3,7 +3,8 @@
 Each module `paranmt.pipelines.<module>` defines `register(subparsers)`, which adds its subparser and sets
 `func=<callable taking the parsed args, returning an exit code>` on it. Only the module of the command being run
 is imported, so `paranmt build` does not pay for torch/stanza imports it does not use, and `paranmt --help`
-imports none: it lists each command with the `help=` of its `add_parser` call, read from the module's source.
+imports none: it lists each command with the `help=` of its `add_parser` (or `add_config_command`) call, read
+from the module's source.
 A command that needs a package of an extra the install lacks stops with one line naming the extra (exit 2).
 """
 from __future__ import annotations
@@ -49,16 +50,23 @@ COMMANDS = {
 
 
 def command_help(command: str) -> str | None:
-    """The `help=` string of `add_parser(command, help=...)` in the source of the command's module, read without
-    importing the module (None when the call has no literal help)."""
+    """The `help=` string of `add_parser(command, help=...)` or `add_config_command(subparsers, command, ...,
+    help=...)` (pipelines/runtime/arguments.py) in the source of the command's module, read without importing the
+    module (None when the call has no literal help)."""
     source = importlib.util.find_spec(f"paranmt.pipelines.{COMMANDS[command]}").loader.get_source(
         f"paranmt.pipelines.{COMMANDS[command]}")
     for node in ast.walk(ast.parse(source)):
-        if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_parser" and node.args
-                and isinstance(node.args[0], ast.Constant) and node.args[0].value == command):
+        if (isinstance(node, ast.Call) and node.args
+                and (getattr(node.func, "attr", None) == "add_parser" and _literal(node.args[0]) == command
+                     or getattr(node.func, "id", None) == "add_config_command" and len(node.args) > 1
+                     and _literal(node.args[1]) == command)):
             return next((keyword.value.value for keyword in node.keywords if keyword.arg == "help"
                          and isinstance(keyword.value, ast.Constant)), None)
     return None
+
+
+def _literal(node: ast.AST):
+    return node.value if isinstance(node, ast.Constant) else None
 
 
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -91,8 +91,6 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("encode", help="embed sentences with a saved encoder", description=__doc__)
-    add_config_arguments(parser, EncodeConfig, FLAG_HELP, example="batch_size=256")
-    parser.add_argument("--overwrite", action="store_true", help="replace an existing --output file (without it, "
-                        "an existing one is refused)")
-    parser.set_defaults(func=run)
+    add_config_command(subparsers, "encode", EncodeConfig, FLAG_HELP, run, example="batch_size=256",
+                       help="embed sentences with a saved encoder", description=__doc__,
+                       overwrite="replace an existing --output file (without it, an existing one is refused)")

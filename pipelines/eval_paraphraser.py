@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.generation.config import ParaphraseConfig
-from paranmt.pipelines.runtime.arguments import (add_config_arguments, add_overwrite_flag, check_generator_section,
+from paranmt.pipelines.runtime.arguments import (add_config_command, add_overwrite_flag, check_generator_section,
                                                  generator_flags, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops, stops_in_one_line
 from paranmt.schemas.config import Config, bounded, check_ranges
@@ -270,10 +270,9 @@ def write_results(output: Path, results: list[dict], outputs: list[dict], reques
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval-paraphraser", help="template match, BLEU, para_score, SIMILE and kept "
-                                   "paraphrases per template request of the paraphrasers on held-out pairs, with "
-                                   "baselines", description=__doc__.split("\n\n")[0])
-    add_config_arguments(parser, EvalParaphraserConfig, FLAG_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS,
-                         example="paraphrase.beam=2")
+    parser = add_config_command(subparsers, "eval-paraphraser", EvalParaphraserConfig, FLAG_HELP, run,
+                                choices=GENERATOR_CHOICES, flags=GENERATOR_FLAGS, example="paraphrase.beam=2",
+                                help="template match, BLEU, para_score, SIMILE and kept paraphrases per template "
+                                "request of the paraphrasers on held-out pairs, with baselines",
+                                description=__doc__.split("\n\n")[0])
     add_overwrite_flag(parser, "the results (and the parse cache DIR/parses.tsv)")
-    parser.set_defaults(func=run)

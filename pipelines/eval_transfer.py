@@ -16,7 +16,7 @@ from pathlib import Path
 
 from paranmt.models.evaluation.transfer import TASKS, TransferProbeConfig
 from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
-                                                 add_config_arguments, add_overwrite_flag, load_command_config)
+                                                 add_config_command, add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
@@ -92,9 +92,8 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval-transfer", help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, "
-                                   "MRPC) with logistic-regression probes on frozen embeddings", description=__doc__)
-    add_config_arguments(parser, TransferConfig, FLAG_HELP, {"baselines": BASELINES}, {"baselines": {"nargs": "*"}},
-                         example="folds=5")
+    parser = add_config_command(subparsers, "eval-transfer", TransferConfig, FLAG_HELP, run,
+                                choices={"baselines": BASELINES}, flags={"baselines": {"nargs": "*"}},
+                                example="folds=5", description=__doc__, help="SentEval-style transfer tasks (MR, CR, "
+                                "SUBJ, SICK-E, MRPC) with logistic-regression probes on frozen embeddings")
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.set_defaults(func=run)

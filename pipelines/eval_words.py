@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
-                                                 add_config_arguments, add_overwrite_flag, load_command_config)
+                                                 add_config_command, add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
@@ -47,8 +47,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval-words", help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an "
-                                   "encoder: Spearman of the cosine", description=__doc__)
-    add_config_arguments(parser, EvaluationConfig, FLAG_HELP, example="threads=2")
+    parser = add_config_command(subparsers, "eval-words", EvaluationConfig, FLAG_HELP, run, example="threads=2",
+                                help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an encoder: "
+                                "Spearman of the cosine", description=__doc__)
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.set_defaults(func=run)

@@ -23,7 +23,7 @@ from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
 from paranmt.models.mining.settings import AUTO, MiningSettings, choose_pairs
-from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_arguments, add_overwrite_flag,
+from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_command, add_overwrite_flag,
                                                  load_command_config, search_flags)
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.errors import ConfigError
@@ -142,8 +142,8 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval-xling", help="cross-lingual retrieval and mining evaluation of an encoder",
-                                   description=__doc__)
-    add_config_arguments(parser, XlingConfig, FLAG_HELP, *search_flags(), example="gold_fraction=0.5")
+    choices, flags = search_flags()
+    parser = add_config_command(subparsers, "eval-xling", XlingConfig, FLAG_HELP, run, choices=choices, flags=flags,
+                                example="gold_fraction=0.5", description=__doc__,
+                                help="cross-lingual retrieval and mining evaluation of an encoder")
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.set_defaults(func=run)

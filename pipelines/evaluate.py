@@ -19,7 +19,7 @@ from typing import ClassVar
 from paranmt.models.evaluation.hard_sts import hard_subsets
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_overwrite_flag, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
@@ -93,8 +93,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("eval", help="STS evaluation of a sentence encoder", description=__doc__)
-    add_config_arguments(parser, EvalConfig, FLAG_HELP, flags={"hard": {"action": "store_true"}},
-                         example="hard_fraction=0.1")
+    parser = add_config_command(subparsers, "eval", EvalConfig, FLAG_HELP, run,
+                                flags={"hard": {"action": "store_true"}}, example="hard_fraction=0.1",
+                                help="STS evaluation of a sentence encoder", description=__doc__)
     add_overwrite_flag(parser, "the results.csv and summary.md")
-    parser.set_defaults(func=run)

@@ -21,7 +21,7 @@ from typing import ClassVar
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
 from paranmt.schemas.config import Config, check_choice
@@ -185,13 +185,12 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("export", help="export shards as ParaNMT text, SCPN training data or a "
-                                                  "Hugging Face dataset", description=__doc__.split("\n\n")[0])
-    add_config_arguments(parser, ExportConfig, FLAG_HELP, {"format": FORMATS},
-                         {"lowercase": {"action": argparse.BooleanOptionalAction}}, example="lowercase=false")
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier export at --output (without "
-                        "it, an --output holding one is refused)")
-    parser.set_defaults(func=run, accepts_beam_options=True)
+    add_config_command(subparsers, "export", ExportConfig, FLAG_HELP, run, choices={"format": FORMATS},
+                       flags={"lowercase": {"action": argparse.BooleanOptionalAction}}, example="lowercase=false",
+                       help="export shards as ParaNMT text, SCPN training data or a Hugging Face dataset",
+                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
+                       overwrite="replace an earlier export at --output (without it, an --output holding one is "
+                                 "refused)")
 
 
 def run(args) -> int:

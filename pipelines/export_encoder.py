@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.config import Config, check_choice
@@ -62,12 +62,10 @@ def export(args, config: EncoderExportConfig, output: Path) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("export-encoder", help="write a saved encoder for sentence-transformers",
-                                   description=__doc__)
-    add_config_arguments(parser, EncoderExportConfig, {"format": "target format"}, {"format": FORMATS},
-                         example="format=sentence-transformers")
+    parser = add_config_command(subparsers, "export-encoder", EncoderExportConfig, {"format": "target format"}, run,
+                                choices={"format": FORMATS}, example="format=sentence-transformers",
+                                help="write a saved encoder for sentence-transformers", description=__doc__)
     parser.add_argument("--model", required=True, help="encoder directory (`paranmt train` output, assets/encoder-sp)")
     parser.add_argument("--output", required=True, help="new directory to write")
     parser.add_argument("--overwrite", action="store_true", help="replace an earlier export in --output (without "
                         "it, an --output holding one is refused)")
-    parser.set_defaults(func=run)

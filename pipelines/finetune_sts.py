@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_evaluation_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, add_evaluation_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
@@ -94,11 +94,10 @@ FLAG_HELP = {
 def register(subparsers) -> None:
     from paranmt.models.training.sts_finetune import TASKS, FinetuneConfig
 
-    parser = subparsers.add_parser("finetune-sts", help="supervised STS: Tai et al.'s similarity head on a trained "
-                                   "encoder (SICK-R or STS-B), next to its unsupervised cosine", description=__doc__)
+    parser = add_config_command(subparsers, "finetune-sts", FinetuneConfig, FLAG_HELP, run,
+                                choices={"task": tuple(TASKS)}, flags={"freeze_encoder": {"action": "store_true"}},
+                                example="epochs=5", description=__doc__, help="supervised STS: Tai et al.'s "
+                                "similarity head on a trained encoder (SICK-R or STS-B), next to its unsupervised "
+                                "cosine", overwrite="replace the files an earlier run wrote into --output (without "
+                                "it, an --output holding them is refused)")
     add_evaluation_arguments(parser, "its sts/ folder", "directory for results.csv, report.json, encoder/, head/")
-    add_config_arguments(parser, FinetuneConfig, FLAG_HELP, {"task": tuple(TASKS)},
-                         {"freeze_encoder": {"action": "store_true"}}, "epochs=5")
-    parser.add_argument("--overwrite", action="store_true", help="replace the files an earlier run wrote into "
-                        "--output (without it, an --output holding them is refused)")
-    parser.set_defaults(func=run)

@@ -22,7 +22,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
@@ -117,12 +117,11 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("lexicon", help="paraphrase lexicon (cross-sentence and adjusted PMI) with its "
-                                                   "SimLex-999 evaluation", description=__doc__.split("\n\n")[0])
-    add_config_arguments(parser, LexiconConfig, FLAG_HELP, example="min_count=3")
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier lexicon in --output (without "
-                        "it, an --output holding one is refused)")
-    parser.set_defaults(func=run, accepts_beam_options=True)
+    add_config_command(subparsers, "lexicon", LexiconConfig, FLAG_HELP, run, example="min_count=3",
+                       help="paraphrase lexicon (cross-sentence and adjusted PMI) with its SimLex-999 evaluation",
+                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
+                       overwrite="replace an earlier lexicon in --output (without it, an --output holding one is "
+                                 "refused)")
 
 
 def print_summary(result: dict, output: str) -> None:

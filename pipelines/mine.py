@@ -26,7 +26,7 @@ from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.margin import MinedPairs, mine_vectors
 from paranmt.models.mining.settings import MiningSettings, choose_pairs
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_arguments, load_command_config,
+from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_command, load_command_config,
                                                  search_flags)
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -156,9 +156,8 @@ def mine(args: MineConfig) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("mine", help="mine cs-en sentence pairs from two monolingual corpora",
-                                   description=__doc__)
-    add_config_arguments(parser, MineConfig, FLAG_HELP, *search_flags(), example="k=8")
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier mining in --output (without "
-                        "it, an --output holding one is refused)")
-    parser.set_defaults(func=run)
+    choices, flags = search_flags()
+    add_config_command(subparsers, "mine", MineConfig, FLAG_HELP, run, choices=choices, flags=flags, example="k=8",
+                       help="mine cs-en sentence pairs from two monolingual corpora", description=__doc__,
+                       overwrite="replace an earlier mining in --output (without it, an --output holding one is "
+                                 "refused)")

@@ -48,7 +48,7 @@ from typing import ClassVar
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.models.generation.models import TASKS
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, generator_flags, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, generator_flags, load_command_config
 from paranmt.schemas import layout
 from paranmt.schemas.config import check_choice
 from paranmt.schemas.errors import ConfigError
@@ -263,12 +263,11 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("paraphrase", help="paraphrase sentences (or a corpus) with SCPN templates or "
-                                   "the plain paraphraser", description=__doc__.split("\n\n")[0])
-    add_config_arguments(parser, ParaphraseCommandConfig, FLAG_HELP,
-                         {"task": TASKS, "column": COLUMNS, **GENERATOR_CHOICES}, FLAGS, example="beam=8")
-    parser.add_argument("--resume", action="store_true", help="finish the run that stopped (text input: the "
-                        "parts in OUT.parts/; shard input: the shards not yet in DIR); refused when there is none")
-    parser.add_argument("--overwrite", action="store_true", help="replace the output of an earlier run (without "
-                        "--resume or --overwrite, an output holding one is refused)")
-    parser.set_defaults(func=run, accepts_beam_options=True)
+    add_config_command(subparsers, "paraphrase", ParaphraseCommandConfig, FLAG_HELP, run,
+                       choices={"task": TASKS, "column": COLUMNS, **GENERATOR_CHOICES}, flags=FLAGS, example="beam=8",
+                       help="paraphrase sentences (or a corpus) with SCPN templates or the plain paraphraser",
+                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
+                       resume="finish the run that stopped (text input: the parts in OUT.parts/; shard input: the "
+                              "shards not yet in DIR); refused when there is none",
+                       overwrite="replace the output of an earlier run (without --resume or --overwrite, an output "
+                                 "holding one is refused)")

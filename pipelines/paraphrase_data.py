@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
@@ -150,13 +150,11 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("paraphrase-data", help="assemble paraphraser training / held-out data "
-                                   "(human paraphrase pairs, English sentences) from ../shared/data, parsed",
-                                   description=__doc__)
-    add_config_arguments(parser, ParaphraseDataConfig, FLAG_HELP, example="max_sentences=30000")
-    parser.add_argument("--resume", action="store_true", help="continue the run that stopped in --output (the "
-                        "sentences in its parse cache are not parsed again); refused when there is none")
-    parser.add_argument("--overwrite", action="store_true", help="write the data of an earlier run in --output "
-                        "again (its parse cache is reused); without --resume or --overwrite, an --output holding "
-                        "one is refused")
-    parser.set_defaults(func=run)
+    add_config_command(subparsers, "paraphrase-data", ParaphraseDataConfig, FLAG_HELP, run,
+                       example="max_sentences=30000", description=__doc__,
+                       help="assemble paraphraser training / held-out data (human paraphrase pairs, English "
+                       "sentences) from ../shared/data, parsed",
+                       resume="continue the run that stopped in --output (the sentences in its parse cache are not "
+                              "parsed again); refused when there is none",
+                       overwrite="write the data of an earlier run in --output again (its parse cache is reused); "
+                                 "without --resume or --overwrite, an --output holding one is refused")

@@ -25,7 +25,7 @@ from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 
 WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs")      # what a probe writes into its output
 
@@ -83,13 +83,11 @@ def unfinished_runs(output: Path) -> list[Path]:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("probe", help="train small encoders on each corpus (or fold) and compare STS",
-                                   description=__doc__)
-    add_config_arguments(parser, ProbeConfig, FLAG_HELP, {"format": FORMATS}, example="train.epochs=2")
-    parser.add_argument("--resume", action="store_true", default=None, help="skip the runs results.csv holds "
-                        "(refused when there is no results.csv)")
-    parser.add_argument("--overwrite", action="store_true", help="delete an earlier probe in --output first (without "
-                        "--resume or --overwrite, an --output holding one is refused)")
+    parser = add_config_command(subparsers, "probe", ProbeConfig, FLAG_HELP, run, choices={"format": FORMATS},
+                                example="train.epochs=2", description=__doc__,
+                                help="train small encoders on each corpus (or fold) and compare STS",
+                                resume="skip the runs results.csv holds (refused when there is no results.csv)",
+                                overwrite="delete an earlier probe in --output first (without --resume or "
+                                          "--overwrite, an --output holding one is refused)", resume_default=None)
     parser.add_argument("--keep-encoders", action="store_true", default=None,
                         help="keep each run's encoder under DIR/runs/ (default: its logs only)")
-    parser.set_defaults(func=run)

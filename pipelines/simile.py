@@ -14,7 +14,7 @@ from typing import ClassVar
 from paranmt.models.encoders import open_encoder
 from paranmt.models.files import read_text
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.outputs import stops_in_one_line
 from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.config import Config, bounded, check_ranges
@@ -64,7 +64,5 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("simile", help="SIMILE of a system output against references (corpus mean)",
-                                   description=__doc__)
-    add_config_arguments(parser, SimileConfig, FLAG_HELP, example="batch_size=256")
-    parser.set_defaults(func=run)
+    add_config_command(subparsers, "simile", SimileConfig, FLAG_HELP, run, example="batch_size=256",
+                       help="SIMILE of a system output against references (corpus mean)", description=__doc__)

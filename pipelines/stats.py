@@ -18,7 +18,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas.config import Config
@@ -112,12 +112,11 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("stats", help="corpus statistics report (Markdown, JSON, PNG plots)",
-                                   description=__doc__.split("\n\n")[0])
-    add_config_arguments(parser, StatsConfig, FLAG_HELP, example="sample_size=5000")
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier report in --output (without "
-                        "it, an --output holding one is refused)")
-    parser.set_defaults(func=run, accepts_beam_options=True)
+    add_config_command(subparsers, "stats", StatsConfig, FLAG_HELP, run, example="sample_size=5000",
+                       help="corpus statistics report (Markdown, JSON, PNG plots)",
+                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
+                       overwrite="replace an earlier report in --output (without it, an --output holding one is "
+                                 "refused)")
 
 
 def run(args) -> int:

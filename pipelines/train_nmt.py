@@ -12,7 +12,7 @@ or a full disk stop it with one line naming the steps done, the last checkpoint 
 from __future__ import annotations
 
 from paranmt.models.nmt.recipe import OBJECTIVES, STEPS, NMTRecipe, RecipeConfig, resolve
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
 from paranmt.schemas.paths import asset_path
@@ -67,19 +67,17 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("train-nmt", help="train a fairseq NMT model with the project's recipe",
-                                   description=__doc__)
-    add_config_arguments(parser, RecipeConfig, FLAG_HELP, {"objective": OBJECTIVES,
-                                                           "mrt.cost": ("simile", "bleu", "both")},
-                         {"mrt.cost": {"name": "--mrt-cost"},
-                          "mrt.gamma": {"name": "--mrt-gamma"}, "mrt.nbest": {"name": "--mrt-nbest"},
-                          "mrt.simile_encoder": {"name": "--mrt-encoder"}}, "train.stop_time_hours=2")
+    parser = add_config_command(subparsers, "train-nmt", RecipeConfig, FLAG_HELP, run,
+                                choices={"objective": OBJECTIVES, "mrt.cost": ("simile", "bleu", "both")},
+                                flags={"mrt.cost": {"name": "--mrt-cost"}, "mrt.gamma": {"name": "--mrt-gamma"},
+                                       "mrt.nbest": {"name": "--mrt-nbest"},
+                                       "mrt.simile_encoder": {"name": "--mrt-encoder"}},
+                                example="train.stop_time_hours=2", description=__doc__,
+                                help="train a fairseq NMT model with the project's recipe",
+                                resume="continue the run in the work directory: skip the steps marked done, "
+                                       "fairseq-train restarts from checkpoint_last.pt (refused when there is none)",
+                                overwrite="delete what an earlier run wrote into the work directory first (without "
+                                          "--resume or --overwrite, a work directory holding it is refused)")
     parser.add_argument("--steps", help=f"comma-separated subset of {','.join(STEPS)} (default: data, spm, "
                         "preprocess, train (not with init_from), mrt (with --objective mrt))")
     parser.add_argument("--force", action="store_true", help="rerun steps even when marked done")
-    parser.add_argument("--resume", action="store_true", help="continue the run in the work directory: skip the "
-                        "steps marked done, fairseq-train restarts from checkpoint_last.pt (refused when there is "
-                        "none)")
-    parser.add_argument("--overwrite", action="store_true", help="delete what an earlier run wrote into the work "
-                        "directory first (without --resume or --overwrite, a work directory holding it is refused)")
-    parser.set_defaults(func=run)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, ParserTrainConfig,
                                           done_steps, run)
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
 
@@ -82,15 +82,13 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("train-parser", help="train the English parser (stanza) on the PTB sample",
-                                   description=__doc__)
-    add_config_arguments(parser, ParserTrainConfig, FLAG_HELP, example="vector_dim=100")
+    parser = add_config_command(subparsers, "train-parser", ParserTrainConfig, FLAG_HELP, train_parser,
+                                example="vector_dim=100", description=__doc__,
+                                help="train the English parser (stanza) on the PTB sample",
+                                resume="continue the run in --work-dir (the steps done are skipped) and package it "
+                                       "into --output; refused when there is none",
+                                overwrite="delete what an earlier run wrote into --work-dir, and the packaged parser "
+                                          "in --output, first (without --resume or --overwrite, either is refused)")
     parser.add_argument("--work-dir", default="work/parser-en", help="training work directory (resumable)")
     parser.add_argument("--output", default="assets/parser-en", help="where the packaged models go")
     parser.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")
-    parser.add_argument("--resume", action="store_true", help="continue the run in --work-dir (the steps done are "
-                        "skipped) and package it into --output; refused when there is none")
-    parser.add_argument("--overwrite", action="store_true", help="delete what an earlier run wrote into --work-dir, "
-                        "and the packaged parser in --output, first (without --resume or --overwrite, either is "
-                        "refused)")
-    parser.set_defaults(func=train_parser)

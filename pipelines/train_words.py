@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
@@ -88,14 +88,13 @@ def register(subparsers) -> None:
     from paranmt.models.training.negatives import STRATEGIES
     from paranmt.models.training.paragram import SCORE_COLUMNS, SIMILARITIES, ParagramConfig
 
-    parser = subparsers.add_parser("train-words", help="PARAGRAM word embeddings from a paraphrase lexicon or a PPDB "
-                                   "file", description=__doc__)
+    parser = add_config_command(subparsers, "train-words", ParagramConfig, FLAG_HELP, run, example="dim=25",
+                                choices={"similarity": SIMILARITIES, "negatives": STRATEGIES,
+                                         "score_column": SCORE_COLUMNS},
+                                help="PARAGRAM word embeddings from a paraphrase lexicon or a PPDB file",
+                                description=__doc__, overwrite="replace the word encoder an earlier run wrote into "
+                                "--output (without it, an --output holding one is refused)")
     parser.add_argument("--input", required=True, help="a `paranmt lexicon` output directory or a PPDB file")
     parser.add_argument("--format", choices=("auto", "lexicon", "ppdb"), default="auto",
                         help="auto: a directory is a lexicon, a file is PPDB")
     parser.add_argument("--output", required=True, help="directory for the word encoder and vectors.txt")
-    add_config_arguments(parser, ParagramConfig, FLAG_HELP, {"similarity": SIMILARITIES, "negatives": STRATEGIES,
-                                                             "score_column": SCORE_COLUMNS}, example="dim=25")
-    parser.add_argument("--overwrite", action="store_true", help="replace the word encoder an earlier run wrote "
-                        "into --output (without it, an --output holding one is refused)")
-    parser.set_defaults(func=run)

@@ -7,7 +7,6 @@ import dataclasses
 from dataclasses import dataclass
 from typing import ClassVar
 
-from paranmt.models.generation import ARCHS, RERANK
 from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 
@@ -102,6 +101,31 @@ def add_config_arguments(parser, config_class, flag_help: dict, choices: dict | 
                         help="override any config key" + (f", e.g. --set {example}" if example else ""))
 
 
+def add_config_command(subparsers, name: str, config_class, flag_help: dict, func, *, help: str, description: str,
+                       choices: dict | None = None, flags: dict | None = None, example: str = "",
+                       resume: str | None = None, overwrite: str | None = None, resume_default: bool | None = False,
+                       **defaults):
+    """The parser of a command configured by one typed config: `name` with its line of `paranmt --help` (`help`,
+    which pipelines/cli.py reads from this call's source) and its `description`, the config's flags, `--config`
+    and `--set` (`add_config_arguments`), `--resume` and `--overwrite` (`add_rerun_flags`), `func` to run it and
+    further parser `defaults`; the command adds its own flags to the parser returned."""
+    parser = subparsers.add_parser(name, help=help, description=description)
+    add_config_arguments(parser, config_class, flag_help, choices, flags, example)
+    add_rerun_flags(parser, resume, overwrite, resume_default)
+    parser.set_defaults(func=func, **defaults)
+    return parser
+
+
+def add_rerun_flags(parser, resume: str | None, overwrite: str | None, resume_default: bool | None = False) -> None:
+    """`--resume` and `--overwrite`, switches with the help texts given (None: the command has no such flag): what
+    a command does with the output of an earlier run (its output contract, pipelines/runtime/outputs.py).
+    `resume_default` None where --resume is a config field that only a given flag overrides (build, probe)."""
+    if resume:
+        parser.add_argument("--resume", action="store_true", default=resume_default, help=resume)
+    if overwrite:
+        parser.add_argument("--overwrite", action="store_true", help=overwrite)
+
+
 def load_command_config(config_class, args, flag_help: dict, what: str, required: tuple[str, ...] = (),
                         config_file: bool = True):
     """The command's config: `config_class` defaults <- `--config` YAML (not with `config_file` False:
@@ -122,11 +146,9 @@ def load_command_config(config_class, args, flag_help: dict, what: str, required
 
 def add_output_flags(parser, checkpoint: str) -> None:
     """--resume and --overwrite of a trainer (pipelines/runtime/outputs.py `claim_model_directory`)."""
-    parser.add_argument("--resume", action="store_true",
-                        help=f"continue from {checkpoint} (refused when there is none)")
-    parser.add_argument("--overwrite", action="store_true",
-                        help="start again over the model, checkpoint and metrics an earlier run left in --output "
-                             "(without --resume or --overwrite, an --output holding them is refused)")
+    add_rerun_flags(parser, f"continue from {checkpoint} (refused when there is none)",
+                    "start again over the model, checkpoint and metrics an earlier run left in --output (without "
+                    "--resume or --overwrite, an --output holding them is refused)")
 
 
 def add_overwrite_flag(parser, results: str) -> None:
@@ -164,6 +186,8 @@ GENERATOR_FLAG_HELP = {
 def generator_flags(section: str = "") -> tuple[dict, dict, dict]:
     """`add_config_flags`' flag_help, choices and flags for the generator options of a ParaphraseConfig: the
     config's own fields (`section` empty) or those of its section `section`."""
+    from paranmt.models.generation import ARCHS, RERANK       # not at import: `build --help` imports no models/
+
     prefix = f"{section}." if section else ""
     return ({f"{prefix}{name}": text for name, text in GENERATOR_FLAG_HELP.items()},
             {f"{prefix}arch": ARCHS, f"{prefix}rerank": RERANK, f"{prefix}device": DEVICES},

@@ -2,6 +2,7 @@
 BuildConfig they make: defaults <- --config YAML <- flags <- --set KEY=VALUE."""
 from __future__ import annotations
 
+from paranmt.pipelines.runtime.arguments import add_rerun_flags
 from paranmt.schemas.build_config import FORMATS, BuildConfig, load_build_config
 from paranmt.schemas.config import parse_assignments
 from paranmt.schemas.errors import ConfigError
@@ -26,12 +27,10 @@ def add_build_arguments(parser) -> None:
     parser.add_argument("--output", help="output directory (local or any Beam filesystem, e.g. gs://)")
     parser.add_argument("--config", help="YAML config (everything a flag can say; flags win)")
     parser.add_argument("--stages", help=f"comma-separated subset of {','.join(STAGE_ORDER)}")
-    parser.add_argument("--resume", action="store_true", default=None,
-                        help="finish the build in --output: skip the shards already complete (refused when there "
-                             "is no build to finish)")
-    parser.add_argument("--overwrite", action="store_true",
-                        help="replace the build in --output: delete its shards, rejects and side files first "
-                             "(without --resume or --overwrite, an --output holding shards is refused)")
+    add_rerun_flags(parser, "finish the build in --output: skip the shards already complete (refused when there is "
+                    "no build to finish)", "replace the build in --output: delete its shards, rejects and side files "
+                    "first (without --resume or --overwrite, an --output holding shards is refused)",
+                    resume_default=None)
     parser.add_argument("--allow-changed-input", action="store_true", default=None,
                         help="--resume even though an input file changed since the run started (refused otherwise)")
     parser.add_argument("--suffixes", help="moses: SOURCE,REFERENCE file suffixes (default cs,en)")
