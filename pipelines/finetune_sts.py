@@ -22,7 +22,7 @@ from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
 from paranmt.pipelines.runtime.arguments import add_config_command, add_evaluation_arguments, load_command_config
-from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
+from paranmt.pipelines.runtime.outputs import fresh_output
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -36,13 +36,9 @@ def run(args) -> int:
     sts_dir = Path(args.data_dir) / "sts"
     if not sts_dir.is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} has no sts/ folder")
-    output = Path(args.output)
-    check_apart(args.output, [args.model, args.data_dir])
-    if output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {output} is a file")
-    replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a fine-tuning run's files")
-    with rerun_stops(args.output, getattr(args, "argv", None), "finetune-sts", lambda: left_in(args.output, WRITES)):
-        return finetune_into(args, config, sts_dir, output)
+    with fresh_output(args.output, [args.model, args.data_dir], WRITES, args.overwrite, "a fine-tuning run's files",
+                      getattr(args, "argv", None), "finetune-sts"):
+        return finetune_into(args, config, sts_dir, Path(args.output))
 
 
 def finetune_into(args, config, sts_dir: Path, output: Path) -> int:

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
-from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
+from paranmt.pipelines.runtime.outputs import fresh_output
 from paranmt.schemas.errors import ConfigError
 
 # what a run writes into --output: the word encoder (config.json, weights.npz, vocab.txt) and its reports
@@ -30,13 +30,9 @@ def run(args) -> int:
     config = load_command_config(ParagramConfig, args, FLAG_HELP, "train-words config")
     source = Path(args.input)
     kind = args.format if args.format != "auto" else ("lexicon" if source.is_dir() else "ppdb")
-    output = Path(args.output)
-    check_apart(args.output, [args.input, config.init_vectors])
-    if output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {output} is a file")
-    replace_earlier(args.output, left_in(args.output, WRITES), args.overwrite, "a word encoder of an earlier run")
-    with rerun_stops(args.output, getattr(args, "argv", None), "train-words", lambda: left_in(args.output, WRITES)):
-        return train_into(args, config, source, kind, output)
+    with fresh_output(args.output, [args.input, config.init_vectors], WRITES, args.overwrite,
+                      "a word encoder of an earlier run", getattr(args, "argv", None), "train-words"):
+        return train_into(args, config, source, kind, Path(args.output))
 
 
 def train_into(args, config, source: Path, kind: str, output: Path) -> int:

@@ -28,6 +28,7 @@ import shutil
 import signal
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterable
 
 from paranmt.schemas.errors import ConfigError, PipelineStopped
@@ -253,6 +254,22 @@ def rerun_stops(output: str, argv: list[str] | None, command: str, written: Call
     with stops_in_one_line(lambda: status, lambda: advice, output, cleanup):
         yield
 
+
+
+@contextmanager
+def fresh_output(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool, what: str,
+                 argv: list[str] | None, command: str):
+    """The output contract of a command that cannot resume and writes the files `names` into the directory `output`
+    (finetune-sts, train-words): `output` apart from the inputs (`check_apart`) and not a file, the `names` an
+    earlier run left there (`what`) refused without --overwrite and deleted with it (`replace_earlier`); a stop
+    removes the files this run wrote (`rerun_stops`)."""
+    names = tuple(names)
+    check_apart(output, inputs)
+    if os.path.exists(output) and not os.path.isdir(output):
+        raise ConfigError(f"--output {Path(output)} is a file")
+    replace_earlier(output, left_in(output, names), overwrite, what)
+    with rerun_stops(output, argv, command, lambda: left_in(output, names)):
+        yield
 
 # An evaluation's results (eval, eval-xling, eval-transfer, eval-words, eval-paraphraser, adversarial): files written
 # into a results directory at the end of the run, each whole (models/evaluation/tables.py `write_result_file`)
