@@ -63,11 +63,10 @@ FLAG_HELP = {
 
 def encode_file(path: str, column: int | None, encoder, work: Path, name: str, block_size: int,
                 batch_size: int) -> EncodedCorpus:
-    if "://" not in path and not Path(path).is_file():
-        raise ConfigError(f"input {path} is not a file")
     skipped: dict[str, int] = {}
+    sentences = read_sentences(path, column, skipped)
     started = time.process_time()
-    corpus = encode_corpus(read_sentences(path, column, skipped), lambda s: encoder.encode(s, batch_size),
+    corpus = encode_corpus(sentences, lambda s: encoder.encode(s, batch_size),
                            encoder.dim, work, name, block_size)
     corpus.counts.update({"skipped": skipped, "encode_cpu_s": round(time.process_time() - started, 2)})
     log.info("%s: %d lines read, %d distinct sentences encoded", path, corpus.counts["read"], len(corpus))

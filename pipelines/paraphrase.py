@@ -54,20 +54,9 @@ from paranmt.schemas.config import check_choice
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
+from paranmt.transforms.io.streams import read_sentences
 
 LOG = logging.getLogger(__name__)
-
-
-def read_sentences(path: str) -> list[str]:
-    """One sentence a line (UTF-8); ConfigError for a missing, undecodable or empty file."""
-    from paranmt.models.files import read_text
-
-    if not Path(path).is_file():
-        raise ConfigError(f"--input {path} is not a file")
-    lines = read_text(path, "--input").splitlines()
-    if not lines:
-        raise ConfigError(f"--input {path} is empty")
-    return lines
 
 
 def summary_line(counts: Counter, sources: int, templates: int, output: str) -> str:
@@ -142,7 +131,7 @@ def paraphrase_file(config, input_path: str, output: str, write_all: bool = Fals
     from paranmt.schemas.paraphrases import PARAPHRASE_SCHEMA, paraphrases_to_table
     from paranmt.transforms.shards import ParquetShardWriter, read_shard_counts, write_json
 
-    sentences = read_sentences(input_path)
+    sentences = list(read_sentences(input_path, what="--input", strict=True, empty_ok=False))
     parts = parts_directory(output)
     current = run_record(config, input_path, write_all)
     if mode == "resume":
@@ -250,7 +239,7 @@ def run(args) -> int:
     check_output_file(c.output)
     outputs.check_apart(c.output, inputs)
     outputs.check_apart(str(parts_directory(c.output)), [c.input])
-    sentences = len(read_sentences(c.input))
+    sentences = len(list(read_sentences(c.input, what="--input", strict=True, empty_ok=False)))
     config.resolve(local_model_path)
     what, unfinished = held_output(c.output)
     mode = outputs.claim(c.output, what, args.resume, args.overwrite, unfinished=unfinished)

@@ -8,24 +8,16 @@ batch_size, threads) <- flags <- `--set KEY=VALUE`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.encoders import open_encoder
-from paranmt.models.files import read_text
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.outputs import stops_in_one_line
 from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
-
-
-def read_lines(path: str) -> list[str]:
-    """The lines of a UTF-8 text file (without line ends); a missing or undecodable file is a ConfigError."""
-    if not Path(path).is_file():
-        raise ConfigError(f"{path} is not a file")
-    return read_text(path, "text file").splitlines()
+from paranmt.transforms.io.streams import read_sentences
 
 
 @dataclass
@@ -51,7 +43,8 @@ FLAG_HELP = {"hyp": "system output, one sentence a line", "ref": "references, li
 
 def run(args) -> int:
     c = load_command_config(SimileConfig, args, FLAG_HELP, "simile config", required=("hyp", "ref"))
-    hyps, refs = read_lines(c.hyp), read_lines(c.ref)
+    hyps, refs = (list(read_sentences(path, what=flag, strict=True)) for flag, path in (("--hyp", c.hyp),
+                                                                                        ("--ref", c.ref)))
     if len(hyps) != len(refs):
         raise ConfigError(f"{c.hyp} has {len(hyps)} lines but {c.ref} has {len(refs)}")
     if not hyps:

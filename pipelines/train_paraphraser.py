@@ -30,8 +30,8 @@ log = logging.getLogger(__name__)
 
 def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cache, parser_dir: str):
     """(instances, {"pairs": counts, "sentences": counts}, parses seen) of the pair inputs and sentence files."""
-    from paranmt.models.generation.data import (fill_parses, pair_instances, read_pairs, read_sentences,
-                                                sentence_instances)
+    from paranmt.models.generation.data import fill_parses, pair_instances, read_pairs, sentence_instances
+    from paranmt.transforms.io.streams import read_sentences
 
     instances, counts, parses = [], {}, []
     if pair_paths:
@@ -41,7 +41,11 @@ def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cac
         instances += found
         parses += [p for pair in pairs for p in (pair.p1, pair.p2) if p]
     if sentence_paths:
-        sentences = read_sentences(sentence_paths)
+        skipped: dict[str, int] = {}
+        sentences = [line.strip() for path in sentence_paths
+                     for line in read_sentences(path, counts=skipped, what="sentence file")]
+        if skipped:
+            log.warning("sentence files: lines skipped (not read as sentences): %s", skipped)
         parsed = cache.parse(sentences, parser_dir) if config.task == "scpn" else {}
         found, counts["sentences"] = sentence_instances(config.task, sentences, parsed, config.max_words)
         instances += found

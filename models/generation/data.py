@@ -29,9 +29,10 @@ Inputs (`read_pairs`; `detect_input`):
   the columns `ref`, `bt` and optionally `ref_parse`, `bt_parse` (paranmt form, e.g. `filter --tsv`'s pairs.tsv).
   A TSV with a header (either kind) is a table TSV (schemas/tsv.py): a field in double quotes is unquoted, as
   pandas and Python's csv module read it;
-- sentences (`read_sentences`): a text file, one English sentence per line.
-A TSV or sentence file that is mostly not UTF-8 text (a binary file given by mistake; models/files.require_text)
-is an error naming it, as is a Parquet file that cannot be read.
+- sentences: a text file, one English sentence per line, read by the commands (transforms/io/streams.py
+  `read_sentences`).
+A TSV that is mostly not UTF-8 text (a binary file given by mistake; models/files.require_text) is an error naming
+it, as is a Parquet file that cannot be read.
 Sentences without a parse are parsed with the configured parser (assets/parser-en by default) through
 `ParseCache`, a TSV `sentence TAB parse` (empty parse = the parser failed) that is appended to as parsing goes,
 so a killed run or a second task reuses it.
@@ -176,17 +177,6 @@ def read_pairs(paths: list[str]) -> list[ParsedPair]:
         kind = detect_input(path)
         pairs += _shard_pairs(path) if kind == "shards" else _tsv_pairs(path, kind)
     return pairs
-
-
-def read_sentences(paths: list[str]) -> list[str]:
-    sentences = []
-    for path in paths:
-        if not Path(path).is_file():
-            raise GenerationDataError(f"sentence file {path} not found")
-        require_text(path, "sentence file")
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            sentences += [line.strip() for line in handle]
-    return sentences
 
 
 # -- parsing ----------------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 .zst), opened through Beam's FileSystems so any filesystem Beam supports (local, gs://) works, and lines read as
 bytes with a length cap. A stream that cannot be decompressed to its end (truncated or corrupt) raises CorruptFile
 with the unfinished line, after every line that was read intact. Used by the bitext readers (bitext.py) and, through
-`read_sentences`, by `paranmt mine` and `eval-xling`.
+`read_sentences` (the one reader of a file of sentences), by `paranmt mine`, `eval-xling`, `paraphrase`, `simile`
+and `train-paraphraser --sentences`.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import gzip
 import io
 import lzma
 import zlib
+from pathlib import Path
 from typing import Iterator
 
 from paranmt.schemas.errors import ConfigError
@@ -161,31 +163,53 @@ def iter_lines(stream, max_line_bytes: int) -> Iterator[tuple[bytes, bool]]:
 
 
 def read_sentences(path: str, column: int | None = None, counts: dict | None = None,
-                   max_line_bytes: int = 1 << 20) -> Iterator[str]:
-    """Lines of `path` (decompressed; `paranmt mine`, `eval-xling`), or their tab-separated `column`; lines that are not UTF-8, too long, or
-    lack the column are counted in `counts` (by reason) and skipped. A file whose lines are mostly not UTF-8 (a
-    binary file given by mistake) is a ConfigError naming it, after its last line."""
-    counts = counts if counts is not None else {}
+                   max_line_bytes: int = 1 << 20, *, what: str = "input", strict: bool = False,
+                   empty_ok: bool = True) -> Iterator[str]:
+    """The one reader of a file of sentences (`paranmt mine`, `eval-xling`, `paraphrase`, `simile`,
+    `train-paraphraser --sentences`): the lines of `path` (decompressed, split at line feeds, line ends removed), or
+    their tab-separated `column`. Every problem is a ConfigError naming `what` (the flag or kind) and the file: a
+    path that is not a file (checked at the call; a `scheme://` path is left to Beam), a corrupt compressed file,
+    and, unless `empty_ok`, a file without lines (`<what> <path> is empty`). Lines that are not UTF-8, too long
+    (over `max_line_bytes`) or lack the column are, with `strict` (inputs whose lines must all be there, e.g.
+    line-aligned files), a DataFileError naming the first; else counted in `counts` (by reason) and skipped, and a
+    file where undecodable lines are the majority (a binary file given by mistake) is a DataFileError after its
+    last line."""
+    if "://" not in path and not Path(path).is_file():
+        raise ConfigError(f"{what} {path} is not a file")
+    return _sentences(path, column, counts if counts is not None else {}, max_line_bytes, what, strict, empty_ok)
+
+
+def _sentences(path: str, column: int | None, counts: dict, max_line_bytes: int, what: str, strict: bool,
+               empty_ok: bool) -> Iterator[str]:
+    """The lines of `read_sentences`, read as they are asked for."""
+    from paranmt.models.files import DataFileError
+
     lines = 0
     try:
         for lines, (raw, too_long) in enumerate(file_lines(path, max_line_bytes), 1):
+            reason, text = None, None
             if too_long:
-                counts["line_too_long"] = counts.get("line_too_long", 0) + 1
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                counts["invalid_utf8"] = counts.get("invalid_utf8", 0) + 1
-                continue
-            if column is not None:
+                reason = "line_too_long"
+            else:
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    reason = "invalid_utf8"
+            if text is not None and column is not None:
                 fields = text.split("\t")
-                if len(fields) <= column:
-                    counts["missing_column"] = counts.get("missing_column", 0) + 1
-                    continue
-                text = fields[column]
-            yield text
+                reason, text = ("missing_column", None) if len(fields) <= column else (None, fields[column])
+            if reason is None:
+                yield text
+            elif strict:
+                problem = {"line_too_long": f"is longer than {max_line_bytes} bytes",
+                           "invalid_utf8": "is not UTF-8 text", "missing_column": f"has no column {column}"}[reason]
+                raise DataFileError(f"{what} {path}: line {lines} {problem}")
+            else:
+                counts[reason] = counts.get(reason, 0) + 1
     except CorruptFile as error:
-        raise ConfigError(f"{path}: corrupt or truncated compressed file ({error})") from None
+        raise ConfigError(f"{what} {path}: corrupt or truncated compressed file ({error})") from None
+    if not lines and not empty_ok:
+        raise ConfigError(f"{what} {path} is empty")
     if counts.get("invalid_utf8", 0) * 2 > lines:
-        raise ConfigError(f"{path} is not UTF-8 text: {counts['invalid_utf8']} of {lines} lines are not (a binary "
-                          f"file, or text in another encoding: convert it first, e.g. with iconv)")
+        raise DataFileError(f"{what} {path} is not UTF-8 text: {counts['invalid_utf8']} of {lines} lines are not (a "
+                            f"binary file, or text in another encoding: convert it first, e.g. with iconv)")
