@@ -63,7 +63,7 @@ DEFAULTS = {
     "simile": (["--hyp", "h", "--ref", "r"], {"encoder": "assets/encoder-sp", "batch_size": 1024, "threads": 1}),
     "eval-paraphraser": (["--input", "i"],
                          {"paraphrase.model": "assets", "max_pairs": 500, "paraphrase.templates": "top10",
-                          "paraphrase.n_best": 1, "paraphrase.beam": 4, "paraphrase.min_overlap": 0.5,
+                          "paraphrase.n_best": 1, "paraphrase.beam": 8, "paraphrase.min_overlap": 0.5,
                           "paraphrase.min_similarity": 0.7, "paraphrase.rerank": "template",
                           "paraphrase.batch_size": 32, "paraphrase.device": "auto", "paraphrase.threads": 0,
                           "paraphrase.keep_copies": False}),
@@ -71,7 +71,7 @@ DEFAULTS = {
                     {"paraphrase.model": "assets", "train_rows": 0, "test_rows": 0, "attack_rows": 200,
                      "augment_rows": 500, "templates_per_example": 10, "paraphrase.n_best": 10, "no_filter": False,
                      "classifier.dim": 100, "classifier.hidden": 100, "classifier.epochs": 3, "seed": 1,
-                     "paraphrase.beam": 4, "paraphrase.templates": None}),
+                     "paraphrase.beam": 8, "paraphrase.templates": None}),
 }
 
 
