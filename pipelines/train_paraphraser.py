@@ -111,6 +111,8 @@ FLAG_HELP = {
     "require_different": "keep only pairs whose sides differ at this level (template / full parse / none)",
     "max_words": "skip pairs or sentences with a longer side (whitespace words)",
     "vocab_size": "sentencepiece vocabulary trained on the data",
+    "units_from": "use this paraphraser's sentencepiece units instead of training new ones (arch scpn, task scpn "
+                  "or plain): a plain model that paraphrase --fusion-model fuses with an SCPN must share its units",
     "embed_dim": "unit embedding size (arch scpn)",
     "hidden": "encoder output and decoder size (arch scpn)",
     "parse_embed_dim": "parse token embedding size (arch scpn)",

@@ -278,11 +278,13 @@ class SCPNParaphraser(Paraphraser):
 
     @classmethod
     def create(cls, task: str, instances, templates, vocab_size: int = 8000, max_source_units: int = 100,
-               max_target_units: int = 100, **sizes) -> "SCPNParaphraser":
-        """A new, randomly initialized model whose units are trained on `instances` (Instance objects)."""
+               max_target_units: int = 100, units: SentencePieceUnits | None = None,
+               **sizes) -> "SCPNParaphraser":
+        """A new, randomly initialized model whose units are trained on `instances` (Instance objects), or are
+        `units` (sentence tasks: another model's, so that the two can be fused in decoding)."""
         if task == "parse-generator":
             units = ParseUnits.train([i.source for i in instances] + [i.target for i in instances])
-        else:
+        elif units is None:
             units = SentencePieceUnits.train([i.target for i in instances] + [i.source for i in instances],
                                              vocab_size)
         condition_units = ParseUnits.train([i.condition for i in instances if i.condition]) \

@@ -47,6 +47,7 @@ class ParaphraserTrainConfig(LoopConfig):
     max_words: int = 60                    # skip pairs / sentences with a longer side (whitespace words)
     # arch scpn
     vocab_size: int = 8000                 # sentencepiece vocabulary (scpn, plain)
+    units_from: str | None = None          # a paraphraser directory whose sentencepiece units to use instead
     embed_dim: int = 256
     hidden: int = 384
     parse_embed_dim: int = 64
@@ -83,7 +84,12 @@ class ParaphraserTrainConfig(LoopConfig):
                   (self.decoder_layers >= 2, "decoder_layers must be >= 2"),
                   (0 <= self.dropout < 1, "dropout must be in [0, 1)"),
                   (self.hf_model is None or Path(self.hf_model).is_dir(),
-                   f"hf_model {self.hf_model} is not a directory")]
+                   f"hf_model {self.hf_model} is not a directory"),
+                  (self.units_from is None or (self.arch == "scpn" and self.task != "parse-generator"),
+                   "units_from needs arch scpn and task scpn or plain"),
+                  (self.units_from is None or (Path(self.units_from) / "units.model").is_file(),
+                   f"units_from {self.units_from} has no units.model (a paraphraser directory of task scpn or "
+                   "plain)")]
         for ok, message in checks:
             if not ok:
                 raise ConfigError(message)
@@ -108,10 +114,13 @@ def length_grouped_order(instances: list[Instance], order: np.ndarray, batch_siz
 def new_model(config: ParaphraserTrainConfig, instances: list[Instance], templates, work_dir: Path) -> Paraphraser:
     if config.arch == "scpn":
         from paranmt.models.generation.scpn import SCPNParaphraser
+        from paranmt.models.generation.units import SentencePieceUnits
 
+        units = SentencePieceUnits.load(Path(config.units_from)) if config.units_from else None
         return SCPNParaphraser.create(config.task, instances, templates, vocab_size=config.vocab_size,
                                       max_source_units=config.max_source_units,
-                                      max_target_units=config.max_target_units, **config.scpn_sizes())
+                                      max_target_units=config.max_target_units, units=units,
+                                      **config.scpn_sizes())
     from paranmt.models.generation.hf import HFParaphraser
 
     return HFParaphraser.create(config.task, instances, templates, config, work_dir)

@@ -295,3 +295,21 @@ def test_attention_mask_works_in_half_precision():
     half = masked_softmax(scores.half(), mask)
     assert half.dtype == torch.float16 and half[0, 0, 2:].tolist() == [0.0, 0.0]
     assert torch.allclose(half.float(), masked_softmax(scores, mask), atol=1e-3)
+
+
+def test_a_plain_model_can_be_trained_on_the_units_of_an_scpn_model(tmp_path, tiny_paraphraser, paraphrase_pairs,
+                                                                     capsys):
+    """--units-from DIR: the new model's units.model is DIR's, byte for byte (what fusion in decoding needs); a
+    directory without units.model, or a parse generator, is one line and exit 2."""
+    scpn = tiny_paraphraser("scpn", "scpn")
+    common = ["train-paraphraser", "--input", str(paraphrase_pairs), "--task", "plain", "--max-steps", "2",
+              "--embed-dim", "16", "--hidden", "16", "--batch-size", "8", "--device", "cpu", "--threads", "1"]
+    assert main(common + ["--output", str(tmp_path / "plain"), "--units-from", str(scpn)]) == 0
+    assert (tmp_path / "plain" / "units.model").read_bytes() == (scpn / "units.model").read_bytes()
+    assert load_generator(tmp_path / "plain").generate(["a man is playing"], [None], beam=2)
+    capsys.readouterr()
+    assert main(common + ["--output", str(tmp_path / "bad"), "--units-from", str(tmp_path)]) == 2
+    assert "has no units.model" in capsys.readouterr().err.strip().splitlines()[-1]
+    assert main(common[:4] + ["parse-generator"] + common[5:] + ["--output", str(tmp_path / "pg"),
+                                                                  "--units-from", str(scpn)]) == 2
+    assert "units_from needs arch scpn and task scpn or plain" in capsys.readouterr().err
