@@ -39,7 +39,8 @@ def load_pipeline(config):
     local = dataclasses.replace(
         config, model=local_model_path(config.model), parser=local_model_path(config.parser),
         encoder=local_model_path(config.encoder),
-        parse_generator=local_model_path(config.parse_generator) if config.parse_generator else None)
+        parse_generator=local_model_path(config.parse_generator) if config.parse_generator else None,
+        fusion_model=local_model_path(config.fusion_model) if config.fusion_model else None)
     key = json.dumps(dataclasses.asdict(local), sort_keys=True)
     return open_pipeline(local, process_model(("paraphrase", key), lambda: load_models(local)))
 

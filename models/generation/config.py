@@ -38,6 +38,9 @@ class ParaphraseConfig(Config):
     rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
                                             # default measured in docs/paraphrase.md, Decoding guards)
     no_repeat_ngram: int = bounded(0, 0)    # > 0: no repeated n-gram of output units in beam search
+    fusion_model: str | None = "auto"       # SCPN's beam search fused with a plain paraphraser on its units:
+                                            # auto | none | DIR (models.py; resolved to a path or None)
+    fusion_weight: float = bounded(1.0, 0)  # w of log P_scpn + w log P_plain (scpn.py; 0 = off)
     batch_size: int = bounded(32, 1)
     device: str = "auto"
     threads: int = bounded(0, 0)            # 0: torch's default
@@ -69,8 +72,14 @@ class ParaphraseConfig(Config):
         if self.n_best > self.beam:
             raise ConfigError(f"need n_best <= beam (n_best of the beam's hypotheses), got n_best {self.n_best}, "
                               f"beam {self.beam}")
+        fusion = "none" if not self.fusion_model or self.fusion_weight == 0 or self.task != "scpn" else \
+            self.fusion_model
         remote = [name for name in ("model", "parse_generator", "parser", "encoder")
                   if getattr(self, name) and is_remote(getattr(self, name))]
+        if fusion not in ("auto", "none") and is_remote(fusion):
+            remote.append("fusion_model")
+        elif fusion == "auto" and "model" in remote:
+            fusion = "none"         # found beside a local model only; name a remote one with --fusion-model
         if remote and ("model" in remote) != ("parse_generator" in remote or self.task != "scpn"):
             raise ConfigError("a model on a remote filesystem needs --parse-generator there too (a directory of "
                               "models is found by listing, which only local paths get)")
@@ -79,8 +88,10 @@ class ParaphraseConfig(Config):
                               "filesystem needs a local copy to be checked (transforms/io/model_cache.py)")
         local = {name: local_copy(getattr(self, name)) if name in remote else asset_path(getattr(self, name))
                  for name in ("model", "parse_generator", "parser", "encoder") if getattr(self, name)}
+        if fusion not in ("auto", "none"):
+            fusion = local_copy(fusion) if "fusion_model" in remote else asset_path(fusion)
         try:
-            models = find_models(local["model"], self.task, self.arch, local.get("parse_generator"))
+            models = find_models(local["model"], self.task, self.arch, local.get("parse_generator"), fusion)
         except ModelSetError as error:
             raise ConfigError(str(error)) from None
         try:
@@ -98,5 +109,7 @@ class ParaphraseConfig(Config):
         if "model" not in remote:       # remote paths stay as given: each worker copies them (local_model_path)
             self.model = str(models.paraphraser.path)
             self.parse_generator = str(models.parse_generator.path) if models.parse_generator else None
+        if "fusion_model" not in remote:
+            self.fusion_model = str(models.fusion.path) if models.fusion else None
         self.parser, self.encoder = (getattr(self, n) if n in remote else local[n] for n in ("parser", "encoder"))
         return self

@@ -74,7 +74,9 @@ class HFParaphraser(Paraphraser):
         labels = labels.masked_fill(labels == self.tokenizer.pad_token_id, -100).to(self.device)
         return self.model(**inputs, labels=labels).loss
 
-    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram):
+    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram, fusion):
+        if fusion is not None:
+            raise ValueError("fusion is implemented for arch scpn only")
         inputs = self._encode(sources, conditions)
         beams = max(beam, n_best)
         output = self.model.generate(**inputs, num_beams=beams, num_return_sequences=n_best, do_sample=False,

@@ -10,7 +10,7 @@ Model directory (both architectures):
     arch transformers: the Hugging Face `save_pretrained` files of the model and its tokenizer (config.json,
                        model.safetensors, tokenizer files), so the directory also loads in transformers as it is.
 
-`Paraphraser.generate(sources, conditions, beam=4, n_best=1, no_repeat_ngram=0)`:
+`Paraphraser.generate(sources, conditions, beam=4, n_best=1, no_repeat_ngram=0, fusion=None)`:
     scpn:            source = sentence, condition = linearized target parse `(S(NP(PRP))(VP(VBD)(NP(NN)))(.))`
     parse-generator: source = linearized full parse p1, condition = template t2 `(S(NP)(VP)(.))`; output = p2
                      (made well-formed: `units.balance_parse`)
@@ -18,6 +18,8 @@ Model directory (both architectures):
 returns, per input, n_best (text, score) best first, score = length-normalized log-probability (the mean
 log-probability per output unit, end-of-sequence included). Inputs are decoded in batches sorted by length; the
 result is in input order and, on CPU, deterministic.
+`fusion` = (a plain paraphraser of arch scpn on the same units, weight w): shallow fusion in beam search, score =
+(log P + w log P_plain) per unit / (1 + w) (scpn.py); the scpn architecture only.
 Decoding guards: `no_repeat_ngram` = n > 0 forbids beam search to produce any n-gram of output units (sentencepiece
 pieces; the model's tokens for transformers) twice in one hypothesis (fairseq's / transformers'
 no_repeat_ngram_size); 0 = off. Sentence outputs (not the parse generator's) then go through
@@ -100,7 +102,8 @@ class Paraphraser:
 
     # -- generation ------------------------------------------------------------------------------------------
     def generate(self, sources: list[str], conditions: list[str | None] | None = None, beam: int = 4,
-                 n_best: int = 1, batch_size: int = 32, no_repeat_ngram: int = 0) -> list[list[tuple[str, float]]]:
+                 n_best: int = 1, batch_size: int = 32, no_repeat_ngram: int = 0,
+                 fusion: tuple["Paraphraser", float] | None = None) -> list[list[tuple[str, float]]]:
         import torch
 
         conditions = [None] * len(sources) if conditions is None else list(conditions)
@@ -118,13 +121,15 @@ class Paraphraser:
                 batch = order[start:start + batch_size]
                 outputs = self._generate_batch([sources[i] for i in batch],
                                                [conditions[i] if self.task != "plain" else None for i in batch],
-                                               beam, n_best, no_repeat_ngram)
+                                               beam, n_best, no_repeat_ngram,
+                                               fusion if fusion and fusion[1] > 0 else None)
                 for i, output in zip(batch, outputs):
                     results[i] = output if self.task == "parse-generator" else \
                         [(restore_source_words(sources[i], text), score) for text, score in output]
         return results
 
-    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram) -> list[list[tuple[str, float]]]:
+    def _generate_batch(self, sources, conditions, beam, n_best, no_repeat_ngram,
+                        fusion) -> list[list[tuple[str, float]]]:
         raise NotImplementedError
 
     # -- training and saving ---------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ A job may also come with its target parse (evaluation with gold parses: step 2 i
 For a plain model (task `plain`) there is no template: s1 -> `n_best` paraphrases, then steps 4 (parse only) and 5.
 
 Decoding guards and reranking: `no_repeat_ngram` (> 0) is passed to the paraphraser's beam search (not to the
-parse generator's: parse tokens repeat by nature). `rerank` chooses which `n_best` of the beam a job returns:
+parse generator's: parse tokens repeat by nature). `fusion` = (plain paraphraser on the SCPN's units, weight w > 0):
+SCPN's beam search is fused with it (models/generation/scpn.py: log P_scpn + w log P_plain per unit); scpn task only. `rerank` chooses which `n_best` of the beam a job returns:
     score     the generator's n_best best hypotheses (by length-normalized log-probability), as they come;
     template  all `beam` hypotheses generated, then ordered by (kept by the post-filter, template_match, score);
     simile    all `beam` hypotheses generated, then ordered by (kept by the post-filter, SIMILE(source,
@@ -57,11 +58,12 @@ class ParaphrasePipeline:
     """`model`: a generator of task scpn or plain (`paranmt.models.generation.load_generator`); `parse_generator`:
     the task-parse-generator model SCPN needs for template-only requests; `parser`: a ParseStage (its cache and
     dedup serve sources and paraphrases); `post_filter`: None keeps every row (scores left null); `rerank`,
-    `no_repeat_ngram`: the module docstring; `simile`: the scorer `rerank="simile"` needs."""
+    `no_repeat_ngram`, `fusion`: the module docstring; `simile`: the scorer `rerank="simile"` needs."""
 
     def __init__(self, model, parser: ParseStage, post_filter: PostFilter | None = None, parse_generator=None,
                  beam: int = 4, n_best: int = 1, batch_size: int = 32, rerank: str = "score",
-                 no_repeat_ngram: int = 0, simile: SimileScorer | None = None):
+                 no_repeat_ngram: int = 0, simile: SimileScorer | None = None,
+                 fusion: tuple[object, float] | None = None):
         if model.task not in (CONTROLLED, PLAIN):
             raise ValueError(f"a paraphraser model has task scpn or plain, not {model.task!r} (a parse generator "
                              "goes with an scpn model)")
@@ -75,6 +77,7 @@ class ParaphrasePipeline:
         self.model, self.parse_generator, self.parser, self.post_filter = model, parse_generator, parser, post_filter
         self.beam, self.n_best, self.batch_size = beam, n_best, batch_size
         self.rerank, self.no_repeat_ngram, self.simile = rerank, no_repeat_ngram, simile
+        self.fusion = fusion if fusion and fusion[1] > 0 and model.task == CONTROLLED else None
         self.counts: Counter = Counter()
 
     @property
@@ -82,14 +85,14 @@ class ParaphrasePipeline:
         return self.model.task == CONTROLLED
 
     def generate(self, generator, sources: list[str], conditions: list[str | None], n_best: int, beam: int,
-                 no_repeat_ngram: int = 0) -> list[list[tuple[str, float]] | None]:
+                 no_repeat_ngram: int = 0, fusion=None) -> list[list[tuple[str, float]] | None]:
         """Distinct (source, condition) inputs generated once; an input the generator fails on even alone gets
         None (logged, counted as `generation_failed`)."""
         inputs = list(dict.fromkeys(zip(sources, conditions)))
 
         def run(batch):
             return generator.generate([s for s, _ in batch], [c for _, c in batch], beam=beam, n_best=n_best,
-                                      batch_size=self.batch_size, no_repeat_ngram=no_repeat_ngram)
+                                      batch_size=self.batch_size, no_repeat_ngram=no_repeat_ngram, fusion=fusion)
 
         def fail(item, error):
             LOG.warning("%s generator failed on %r: %s", generator.task, item[0][:200], error)
@@ -143,7 +146,7 @@ class ParaphrasePipeline:
         outputs = self.generate(self.model, [bases[k]["source"] for k in todo],
                                 [bases[k]["target_parse"] for k in todo],
                                 n_best=self.n_best if self.rerank == "score" else self.beam, beam=self.beam,
-                                no_repeat_ngram=self.no_repeat_ngram)
+                                no_repeat_ngram=self.no_repeat_ngram, fusion=self.fusion)
         rows_of_job = [[base] for base in bases]
         for k, hypotheses in zip(todo, outputs):
             if hypotheses is None:
@@ -200,6 +203,7 @@ class LoadedModels:
     parse_generator: object | None
     parser: object                  # a StanzaParser
     encoder: object                 # the post-filter's SentenceEncoder
+    fusion: object | None = None    # the plain paraphraser SCPN's beam search is fused with (config.fusion_model)
 
 
 def load_models(config) -> LoadedModels:
@@ -212,7 +216,8 @@ def load_models(config) -> LoadedModels:
         load_generator(config.model, config.device, config.threads),
         load_generator(config.parse_generator, config.device, config.threads) if config.parse_generator else None,
         StanzaParser(asset_path(config.parser), device=config.device, threads=config.threads or 1),
-        open_encoder(config.encoder, config.threads or 1))
+        open_encoder(config.encoder, config.threads or 1),
+        load_generator(config.fusion_model, config.device, config.threads) if config.fusion_model else None)
 
 
 def open_pipeline(config, models: LoadedModels | None = None) -> ParaphrasePipeline:
@@ -224,4 +229,5 @@ def open_pipeline(config, models: LoadedModels | None = None) -> ParaphrasePipel
                              drop_copies=not config.keep_copies, drop_repeats=not config.keep_repeats)
     return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
                               n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
-                              no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder))
+                              no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder),
+                              fusion=(models.fusion, config.fusion_weight) if models.fusion else None)

@@ -177,6 +177,9 @@ GENERATOR_FLAG_HELP = {
     "rerank": "which hypotheses of the beam are returned: template / simile = the whole beam, kept ones first, then "
               "by template match / SIMILE to the source; score = the generator's best as they come",
     "no_repeat_ngram": "beam search never repeats an N-gram of output units (0: off)",
+    "fusion_model": "SCPN's beam search fused with this plain paraphraser on the same units: auto = the plain model "
+                    "beside the SCPN model when it has the same units, none = off, or a directory",
+    "fusion_weight": "fusion: unit score log P_scpn + W log P_plain (0: off)",
     "batch_size": "sentences per generator call",
     "device": "device of the generators (auto: CUDA when available)",
     "threads": "CPU threads (0 = torch's default)",

@@ -106,6 +106,8 @@ def test_config_file_flags_and_set(tiny_models, sentences_file, tmp_path):
     (["--set", "beams=2"], "unknown paraphrase config key 'beams' (did you mean 'beam'?"),
     (["--set", "rerank=best"], "rerank must be one of score, template, simile, not 'best'"),
     (["--parser", "no/parser"], "--parser: parser model directory no/parser does not exist"),
+    (["--fusion-weight", "-1"], "fusion_weight must be >= 0, not -1.0"),
+    (["--fusion-model", "no/such/plain"], "model directory no/such/plain does not exist"),
 ])
 def test_user_errors_are_one_line_exit_2(tiny_models, sentences_file, tmp_path, capsys, arguments, message):
     base = {"--model": str(tiny_models), "--input": str(sentences_file), "--output": str(tmp_path / "out.jsonl")}
