@@ -247,7 +247,9 @@ def report(config, input_path: str, pairs, skipped: int, table: str) -> str:
     sentences = len({pair.s1 for pair in pairs})
     return (f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
             f"{input_path}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
-            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}\n\nkept_in_template: {sentences} sentences "
+            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}, fusion "
+            f"{f'{config.fusion_model} (weight {config.fusion_weight})' if config.fusion_model else 'none'}"
+            f"\n\nkept_in_template: {sentences} sentences "
             f"x {len(config.template_list)} templates (--templates {config.templates}) = "
             f"{sentences * len(config.template_list)} requests, n-best {config.n_best}, post-filter overlap >= "
             f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")

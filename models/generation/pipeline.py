@@ -212,6 +212,10 @@ def load_models(config) -> LoadedModels:
     from paranmt.models.generation.paraphraser import load_generator
     from paranmt.models.parsing.parser import StanzaParser
 
+    if config.task == CONTROLLED:
+        LOG.info("SCPN decoding: %s", f"fused with the plain paraphraser {config.fusion_model} (weight "
+                 f"{config.fusion_weight})" if config.fusion_model else "no fusion (no plain paraphraser on its "
+                 "units: fusion_model)")
     return LoadedModels(
         load_generator(config.model, config.device, config.threads),
         load_generator(config.parse_generator, config.device, config.threads) if config.parse_generator else None,

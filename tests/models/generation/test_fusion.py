@@ -82,3 +82,19 @@ def test_the_plain_model_beside_is_found_only_on_the_same_units(fused_pair, tiny
     with pytest.raises(ValueError, match="same units"):
         scpn.generate(["a man is playing"], ["(S(NP(DT)(NN))(VP(VBZ)(VP(VBG)))(.))"],
                       fusion=(load_generator(other / "plain", device="cpu"), 1.0))
+
+
+def test_the_config_resolves_the_fusion_model(fused_pair, tiny_paraphraser):
+    from paranmt.models.generation.config import ParaphraseConfig
+    from paranmt.schemas.errors import ConfigError
+
+    def resolved(**settings):
+        return ParaphraseConfig(model=str(fused_pair), templates="top5", **settings).resolve().fusion_model
+
+    assert resolved() == str(fused_pair / "plain")                     # auto: the plain model beside, same units
+    assert resolved(fusion_model="none") is None
+    assert resolved(fusion_weight=0.0) is None
+    assert resolved(task="plain") is None
+    assert resolved(fusion_model=str(fused_pair / "plain")) == str(fused_pair / "plain")
+    with pytest.raises(ConfigError, match="does not have the units"):
+        resolved(fusion_model=str(tiny_paraphraser("plain", "scpn")))
