@@ -41,6 +41,7 @@ class ParaphraseConfig(Config):
     fusion_model: str | None = "auto"       # SCPN's beam search fused with a plain paraphraser on its units:
                                             # auto | none | DIR (models.py; resolved to a path or None)
     fusion_weight: float = bounded(1.0, 0)  # w of log P_scpn + w log P_plain (scpn.py; 0 = off)
+    parses: int = bounded(1, 1)             # target parses per template request (the parse generator's k best)
     batch_size: int = bounded(32, 1)
     device: str = "auto"
     threads: int = bounded(0, 0)            # 0: torch's default

@@ -3,7 +3,8 @@ post-filter. Pure Python (no Beam); `paranmt paraphrase` and the Beam stage (tra
 
 For a controlled model (task `scpn`), per source sentence s1 and target template t2:
 1. parse s1 with the configured parser -> p1 (linearized, no leaves) and its template t1;
-2. the parse generator turns (p1, t2) into a full target parse p2^ (its best beam hypothesis);
+2. the parse generator turns (p1, t2) into a full target parse p2^ (its best beam hypothesis; with `parses` = k > 1
+   its k best distinct ones, each decoded in step 3, the hypotheses of all pooled before `rerank` chooses);
 3. SCPN turns (s1, p2^) into `n_best` paraphrases by beam search (`beam`);
 4. each paraphrase is re-parsed; `template_match` = its top two levels equal t2 (thesis Table 60);
 5. the post-filter scores it (trigram overlap, para_score) and keeps or drops it (models/generation/postfilter.py).
@@ -13,7 +14,8 @@ For a plain model (task `plain`) there is no template: s1 -> `n_best` paraphrase
 Decoding guards and reranking: `no_repeat_ngram` (> 0) is passed to the paraphraser's beam search (not to the
 parse generator's: parse tokens repeat by nature). `fusion` = (plain paraphraser on the SCPN's units, weight w > 0):
 SCPN's beam search is fused with it (models/generation/scpn.py: log P_scpn + w log P_plain per unit); scpn task only. `rerank` chooses which `n_best` of the beam a job returns:
-    score     the generator's n_best best hypotheses (by length-normalized log-probability), as they come;
+    score     the generator's n_best best hypotheses (by length-normalized log-probability), as they come (with
+              `parses` > 1: the n_best best of all the target parses' hypotheses);
     template  all `beam` hypotheses generated, then ordered by (kept by the post-filter, template_match, score);
     simile    all `beam` hypotheses generated, then ordered by (kept by the post-filter, SIMILE(source,
               paraphrase) with the post-filter's encoder (models/scoring/simile.py; undefined = lowest), score);
@@ -63,14 +65,15 @@ class ParaphrasePipeline:
     def __init__(self, model, parser: ParseStage, post_filter: PostFilter | None = None, parse_generator=None,
                  beam: int = 4, n_best: int = 1, batch_size: int = 32, rerank: str = "score",
                  no_repeat_ngram: int = 0, simile: SimileScorer | None = None,
-                 fusion: tuple[object, float] | None = None):
+                 fusion: tuple[object, float] | None = None, parses: int = 1):
         if model.task not in (CONTROLLED, PLAIN):
             raise ValueError(f"a paraphraser model has task scpn or plain, not {model.task!r} (a parse generator "
                              "goes with an scpn model)")
         if parse_generator is not None and parse_generator.task != PARSE_GENERATOR:
             raise ValueError(f"the parse generator's task is {parse_generator.task!r}, not parse-generator")
-        if not 1 <= n_best <= beam:
-            raise ValueError(f"need 1 <= n_best <= beam, got n_best={n_best}, beam={beam}")
+        if not 1 <= n_best <= beam or parses < 1:
+            raise ValueError(f"need 1 <= n_best <= beam and parses >= 1, got n_best={n_best}, beam={beam}, "
+                             f"parses={parses}")
         if rerank not in RERANK or (rerank == "simile" and simile is None) or no_repeat_ngram < 0:
             raise ValueError(f"rerank must be one of {', '.join(RERANK)} (simile with a SimileScorer) and "
                              f"no_repeat_ngram >= 0, got {rerank!r}, {no_repeat_ngram}")
@@ -78,6 +81,7 @@ class ParaphrasePipeline:
         self.beam, self.n_best, self.batch_size = beam, n_best, batch_size
         self.rerank, self.no_repeat_ngram, self.simile = rerank, no_repeat_ngram, simile
         self.fusion = fusion if fusion and fusion[1] > 0 and model.task == CONTROLLED else None
+        self.parses = parses
         self.counts: Counter = Counter()
 
     @property
@@ -101,12 +105,14 @@ class ParaphrasePipeline:
         results = dict(zip(inputs, split_retry(inputs, run, fail))) if inputs else {}
         return [results[key] for key in zip(sources, conditions)]
 
-    def target_parses(self, parses: list[str], templates: list[str]) -> list[str | None]:
-        """The parse generator's best full parse for each (source parse, template) pair (None: it failed)."""
+    def target_parses(self, parses: list[str], templates: list[str]) -> list[list[str] | None]:
+        """The parse generator's `parses` best distinct full parses for each (source parse, template) pair, best
+        first (None: it failed)."""
         if self.parse_generator is None:
             raise ValueError("an scpn model needs a parse generator to paraphrase from templates alone")
-        outputs = self.generate(self.parse_generator, parses, templates, n_best=1, beam=self.beam)
-        return [output[0][0] if output else None for output in outputs]
+        outputs = self.generate(self.parse_generator, parses, templates, n_best=self.parses,
+                                beam=max(self.beam, self.parses))
+        return [list(dict.fromkeys(text for text, _ in output)) if output else None for output in outputs]
 
     def paraphrase(self, sources: list[str], templates: list[str] | None = None,
                    source_ids: list[str] | None = None) -> list[dict]:
@@ -135,27 +141,32 @@ class ParaphrasePipeline:
                           "template": job.template or template_of(job.target_parse),
                           "target_parse": job.target_parse, "source_parse": parse, "rank": 0, "kept": False,
                           "reason": reason})
+        targets_of = {k: [base["target_parse"]] for k, base in enumerate(bases)}
         if self.controlled:
-            need = [b for b in bases if b["reason"] is None and b["target_parse"] is None]
-            for base, target in zip(need, self.target_parses([b["source_parse"] for b in need],
-                                                             [b["template"] for b in need])):
-                reason = "generation_failed" if target is None else None if template_of(target) else \
-                    "bad_target_parse"
-                base.update(target_parse=target, reason=reason)
+            need = [k for k, b in enumerate(bases) if b["reason"] is None and b["target_parse"] is None]
+            for k, targets in zip(need, self.target_parses([bases[k]["source_parse"] for k in need],
+                                                           [bases[k]["template"] for k in need])):
+                targets_of[k] = [target for target in targets or [] if template_of(target)]
+                reason = "generation_failed" if targets is None else None if targets_of[k] else "bad_target_parse"
+                bases[k].update(target_parse=(targets_of[k] or targets or [None])[0], reason=reason)
         todo = [k for k, base in enumerate(bases) if base["reason"] is None]
-        outputs = self.generate(self.model, [bases[k]["source"] for k in todo],
-                                [bases[k]["target_parse"] for k in todo],
+        inputs = [(k, target) for k in todo for target in targets_of[k]]
+        outputs = self.generate(self.model, [bases[k]["source"] for k, _ in inputs], [t for _, t in inputs],
                                 n_best=self.n_best if self.rerank == "score" else self.beam, beam=self.beam,
                                 no_repeat_ngram=self.no_repeat_ngram, fusion=self.fusion)
         rows_of_job = [[base] for base in bases]
-        for k, hypotheses in zip(todo, outputs):
-            if hypotheses is None:
-                bases[k]["reason"] = "generation_failed"
+        made: dict[int, list[dict]] = {}
+        for (k, target), hypotheses in zip(inputs, outputs):
+            if hypotheses is not None:
+                made.setdefault(k, []).extend({**bases[k], "target_parse": target, "paraphrase": text, "score": score}
+                                              for text, score in hypotheses)
+        for k in todo:
+            if k in made:
+                rows_of_job[k] = [dict(row, rank=rank) for rank, row in enumerate(made[k])]
             else:
-                rows_of_job[k] = [{**bases[k], "rank": rank, "paraphrase": text, "score": score}
-                                  for rank, (text, score) in enumerate(hypotheses)]
+                bases[k]["reason"] = "generation_failed"
         self.score_candidates([row for k in todo for row in rows_of_job[k] if "paraphrase" in row])
-        if self.rerank != "score":
+        if self.rerank != "score" or self.parses > 1:
             self.rerank_jobs([rows_of_job[k] for k in todo if "paraphrase" in rows_of_job[k][0]])
         candidates = [row for k in todo for row in rows_of_job[k] if "paraphrase" in row]
         rows = [row for job_rows in rows_of_job for row in job_rows]
@@ -176,7 +187,8 @@ class ParaphrasePipeline:
         else:
             second = {id(row): float(row["template_match"] is True) for row in rows}
         for job in jobs:
-            order = sorted(job, key=lambda row: (not row["kept"], -second[id(row)], -row["score"], row["rank"]))
+            order = sorted(job, key=lambda row: (-row["score"], row["rank"])) if self.rerank == "score" else \
+                sorted(job, key=lambda row: (not row["kept"], -second[id(row)], -row["score"], row["rank"]))
             job[:] = [dict(row, rank=rank) for rank, row in enumerate(order[:self.n_best])]
 
     def score_candidates(self, candidates: list[dict]) -> None:
@@ -234,4 +246,5 @@ def open_pipeline(config, models: LoadedModels | None = None) -> ParaphrasePipel
     return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
                               n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
                               no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder),
-                              fusion=(models.fusion, config.fusion_weight) if models.fusion else None)
+                              fusion=(models.fusion, config.fusion_weight) if models.fusion else None,
+                              parses=config.parses)

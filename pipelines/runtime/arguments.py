@@ -180,6 +180,8 @@ GENERATOR_FLAG_HELP = {
     "fusion_model": "SCPN's beam search fused with this plain paraphraser on the same units: auto = the plain model "
                     "beside the SCPN model when it has the same units, none = off, or a directory",
     "fusion_weight": "fusion: unit score log P_scpn + W log P_plain (0: off)",
+    "parses": "target parses per (sentence, template): the parse generator's N best, each decoded by SCPN, all "
+              "hypotheses reranked together",
     "batch_size": "sentences per generator call",
     "device": "device of the generators (auto: CUDA when available)",
     "threads": "CPU threads (0 = torch's default)",

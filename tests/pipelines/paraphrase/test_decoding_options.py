@@ -54,3 +54,26 @@ def test_rerank_returns_the_best_of_the_beam(tiny_models, tmp_path, repo, rerank
         assert (row["paraphrase"], row["kept"]) == (best["paraphrase"], best["kept"])
         moved += best["rank"] != 0
     assert moved                      # some requests get another hypothesis than the generator's best
+
+
+def test_more_target_parses_pool_their_hypotheses(tiny_models, tmp_path):
+    """--parses 2: each request decodes the parse generator's 2 best target parses; with --rerank score the
+    n-best of the pooled hypotheses are returned, so the best score is at least that of --parses 1, whose target
+    parse (the parse generator's best) is among the two."""
+    sentences_file = tmp_path / "sentences.txt"
+    sentences_file.write_text("\n".join(SENTENCES) + "\n")
+    whole_beam = ["--rerank", "score", "--n-best", str(BEAM)]
+    one = paraphrase(tiny_models, sentences_file, tmp_path / "one.jsonl", -1, *whole_beam)
+    two = paraphrase(tiny_models, sentences_file, tmp_path / "two.jsonl", -1, *whole_beam, "--parses", "2")
+    assert len(two) == len(one) == len(SENTENCES) * 3 * BEAM
+    mixed = 0
+    for start in range(0, len(one), BEAM):
+        first, pooled = one[start:start + BEAM], two[start:start + BEAM]
+        assert {(r["source_id"], r["template"]) for r in first + pooled} == {(first[0]["source_id"],
+                                                                                 first[0]["template"])}
+        assert [r["rank"] for r in pooled] == list(range(BEAM))
+        assert [r["score"] for r in pooled] == sorted((r["score"] for r in pooled), reverse=True)
+        assert pooled[0]["score"] >= first[0]["score"] - 1e-6
+        assert len({r["target_parse"] for r in first}) == 1
+        mixed += len({r["target_parse"] for r in pooled}) > 1
+    assert mixed                    # some request's n-best come from both target parses
