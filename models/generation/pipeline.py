@@ -12,8 +12,9 @@ A job may also come with its target parse (evaluation with gold parses: step 2 i
 For a plain model (task `plain`) there is no template: s1 -> `n_best` paraphrases, then steps 4 (parse only) and 5.
 
 Decoding guards and reranking: `no_repeat_ngram` (> 0) is passed to the paraphraser's beam search (not to the
-parse generator's: parse tokens repeat by nature). `fusion` = (plain paraphraser on the SCPN's units, weight w > 0):
-SCPN's beam search is fused with it (models/generation/scpn.py: log P_scpn + w log P_plain per unit); scpn task only. `rerank` chooses which `n_best` of the beam a job returns:
+parse generator's: parse tokens repeat by nature). `fusion` = (plain paraphraser on the SCPN's units, weight w):
+SCPN's beam search is fused with it (models/generation/scpn.py: log P_scpn + w log P_plain per unit; w = 0 is off,
+Paraphraser.generate); scpn task only. `rerank` chooses which `n_best` of the beam a job returns:
     score     the generator's n_best best hypotheses (by length-normalized log-probability), as they come (with
               `parses` > 1: the n_best best of all the target parses' hypotheses);
     template  all `beam` hypotheses generated, then ordered by (kept by the post-filter, template_match, score);
@@ -80,7 +81,7 @@ class ParaphrasePipeline:
         self.model, self.parse_generator, self.parser, self.post_filter = model, parse_generator, parser, post_filter
         self.beam, self.n_best, self.batch_size = beam, n_best, batch_size
         self.rerank, self.no_repeat_ngram, self.simile = rerank, no_repeat_ngram, simile
-        self.fusion = fusion if fusion and fusion[1] > 0 and model.task == CONTROLLED else None
+        self.fusion = fusion if model.task == CONTROLLED else None
         self.parses = parses
         self.counts: Counter = Counter()
 
