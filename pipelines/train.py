@@ -5,10 +5,11 @@ Inputs (`--train`, one or more; format detected or given by `--format`): a shard
 or bitext as a Moses two-file prefix (`PREFIX.en` + `PREFIX.cs`, or `.eng`/`.ces`; English first). Settings come
 from TrainConfig defaults <- `--config YAML` (e.g. configs/train/sp-bitext.yaml) <- flags <- `--set KEY=VALUE`.
 
-Output (docs/reliability.md, "Every command that writes"): an `--output` holding a model or a checkpoint of an
-earlier run is refused unless `--resume` (continue from its checkpoint; refused when there is none) or
-`--overwrite` (start again) says what to do; an `--output` that is or holds an input is refused. Ctrl-C, SIGTERM
-or a full disk stop training with one line naming what is kept and the `--resume` command (exit 130 / 143 / 1).
+Output (docs/reliability.md, "Every command that writes"): an `--output` holding a model or a checkpoint of an earlier
+run is refused unless `--resume` (continue from its checkpoint with the settings saved in <output>/train_config.json,
+which the flags, `--config` and `--set` given override; refused when there is no checkpoint) or `--overwrite` (start
+again) says what to do; an `--output` that is or holds an input is refused. Ctrl-C, SIGTERM or a full disk stop training
+with one line naming what is kept and the `--resume` command (exit 130 / 143 / 1).
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ log = logging.getLogger(__name__)
 
 
 def run(args) -> int:
-    config = load_command_config(TrainConfig, args, FLAG_HELP, "training config")
+    config = load_command_config(TrainConfig, args, FLAG_HELP, "training config", saved_in=lambda _: args.output)
     suffixes = tuple(args.suffixes.split(",")) if args.suffixes else None
     if suffixes is not None and len(suffixes) != 2:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
@@ -108,6 +109,6 @@ def register(subparsers) -> None:
                         help="format of the inputs (default auto: by what each path is)")
     parser.add_argument("--suffixes", help="Moses suffixes SIDE1,SIDE2 (default: en,cs or eng,ces)")
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
-    add_output_flags(parser, "<output>/checkpoint")
+    add_output_flags(parser, "<output>/checkpoint", f"<output>/{TrainConfig.SAVED_AS}")
     add_config_arguments(parser, TrainConfig, FLAG_HELP, FLAG_CHOICES, example="epochs=2")
     parser.set_defaults(func=run)

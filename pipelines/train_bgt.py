@@ -10,7 +10,8 @@ Inputs (`--train`, one or more): bitext as a Moses two-file prefix (`PREFIX.en` 
 English first), a TSV `english TAB other`, or a `paranmt build` shard directory / Parquet file (its `ref` and `cs`
 columns). Settings: BGTConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE` (any key, e.g. `--set
 dev_sts_dir=../shared/data/sts`). `--output` is held to the contract of `paranmt train` (docs/reliability.md): an
-earlier run's model or checkpoint there needs `--resume` or `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it
+earlier run's model or checkpoint there needs `--resume` (with the settings saved in OUTPUT/bgt_config.json, which the
+flags, `--config` and `--set` given override) or `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it
 with one line naming the `--resume` command.
 """
 from __future__ import annotations
@@ -47,7 +48,7 @@ FLAG_HELP = {
 def run(args) -> int:
     from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer
 
-    config = load_command_config(BGTConfig, args, FLAG_HELP, "bgt config")
+    config = load_command_config(BGTConfig, args, FLAG_HELP, "bgt config", saved_in=lambda _: args.output)
     output = Path(args.output)
     claim_model_directory(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
                           args.overwrite)
@@ -74,5 +75,6 @@ def register(subparsers) -> None:
                          example="dev_sts_dir=../shared/data/sts")
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,
                         help="skip pairs with a side longer than this many words")
-    add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)")
+    add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)",
+                     f"OUTPUT/{BGTConfig.SAVED_AS}")
     parser.set_defaults(func=run)

@@ -1,6 +1,7 @@
 """`paranmt train-nmt`: run the NMT training recipe (sentencepiece + fairseq-preprocess + fairseq-train) from a
 YAML config; `--resume` continues an earlier run in the work directory (finished steps are skipped, fairseq-train
-restarts from checkpoint_last.pt). `--objective mrt` adds a minimum-risk stage (SIMILE / BLEU costs, thesis ch. 7)
+restarts from checkpoint_last.pt) with the settings it saved there (recipe_config.json), which the YAML, flags and
+`--set` given override. `--objective mrt` adds a minimum-risk stage (SIMILE / BLEU costs, thesis ch. 7)
 on top of the maximum-likelihood model (models/nmt/recipe.py, step `mrt`), e.g. on the shipped model:
 `--config configs/nmt/mrt-demo.yaml`.
 
@@ -19,7 +20,8 @@ from paranmt.schemas.paths import asset_path
 
 
 def run(args) -> int:
-    config = load_command_config(RecipeConfig, args, FLAG_HELP, "nmt recipe config")
+    config = load_command_config(RecipeConfig, args, FLAG_HELP, "nmt recipe config",
+                                saved_in=lambda loaded: NMTRecipe(loaded).work)
     steps = tuple(args.steps.split(",")) if args.steps else None
     for step in steps or ():
         check_choice("--steps", step, STEPS)
@@ -50,7 +52,7 @@ def run(args) -> int:
 def kept(recipe: NMTRecipe) -> list:
     """What an earlier run wrote into the work directory that --resume continues from: all it wrote but the
     recipe_config.json of a run that failed before any step began."""
-    return [path for path in recipe.written() if path.name != "recipe_config.json"]
+    return [path for path in recipe.written() if path.name != recipe.config.SAVED_AS]
 
 # RecipeConfig key -> help of its flag (--key with dashes; --mrt-encoder for mrt.simile_encoder; the default is
 # appended); flags left at None keep the YAML's value
@@ -75,7 +77,9 @@ def register(subparsers) -> None:
                                 example="train.stop_time_hours=2", description=__doc__,
                                 help="train a fairseq NMT model with the project's recipe",
                                 resume="continue the run in the work directory: skip the steps marked done, "
-                                       "fairseq-train restarts from checkpoint_last.pt (refused when there is none)",
+                                       "fairseq-train restarts from checkpoint_last.pt (refused when there is none); "
+                                       f"with the settings the run saved in {RecipeConfig.SAVED_AS} there, which "
+                                       "the --config, flags and --set given override",
                                 overwrite="delete what an earlier run wrote into the work directory first (without "
                                           "--resume or --overwrite, a work directory holding it is refused)")
     parser.add_argument("--steps", help=f"comma-separated subset of {','.join(STEPS)} (default: data, spm, "

@@ -13,8 +13,9 @@ Sentences without a parse are parsed with `--parser` (default assets/parser-en);
 held-out loss at each checkpoint goes to DIR/metrics.jsonl). Settings: ParaphraserTrainConfig defaults <-
 `--config YAML` <- flags <- `--set KEY=VALUE` (any key, e.g. `--set max_words=40`).
 DIR is held to the contract of `paranmt train` (docs/reliability.md): an earlier run's model or checkpoint there
-needs `--resume` (continue from DIR/checkpoint) or `--overwrite` (start again; the parse cache is kept); Ctrl-C,
-SIGTERM or a full disk stop it with one line naming the `--resume` command.
+needs `--resume` (continue from DIR/checkpoint with the settings saved in DIR/train_config.json, which the flags,
+`--config` and `--set` given override; the inputs are given again) or `--overwrite` (start again; the parse cache is
+kept); Ctrl-C, SIGTERM or a full disk stop it with one line naming the `--resume` command.
 """
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def run(args) -> int:
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
-    config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config")
+    config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config",
+                                saved_in=lambda _: args.output)
     claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
                                         config.hf_model], args.resume, args.overwrite)
     output = make_output_dir(args.output)
@@ -166,7 +168,7 @@ def register(subparsers) -> None:
     parser.add_argument("--dev-sentences", nargs="+", default=[], metavar="PATH", help="held-out sentence files")
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
-    add_output_flags(parser, "DIR/checkpoint")
+    add_output_flags(parser, "DIR/checkpoint", f"DIR/{ParaphraserTrainConfig.SAVED_AS}")
     add_config_arguments(parser, ParaphraserTrainConfig, FLAG_HELP,
                          {"task": TASKS, "arch": ARCHS, "require_different": REQUIRE_DIFFERENT, "device": DEVICES,
                           "fp16": FP16_CHOICES, "weights_dtype": WEIGHTS_DTYPES}, FLAGS, example="epochs=2")

@@ -33,9 +33,12 @@ def bounded(default, low: float | None = None, high: float | None = None, **kwar
 class Config:
     """Base of every typed config (build, filter, train, NMT recipe, parser recipe): `to_dict()` and `hash()`
     exist here once. `RUN_FIELDS`: where a run reads and writes, left out of the hash (the same settings on other
-    data hash alike); `RENAMED`: deprecated dotted key -> its new key (load_config still reads the old one)."""
+    data hash alike); `RENAMED`: deprecated dotted key -> its new key (load_config still reads the old one);
+    `SAVED_AS`: the JSON file in its output directory where a run of a resumable command saves this config as it
+    ran (`to_dict()`), which `--resume` continues with (pipelines/runtime/arguments.load_command_config)."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ()
     RENAMED: ClassVar[dict[str, str]] = {}
+    SAVED_AS: ClassVar[str | None] = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -261,7 +264,7 @@ def renamed_keys(data: dict, renamed: dict[str, str], note=None) -> dict:
 
 def load_config(cls, path: str | None = None, overrides: dict | None = None, what: str = "config",
                 mapping: dict | None = None):
-    """`cls()` defaults <- YAML file (or `mapping`, e.g. a config an earlier run wrote) <- overrides, every value
+    """`cls()` defaults <- `mapping` (e.g. a config an earlier run wrote) <- YAML file <- overrides, every value
     typed and checked by its field's annotation (ranges and cross-field rules are `config.validate()`'s, the
     caller's). Overrides are flags and --set values: None values are ignored and dotted keys (`translate.beam`,
     `train.lr`) reach nested dataclasses and dict fields. Unknown keys and sections are errors naming the near
@@ -273,10 +276,10 @@ def load_config(cls, path: str | None = None, overrides: dict | None = None, wha
     def note(old: str, new: str) -> None:
         log.warning("%s key %s is deprecated: it is now %s (the old key still works)", what, old, new)
 
-    if path:
-        mapping = renamed_keys(read_yaml_mapping(path, what), renamed, note)
     if mapping:
         _merge(config, renamed_keys(mapping, renamed), "", what)
+    if path:
+        _merge(config, renamed_keys(read_yaml_mapping(path, what), renamed, note), "", what)
     for key, value in (overrides or {}).items():
         if value is None:
             continue

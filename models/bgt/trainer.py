@@ -28,6 +28,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import torch
 
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 @dataclass
 class BGTConfig(LoopConfig):
     """BGT's settings (the loop's own: LoopConfig, models/training/loop.py)."""
+    SAVED_AS: ClassVar[str] = "bgt_config.json"
     variant: str = "bgt"                 # one of models.bgt.model.VARIANTS
     languages: list[str] = field(default_factory=lambda: ["en", "cs"])   # English first, as the pairs are read
     sp_model: str | None = None          # a sentencepiece model covering both languages (else one is trained)
@@ -125,7 +127,7 @@ class BGTTrainer:
         if not pairs:
             raise ConfigError("bgt: no training pairs")
         task = BGTTask(c, self.output, pairs)
-        Loop(task, c, self.output, resume=resume, config_file="bgt_config.json").run()
+        Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
         task.model.encoder.save(self.output, dtype=c.weights_dtype)
         return task.model.eval()
 

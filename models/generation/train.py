@@ -23,6 +23,7 @@ import math
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -41,6 +42,7 @@ LENGTH_WINDOW = 50
 @dataclass
 class ParaphraserTrainConfig(LoopConfig):
     """The paraphraser trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
+    SAVED_AS: ClassVar[str] = "train_config.json"
     task: str = "scpn"
     arch: str = "scpn"
     require_different: str = "template"   # template | parse | none: which pairs make scpn / parse-generator data
@@ -149,7 +151,7 @@ class ParaphraserTrainer:
             raise ConfigError("no training instances")
         training = dict(training_info or {}, instances=len(instances), config=dataclasses.asdict(c))
         task = ParaphraserTask(c, self.output, instances, templates, list(dev), training)
-        state = Loop(task, c, self.output, resume=resume, config_file="train_config.json").run()
+        state = Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
         training.update(steps=state.step, epochs_completed=state.epoch, train_seconds=round(state.elapsed))
         task.model.save(self.output, training, dtype=c.weights_dtype)
         task.model.module.eval()

@@ -43,7 +43,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import ClassVar, Iterator
 
 
 from paranmt.models.files import model_directory, read_json
@@ -107,6 +107,7 @@ class RecipeMRT:
 class RecipeConfig(Config):
     """One NMT training run. `model` and `train` are passed to fairseq-train as `--key value` flags (keys with
     underscores become dashes; `true` gives a bare flag; `false`/null leaves the flag out)."""
+    SAVED_AS: ClassVar[str] = "recipe_config.json"
     source_lang: str = "cs"
     target_lang: str = "en"
     work_dir: str = "work/nmt"
@@ -450,7 +451,7 @@ class NMTRecipe:
         for path in self.checkpoints_read(steps):
             load_checkpoint(path)
         self.work.mkdir(parents=True, exist_ok=True)
-        (self.work / "recipe_config.json").write_text(json.dumps(dataclasses.asdict(self.config), indent=2))
+        (self.work / self.config.SAVED_AS).write_text(json.dumps(dataclasses.asdict(self.config), indent=2))
         for step in steps:
             done = self._done(step)
             if done.exists() and not force and step not in ("train", "mrt"):

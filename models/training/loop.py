@@ -27,7 +27,8 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
 - resume: from `<output>/checkpoint/` (or `checkpoint.old`, left when a swap was cut short) or, when there is
   neither, from `<output>/checkpoint.pt`, the single file train-bgt wrote before this loop (its dict is read as
   trainer_state.pt, its "model" entry being the model's state); counters, task state and torch RNG are restored
-  and the run goes on as if it had not stopped (a changed config is a warning naming the fields);
+  and the run goes on as if it had not stopped (the commands resume with the config the stopped run saved,
+  `Config.SAVED_AS`; one that differs from the checkpoint's is a warning naming each field, old -> new value);
 - dev evaluation: `Task.evaluate` at each epoch end (`evaluate_at = "epoch"`; with per-epoch lines also at a stop
   inside an epoch) or at each checkpoint and at the end (`"checkpoint"`);
 - keep-best: a task that names a dev metric (`best = (key, "min" | "max")`; a metric that is a mapping counts as
@@ -407,10 +408,9 @@ class Loop:
             setattr(state, name, saved[name])
         state.best_dev = saved.get("best_dev", state.best_dev)   # checkpoints from before keep-best: none yet
         state.stale = saved.get("stale", 0)                       # ... and from before patience
-        current = dataclasses.asdict(self.config)
-        changed = [key for key, value in saved.get("config", current).items() if current.get(key) != value]
+        changed = self.config.differences(saved["config"]) if "config" in saved else []
         if changed:
-            log.warning("resuming with a changed config (fields: %s)", ", ".join(changed))
+            log.warning("resuming with a changed config (fields: %s)", "; ".join(changed))
         torch.set_rng_state(saved["torch_rng"].cpu())
         if "cuda_rng" in saved and torch.cuda.is_available():
             torch.cuda.set_rng_state_all(saved["cuda_rng"])

@@ -32,6 +32,7 @@ import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -54,6 +55,7 @@ DEV_AT = ("epoch", "checkpoint")
 @dataclass
 class TrainConfig(LoopConfig):
     """The encoder trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
+    SAVED_AS: ClassVar[str] = "train_config.json"
     encoder: str = "sp"
     mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
     dim: int = bounded(300, 1)
@@ -216,7 +218,7 @@ class Trainer:
         if not pairs:
             raise ConfigError("no training pairs")
         task = EncoderTask(c, self.output, pairs)
-        Loop(task, c, self.output, resume=resume, config_file="train_config.json").run()
+        Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
         task.encoder.save(self.output, dtype=c.weights_dtype)
         return task.encoder.eval()
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import logging
 from dataclasses import dataclass
-from typing import ClassVar
+from pathlib import Path
+from typing import Callable, ClassVar
 
 from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -127,16 +131,23 @@ def add_rerun_flags(parser, resume: str | None, overwrite: str | None, resume_de
 
 
 def load_command_config(config_class, args, flag_help: dict, what: str, required: tuple[str, ...] = (),
-                        config_file: bool = True):
+                        config_file: bool = True, saved_in: Callable[[Config], str | Path] | None = None):
     """The command's config: `config_class` defaults <- `--config` YAML (not with `config_file` False:
     `add_config_arguments`) <- its flags (those given) <- `--set` (schemas.config.load_config, the one loader),
-    validated (`validate()`); a `required` field left empty is one line naming its flag and key."""
+    validated (`validate()`); a `required` field left empty is one line naming its flag and key. `saved_in`, for a
+    command that resumes: its output directory, given the config loaded so far (it may be a config field); with
+    `--resume`, the config the stopped run saved there (`config_class.SAVED_AS`, `saved_config`) takes the place of
+    the defaults, so the run goes on with its settings and the YAML, flags and --set given override them."""
     from paranmt.schemas.config import load_config, parse_assignments
-    from paranmt.schemas.errors import ConfigError
 
     overrides = {name: getattr(args, name) for name in flag_help}
     overrides.update(parse_assignments(args.set))
-    config = load_config(config_class, args.config if config_file else None, overrides, what=what)
+    path = args.config if config_file else None
+    config = load_config(config_class, path, overrides, what=what)
+    if saved_in is not None and args.resume:
+        saved = saved_config(config_class, Path(saved_in(config)) / config_class.SAVED_AS, what)
+        if saved is not None:
+            config = load_config(config_class, path, overrides, what=what, mapping=saved)
     missing = [name for name in required if getattr(config, name) in (None, "", [])]
     if missing:
         raise ConfigError("give " + ", ".join(f"--{name.replace('_', '-')}" for name in missing) + " (or "
@@ -144,9 +155,32 @@ def load_command_config(config_class, args, flag_help: dict, what: str, required
     return config.validate()
 
 
-def add_output_flags(parser, checkpoint: str) -> None:
-    """--resume and --overwrite of a trainer (pipelines/runtime/outputs.py `claim_model_directory`)."""
-    add_rerun_flags(parser, f"continue from {checkpoint} (refused when there is none)",
+def saved_config(config_class, file: Path, what: str) -> dict | None:
+    """The settings a stopped run saved in `file` (JSON, `Config.to_dict()`), None when there is no such file. A
+    file that is not a JSON object or holds keys or values that `config_class` does not take (a corrupt file, one
+    of another version) is a ConfigError: --resume refuses to go on with settings other than the run's, and says
+    how to (move the file away: the defaults and the flags given, as for a run that saved none)."""
+    from paranmt.models.files import read_json
+    from paranmt.schemas.config import load_config
+
+    if not file.is_file():
+        return None
+    try:
+        settings = read_json(file, dict)
+        load_config(config_class, mapping=settings, what=what)
+    except ConfigError as error:
+        raise ConfigError(f"--resume: cannot continue with the {what} the stopped run saved in {file} ({error}); "
+                          f"repair it, or move it away to resume with the defaults and the flags given") from None
+    log.info("--resume: continuing with the settings the stopped run saved in %s (the YAML, flags and --set given "
+             "override them)", file)
+    return settings
+
+
+def add_output_flags(parser, checkpoint: str, saved: str) -> None:
+    """--resume and --overwrite of a trainer (pipelines/runtime/outputs.py `claim_model_directory`); `saved`: the
+    file where a run saves its config (`load_command_config`'s `saved_in`)."""
+    add_rerun_flags(parser, f"continue from {checkpoint} (refused when there is none) with the settings the stopped "
+                    f"run saved in {saved}; the flags, --config and --set given override them",
                     "start again over the model, checkpoint and metrics an earlier run left in --output (without "
                     "--resume or --overwrite, an --output holding them is refused)")
 

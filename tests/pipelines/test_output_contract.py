@@ -72,14 +72,6 @@ def test_build(tmp_path, sample_dir, capsys):
     assert data_files(out) == data_files(tmp_path / "fresh")
 
 
-@pytest.fixture
-def pairs(tmp_path, paraphrase_pairs) -> Path:
-    path = tmp_path / "pairs.tsv"
-    path.write_text("".join("\t".join(line.split("\t")[:2]) + "\n"
-                            for line in paraphrase_pairs.read_text().splitlines()[1:65]))
-    return path
-
-
 def test_trainers_refuse_to_overwrite_or_resume_by_surprise(pairs, tmp_path, capsys):
     model = tmp_path / "model"
     commands = {"train": ["train", "--train", str(pairs), *TINY[:2]],
@@ -614,24 +606,6 @@ def test_a_full_disk_during_probe_is_one_line(pairs, shared_data, tmp_path, monk
 
 
 # -- train-nmt ---------------------------------------------------------------------------------------------------
-@pytest.fixture
-def nmt_recipe(bitext, tmp_path) -> list[str]:
-    """train-nmt's arguments for a recipe over 60 real sentence pairs (a `train` and a held-out `news` stem) whose
-    work directory is tmp/work, running its `data` step."""
-    import yaml
-
-    data = tmp_path / "data"
-    data.mkdir()
-    for side in ("ces", "eng"):
-        lines = (bitext / f"newstest2017.{side}").read_text(encoding="utf-8").splitlines()
-        (data / f"news.{side}").write_text("\n".join(lines[:30]) + "\n", encoding="utf-8")
-        (data / f"train.{side}").write_text("\n".join(lines[30:60]) + "\n", encoding="utf-8")
-    config = tmp_path / "nmt.yaml"
-    config.write_text(yaml.safe_dump({"work_dir": str(tmp_path / "work"), "nice": 0, "data": {
-        "inputs": [str(data)], "suffixes": ["ces", "eng"], "heldout": ["news"], "valid": "news", "valid_lines": 5}}))
-    return ["train-nmt", "--config", str(config), "--steps", "data"]
-
-
 def test_train_nmt_refuses_its_inputs_and_an_earlier_run_without_resume_or_overwrite(nmt_recipe, tmp_path, capsys):
     work = tmp_path / "work"
     assert main([*nmt_recipe, "--work-dir", str(tmp_path / "data" / "work")]) == 2
