@@ -79,7 +79,9 @@ FLAG_HELP = {
     "lambda_w": "L2 of the used embedding rows toward their initial values (lambda_w)",
     "lambda_c": "L2 of the composition parameters, toward 0 (iRNN: toward its identity initialization) (lambda_c)",
     "lambda_frobenius": "L2 of the used embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2 = this value)",
-    "init_embeddings": "word2vec/GloVe text file of word vectors initializing the word embeddings (dim must match)",
+    "init_embeddings": "initial embeddings, matched row by unit: an encoder directory (e.g. assets/encoder-sp: its "
+                       "word/trigram/sp tables; with its sp.model as --sp-model the sp table is copied whole) or a "
+                       "word2vec/GloVe text file (words; sp pieces for an encoder without word units); dim must match",
     "epochs": "passes over the training pairs (0 saves the randomly initialized encoder)",
     "lr": "Adam learning rate",
     "megabatch_size": "mega-batch size M, in mini-batches: negatives are chosen among M x batch-size pairs",

@@ -98,6 +98,9 @@ COVERAGE = {
     # docs/encoders.md
     "paranmt train --config configs/train/sp-bitext.yaml --train $PREFIXES --output work/enc/sp-bitext-8k":
         ARGUMENTS,                                                 # the shipped encoder's training: hours
+    "paranmt train --config configs/train/sp-bitext.yaml --mode monolingual --sp-model assets/encoder-sp/sp.model "
+    "--init-embeddings assets/encoder-sp --train work/wmt-bt/scored-train --output work/enc/sp-continued":
+        ARGUMENTS,                                                 # continuing the shipped encoder: hours
     "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...] [--overwrite]":
         ARGUMENTS,
     "paranmt export-encoder --format sentence-transformers --model assets/encoder-sp "

@@ -12,7 +12,8 @@ list of id lists. Id 0 is the unknown token in every vocabulary (sentencepiece's
   `" " + " ".join(words) + " "`, so n-grams span word boundaries; `span_words=False` takes them inside each
   `" " + word + " "` only. The vocabulary keeps the n-grams seen at least `min_count` times; unknown n-grams are
   dropped (the indicator 1[x in V] of the CHARAGRAM formula), not mapped to `<unk>`.
-- `SentencePieceFeaturizer`: a sentencepiece model's piece ids (the model file is saved beside the weights).
+- `SentencePieceFeaturizer`: a sentencepiece model's piece ids (the model file is saved beside the weights); its
+  `tokens` are the pieces, by id.
 """
 from __future__ import annotations
 
@@ -153,6 +154,11 @@ class SentencePieceFeaturizer:
     @property
     def vocab_size(self) -> int:
         return self.processor.get_piece_size()
+
+    @property
+    def tokens(self) -> list[str]:
+        """The piece of each id (id 0: `<unk>`), as a vocabulary's tokens."""
+        return self.processor.id_to_piece(list(range(self.vocab_size)))
 
     def ids(self, sentences: list[str]) -> list[list[int]]:
         return self.processor.encode([s.lower() for s in sentences])

@@ -39,7 +39,7 @@ import torch.nn.functional as F
 
 from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
-from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
+from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
 from paranmt.models.files import DataFileError, reading
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
@@ -181,7 +181,7 @@ def build_encoder(pairs: list[tuple[str, str]], config: ParagramConfig) -> tuple
     initialized = 0
     if config.init_vectors:
         try:
-            initialized = initialize_word_embeddings(encoder, config.init_vectors).found
+            initialized = initialize_embeddings(encoder, config.init_vectors).found
         except WordVectorsError as error:
             raise WordPairsError(str(error)) from None
     return encoder, {"vocabulary": len(tokens), "initialized": initialized}

@@ -13,8 +13,11 @@ One update step:
    drawn in step 3 instead of mining), its backward pass, then the regularizers (lambda_w: L2 toward the initial
    embeddings; lambda_c: L2 on the composition parameters; lambda_frobenius: L2 of the embeddings toward 0; see
    regularizers.py) and one Adam step (SparseAdam on the embedding tables, Adam on the rest).
-`init_embeddings` initializes the word embedding tables from a word2vec/GloVe text file before training; the
-initial encoder is saved to `<output>/initial/` whenever a regularizer pulls toward it (resume reads it back).
+`init_embeddings` initializes the embedding tables before training, row by unit string, from a saved encoder
+directory (the tables of the unit kinds it has: word, trigram, n-gram, sp) or from a word2vec/GloVe text file (the
+word tables; the sp tables of an encoder without word tables; models/encoders/word_vectors.py); the initial encoder
+(after that initialization) is saved to `<output>/initial/` whenever a regularizer pulls toward it (resume reads it
+back).
 The steps run in the shared training loop (models/training/loop.py; `EncoderTask`): per epoch the pairs in
 `epoch_order(seed, epoch)`; checkpoints (encoder + optimizer + counters + RNG states) in `<output>/checkpoint/`
 every `checkpoint_every` steps and at the end; `resume=True` continues from there exactly (same data order). The
@@ -38,7 +41,7 @@ import numpy as np
 import torch
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
-from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings
+from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
@@ -78,7 +81,7 @@ class TrainConfig(LoopConfig):
     lambda_w: float = bounded(0.0, 0)    # L2 of the embedding rows toward their initial values
     lambda_c: float = bounded(0.0, 0)    # L2 of the composition parameters (toward 0; iRNN: toward its init)
     lambda_frobenius: float = bounded(0.0, 0)   # L2 of the embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2)
-    init_embeddings: str | None = None   # word2vec / GloVe text file initializing the word embeddings
+    init_embeddings: str | None = None   # encoder directory or word2vec/GloVe text file initializing the embeddings
     epochs: int = bounded(5, 0)          # 0 = no training: save the random-init encoder (baselines)
     megabatch_size: int = bounded(40, 1)
     anneal_every: int = bounded(150, 0)  # grow M by 1 every N mini-batches (0 = M fixed at megabatch_size)
@@ -118,7 +121,7 @@ class TrainConfig(LoopConfig):
             raise ConfigError("dropout and word_dropout must be < 1")
         check_choice("objective", self.objective, OBJECTIVES)
         check_choice("distance", self.distance, DISTANCES)
-        if self.init_embeddings and not Path(self.init_embeddings).is_file():
+        if self.init_embeddings and not Path(self.init_embeddings).exists():
             raise ConfigError(f"init_embeddings {self.init_embeddings} not found")
         if self.sp_model and not Path(self.sp_model).is_file():
             raise ConfigError(f"sp_model {self.sp_model} not found")
@@ -268,7 +271,7 @@ class EncoderTask(Task):
                                  work_dir=self.output / "work")
         if c.init_embeddings:
             try:
-                coverage = initialize_word_embeddings(encoder, c.init_embeddings)
+                coverage = initialize_embeddings(encoder, c.init_embeddings)
             except WordVectorsError as error:
                 raise ConfigError(str(error)) from None
             log.info("init_embeddings: %d of %d vocabulary rows from %s", coverage.found, coverage.vocabulary,

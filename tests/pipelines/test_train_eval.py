@@ -56,6 +56,21 @@ def test_word_vectors_of_another_dim_are_one_line_and_exit_2(bitext, tmp_path, c
     assert code == 2 and "3-d vectors" in capsys.readouterr().err
 
 
+def test_init_embeddings_from_an_encoder_that_does_not_fit_is_one_line_and_exit_2(bitext, tmp_path, capsys):
+    train = ["train", "--train", str(bitext / "newssyscomb2009"), "--epochs", "0", "--vocab-size", "200"]
+    assert main([*train, "--encoder", "word", "--dim", "8", "--output", str(tmp_path / "source")]) == 0
+    (tmp_path / "plain").mkdir()
+    capsys.readouterr()
+    for flags, message in [(["--encoder", "word", "--dim", "6"], "has 8-d word embeddings"),
+                           (["--encoder", "trigram", "--dim", "8"], "no embeddings over the encoder's units"),
+                           (["--encoder", "word", "--dim", "8", "--init-embeddings", str(tmp_path / "plain")],
+                            "not an encoder directory")]:
+        source = [] if "--init-embeddings" in flags else ["--init-embeddings", str(tmp_path / "source")]
+        assert main([*train, *flags, *source, "--output", str(tmp_path / "m"), "--overwrite"]) == 2
+        error = capsys.readouterr().err.strip()
+        assert len(error.splitlines()) == 1 and message in error
+
+
 def test_train_settings_from_config_file_flags_and_set(bitext, tmp_path):
     """TrainConfig defaults <- `--config FILE.yaml` <- flags <- `--set KEY=VALUE` (as train_config.json keeps it)."""
     config = tmp_path / "train.yaml"

@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from paranmt.models.encoders import create_encoder, load_encoder
-from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_word_embeddings, read_word_vectors
+from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings, read_word_vectors
 from paranmt.models.training.data import read_pairs
 from paranmt.models.training.loss import BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import mine_noise
@@ -106,7 +106,7 @@ def test_word_vectors_text_formats(tmp_path):
     vectors, dim = read_word_vectors(tmp_path / "w2v.txt", {"the", "cat", "dog"})
     assert dim == 2 and vectors["the"].tolist() == [3, 4] and vectors["cat"].tolist() == [5, 6]
     encoder = create_encoder("word,trigram", ["the cat", "the dog"], dim=2)
-    coverage = initialize_word_embeddings(encoder, tmp_path / "w2v.txt")
+    coverage = initialize_embeddings(encoder, tmp_path / "w2v.txt")
     word = encoder.parts[0]
     assert (coverage.tables, coverage.found) == (1, 2)
     assert word.embedding.weight[word.featurizer.index["cat"]].tolist() == [5, 6]
@@ -114,9 +114,9 @@ def test_word_vectors_text_formats(tmp_path):
     with pytest.raises(WordVectorsError, match="bad.txt:2"):
         read_word_vectors(tmp_path / "bad.txt", {"cat"})
     with pytest.raises(WordVectorsError, match="set dim to 2"):
-        initialize_word_embeddings(create_encoder("word", ["the"], dim=3), tmp_path / "w2v.txt")
-    with pytest.raises(WordVectorsError, match="no word-unit"):
-        initialize_word_embeddings(create_encoder("trigram", ["the"], dim=2), tmp_path / "w2v.txt")
+        initialize_embeddings(create_encoder("word", ["the"], dim=3), tmp_path / "w2v.txt")
+    with pytest.raises(WordVectorsError, match="no word- or sentencepiece-unit"):
+        initialize_embeddings(create_encoder("trigram", ["the"], dim=2), tmp_path / "w2v.txt")
 
 
 @pytest.fixture(scope="module")
