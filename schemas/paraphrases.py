@@ -25,8 +25,8 @@ kept             bool, not null. True when the row passed the post-filter (see r
 reason           string, null. Null for kept rows; else one of SOURCE_REASONS (the source was not paraphrased),
                  `generation_failed` (the model raised on this input), `bad_target_parse` (the parse
                  generator's output is empty or not a tree), or the post-filter's
-                 `empty_paraphrase`, `copy`, `repeated_word`, `low_overlap`, `low_similarity`
-                 (models/generation/postfilter.py).
+                 `empty_paraphrase`, `copy`, `repeated_word`, `unbalanced`, `lowercase_start`,
+                 `doubled_punctuation`, `low_overlap`, `low_similarity` (models/generation/postfilter.py).
 """
 from __future__ import annotations
 

@@ -16,6 +16,9 @@ from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, is_remote
 
 DEFAULT_MODELS = "assets"           # the shipped demo models (a directory of models: models.find_models)
+# key -> the post-filter guard (its reason, postfilter.GUARDS) that the key set to True turns off
+GUARD_KEYS = {"keep_copies": "copy", "keep_repeats": "repeated_word", "keep_unbalanced": "unbalanced",
+              "keep_lowercase_start": "lowercase_start", "keep_doubled_punctuation": "doubled_punctuation"}
 
 
 @dataclass
@@ -31,8 +34,11 @@ class ParaphraseConfig(Config):
     encoder: str = ScoreConfig.encoder
     min_overlap: float = bounded(0.5, -1, 1)
     min_similarity: float = bounded(0.7, -1, 1)
-    keep_copies: bool = False               # post-filter guards (models/generation/postfilter.py): off with True
-    keep_repeats: bool = False
+    keep_copies: bool = False               # post-filter guards (models/generation/postfilter.py): each off with
+    keep_repeats: bool = False              # True (GUARD_KEYS: the reason each one turns off)
+    keep_unbalanced: bool = False
+    keep_lowercase_start: bool = False
+    keep_doubled_punctuation: bool = False
     beam: int = bounded(8, 1)
     n_best: int = bounded(1, 1)
     rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
@@ -46,6 +52,10 @@ class ParaphraseConfig(Config):
     device: str = "auto"
     threads: int = bounded(0, 0)            # 0: torch's default
     template_list: list[str] = field(default_factory=list)     # resolved by `resolve`
+
+    def guards_kept(self) -> list[str]:
+        """The post-filter guards (reasons) this config turns off (`PostFilter(keep=...)`)."""
+        return [reason for key, reason in GUARD_KEYS.items() if getattr(self, key)]
 
     def validate(self, where: str = "") -> ParaphraseConfig:
         """ConfigError naming the key (`where`: its section, e.g. `paraphrase.`) of a value out of its range or

@@ -242,8 +242,7 @@ def open_pipeline(config, models: LoadedModels | None = None) -> ParaphrasePipel
     and counts are its own, so each Beam DoFn instance builds one over the process's shared models."""
     models = models or load_models(config)
     stage = ParseStage(lambda: models.parser, ParseConfig(max_tokens=config.max_tokens), keep_parsed=False)
-    post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity,
-                             drop_copies=not config.keep_copies, drop_repeats=not config.keep_repeats)
+    post_filter = PostFilter(models.encoder, config.min_overlap, config.min_similarity, keep=config.guards_kept())
     return ParaphrasePipeline(models.generator, stage, post_filter, models.parse_generator, beam=config.beam,
                               n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
                               no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder),

@@ -208,6 +208,12 @@ GENERATOR_FLAG_HELP = {
                    "default, reason copy)",
     "keep_repeats": "post-filter: keep paraphrases that repeat a word more often than the source does (dropped by "
                     "default, reason repeated_word)",
+    "keep_unbalanced": "post-filter: keep paraphrases with a quote or bracket left open or closing nothing where the "
+                       "source's are balanced (dropped by default, reason unbalanced)",
+    "keep_lowercase_start": "post-filter: keep paraphrases that start lowercase where the source starts uppercase "
+                            "(dropped by default, reason lowercase_start)",
+    "keep_doubled_punctuation": "post-filter: keep paraphrases with a run of . ! ? or , (\"..\") that the source "
+                                "lacks (dropped by default, reason doubled_punctuation)",
     "rerank": "which hypotheses of the beam are returned: template / simile = the whole beam, kept ones first, then "
               "by template match / SIMILE to the source; score = the generator's best as they come",
     "no_repeat_ngram": "beam search never repeats an N-gram of output units (0: off)",
@@ -226,11 +232,12 @@ def generator_flags(section: str = "") -> tuple[dict, dict, dict]:
     """`add_config_flags`' flag_help, choices and flags for the generator options of a ParaphraseConfig: the
     config's own fields (`section` empty) or those of its section `section`."""
     from paranmt.models.generation import ARCHS, RERANK       # not at import: `build --help` imports no models/
+    from paranmt.models.generation.config import GUARD_KEYS
 
     prefix = f"{section}." if section else ""
     return ({f"{prefix}{name}": text for name, text in GENERATOR_FLAG_HELP.items()},
             {f"{prefix}arch": ARCHS, f"{prefix}rerank": RERANK, f"{prefix}device": DEVICES},
-            {f"{prefix}{name}": {"action": "store_true"} for name in ("keep_copies", "keep_repeats")})
+            {f"{prefix}{name}": {"action": "store_true"} for name in GUARD_KEYS})
 
 
 def check_generator_section(section, name: str = "paraphrase") -> None:

@@ -7,6 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
+from paranmt.models.generation.postfilter import GUARDS
 from paranmt.pipelines.cli import main
 from paranmt.schemas.paraphrases import COLUMNS
 
@@ -47,8 +48,7 @@ def test_every_output_format(tiny_models, sentences_file, tmp_path, suffix, caps
         assert row["target_parse"].startswith("(") and row["source"] in SENTENCES
         kept = str(row["kept"]).lower() == "true"
         assert kept == (row["reason"] in (None, ""))
-        assert row["reason"] in (None, "", "low_overlap", "low_similarity", "empty_paraphrase", "copy",
-                                     "repeated_word")
+        assert row["reason"] in (None, "", "low_overlap", "low_similarity", "empty_paraphrase", *GUARDS)
     summary = capsys.readouterr().out
     assert "paraphrased 4 sentences x 1 template(s): 6 candidates" in summary and '"source_empty": 1' in summary
 
