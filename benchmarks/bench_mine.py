@@ -8,8 +8,8 @@ Vectors (SYNTHETIC, for speed/recall only; encoding 100k distinct real sentences
 with the data at hand, the shared cs-en bitext has 46k pairs): per size n, n source and n target unit vectors of
 `--dim` dimensions drawn around 2,000 Gaussian cluster centres (centre + 0.6 * noise, then normalized), the first
 20% of the targets being noisy copies of the sources (source + noise of norm ~0.5: planted parallel pairs), the rest
-drawn independently. `--real` also runs the three methods on the shipped encoder's embeddings of the whole
-shared cs-en bitext (all Czech lines x all English lines, deduplicated).
+drawn independently. `--real` also runs the three methods on the bilingual encoder's (assets/encoder-xling)
+embeddings of the whole shared cs-en bitext (all Czech lines x all English lines, deduplicated).
 
 Methods (all: k-NN both directions, then the same ratio-margin `max` selection, threshold 1.45):
   numpy   x @ y.T in blocks of 1,024 query rows, np.argpartition top-k (the plain brute force)
@@ -118,7 +118,7 @@ def real_vectors(workdir: Path) -> tuple[Path, Path]:
     from paranmt.models.mining.corpus import normalize_rows
 
     bitext = REPO.parent / "shared" / "data" / "bitext" / "cs-en"
-    encoder = load_encoder(REPO / "assets" / "encoder-sp")
+    encoder = load_encoder(REPO / "assets" / "encoder-xling")
     paths = []
     for side, suffix in (("cs", "ces"), ("en", "eng")):
         texts = list(dict.fromkeys(line.strip() for f in sorted(bitext.glob(f"*.{suffix}"))

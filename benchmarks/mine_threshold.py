@@ -1,8 +1,8 @@
 """F1 of `paranmt mine`'s threshold when 1% to 30% of the sentences have a translation (issue 24 item 11).
 
-Held-out bitext: newstest2017 (the shipped encoder's training data exclude it), split into dev (lines 1-1500: the
-calibration constant FALSE_POSITIVE_RATIO was chosen there) and test (lines 1501-3005: reported). A task has n_cs
-Czech and n_en English sentences; a share d of the Czech ones have their translation on the English side (gold pairs
+Held-out bitext: newstest2017 (the training data of the bilingual encoder assets/encoder-xling exclude it), split
+into dev (lines 1-1500: the calibration constant FALSE_POSITIVE_RATIO was chosen there) and test (lines 1501-3005:
+reported). A task has n_cs Czech and n_en English sentences; a share d of the Czech ones have their translation on the English side (gold pairs
 drawn from the half); the other sentences of the half are split into Czech-only and English-only ones, and the pools
 are filled up with Czech sentences of newstest2009-2012 and English sentences of news-test2008 + newstest2013-2016
 (different files on each side, so no filler has its translation in the task). Every task is mined with `max`, k = 4,
@@ -89,7 +89,7 @@ def pooled_f1(runs: list[dict], thresholds: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workdir", required=True, help="cache of the encoded pools and the per-row results")
-    parser.add_argument("--encoder", default="assets/encoder-sp")
+    parser.add_argument("--encoder", default="assets/encoder-xling")
     args = parser.parse_args()
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)

@@ -83,7 +83,7 @@ class CleanConfig:
 class XsimConfig:
     """The xsim stage: cos(cs, ref) in a bilingual encoder's space, before translate. `min_xsim`: rows below it
     become rejects `xsim/low_xsim` (None: none rejected)."""
-    encoder: str = "assets/encoder-sp"   # bilingual encoder (Czech and English in one space)
+    encoder: str = "assets/encoder-xling"   # bilingual encoder (Czech and English in one space)
     min_xsim: float | None = bounded(None, -1, 1)   # a cosine; None: off
     batch_size: int = bounded(1024, 1)   # rows per stage batch and sentences per encoder call
 
@@ -120,7 +120,7 @@ class TranslateConfig:
 
 @dataclass
 class ScoreConfig:
-    encoder: str = "assets/encoder-sp"
+    encoder: str = "assets/encoder-sp"   # English paraphrase encoder (para_score)
     batch_size: int = bounded(512, 1)    # rows per stage batch and sentences per encoder call
 
     def validate(self) -> None:

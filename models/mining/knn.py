@@ -5,9 +5,9 @@
   O(block_size * (dim + k)) whatever the corpus sizes, so the vectors may be disk-backed `np.memmap` arrays.
 - `hnsw`: an approximate graph index (`IndexHNSWFlat`, inner product, `hnsw_m` links per node, built with
   efConstruction 80, searched with `ef_search`), filled and searched in blocks. The index holds the base vectors
-  plus the graph (n_base * (dim * 4 + hnsw_m * 8) bytes). HNSW rather than IVF: on the shipped encoder's real
-  embeddings IVF-Flat reached only 0.67-0.83 recall@4 at nprobe 16-64 (mean-of-pieces vectors are weakly
-  clustered) and its scan was slower than the BLAS exact search; HNSW reached 0.95-0.99 on them (benchmarks/RESULTS.md, "Mining (issue 14)").
+  plus the graph (n_base * (dim * 4 + hnsw_m * 8) bytes). HNSW rather than IVF: on the bilingual encoder's
+  (assets/encoder-xling) real embeddings IVF-Flat reached only 0.67-0.83 recall@4 at nprobe 16-64 (mean-of-pieces
+  vectors are weakly clustered) and its scan was slower than the BLAS exact search; HNSW reached 0.95-0.99 on them (benchmarks/RESULTS.md, "Mining (issue 14)").
 - `auto`: `exact` when n_query * n_base <= `approx_above`, else `hnsw` (the crossover was measured, docs/mining.md).
 
 Every search returns `(sims [n_query, k], ids [n_query, k])`, best first; k is clamped to the base size.

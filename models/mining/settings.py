@@ -13,7 +13,7 @@ from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
-DEFAULT_ENCODER = "assets/encoder-sp"
+DEFAULT_ENCODER = "assets/encoder-xling"   # the bilingual encoder
 
 
 @dataclasses.dataclass

@@ -1,5 +1,5 @@
 """Cross-lingual similarity of a pair (schema v2 `xsim`): cosine of the Czech source and the English reference in
-a bilingual encoder's space (default `assets/encoder-sp`, trained on cs-en bitext with one shared vocabulary),
+a bilingual encoder's space (default `assets/encoder-xling`, trained on cs-en bitext with one shared vocabulary),
 
     xsim(cs, ref) = cos(f(cs), f(ref))        in [-1, 1]
 
@@ -10,9 +10,10 @@ keeps misaligned pairs away from the GPU: with `min_xsim` set, a row whose xsim 
 (stage `xsim`, reason `low_xsim`, the value in `detail`, the pair in `raw`); rows with a null xsim are never
 rejected. `min_xsim` None (the default) rejects nothing. Settings: the build's `xsim` section (XsimConfig).
 
-The encoder covers the languages its MANIFEST.json declares (`languages`; the shipped one: cs, en). The build
-refuses, before any work, a `source_lang` outside them (transforms/score.py); a row whose own `src_lang` (from
-the input) is outside them gets `xsim` null, counted as `xsim/unsupported_language`, and is never rejected.
+The encoder covers the languages its MANIFEST.json declares (`languages`; both shipped ones,
+assets/encoder-xling and assets/encoder-sp: cs, en). The build refuses, before any work, a `source_lang` outside
+them (transforms/score.py); a row whose own `src_lang` (from the input) is outside them gets `xsim` null, counted
+as `xsim/unsupported_language`, and is never rejected.
 """
 from __future__ import annotations
 

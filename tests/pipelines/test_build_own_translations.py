@@ -98,7 +98,7 @@ def test_xsim_for_a_language_its_encoder_lacks_is_refused_in_one_line(tmp_path, 
     assert build("--input", german_jsonl, "--format", "jsonl", "--columns", "cs=source", "--set", "source_lang=de",
                  "--output", tmp_path / "out", "--stages", "read,clean,xsim,score") == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["paranmt build: configuration error: xsim.encoder: assets/encoder-sp encodes cs, en (its "
+    assert err == ["paranmt build: configuration error: xsim.encoder: assets/encoder-xling encodes cs, en (its "
                    "MANIFEST.json), not source_lang de: leave xsim out (e.g. --stages read,clean,translate,score,"
                    "parse) or give an encoder for de (--set xsim.encoder=DIR)"]
     assert not (tmp_path / "out").exists()

@@ -54,7 +54,7 @@ DEFAULTS = {
              {"select": [], "hard": False, "hard_fraction": 0.2, "batch_size": 1024, "threads": 1}),
     "eval-xling": (["--source", "s", "--target", "t", "--output", "o"],
                    {"gold_fraction": 0.2, "seed": 1, "strategy": "max", "threshold": "auto", "k": 4,
-                    "encoder": "assets/encoder-sp", "index": "auto", "ef_search": 64, "block_size": 65536,
+                    "encoder": "assets/encoder-xling", "index": "auto", "ef_search": 64, "block_size": 65536,
                     "batch_size": 1024, "threads": 1}),
     "eval-transfer": (["--model", "m", "--data-dir", "d", "--output", "o"],
                       {"tasks": ["mr", "cr", "subj", "sick-e", "mrpc"], "baselines": ["bag-of-words", "random"],

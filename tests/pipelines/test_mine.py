@@ -142,7 +142,7 @@ def test_the_calibrated_threshold_holds_f1_from_few_to_many_translations(bitext,
     en = (bitext / "newstest2017.eng").read_text(encoding="utf-8").splitlines()[1500:]
     extra_cs = (bitext / "newstest2012.ces").read_text(encoding="utf-8").splitlines()
     extra_en = (bitext / "newstest2013.eng").read_text(encoding="utf-8").splitlines()
-    encoder = load_encoder("assets/encoder-sp")
+    encoder = load_encoder("assets/encoder-xling")
     vectors = {text: vector for texts in (cs, en, extra_cs, extra_en)
                for text, vector in zip(texts, normalize_rows(encoder.encode(texts, 512)))}
     size, gold_count = 2000, round(share * 2000)

@@ -18,7 +18,7 @@ def newstest(bitext):
 
 @pytest.fixture(scope="module")
 def shipped(repo):
-    return load_encoder(repo / "assets" / "encoder-sp")
+    return load_encoder(repo / "assets" / "encoder-xling")
 
 
 def test_encode_corpus_dedups_skips_empty_and_reads_texts_back(tmp_path, shipped, newstest):
@@ -63,7 +63,7 @@ def test_prf_and_best_threshold_against_a_brute_force_sweep():
 
 def test_shipped_encoder_retrieves_and_mines_where_a_random_one_fails(tmp_path, shipped, newstest, repo):
     cs, en = newstest
-    random = create_encoder("sp", sp_model=repo / "assets" / "encoder-sp" / "sp.model")
+    random = create_encoder("sp", sp_model=repo / "assets" / "encoder-xling" / "sp.model")
     scores = {}
     for name, encoder in (("shipped", shipped), ("random", random)):
         x, y = normalize_rows(encoder.encode(cs)), normalize_rows(encoder.encode(en))

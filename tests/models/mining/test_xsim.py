@@ -20,7 +20,7 @@ def rows_of(cs, en):
 
 def test_aligned_pairs_score_above_shuffled_ones_and_empty_sides_are_null(repo, pairs):
     cs, en = pairs
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(), None)
+    stage = XsimStage(str(repo / "assets" / "encoder-xling"), XsimConfig(), None)
     aligned = stage.process_batch(rows_of(cs, en))
     shuffled = stage.process_batch(rows_of(cs, en[1:] + en[:1]))
     good = [r["xsim"] for r in aligned]
@@ -40,7 +40,7 @@ def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pair
     cs, en = pairs
     en_mixed = list(en)
     en_mixed[::10] = en[5::10]                     # every 10th pair misaligned
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(min_xsim=0.2), None)
+    stage = XsimStage(str(repo / "assets" / "encoder-xling"), XsimConfig(min_xsim=0.2), None)
     outputs = stage.process_batch(rows_of(cs, en_mixed) + [empty_row("e:1", "t", "", "x")])
     assert len(outputs) == 101 and outputs[-1]["xsim"] is None
     rejected = {r["id"] for r in outputs if is_reject(r)}
@@ -59,7 +59,7 @@ def test_min_xsim_rejects_low_pairs_with_the_value_and_keeps_the_rest(repo, pair
 
 def test_rows_in_a_language_the_encoder_lacks_get_a_null_xsim_and_are_counted(repo, pairs):
     cs, en = pairs
-    stage = XsimStage(str(repo / "assets" / "encoder-sp"), XsimConfig(min_xsim=0.99), ["cs", "en"])
+    stage = XsimStage(str(repo / "assets" / "encoder-xling"), XsimConfig(min_xsim=0.99), ["cs", "en"])
     rows = [dict(row, src_lang="de" if i % 2 else "cs") for i, row in enumerate(rows_of(cs[:6], en[:6]))]
     outputs = stage.process_batch(rows)
     assert [r["xsim"] for r in outputs[1::2]] == [None] * 3, "never scored, so never rejected by min_xsim"
@@ -73,6 +73,6 @@ def test_the_build_refuses_xsim_for_a_source_language_its_encoder_lacks_in_one_l
     assert xsim_stage(BuildConfig().xsim, "cs").languages == ["cs", "en"]
     with pytest.raises(ConfigError) as error:
         xsim_stage(BuildConfig().xsim, "de")
-    assert str(error.value) == ("xsim.encoder: assets/encoder-sp encodes cs, en (its MANIFEST.json), not source_lang "
-                                "de: leave xsim out (e.g. --stages read,clean,translate,score,parse) or give an "
-                                "encoder for de (--set xsim.encoder=DIR)")
+    assert str(error.value) == ("xsim.encoder: assets/encoder-xling encodes cs, en (its MANIFEST.json), not "
+                                "source_lang de: leave xsim out (e.g. --stages read,clean,translate,score,parse) or "
+                                "give an encoder for de (--set xsim.encoder=DIR)")
