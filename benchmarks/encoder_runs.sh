@@ -12,7 +12,7 @@ TRAIN="nice -n 10 .venv/bin/paranmt train --train $PREFIXES"
 resumable() { if [ -e "$1/checkpoint" ] || [ -e "$1/checkpoint.old" ]; then echo --resume; fi; }
 for run in "$@"; do
   case $run in
-    sp)            # the shipped default scorer (assets/encoder-sp)
+    sp)            # the shipped bilingual encoder (assets/encoder-xling; assets/encoder-sp continues it)
       $TRAIN --config configs/train/sp-bitext.yaml --output $OUT/sp-bitext-8k $(resumable $OUT/sp-bitext-8k) ;;
     word-trigram)  # WORD,TRIGRAM concatenation, bilingual (no back-translated English pairs exist yet)
       $TRAIN --config configs/train/word-trigram.yaml --mode bilingual --output $OUT/word-trigram-bi \

@@ -54,7 +54,7 @@ COVERAGE = {
     "paranmt build --input out/czeng --format shards --stages score,parse --output out/czeng-scored": RUN,
     "paranmt build --config configs/dataflow-gpu.yaml --input 'gs://my-bucket/czeng16/*.gz' --format czeng16 "
     "--output gs://my-bucket/paranmt/czeng --set translate.model=gs://my-bucket/models/nmt-cs-en "
-    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-sp "
+    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-xling "
     "--set parse.model_dir=gs://my-bucket/models/parser-en --runner DataflowRunner --project my-project "
     "--region europe-west4 --temp_location gs://my-bucket/tmp "
     "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/worker:0.1.0 "
@@ -74,7 +74,7 @@ COVERAGE = {
     "--set translate.device=cuda --set translate.batch_tokens=16384": ARGUMENTS,            # a GPU
     "paranmt build --input out/bt --format shards --output out/scored --stages score,parse": RUN,
     "paranmt build ... --set translate.model=gs://my-bucket/models/nmt-cs-en "
-    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-sp "
+    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-xling "
     "--set parse.model_dir=gs://my-bucket/models/parser-en": ARGUMENTS,
     "paranmt build --input 'gs://my-bucket/czeng16/*.gz' --format czeng16 --output gs://my-bucket/paranmt/clean "
     "--stages read,clean --runner DataflowRunner --project my-project --region europe-west4 "
@@ -82,7 +82,7 @@ COVERAGE = {
     "--max_num_workers 50 --experiments use_runner_v2": DATAFLOW,
     "paranmt build --config configs/dataflow-gpu.yaml --input 'gs://my-bucket/czeng16/*.gz' --format czeng16 "
     "--output gs://my-bucket/paranmt/out --set translate.model=gs://my-bucket/models/nmt-cs-en "
-    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-sp "
+    "--set score.encoder=gs://my-bucket/models/encoder-sp --set xsim.encoder=gs://my-bucket/models/encoder-xling "
     "--set parse.model_dir=gs://my-bucket/models/parser-en --runner DataflowRunner --project my-project --region europe-west4 --temp_location gs://my-bucket/tmp "
     "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-worker:0.1.0 "
     "--experiments use_runner_v2 --machine_type n1-standard-8 --max_num_workers 20 "
@@ -90,17 +90,17 @@ COVERAGE = {
     "paranmt check-dataflow --config configs/dataflow-gpu.yaml --input 'data/sample/*' --format moses "
     "--output gs://my-bucket/paranmt/out --job-dir out/dataflow-job "
     "--set translate.model=gs://my-bucket/models/nmt-cs-en --set score.encoder=gs://my-bucket/models/encoder-sp "
-    "--set xsim.encoder=gs://my-bucket/models/encoder-sp --set parse.model_dir=gs://my-bucket/models/parser-en "
+    "--set xsim.encoder=gs://my-bucket/models/encoder-xling --set parse.model_dir=gs://my-bucket/models/parser-en "
     "--runner DataflowRunner --project my-project "
     "--region europe-west4 --temp_location gs://my-bucket/tmp "
     "--sdk_container_image europe-west4-docker.pkg.dev/my-project/paranmt/paranmt-worker:0.1.0 "
     "--number_of_worker_harness_threads 4": DATAFLOW,
     # docs/encoders.md
     "paranmt train --config configs/train/sp-bitext.yaml --train $PREFIXES --output work/enc/sp-bitext-8k":
-        ARGUMENTS,                                                 # the shipped encoder's training: hours
-    "paranmt train --config configs/train/sp-bitext.yaml --mode monolingual --sp-model assets/encoder-sp/sp.model "
-    "--init-embeddings assets/encoder-sp --train work/wmt-bt/scored-train --output work/enc/sp-continued":
-        ARGUMENTS,                                                 # continuing the shipped encoder: hours
+        ARGUMENTS,                                                 # the bilingual encoder's training: hours
+    "paranmt train --config configs/train/sp-bitext.yaml --mode monolingual "
+    "--sp-model assets/encoder-xling/sp.model --init-embeddings assets/encoder-xling --train work/wmt-bt/scored-train "
+    "--output work/enc/sp-continued": ARGUMENTS,                 # how assets/encoder-sp was made: minutes, real data
     "paranmt eval --model DIR --sts-dir ../shared/data/sts --output DIR [--select NAME ...] [--overwrite]":
         ARGUMENTS,
     "paranmt export-encoder --format sentence-transformers --model assets/encoder-sp "
@@ -122,10 +122,10 @@ COVERAGE = {
         ARGUMENTS,
     "paranmt eval-xling --source CS_FILE --target EN_FILE --output DIR [--encoder DIR] [--gold-fraction 0.2] "
     "[--seed 1]": ARGUMENTS,
-    "paranmt train --encoder sp --sp-model assets/encoder-sp/sp.model --epochs 0 --train work/xling/dev "
+    "paranmt train --encoder sp --sp-model assets/encoder-xling/sp.model --epochs 0 --train work/xling/dev "
     "--suffixes en,cs --output work/enc/sp-random": ARGUMENTS,    # work/xling/dev: the page's own split
-    "paranmt eval-xling --encoder assets/encoder-sp --source ../shared/data/bitext/cs-en/newstest2017.ces "
-    "--target ../shared/data/bitext/cs-en/newstest2017.eng --output work/xling/encoder-sp-full": RUN,
+    "paranmt eval-xling --encoder assets/encoder-xling --source ../shared/data/bitext/cs-en/newstest2017.ces "
+    "--target ../shared/data/bitext/cs-en/newstest2017.eng --output work/xling/encoder-xling-full": RUN,
     "paranmt eval-xling --encoder work/enc/sp-random --source ../shared/data/bitext/cs-en/newstest2017.ces "
     "--target ../shared/data/bitext/cs-en/newstest2017.eng --output work/xling/sp-random-full": ARGUMENTS,
     # docs/parsing.md

@@ -1,4 +1,4 @@
-"""`paranmt mine` and `paranmt eval-xling` end to end on real newstest2017 sentences with the shipped encoder;
+"""`paranmt mine` and `paranmt eval-xling` end to end on real newstest2017 sentences with the bilingual encoder;
 mined.tsv read back by `paranmt build`."""
 import csv
 import gzip
