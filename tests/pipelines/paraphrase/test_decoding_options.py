@@ -28,12 +28,19 @@ def test_rerank_returns_the_best_of_the_beam(tiny_models, tmp_path, repo, rerank
     sentences_file.write_text("\n".join(SENTENCES) + "\n")
     whole_beam = ["--rerank", "score", "--n-best", str(BEAM)]         # the generator's order
     loose = paraphrase(tiny_models, sentences_file, tmp_path / "loose.jsonl", -1, *whole_beam)
-    # a similarity threshold that drops some request's best hypothesis and keeps a later one of its beam (requests
-    # with an empty hypothesis, which has no para_score, left out)
+    # a similarity threshold under which some request's generator-best hypothesis is not kept (dropped by it, or by
+    # another check) while a later one of its beam is: that later one's para_score must pass it, and rows not kept in
+    # the loose run fail another check (overlap off, so a guard) whatever the threshold (requests with an empty
+    # hypothesis, which has no para_score, left out)
     requests = [rows for rows in (loose[k:k + BEAM] for k in range(0, len(loose), BEAM))
                 if all(r["para_score"] is not None for r in rows)]
-    splits = [(rows[0]["para_score"] + max(r["para_score"] for r in rows[1:])) / 2
-              for rows in requests if max(r["para_score"] for r in rows[1:]) > rows[0]["para_score"]]
+    splits = []
+    for rows in requests:
+        later = max((r["para_score"] for r in rows[1:] if r["kept"]), default=None)
+        if later is not None and not rows[0]["kept"]:
+            splits.append(later - 0.01)
+        elif later is not None and later > rows[0]["para_score"]:
+            splits.append((rows[0]["para_score"] + later) / 2)
     assert splits
     beam = paraphrase(tiny_models, sentences_file, tmp_path / "beam.jsonl", splits[0], *whole_beam)
     chosen = paraphrase(tiny_models, sentences_file, tmp_path / "chosen.jsonl", splits[0],
