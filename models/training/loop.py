@@ -284,11 +284,13 @@ class Loop:
         total = task.steps_per_epoch() * c.epochs
         if c.max_steps:
             total = min(total, c.max_steps)
-        if self.metrics_file is not None:
-            self.metrics = Path(self.metrics_file).open("a" if checkpoint is not None else "w")
+        # the bar exists before metrics.jsonl does: a stop signalled once that file appears (as a supervisor
+        # watching it would) cannot land inside tqdm's constructor, whose half-built object prints a traceback
         bar = tqdm(total=total, initial=min(state.step, total), desc=task.description, unit=task.unit,
                    dynamic_ncols=True)
         try:
+            if self.metrics_file is not None:
+                self.metrics = Path(self.metrics_file).open("a" if checkpoint is not None else "w")
             self._epochs(bar)
         finally:
             bar.close()
