@@ -77,6 +77,7 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
                                      epilog="`paranmt COMMAND --help` gives the options of a command.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.commands = subparsers.choices        # command -> its parser
     if command is not None:
         importlib.import_module(f"paranmt.pipelines.{COMMANDS[command]}").register(subparsers)
     for name in COMMANDS:
@@ -92,8 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = make_parser(command if command in COMMANDS else None)
         args, extra = parser.parse_known_args(argv)
-        if extra and not getattr(args, "accepts_beam_options", False):
-            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        if extra:
+            check_unrecognized(extra, parser, args.command, getattr(args, "accepts_beam_options", False))
         args.beam_args, args.argv = extra, argv
         return args.func(args) or 0
     except ModuleNotFoundError as error:
@@ -106,6 +107,27 @@ def main(argv: list[str] | None = None) -> int:
     except PipelineStopped as error:     # a pipeline failed or a command was stopped: one line, exit 1 (130 / 143
         print(f"paranmt {command}: {error}", file=sys.stderr)      # after a signal: pipelines/runtime/outputs.py)
         return getattr(error, "exit_code", 1)
+
+
+def check_unrecognized(extra: list[str], parser: argparse.ArgumentParser, command: str, beam: bool) -> None:
+    """ConfigError naming the arguments argparse left in `extra` that `command` does not take, each mistyped flag
+    with the closest of the command's flags (`unrecognized arguments: --templats top10 (did you mean
+    '--templates'?)`): all of them, or for a command that passes the rest to Beam as pipeline options (`beam`),
+    those that Beam does not take either and that are close to one of the command's flags (a mistyped flag, which
+    Beam would drop with a warning; pipelines/runtime/options.py `beam_flags`)."""
+    from paranmt.pipelines.runtime.arguments import argument_groups, flag_name, parser_flags, unrecognized_arguments
+    from paranmt.schemas.config import near_matches
+
+    flags = parser_flags(parser.commands[command])
+    groups = argument_groups(extra)
+    if beam:
+        from paranmt.pipelines.runtime.options import beam_flags
+
+        taken = beam_flags()
+        groups = [group for group in groups if flag_name(group) and flag_name(group) not in taken
+                  and near_matches(flag_name(group), flags)]
+    if groups:
+        raise ConfigError(unrecognized_arguments(groups, flags))
 
 
 def user_error(command: str | None, error: ConfigError) -> int:

@@ -235,7 +235,7 @@ def run(args) -> int:
         print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), c.output))
         return 0
     if args.beam_args:
-        raise ConfigError(f"unrecognized arguments: {' '.join(args.beam_args)} (Beam options are for shard input)")
+        raise ConfigError(beam_arguments_refused(args.beam_args, c.input))
     check_output_file(c.output)
     outputs.check_apart(c.output, inputs)
     outputs.check_apart(str(parts_directory(c.output)), [c.input])
@@ -249,6 +249,22 @@ def run(args) -> int:
         counts = paraphrase_file(config, c.input, c.output, c.all, mode)
     print(summary_line(counts, sentences, len(config.template_list), c.output))
     return 0
+
+
+def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
+    """The one line for text input given arguments that only shard input passes on to Beam (pipelines/cli.py has
+    already refused those close to one of the command's flags): Beam's pipeline options named as such, the rest as
+    unrecognized."""
+    from paranmt.pipelines.runtime.arguments import argument_groups, flag_name, unrecognized_arguments
+    from paranmt.pipelines.runtime.options import beam_flags
+
+    taken = beam_flags()
+    groups = argument_groups(beam_args)
+    beam = [" ".join(group) for group in groups if flag_name(group) in taken]
+    other = [group for group in groups if flag_name(group) not in taken]
+    return "; ".join(([unrecognized_arguments(other)] if other else []) + (
+        [f"Beam pipeline options are for shard input (a directory or glob of Parquet shards), not the text file "
+         f"{input_path}: {' '.join(beam)}"] if beam else []))
 
 
 def register(subparsers) -> None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges
+from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges, near_matches
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,37 @@ def config_field(config, key: str):
     for section in sections:
         config = getattr(config, section)
     return next(spec for spec in dataclasses.fields(config) if spec.name == name), getattr(config, name)
+
+
+def parser_flags(parser: argparse.ArgumentParser) -> set[str]:
+    """Every option string of `parser` (`--templates`, `-h`, ...)."""
+    return {flag for action in parser._actions for flag in action.option_strings}     # argparse has no public list
+
+
+def argument_groups(extra: list[str]) -> list[list[str]]:
+    """The arguments argparse left over (`parse_known_args`), a group per flag with the values after it:
+    ['--templats', 'top10', '-x'] -> [['--templats', 'top10'], ['-x']]."""
+    groups: list[list[str]] = []
+    for token in extra:
+        if token.startswith("-") or not groups:
+            groups.append([token])
+        else:
+            groups[-1].append(token)
+    return groups
+
+
+def flag_name(group: list[str]) -> str:
+    """The flag of an argument group without its `=value` (`--beam=4` -> `--beam`); '' for a value alone."""
+    return group[0].split("=", 1)[0] if group[0].startswith("-") else ""
+
+
+def unrecognized_arguments(groups: list[list[str]], flags=()) -> str:
+    """`unrecognized arguments: ...` naming each group of arguments (`argument_groups`), a mistyped flag with the
+    closest of the command's `flags` (`--templats top10 (did you mean '--templates'?)`): the one line of a command
+    given arguments it does not take (pipelines/cli.py)."""
+    named = [" ".join(group) + (near_matches(flag_name(group), flags) if flag_name(group) else "")
+             for group in groups]
+    return f"unrecognized arguments: {', '.join(named)}"
 
 
 def add_config_flags(parser, config_class, flag_help: dict, choices: dict, flags: dict | None = None) -> None:

@@ -87,6 +87,18 @@ def dask_arguments(args: list[str]) -> list[str]:
     return out + [f"--runner={DASK_RUNNER}"] + [f"--{key}={value}" for key, value in flags.items()]
 
 
+def beam_flags() -> set[str]:
+    """Every flag that `pipeline_options` takes: those of Beam's pipeline options (as Beam parses them, without
+    abbreviations) and paranmt's Dask flags. An argument with another flag Beam discards with a warning."""
+    from apache_beam.options.pipeline_options import PipelineOptions
+
+    from paranmt.pipelines.runtime.arguments import parser_flags
+
+    parsers = []        # the parser Beam fills with the options of every PipelineOptions class
+    PipelineOptions([]).get_all_options(add_extra_args_fn=parsers.append)
+    return parser_flags(parsers[0]) | {f"--{flag}" for pair in DASK_FLAGS.items() for flag in pair}
+
+
 def runs_remotely(options: PipelineOptions) -> bool:
     """Whether the runner's workers are other machines (Dataflow, a joined Dask cluster), where a stage with a
     resource hint runs on its own workers; False for the local runners and a LocalCluster started for the run."""

@@ -259,3 +259,21 @@ def test_an_unknown_setting_is_one_line(command, tmp_path, capsys):
     assert cli.main([*argv, "--set", "no_such_key=1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "unknown" in err[0] and "'no_such_key'" in err[0], err
+
+
+def test_an_unrecognized_argument_is_one_line_naming_the_closest_flag(capsys):
+    assert cli.main(["train-paraphraser", "--output", "out", "--epochz", "3", "-x"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "paranmt train-paraphraser: configuration error: unrecognized arguments: --epochz 3 (did you mean "
+        "'--epochs'?), -x"]
+
+
+def test_a_beam_command_passes_beam_options_and_refuses_a_mistyped_flag():
+    """build, filter, stats, export, lexicon and paraphrase hand the arguments they do not know to Beam; one that
+    Beam does not take either and that is close to a flag of the command is a mistyped flag, refused."""
+    parser = cli.make_parser("build")
+    cli.check_unrecognized(["--runner", "DirectRunner", "--temp_location=gs://b/t", "--dask-workers", "2",
+                            "--some_custom_option", "1"], parser, "build", beam=True)
+    with pytest.raises(cli.ConfigError, match=r"^unrecognized arguments: --confg build.yaml \(did you mean "
+                                              r"'--config' or '--columns'\?\)$"):
+        cli.check_unrecognized(["--runner", "DirectRunner", "--confg", "build.yaml"], parser, "build", beam=True)

@@ -120,6 +120,40 @@ def test_user_errors_are_one_line_exit_2(tiny_models, sentences_file, tmp_path, 
     assert not (tmp_path / "out.jsonl").exists()
 
 
+@pytest.mark.parametrize("arguments, message", [
+    (["--templats", "top10"], "unrecognized arguments: --templats top10 (did you mean '--templates'"),
+    (["--beam-sizee", "4", "--n-bset", "2"], "unrecognized arguments: --beam-sizee 4 (did you mean '--batch-size' or "
+                                             "'--beam'?), --n-bset 2 (did you mean '--n-best' or '--set'?)"),
+    (["--runner", "DirectRunner"], "Beam pipeline options are for shard input (a directory or glob of Parquet "
+                                   "shards), not the text file "),
+    (["--no-such-flag", "1"], "unrecognized arguments: --no-such-flag 1"),
+])
+def test_unknown_arguments_of_text_input_are_named(tiny_models, sentences_file, tmp_path, capsys, arguments,
+                                                   message):
+    """A mistyped flag is named with the closest flags of the command; Beam is mentioned only for arguments that are
+    Beam pipeline options, which only shard input takes."""
+    argv = ["paraphrase", "--model", str(tiny_models), "--input", str(sentences_file),
+            "--output", str(tmp_path / "out.jsonl"), *arguments]
+    assert main(argv) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.startswith("paranmt paraphrase: configuration error:") and message in error
+    assert len(error.splitlines()) == 1 and ("Beam" in error) == (arguments[0] == "--runner")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_mistyped_flag_beside_shard_input_is_refused_not_passed_to_beam(tiny_models, held_out_shards, tmp_path,
+                                                                          capsys):
+    """Shard input passes the arguments the command does not know to Beam, which would drop a mistyped flag with a
+    warning and paraphrase with the default templates: the mistyped flag is refused first."""
+    argv = ["paraphrase", "--model", str(tiny_models), "--input", str(held_out_shards),
+            "--output", str(tmp_path / "out"), "--templats", "top1", "--runner", "DirectRunner"]
+    assert main(argv) == 2
+    error = capsys.readouterr().err.strip()
+    assert error == ("paranmt paraphrase: configuration error: unrecognized arguments: --templats top1 (did you "
+                     "mean '--templates' or '--threads'?)")
+    assert not (tmp_path / "out").exists()
+
+
 def test_transformers_architecture_and_model_choice(tiny_models, tiny_transformers_models, sentences_file,
                                                     tmp_path, capsys):
     output = tmp_path / "hf.jsonl"
