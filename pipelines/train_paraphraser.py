@@ -14,19 +14,23 @@ held-out loss at each checkpoint goes to DIR/metrics.jsonl). Settings: Paraphras
 `--config YAML` <- flags <- `--set KEY=VALUE` (any key, e.g. `--set max_words=40`).
 DIR is held to the contract of `paranmt train` (docs/reliability.md): an earlier run's model or checkpoint there
 needs `--resume` (continue from DIR/checkpoint with the settings saved in DIR/train_config.json, which the flags,
-`--config` and `--set` given override; the inputs are given again) or `--overwrite` (start again; the parse cache is
+`--config` and `--set` given override; the training inputs are given again, the held-out data that DIR/train_data.json
+records are reused unless `--dev` / `--dev-sentences` are given) or `--overwrite` (start again; the parse cache is
 kept); Ctrl-C, SIGTERM or a full disk stop it with one line naming the `--resume` command.
 """
 from __future__ import annotations
 
+import glob
 import json
 import logging
+from pathlib import Path
 
 from paranmt.schemas.config import DEVICES, FP16_CHOICES, WEIGHTS_DTYPES
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
 
 log = logging.getLogger(__name__)
+TRAIN_DATA = "train_data.json"      # the data a run read (paths as given, counts); --resume reads its held-out data
 
 
 def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cache, parser_dir: str):
@@ -54,6 +58,33 @@ def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cac
     return instances, counts, parses
 
 
+def recorded_dev(record: Path) -> tuple[list[str], list[str]]:
+    """The held-out data (`--dev`, `--dev-sentences`) that the stopped run recorded in `record` (DIR/train_data.json),
+    for a --resume that gives none: one line names them; ConfigError when a recorded file is gone (paths as given,
+    so from the directory the run started in). A record without a `dev` key (written by an older version, which did
+    not record the held-out data) goes on without held-out data, with a warning line."""
+    from paranmt.models.files import read_json
+
+    recorded = read_json(record, dict, "training data record") if record.is_file() else {}
+    if "dev" not in recorded:
+        used = recorded.get("dev_instances")
+        log.warning("--resume: %s does not record the held-out data of the stopped run (an older version's record%s); "
+                    "going on without a held-out set: give --dev / --dev-sentences to evaluate on one", record,
+                    f"; it had {used} held-out instances" if used else "")
+        return [], []
+    dev, dev_sentences = list(recorded["dev"]), list(recorded.get("dev_sentences", []))
+    given = [f"{flag} {' '.join(paths)}" for flag, paths in (("--dev", dev), ("--dev-sentences", dev_sentences))
+             if paths]
+    if not given:
+        return [], []
+    gone = [path for path in dev + dev_sentences if not glob.glob(path)]
+    if gone:
+        raise ConfigError(f"--resume: the held-out data of the stopped run ({', '.join(given)}, recorded in {record}) "
+                          f"is gone: {', '.join(gone)} not found; give --dev / --dev-sentences again")
+    log.info("--resume: held-out data as the stopped run recorded in %s: %s", record, "; ".join(given))
+    return dev, dev_sentences
+
+
 def run(args) -> int:
     from paranmt.models.generation.train import ParaphraserTrainConfig
     from paranmt.pipelines.runtime.arguments import load_command_config
@@ -63,9 +94,11 @@ def run(args) -> int:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
     config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config",
                                 saved_in=lambda _: args.output)
-    claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
-                                        config.hf_model], args.resume, args.overwrite)
+    mode = claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
+                                               config.hf_model], args.resume, args.overwrite)
     output = make_output_dir(args.output)
+    if mode == "resume" and not (args.dev or args.dev_sentences):
+        args.dev, args.dev_sentences = recorded_dev(output / TRAIN_DATA)
     with training_stops(args.output, getattr(args, "argv", None), "train-paraphraser"):
         return train(args, config, output)
 
@@ -91,9 +124,10 @@ def train(args, config, output) -> int:
         raise ConfigError(f"no training instances in {', '.join(args.input + args.sentences)} ({counts})")
     log.info("training instances: %d (%s)", len(instances), counts)
     templates = top_templates(parses, 20)
-    info = {"inputs": args.input, "sentences": args.sentences, "data": counts, "dev_instances": len(dev),
+    info = {"inputs": args.input, "sentences": args.sentences, "dev": args.dev, "dev_sentences": args.dev_sentences,
+            "data": counts, "dev_instances": len(dev),
             "parser": args.parser if config.task != "plain" else None}     # paths as given: records stay portable
-    (output / "train_data.json").write_text(json.dumps(info, indent=2) + "\n")
+    (output / TRAIN_DATA).write_text(json.dumps(info, indent=2) + "\n")
     try:
         ParaphraserTrainer(config, output).fit(instances, templates, dev, resume=args.resume, training_info=info)
     except ValueError as error:
@@ -164,7 +198,8 @@ def register(subparsers) -> None:
                              "for scpn, shuffled words -> sentence for plain")
     parser.add_argument("--dev", nargs="+", default=[], metavar="PATH",
                         help="held-out pairs (held-out loss at each checkpoint; the lowest one's model is kept in "
-                             "DIR/best/)")
+                             "DIR/best/); --resume without --dev / --dev-sentences reuses those the stopped run "
+                             "recorded in DIR/train_data.json")
     parser.add_argument("--dev-sentences", nargs="+", default=[], metavar="PATH", help="held-out sentence files")
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")

@@ -15,6 +15,12 @@ def steps_done(model: Path) -> int:
     return json.loads((model / "metrics.jsonl").read_text().splitlines()[-1])["step"]
 
 
+def dev_steps(model: Path) -> list[int]:
+    """The steps at which the held-out loss was logged."""
+    return [record["step"] for record in map(json.loads, (model / "metrics.jsonl").read_text().splitlines())
+            if "dev_loss" in record]
+
+
 def test_train_paraphraser_resumes_with_the_saved_settings(tmp_path, paraphrase_pairs, caplog):
     out = tmp_path / "plain"
     inputs = ["train-paraphraser", "--input", str(paraphrase_pairs), "--output", str(out)]
@@ -36,6 +42,40 @@ def test_train_paraphraser_resumes_with_the_saved_settings(tmp_path, paraphrase_
     saved = json.loads((out / "train_config.json").read_text())
     assert (saved["batch_size"], saved["dropout"], saved["max_steps"]) == (4, 0.3, 4) and steps_done(out) == 4
     assert "resuming with a changed config (fields: batch_size: 8 -> 4; max_steps: 3 -> 4)" in caplog.text
+
+
+def test_train_paraphraser_resumes_with_the_held_out_data_it_recorded(tmp_path, paraphrase_pairs, caplog, one_line):
+    """--resume without --dev goes on with the held-out data DIR/train_data.json records (one line names it); gone
+    files are one line, exit 2; a record of an older version (no held-out data recorded) goes on without, warned."""
+    dev = tmp_path / "dev.tsv"
+    dev.write_text("".join(paraphrase_pairs.read_text().splitlines(keepends=True)[:20]))
+    out = tmp_path / "plain"
+    inputs = ["train-paraphraser", "--input", str(paraphrase_pairs), "--output", str(out)]
+    assert main([*inputs, "--dev", str(dev), "--task", "plain", "--embed-dim", "8", "--hidden", "8",
+                 "--batch-size", "8", "--checkpoint-every", "1", "--device", "cpu", "--max-steps", "1"]) == 0
+    record = out / "train_data.json"
+    first = json.loads(record.read_text())
+    assert (first["dev"], first["dev_sentences"]) == ([str(dev)], []) and first["dev_instances"] > 0
+    caplog.clear()
+    assert main([*inputs, "--resume", "--max-steps", "2"]) == 0
+    assert f"--resume: held-out data as the stopped run recorded in {record}: --dev {dev}" in caplog.text
+    resumed = json.loads(record.read_text())
+    assert (resumed["dev"], resumed["dev_instances"]) == ([str(dev)], first["dev_instances"])
+    assert dev_steps(out) == [1, 2] and steps_done(out) == 2
+    dev.rename(tmp_path / "moved.tsv")
+    assert main([*inputs, "--resume", "--max-steps", "3"]) == 2
+    assert one_line("train-paraphraser") == (
+        f"paranmt train-paraphraser: configuration error: --resume: the held-out data of the stopped run (--dev "
+        f"{dev}, recorded in {record}) is gone: {dev} not found; give --dev / --dev-sentences again")
+    record.write_text(json.dumps({key: value for key, value in resumed.items()
+                                  if key not in ("dev", "dev_sentences")}))        # as an older version wrote it
+    caplog.clear()
+    assert main([*inputs, "--resume", "--max-steps", "3"]) == 0
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "held-out" in r.getMessage()]
+    assert warnings == [f"--resume: {record} does not record the held-out data of the stopped run (an older "
+                        f"version's record; it had {first['dev_instances']} held-out instances); going on without a "
+                        f"held-out set: give --dev / --dev-sentences to evaluate on one"]
+    assert json.loads(record.read_text())["dev_instances"] == 0 and dev_steps(out) == [1, 2] and steps_done(out) == 3
 
 
 def test_train_resumes_with_the_saved_settings_and_refuses_a_saved_file_it_cannot_read(pairs, tmp_path, one_line):
