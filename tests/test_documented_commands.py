@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from paranmt.pipelines import cli
+from paranmt.pipelines.runtime.arguments import parser_flags
 
 REPO = Path(__file__).resolve().parents[1]
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
@@ -288,14 +289,15 @@ def parsed(argv: list[str]):
     except SystemExit:
         pytest.fail(f"the parser of `paranmt {argv[0]}` refuses: {' '.join(argv)}")
     assert not extra or (getattr(args, "accepts_beam_options", False) and extra[0].startswith("--")), extra
+    if extra:       # the Beam options a command passes on are not refused as mistyped flags of its own
+        cli.check_unrecognized(extra, parser, argv[0], beam=True)
     return args
 
 
 def check_arguments(command: str) -> None:
     argv = synopsis_arguments(command)
     if command.split()[2:3] == ["..."] and argv[0] != "build":    # a fragment: its flags must exist
-        known = {flag for action in cli.make_parser(argv[0])._subparsers._group_actions[0].choices[argv[0]]._actions
-                 for flag in action.option_strings}
+        known = parser_flags(cli.make_parser(argv[0]).commands[argv[0]])
         assert {word for word in argv[1:] if word.startswith("--")} <= known, command
         return
     args = parsed(argv)
