@@ -5,7 +5,8 @@ Each module `paranmt.pipelines.<module>` defines `register(subparsers)`, which a
 is imported, so `paranmt build` does not pay for torch/stanza imports it does not use, and `paranmt --help`
 imports none: it lists each command with the `help=` of its `add_parser` (or `add_config_command`) call, read
 from the module's source.
-A command that needs a package of an extra the install lacks stops with one line naming the extra (exit 2).
+A command that needs a package of an extra the install lacks stops with one line naming the extra (exit 2), and so
+does a mistake on the command line (`CommandLineParser`): no usage block, `--help` alone prints it.
 """
 from __future__ import annotations
 
@@ -69,14 +70,34 @@ def _literal(node: ast.AST):
     return node.value if isinstance(node, ast.Constant) else None
 
 
+class CommandLineParser(argparse.ArgumentParser):
+    """The parser of `paranmt` and of each command (add_subparsers gives the commands their parser's class): its
+    mistakes (a required flag or the command missing, a flag without its value, a value of the wrong type, a bad
+    choice) are ConfigErrors, which main() prints as one line, exit 2, instead of argparse's usage block and exit."""
+
+    def error(self, message: str):
+        raise ConfigError(message)
+
+    def _check_value(self, action, value):
+        """argparse's check of a value against the flag's (or COMMAND's) choices, naming the closest choices
+        first: `invalid choice: 'trian' (did you mean 'train' or 'train-bgt'?) (choose from 'build', ...)`
+        (argparse has no public hook for the message)."""
+        if action.choices is not None and value not in action.choices:
+            from paranmt.schemas.config import near_matches
+
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}"
+                                         f"{near_matches(str(value), map(str, action.choices))} "
+                                         f"(choose from {', '.join(map(repr, action.choices))})")
+
+
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser with every command listed (one line of help each), and the full arguments of `command`, whose
     module is the only one imported (None: no module imported, for `paranmt --help`)."""
-    parser = argparse.ArgumentParser(prog="paranmt", description="ParaNMT-style paraphrase corpora on Apache Beam, "
+    parser = CommandLineParser(prog="paranmt", description="ParaNMT-style paraphrase corpora on Apache Beam, "
                                      "and paraphrastic sentence encoders trained on them.",
                                      epilog="`paranmt COMMAND --help` gives the options of a command.")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")     # none: main() says so
     parser.commands = subparsers.choices        # command -> its parser
     if command is not None:
         importlib.import_module(f"paranmt.pipelines.{COMMANDS[command]}").register(subparsers)
@@ -90,9 +111,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     configure_logging("-v" in argv or "--verbose" in argv)
     command = next((a for a in argv if not a.startswith("-")), None)
+    command = command if command in COMMANDS else None      # another word is an invalid choice of `paranmt`
     try:
-        parser = make_parser(command if command in COMMANDS else None)
+        parser = make_parser(command)
         args, extra = parser.parse_known_args(argv)
+        if args.command is None:
+            raise ConfigError("no command given (`paranmt --help` lists them)")
         if extra:
             check_unrecognized(extra, parser, args.command, getattr(args, "accepts_beam_options", False))
         args.beam_args, args.argv = extra, argv
@@ -131,9 +155,10 @@ def check_unrecognized(extra: list[str], parser: argparse.ArgumentParser, comman
 
 
 def user_error(command: str | None, error: ConfigError) -> int:
-    """A user's mistake (or a missing extra): one line on stderr, exit code 2."""
+    """A user's mistake (or a missing extra): one line on stderr, exit code 2 (`paranmt: ...` for a mistake made
+    before the command: none, or an unknown one)."""
     kind = "" if isinstance(error, MissingExtra) else "configuration error: "
-    print(f"paranmt {command}: {kind}{error}", file=sys.stderr)
+    print(f"paranmt{f' {command}' if command else ''}: {kind}{error}", file=sys.stderr)
     return 2
 
 

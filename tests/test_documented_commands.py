@@ -286,7 +286,7 @@ def parsed(argv: list[str]):
     parser = cli.make_parser(argv[0])
     try:
         args, extra = parser.parse_known_args(argv)
-    except SystemExit:
+    except cli.ConfigError:
         pytest.fail(f"the parser of `paranmt {argv[0]}` refuses: {' '.join(argv)}")
     assert not extra or (getattr(args, "accepts_beam_options", False) and extra[0].startswith("--")), extra
     if extra:       # the Beam options a command passes on are not refused as mistyped flags of its own

@@ -268,6 +268,50 @@ def test_an_unrecognized_argument_is_one_line_naming_the_closest_flag(capsys):
         "'--epochs'?), -x"]
 
 
+OUTPUT = ["--output", "out"]
+
+
+@pytest.mark.parametrize("argv, prefix, words", [
+    ([], "paranmt", ["no command given", "`paranmt --help`"]),
+    (["-v"], "paranmt", ["no command given", "`paranmt --help`"]),
+    (["trian"], "paranmt", ["invalid choice: 'trian' (did you mean 'train'?)", "'build'", "'train-paraphraser'",
+                            "'adversarial'"]),
+    (["train-paraphraser"], "paranmt train-paraphraser", ["the following arguments are required: --output"]),
+    (["probe"], "paranmt probe", ["no input: give --input"]),
+    (["train-paraphraser", *OUTPUT, "--arch", "foo"], "paranmt train-paraphraser",
+     ["argument --arch: invalid choice: 'foo' (choose from 'scpn', 'transformers')"]),
+    (["train-paraphraser", *OUTPUT, "--device", "cdua"], "paranmt train-paraphraser",
+     ["argument --device: invalid choice: 'cdua' (did you mean 'cuda'?) (choose from 'auto', 'cpu', 'cuda')"]),
+    (["train-paraphraser", *OUTPUT, "--epochs", "x"], "paranmt train-paraphraser",
+     ["argument --epochs: invalid int value: 'x'"]),
+    (["train-paraphraser", *OUTPUT, "--epochs"], "paranmt train-paraphraser",
+     ["argument --epochs: expected one argument"]),
+    (["mine", "--threshold", "high"], "paranmt mine", ["argument --threshold:", "'high'"]),
+], ids=["none", "verbose-only", "unknown-command", "required-flag", "probe-no-input", "bad-choice",
+        "close-choice", "bad-type", "missing-value", "bad-threshold"])
+def test_a_command_line_mistake_is_one_line_without_usage(argv, prefix, words, tmp_path, monkeypatch, capsys):
+    """argparse's own errors (a missing command or required flag, a bad choice or type, a flag without its value)
+    are one line in the format of every user's mistake, exit 2, not the usage block (cli.CommandLineParser)."""
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err.splitlines()
+    assert len(err) == 1 and not captured.out, captured
+    assert err[0].startswith(f"{prefix}: configuration error: ") and "usage:" not in err[0], err
+    assert all(word in err[0] for word in words), err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-h"], ["train-paraphraser", "--help"], ["probe", "-h"]])
+def test_help_still_prints_the_whole_usage(argv, capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(argv)
+    assert stop.value.code == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("usage: paranmt") and not err
+    assert ("--output" in out) == (len(argv) == 2)      # a command's help lists its flags
+
+
 def test_a_beam_command_passes_beam_options_and_refuses_a_mistyped_flag():
     """build, filter, stats, export, lexicon and paraphrase hand the arguments they do not know to Beam; one that
     Beam does not take either and that is close to a flag of the command is a mistyped flag, refused."""
