@@ -12,6 +12,8 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   dev metric of keep-best has not improved for N dev evaluations in a row (counted over resumes; logged as
   "stopped: dev metric not improved for N evaluations", and the `done` line gets "stopped": "patience"); a task
   without a dev metric refuses a patience (ConfigError);
+- memory: on CPU, glibc's malloc keeps what a step frees for the next step (`reuse_freed_memory`, models/device.py;
+  `PARANMT_MALLOC=system` leaves it as it is);
 - progress: a tqdm bar over the updates showing the last window's `Task.shown` fields;
 - metrics (JSON lines, `<output>/metrics.jsonl` or the file given): with `log_every` N > 0, a line whenever the
   update count passes a multiple of N, {"step", "epoch" (epochs completed), the task's fields of the window
@@ -53,7 +55,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from paranmt.models.device import Device, select_device
+from paranmt.models.device import Device, reuse_freed_memory, select_device
 from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
@@ -271,6 +273,8 @@ class Loop:
         if c.threads:
             torch.set_num_threads(c.threads)
         device = select(c)
+        if device.kind == "cpu":
+            reuse_freed_memory()
         torch.manual_seed(c.seed)
         checkpoint = None
         if self.output is not None:

@@ -2,6 +2,10 @@
 (availability flag injected), the training precision, and the CTranslate2 compute type that follows from the device
 and the stored weights."""
 import contextlib
+import os
+import resource
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -86,3 +90,30 @@ def test_the_forward_pass_autocasts_to_fp16_only_in_half_precision():
     assert isinstance(autocast(half_precision(select_device("cpu"))), contextlib.nullcontext)
     context = autocast(half_precision(select_device("auto", cuda=True)))
     assert context.device == "cuda" and context.fast_dtype == torch.float16
+
+
+STEPS = """
+import resource, torch
+from paranmt.models.device import reuse_freed_memory
+applied = reuse_freed_memory()
+def step():                                     # a training step's activations: 3 x 64 MiB written, then freed
+    activations = [torch.ones(16 * 2**20) for _ in range(3)]
+step()
+before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+for _ in range(20):
+    step()
+print(applied, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator settings")
+@pytest.mark.parametrize("setting, reused", [("", True), ("system", False)])
+def test_a_cpu_step_reuses_the_memory_the_last_step_freed_unless_told_not_to(setting, reused):
+    """20 steps of 3 x 64 MiB: mapped afresh each step, they page-fault 20 x 192 MiB in; reused, the heap grows to
+    its working size in the first steps (1-3 steps' pages measured) and then faults no more."""
+    result = subprocess.run([sys.executable, "-c", STEPS], env={**os.environ, "PARANMT_MALLOC": setting},
+                            capture_output=True, text=True, check=True)
+    applied, faults = result.stdout.split()
+    step_pages = 3 * 64 * 2**20 // resource.getpagesize()
+    assert applied == str(reused)
+    assert (int(faults) <= 5 * step_pages) if reused else (int(faults) >= 16 * step_pages), (setting, faults)
