@@ -109,7 +109,7 @@ def reuse_freed_memory() -> bool:
     on free, so a step that allocates hundreds of MiB of activations (an LSTM over a mega-batch of sentences)
     page-faults them in again every step: two thirds of an LSTMavg probe's CPU time was kernel time. With
     M_MMAP_MAX = 0 (the heap serves every allocation) and M_TRIM_THRESHOLD = 2 GiB (freed heap is kept) the pages
-    are faulted in once (benchmarks/RESULTS.md, "CPU training and glibc's allocator": 2.1x less CPU time, +33% peak
+    are faulted in once (benchmarks/RESULTS.md, "CPU training and glibc's allocator": 2.1x less CPU time, +64% peak
     RSS). Process-wide, for the allocations that follow. A no-op off Linux/glibc, and with PARANMT_MALLOC=system.
     Returns whether the settings were applied."""
     if os.environ.get(MALLOC_ENV, "").strip().lower() == "system" or not sys.platform.startswith("linux"):
