@@ -115,8 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = make_parser(command)
         args, extra = parser.parse_known_args(argv)
+        # the unknown arguments before the command are mistakes of `paranmt`'s own flags (argparse lists them first)
+        own = parser.parse_known_args(argv[:argv.index(command)])[1] if command else extra
+        check_unrecognized(own, parser, None, False,
+                           "" if command else " (no command given; `paranmt --help` lists them)")
         if args.command is None:
             raise ConfigError("no command given (`paranmt --help` lists them)")
+        extra = extra[len(own):]
         if extra:
             check_unrecognized(extra, parser, args.command, getattr(args, "accepts_beam_options", False))
         args.beam_args, args.argv = extra, argv
@@ -133,16 +138,18 @@ def main(argv: list[str] | None = None) -> int:
         return getattr(error, "exit_code", 1)
 
 
-def check_unrecognized(extra: list[str], parser: argparse.ArgumentParser, command: str, beam: bool) -> None:
-    """ConfigError naming the arguments argparse left in `extra` that `command` does not take, each mistyped flag
-    with the closest of the command's flags (`unrecognized arguments: --templats top10 (did you mean
-    '--templates'?)`): all of them, or for a command that passes the rest to Beam as pipeline options (`beam`),
-    those that Beam does not take either and that are close to one of the command's flags (a mistyped flag, which
-    Beam would drop with a warning; pipelines/runtime/options.py `beam_flags`)."""
+def check_unrecognized(extra: list[str], parser: argparse.ArgumentParser, command: str | None, beam: bool,
+                       note: str = "") -> None:
+    """ConfigError naming the arguments argparse left in `extra` that `command` does not take (None: that `paranmt`
+    itself does not take, before or without a command), each mistyped flag with the closest of the command's (or
+    `paranmt`'s) flags (`unrecognized arguments: --templats top10 (did you mean '--templates'?)`), then `note`:
+    all of them, or for a command that passes the rest to Beam as pipeline options (`beam`), those that Beam does
+    not take either and that are close to one of the command's flags (a mistyped flag, which Beam would drop with a
+    warning; pipelines/runtime/options.py `beam_flags`)."""
     from paranmt.pipelines.runtime.arguments import argument_groups, flag_name, parser_flags, unrecognized_arguments
     from paranmt.schemas.config import near_matches
 
-    flags = parser_flags(parser.commands[command])
+    flags = parser_flags(parser if command is None else parser.commands[command])
     groups = argument_groups(extra)
     if beam:
         from paranmt.pipelines.runtime.options import beam_flags
@@ -151,7 +158,7 @@ def check_unrecognized(extra: list[str], parser: argparse.ArgumentParser, comman
         groups = [group for group in groups if flag_name(group) and flag_name(group) not in taken
                   and near_matches(flag_name(group), flags)]
     if groups:
-        raise ConfigError(unrecognized_arguments(groups, flags))
+        raise ConfigError(unrecognized_arguments(groups, flags) + note)
 
 
 def user_error(command: str | None, error: ConfigError) -> int:

@@ -274,6 +274,12 @@ OUTPUT = ["--output", "out"]
 @pytest.mark.parametrize("argv, prefix, words", [
     ([], "paranmt", ["no command given", "`paranmt --help`"]),
     (["-v"], "paranmt", ["no command given", "`paranmt --help`"]),
+    (["-v", "--zzz", "-x"], "paranmt",
+     ["unrecognized arguments: --zzz, -x (no command given; `paranmt --help` lists them)"]),
+    (["--verbse"], "paranmt", ["unrecognized arguments: --verbse (did you mean '--verbose'?) (no command given"]),
+    (["--verbse", "train-paraphraser", *OUTPUT], "paranmt train-paraphraser",
+     ["unrecognized arguments: --verbse (did you mean '--verbose'?)"]),
+    (["--zzz", "build", "--config", "build.yaml"], "paranmt build", ["unrecognized arguments: --zzz"]),
     (["trian"], "paranmt", ["invalid choice: 'trian' (did you mean 'train'?)", "'build'", "'train-paraphraser'",
                             "'adversarial'"]),
     (["train-paraphraser"], "paranmt train-paraphraser", ["the following arguments are required: --output"]),
@@ -287,7 +293,8 @@ OUTPUT = ["--output", "out"]
     (["train-paraphraser", *OUTPUT, "--epochs"], "paranmt train-paraphraser",
      ["argument --epochs: expected one argument"]),
     (["mine", "--threshold", "high"], "paranmt mine", ["argument --threshold:", "'high'"]),
-], ids=["none", "verbose-only", "unknown-command", "required-flag", "probe-no-input", "bad-choice",
+], ids=["none", "verbose-only", "unknown-flag-only", "close-flag-only", "close-flag-before-command",
+        "unknown-flag-before-beam-command", "unknown-command", "required-flag", "probe-no-input", "bad-choice",
         "close-choice", "bad-type", "missing-value", "bad-threshold"])
 def test_a_command_line_mistake_is_one_line_without_usage(argv, prefix, words, tmp_path, monkeypatch, capsys):
     """argparse's own errors (a missing command or required flag, a bad choice or type, a flag without its value)
