@@ -34,6 +34,9 @@ from pathlib import Path
 
 from bench_hf_translate import BITEXT, REPO, cpu_seconds, write_results
 
+from paranmt.models.files import read_text
+from paranmt.pipelines.cli import CommandLineParser, exit_code
+
 
 def chunks(items: list, size: int) -> list[list]:
     return [items[start: start + size] for start in range(0, len(items), size)]
@@ -227,7 +230,7 @@ def threads(args, sentences: list[str]) -> dict:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default=str(REPO / "assets" / "nmt-cs-en"))
     parser.add_argument("--parts", nargs="+", default=["agreement", "batching", "threads"],
                         choices=("agreement", "batching", "threads"))
@@ -257,9 +260,9 @@ def main() -> int:
     from sacremoses import MosesPunctNormalizer
 
     normalizer = MosesPunctNormalizer(lang="cs")
-    sources = Path(args.source).read_text(encoding="utf-8").splitlines()[args.skip: args.skip + args.sentences]
+    sources = read_text(args.source, "--source").splitlines()[args.skip: args.skip + args.sentences]
     sentences = [normalizer.normalize(s) for s in sources]
-    references = (Path(args.reference).read_text(encoding="utf-8").splitlines()[args.skip: args.skip + args.sentences]
+    references = (read_text(args.reference, "--reference").splitlines()[args.skip: args.skip + args.sentences]
                   if args.reference else None)
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
@@ -277,4 +280,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

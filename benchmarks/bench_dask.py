@@ -17,7 +17,6 @@ files byte for byte).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -26,6 +25,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_flat import STAND_INS, build, record, write_repeated  # noqa: E402
 from bench_scale import REPO  # noqa: E402
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code  # noqa: E402
 
 RUNNERS = {"direct": ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"],
            "dask": ["--runner", "dask", "--dask-workers", "2"]}
@@ -40,7 +41,7 @@ def shard_files(out: Path) -> dict[str, bytes]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clean-sizes", default="16000,128000")
     parser.add_argument("--all-sizes", default="16000")
     parser.add_argument("--repeat", type=int, default=2)
@@ -85,4 +86,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

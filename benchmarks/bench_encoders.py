@@ -22,9 +22,9 @@ The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM nee
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -33,6 +33,7 @@ import torch
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import evaluate, write_results, year_means
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -281,7 +282,7 @@ def run_suite_table(args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sts = sub.add_parser("sts")
     sts.add_argument("--model", nargs="*", default=[], help="NAME=DIR")
@@ -309,4 +310,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

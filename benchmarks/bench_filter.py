@@ -25,7 +25,6 @@ Peak memory = the largest summed RSS of the command's process tree, sampled ever
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -40,6 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import yaml
 
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.records import PAIR_SCHEMA
 
 from paranmt.schemas import layout
@@ -186,7 +186,7 @@ def paranmt_kept(output: Path) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", default="1000000,5000000")
     parser.add_argument("--shard-rows", type=int, default=50_000)
     parser.add_argument("--repeats", type=int, default=2, help="alternated runs of each step per tool")
@@ -238,4 +238,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -27,7 +27,6 @@ excluded), so the table has pairs per CPU-second per stage.
 """
 from __future__ import annotations
 
-import argparse
 import glob
 import json
 import multiprocessing
@@ -40,6 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import BITEXT, REPO, measure  # noqa: E402
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code  # noqa: E402
 
 TINY = REPO / "tests" / "fixtures" / "nmt-tiny"
 STAND_INS = ["--set", f"translate.model={TINY}", "--set", "translate.threads=1"]
@@ -325,7 +326,7 @@ def main() -> None:
     if sys.argv[1:2] == ["loop"]:
         plain_loop(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         return
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["memory", "baseline", "compare", "resume", "only-if", "sizes", "cache-cost"])
     parser.add_argument("--clean-sizes", default="16000,128000,512000")
     parser.add_argument("--all-sizes", default="4000,16000")
@@ -351,4 +352,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -38,6 +38,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from paranmt.models.files import read_text
+from paranmt.pipelines.cli import CommandLineParser, exit_code
+
 REPO = Path(__file__).resolve().parents[1]
 BITEXT = REPO.parent / "shared" / "data" / "bitext" / "cs-en"
 # Helsinki-NLP/opus-mt-cs-en config.json (as mirrored at huggingface.co/Xenova/opus-mt-cs-en, "_name_or_path":
@@ -127,7 +130,7 @@ def run(hf_dir: Path, ct2_dir: Path, sentences: list[str], beams: list[int], thr
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sentences", type=int, default=500)
     parser.add_argument("--source", default=str(BITEXT / "newstest2017.ces"))
     parser.add_argument("--beams", type=int, nargs="+", default=[4, 12])
@@ -145,7 +148,7 @@ def main() -> int:
     from sacremoses import MosesPunctNormalizer
 
     normalizer = MosesPunctNormalizer(lang="cs")
-    lines = [normalizer.normalize(s) for s in Path(args.source).read_text(encoding="utf-8").splitlines() if s.strip()]
+    lines = [normalizer.normalize(s) for s in read_text(args.source, "--source").splitlines() if s.strip()]
     sentences = lines[500: 500 + args.sentences]
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(args.work or scratch)
@@ -171,4 +174,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

@@ -24,11 +24,12 @@ thread, model loading excluded and reported as `load s`). Install size is not me
 """
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 from pathlib import Path
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "bitext" / "cs-en"
@@ -126,7 +127,7 @@ def measure(name: str, sample: dict) -> dict:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--per-bucket", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
@@ -149,4 +150,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

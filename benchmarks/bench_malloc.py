@@ -10,13 +10,14 @@ train` reads; the default is the wmt-bt training part that benchmarks/wmt_bt_cor
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = {"reuse (default)": "", "glibc defaults (PARANMT_MALLOC=system)": "system"}
@@ -37,7 +38,7 @@ def run(setting: str, args, output: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", default="work/wmt-bt/scored-train")
     parser.add_argument("--pairs", type=int, default=2000)
     parser.add_argument("--models", nargs="+", default=["lstm"])
@@ -57,4 +58,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

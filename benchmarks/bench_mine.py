@@ -34,6 +34,8 @@ from pathlib import Path
 
 import numpy as np
 
+from paranmt.pipelines.cli import CommandLineParser, exit_code
+
 REPO = Path(__file__).resolve().parents[1]
 THRESHOLD = 1.45
 
@@ -134,7 +136,7 @@ def real_vectors(workdir: Path) -> tuple[Path, Path]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,30000,100000")
     parser.add_argument("--dim", type=int, default=300)
     parser.add_argument("--k", type=int, default=4)
@@ -190,4 +192,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

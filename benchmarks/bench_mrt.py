@@ -20,6 +20,7 @@ import sys
 import tempfile
 
 from paranmt.models.nmt.recipe import NMTRecipe, load_recipe_config
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 UPS = re.compile(r"train_inner \| .*?ups=([0-9.]+)")
 
@@ -56,7 +57,7 @@ def seconds_per_update(recipe: NMTRecipe, mle: bool, updates: int, interval: int
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="configs/nmt/mrt-demo.yaml")
     parser.add_argument("--work-dir", required=True)
     parser.add_argument("--updates", type=int, default=20)
@@ -82,4 +83,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

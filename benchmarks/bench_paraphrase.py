@@ -27,7 +27,9 @@ import resource
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+from paranmt.models.files import read_text
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 
 def measure(name: str, models: str, sentences_file: str, limit: int, template_count: int, beam: int,
@@ -46,7 +48,7 @@ def measure(name: str, models: str, sentences_file: str, limit: int, template_co
     from paranmt.schemas.paths import asset_path
 
     torch.set_num_threads(threads)
-    sentences = [line.strip() for line in Path(sentences_file).read_text(encoding="utf-8").splitlines()
+    sentences = [line.strip() for line in read_text(sentences_file, "--sentences").splitlines()
                  if line.strip()][:limit]
     found = find_models(asset_path(models), "scpn")
     scpn = load_generator(found.paraphraser.path, "cpu", threads)
@@ -109,8 +111,8 @@ def table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main() -> int | None:
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", action="append", required=True, help="NAME=DIR (repeat for each model set)")
     parser.add_argument("--sentences", required=True, help="one English sentence a line")
     parser.add_argument("--limit", type=int, default=100)
@@ -128,11 +130,15 @@ def main() -> None:
         command = [sys.executable, __file__, "--one", "--models", spec, "--sentences", args.sentences,
                    "--limit", str(args.limit), "--templates", str(args.templates), "--beam", str(args.beam),
                    "--threads", str(args.threads)]
-        line = subprocess.run(command, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+        child = subprocess.run(command, capture_output=True, text=True)
+        if child.returncode:        # its last line on stderr: the one line of a mistake (exit 2), or the error
+            print((child.stderr.strip().splitlines() or [f"{spec}: exit {child.returncode}"])[-1], file=sys.stderr)
+            return child.returncode
+        line = child.stdout.strip().splitlines()[-1]
         print(line, flush=True)
         results.append(json.loads(line))
     print(table(results))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

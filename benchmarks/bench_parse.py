@@ -23,9 +23,9 @@ Each of 1 and 2 is run `--repeat` times, baseline and stage alternating; the fas
 """
 from __future__ import annotations
 
-import argparse
 import json
 import random
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -35,6 +35,7 @@ import torch
 from paranmt.models.parsing.parser import StanzaParser
 from paranmt.models.parsing.stage import ParseStage
 from paranmt.models.parsing.tokenize import ptb_tokenize
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.build_config import BuildConfig, ParseConfig
 from paranmt.schemas.paths import asset_path
 from paranmt.schemas.records import empty_row
@@ -102,7 +103,7 @@ def repeat_corpus(rows: int) -> list[str]:
 
 
 def main() -> None:
-    parser_ = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser_ = CommandLineParser(description=__doc__.splitlines()[0])
     parser_.add_argument("--sentences", type=int, default=400)
     parser_.add_argument("--dedup-rows", type=int, default=1200)
     parser_.add_argument("--batch", type=int, default=64)
@@ -148,4 +149,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

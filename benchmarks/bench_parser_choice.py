@@ -27,8 +27,8 @@ unless a measurement says otherwise. Each timing is the fastest of `--repeat` ru
 """
 from __future__ import annotations
 
-import argparse
 import json
+import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -40,6 +40,7 @@ from paranmt.models.parsing.evaluate import score_parses
 from paranmt.models.parsing.parser import StanzaParser
 from paranmt.models.parsing.tokenize import ptb_tokenize
 from paranmt.models.parsing.trees import linearize, parse_one, template
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 HELD_OUT = (160, 179)
@@ -144,7 +145,7 @@ def held_out_quality(parser: StanzaParser, gold: list, gold_tags: bool = False) 
 
 
 def main() -> None:
-    arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    arguments = CommandLineParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--models", nargs="+", default=["assets/parser-en"])
     arguments.add_argument("--sentences", type=int, default=400)
     arguments.add_argument("--batch", type=int, default=64, help="stage batch: rows (= sentences here) per call")
@@ -224,4 +225,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

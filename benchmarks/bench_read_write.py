@@ -11,7 +11,6 @@ Each step reads the full bitext once; the best of --repeat runs is reported (pai
 """
 from __future__ import annotations
 
-import argparse
 import glob
 import os
 import subprocess
@@ -23,6 +22,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.transforms.io.bitext import read_file
 from paranmt.transforms.io.read_plan import ReadOptions, plan_inputs
 
@@ -63,7 +63,7 @@ def timed(fn, *args) -> tuple[float, int]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bitext", default=str(REPO.parent / "shared" / "data" / "bitext" / "cs-en"))
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
@@ -92,4 +92,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

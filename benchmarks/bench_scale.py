@@ -28,7 +28,6 @@ scaling means small residuals); memory should stay flat in N.
 """
 from __future__ import annotations
 
-import argparse
 import glob
 import json
 import os
@@ -37,6 +36,8 @@ import sys
 import threading
 import time
 from pathlib import Path
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 REPO = Path(__file__).resolve().parents[1]
 BITEXT = REPO.parent / "shared" / "data" / "bitext" / "cs-en"
@@ -133,7 +134,7 @@ def build_command(input_args: list[str], output: Path, stages: str, sets: list[s
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,4000,16000")
     parser.add_argument("--split-sizes", default="1000,4000")
     parser.add_argument("--speedup-size", type=int, default=4000)
@@ -257,4 +258,4 @@ def report(args, e2e: dict, overhead: dict, split: dict, speedup: list[tuple[dic
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -16,7 +16,6 @@
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -25,6 +24,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from paranmt.models.files import read_text
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = REPO.parent / "shared" / "data" / "bitext" / "cs-en" / "newstest2017.ces"
@@ -40,7 +42,7 @@ def load_sentences(path: Path, count: int, skip: int) -> list[str]:
     from sacremoses import MosesPunctNormalizer
 
     normalizer = MosesPunctNormalizer(lang="cs")
-    lines = [normalizer.normalize(line.strip()) for line in path.read_text(encoding="utf-8").splitlines()]
+    lines = [normalizer.normalize(line.strip()) for line in read_text(path, "--source").splitlines()]
     lines = [line for line in lines[skip:] if line]
     if len(lines) < count:
         raise SystemExit(f"{path} has only {len(lines)} usable lines after skipping {skip}")
@@ -156,7 +158,7 @@ def bench_dedup(model_dir: Path, unique: list[str], rows: int, beam: int, thread
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=str(REPO / "assets" / "nmt-cs-en"))
     parser.add_argument("--source", default=str(DEFAULT_SOURCE), help="Czech sentences, one per line")
     parser.add_argument("--skip", type=int, default=500, help="skip the first N lines (the model's valid set)")
@@ -227,4 +229,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

@@ -11,7 +11,6 @@ shards (real STS/SICK/SOW-REAP pairs, tests/pipelines/corpus_tools/conftest.py) 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import yaml
 
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas import layout
 
 REPO = Path(__file__).resolve().parents[1]
@@ -62,7 +62,7 @@ def run(config, shards: str, work: Path) -> tuple[list[str], dict]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("action", choices=("save", "compare", "fixture"))
     parser.add_argument("--input")
     parser.add_argument("--dir")
@@ -96,4 +96,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

@@ -9,11 +9,11 @@ Prints the number of inputs tried per target and in total.
 """
 from __future__ import annotations
 
-import argparse
 import bz2
 import gzip
 import lzma
 import os
+import sys
 import tempfile
 import time
 
@@ -22,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paranmt.models.text.clean import CleanStage
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.build_config import CleanConfig
 from paranmt.schemas.records import empty_row, is_reject
 from paranmt.transforms.io.bitext import read_file
@@ -46,7 +47,7 @@ def read(paths, fmt, **options):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = CommandLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("--examples", type=int, default=20000)
     args = parser.parse_args()
     workdir = tempfile.mkdtemp()
@@ -96,4 +97,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

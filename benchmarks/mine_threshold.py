@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from paranmt.models.encoders import load_encoder
 from paranmt.models.mining.calibrate import calibrate_threshold
 from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.margin import mine_vectors
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 BITEXT = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "bitext" / "cs-en"
 SHARES = (0.01, 0.02, 0.05, 0.1, 0.2, 0.3)
@@ -87,7 +89,7 @@ def pooled_f1(runs: list[dict], thresholds: list[float]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workdir", required=True, help="cache of the encoded pools and the per-row results")
     parser.add_argument("--encoder", default="assets/encoder-xling")
     args = parser.parse_args()
@@ -134,4 +136,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

@@ -16,10 +16,11 @@ and the same for the copy-input baseline (o = s1). Prints a Markdown table; `--o
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 
 def row(outputs: list[str], sources: list[str], references: list[str], name: str) -> dict:
@@ -32,7 +33,7 @@ def row(outputs: list[str], sources: list[str], references: list[str], name: str
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--input", required=True, nargs="+", help="held-out pairs (shards, Parquet or pair TSV)")
     parser.add_argument("--model", default="assets/paraphraser-plain", help="plain paraphraser directory")
     parser.add_argument("--pairs", type=int, default=150, help="pairs evaluated (default 150)")
@@ -72,4 +73,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_code(main))

@@ -6,7 +6,9 @@ is imported, so `paranmt build` does not pay for torch/stanza imports it does no
 imports none: it lists each command with the `help=` of its `add_parser` (or `add_config_command`) call, read
 from the module's source.
 A command that needs a package of an extra the install lacks stops with one line naming the extra (exit 2), and so
-does a mistake on the command line (`CommandLineParser`): no usage block, `--help` alone prints it.
+does a mistake on the command line (`CommandLineParser`): no usage block, `--help` alone prints it. The scripts of
+benchmarks/ parse their arguments with a CommandLineParser and run their `main()` through `exit_code`, so their
+mistakes read the same.
 """
 from __future__ import annotations
 
@@ -14,7 +16,9 @@ import argparse
 import ast
 import importlib
 import importlib.util
+import os
 import sys
+from typing import Callable
 
 from paranmt.pipelines.runtime.extras import MissingExtra, missing_extra
 from paranmt.pipelines.runtime.logs import configure_logging
@@ -112,29 +116,44 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging("-v" in argv or "--verbose" in argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     command = command if command in COMMANDS else None      # another word is an invalid choice of `paranmt`
+    return exit_code(lambda: run_command(argv, command), f"paranmt{f' {command}' if command else ''}", command)
+
+
+def run_command(argv: list[str], command: str | None) -> int:
+    """The exit code of the command line `argv` of `paranmt` (`command`: its command, None when it names none)."""
+    parser = make_parser(command)
+    args, extra = parser.parse_known_args(argv)
+    # the unknown arguments before the command are mistakes of `paranmt`'s own flags (argparse lists them first)
+    own = parser.parse_known_args(argv[:argv.index(command)])[1] if command else extra
+    check_unrecognized(own, parser, None, False, "" if command else " (no command given; `paranmt --help` lists them)")
+    if args.command is None:
+        raise ConfigError("no command given (`paranmt --help` lists them)")
+    extra = extra[len(own):]
+    if extra:
+        check_unrecognized(extra, parser, args.command, getattr(args, "accepts_beam_options", False))
+    args.beam_args, args.argv = extra, argv
+    return args.func(args) or 0
+
+
+def exit_code(run: Callable[[], int | None], program: str | None = None, command: str | None = None) -> int:
+    """The exit code of `run()` (None: 0), which stops in one line on stderr `PROGRAM: ...` instead of a
+    traceback: a user's mistake (a ConfigError: a command-line mistake of a CommandLineParser, a bad input or
+    model a reader of the project found; or a module of an extra the install lacks, `command`'s extra named
+    first) exit 2, a stopped pipeline (PipelineStopped) exit 1 (130 / 143 after a signal:
+    pipelines/runtime/outputs.py). `paranmt` runs each command line through it, and each script of benchmarks/ its
+    `main()` (`sys.exit(exit_code(main))`; `program` None: the script's file name, as argparse's `prog`)."""
+    program = os.path.basename(sys.argv[0]) if program is None else program
     try:
-        parser = make_parser(command)
-        args, extra = parser.parse_known_args(argv)
-        # the unknown arguments before the command are mistakes of `paranmt`'s own flags (argparse lists them first)
-        own = parser.parse_known_args(argv[:argv.index(command)])[1] if command else extra
-        check_unrecognized(own, parser, None, False,
-                           "" if command else " (no command given; `paranmt --help` lists them)")
-        if args.command is None:
-            raise ConfigError("no command given (`paranmt --help` lists them)")
-        extra = extra[len(own):]
-        if extra:
-            check_unrecognized(extra, parser, args.command, getattr(args, "accepts_beam_options", False))
-        args.beam_args, args.argv = extra, argv
-        return args.func(args) or 0
+        return run() or 0
     except ModuleNotFoundError as error:
         problem = missing_extra(error, command)
         if problem is None:         # not a module of an extra: a broken install, keep the traceback
             raise
-        return user_error(command, problem)
+        return user_error(program, problem)
     except ConfigError as error:
-        return user_error(command, error)
-    except PipelineStopped as error:     # a pipeline failed or a command was stopped: one line, exit 1 (130 / 143
-        print(f"paranmt {command}: {error}", file=sys.stderr)      # after a signal: pipelines/runtime/outputs.py)
+        return user_error(program, error)
+    except PipelineStopped as error:     # a pipeline failed or a command was stopped
+        print(f"{program}: {error}", file=sys.stderr)
         return getattr(error, "exit_code", 1)
 
 
@@ -161,11 +180,11 @@ def check_unrecognized(extra: list[str], parser: argparse.ArgumentParser, comman
         raise ConfigError(unrecognized_arguments(groups, flags) + note)
 
 
-def user_error(command: str | None, error: ConfigError) -> int:
+def user_error(program: str, error: ConfigError) -> int:
     """A user's mistake (or a missing extra): one line on stderr, exit code 2 (`paranmt: ...` for a mistake made
-    before the command: none, or an unknown one)."""
+    before the command: none, or an unknown one; `paranmt COMMAND: ...` after it)."""
     kind = "" if isinstance(error, MissingExtra) else "configuration error: "
-    print(f"paranmt{f' {command}' if command else ''}: {kind}{error}", file=sys.stderr)
+    print(f"{program}: {kind}{error}", file=sys.stderr)
     return 2
 
 
