@@ -40,11 +40,20 @@ def flat(records: list[dict]) -> list[dict]:
     return out
 
 
+def close(got: dict, want: dict) -> bool:
+    """Equal up to what the CPU's float kernels change: torch picks other kernels on other instruction sets
+    (AVX2 / AVX-512), so a 10-20-update run drifts in the low digits: measured between two machines, a loss by
+    8e-6 relative and a dev Pearson (x100, two decimals) by 0.03. A change of behaviour moves them far more: the
+    encoder case with its data order reversed, or drawn with seed + 1, moves a loss by 2.4e-3 / 2.9e-3 relative."""
+    return set(got) == set(want) and all(got[key] == pytest.approx(value, abs=0.1) if key.startswith("dev/")
+               else got[key] == pytest.approx(value, rel=1e-4, abs=1e-6) for key, value in want.items())
+
+
 def same(actual: list[dict], expected: list[dict]) -> None:
     actual, expected = flat(actual), flat(expected)
     assert [sorted(r) for r in actual] == [sorted(r) for r in expected]
     for got, want in zip(actual, expected):
-        assert got == pytest.approx(want, rel=1e-5, abs=1e-6), (got, want)
+        assert close(got, want), (got, want)
 
 
 @pytest.fixture(autouse=True)
@@ -76,4 +85,4 @@ def test_an_old_checkpoint_resumes_as_the_old_code_resumed_it(name, shared_data,
 def test_a_fixed_seed_run_gives_the_old_metrics_and_report(name, shared_data, tmp_path):
     report = cases.ONE_RUN[name](shared_data, tmp_path)
     same(cases.records(tmp_path), EXPECTED[name]["fresh"])
-    assert flat([report]) == [pytest.approx(flat([EXPECTED[name]["report"]])[0], rel=1e-5)]
+    assert close(flat([report])[0], flat([EXPECTED[name]["report"]])[0])
