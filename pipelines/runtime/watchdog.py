@@ -18,10 +18,11 @@ looks, and the runner waits forever for the dead worker's bundles (measured: a w
   itself after every batch (its heartbeat then says "over_memory");
 - Ctrl-C: SIGINT is blocked before the workers start, so they inherit the block (no KeyboardInterrupt traceback
   from every worker) and this thread takes it with sigtimedwait; SIGTERM through a handler.
-To stop, it prints `paranmt <command>: stopped: <what>; <status()>; <advice>`, kills every descendant process,
-calls `on_stop()` (the build releases its output lock) and ends the process with os._exit: 1 for a failure, 130
-after SIGINT, 143 after SIGTERM. The data side needs nothing more: finished shards are complete files, and the
-temporaries of unfinished ones are removed by the next `--resume`.
+To stop, it prints `paranmt <command>: stopped: <what>; <status()>; <advice>`, kills every descendant process
+but multiprocessing's resource tracker (`is_resource_tracker`), calls `on_stop()` (the build releases its output
+lock) and ends the process with os._exit: 1 for a failure, 130 after SIGINT, 143 after SIGTERM. The data side
+needs nothing more: finished shards are complete files, and the temporaries of unfinished ones are removed by the
+next `--resume`.
 
 Another runner plugs in by calling `report_exit(pid, returncode)` from its own hook (and `worker_match` says which
 descendant processes are its workers); the heartbeats, stall, memory and signal handling are the same.
@@ -54,6 +55,7 @@ from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEM
 BEAM_EXIT_REPORT = re.compile(r"Worker subprocess exited with return code (-?\d+)")
 BEAM_WORKER_MODULE = "apache_beam.runners.worker.sdk_worker_main"
 DASK_WORKER_START = "spawn_main"     # a LocalCluster's nanny starts each worker with multiprocessing's spawn
+RESOURCE_TRACKER = "multiprocessing.resource_tracker"  # the helper process that unlinks spawn's semaphores
 # Threads of Beam's local runner whose exceptions only repeat that a worker went away (the grpc streams of the
 # dead worker); the watchdog says it once, in its own line.
 BEAM_CHANNEL_THREADS = ("run_worker", "beam_control_read", "read_grpc_client_inputs", "read_state",
@@ -134,6 +136,18 @@ def is_dask_worker(process: psutil.Process) -> bool:
     """A worker process of the Dask LocalCluster this process started (multiprocessing's spawn)."""
     try:
         return any(DASK_WORKER_START in part for part in process.cmdline())
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return False
+
+
+def is_resource_tracker(process: psutil.Process) -> bool:
+    """multiprocessing's resource tracker (started by this process for a LocalCluster's spawned workers). A stop
+    leaves it alive: it ignores SIGINT and SIGTERM and exits by itself once this process has ended, unlinking the
+    named semaphores of the nannies' queues (/dev/shm) that os._exit leaves; killed, it leaked them, and the nanny
+    thread dropping a dead worker's queue before os._exit found it gone and printed `UserWarning: resource_tracker:
+    process died unexpectedly` below the one line."""
+    try:
+        return any(RESOURCE_TRACKER in part for part in process.cmdline())
     except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
         return False
 
@@ -330,7 +344,8 @@ class Watchdog:
         return PipelineStopped(self.line(failure_cause(error)))
 
     def stop(self, what: str, code: int) -> None:
-        """Print the one line, kill every descendant process, `on_stop()`, and end the process with `code`."""
+        """Print the one line, kill every descendant process but the resource tracker, `on_stop()`, and end the
+        process with `code`."""
         if not self.stopping.acquire(blocking=False):
             return                                  # another thread is already stopping the run
         try:
@@ -343,6 +358,8 @@ class Watchdog:
             pass
         try:
             for process in psutil.Process().children(recursive=True):
+                if is_resource_tracker(process):
+                    continue
                 try:
                     process.kill()
                 except psutil.NoSuchProcess:

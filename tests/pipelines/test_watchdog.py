@@ -181,6 +181,31 @@ def test_ctrl_c_is_one_line_and_resumes(tmp_path, sample_dir, undisturbed, runne
     resume_as_printed(line, out, undisturbed)
 
 
+STOP_WITH_A_SEMAPHORE = """
+import multiprocessing, sys, time
+from paranmt.pipelines.runtime.watchdog import Watchdog
+
+dropped = []
+with Watchdog("build", lambda: "1 of 40 shards complete", "resume with: ...",
+              on_stop=lambda: (time.sleep(0.5), dropped.clear()), worker_log=sys.argv[1]) as watchdog:
+    context = multiprocessing.get_context("spawn")
+    kept, dropped[:] = context.Lock(), [context.Lock()]
+    print(kept._semlock.name, flush=True)
+    watchdog.stop("interrupted by SIGINT (Ctrl-C)", 130)
+"""
+
+
+def test_a_stop_spares_the_resource_tracker_that_unlinks_the_semaphores(tmp_path):
+    """A Dask nanny's queues hold spawn's named semaphores: one dropped a moment after the stop's kills (`on_stop`
+    here, the nanny's thread seeing its worker die in a real run) adds no `resource_tracker: process died unexpectedly`
+    warning to the one line, and one still held at os._exit is unlinked by the tracker, not leaked in /dev/shm."""
+    process = start([sys.executable, "-c", STOP_WITH_A_SEMAPHORE, str(tmp_path / "workers.log")])
+    out, err = process.communicate(timeout=60)      # the tracker holds stderr until it has unlinked and exited
+    assert process.returncode == 130
+    assert one_line(err).startswith("paranmt build: stopped: interrupted by SIGINT (Ctrl-C); ")
+    assert not Path("/dev/shm", "sem." + out.strip().lstrip("/")).exists()
+
+
 @pytest.mark.parametrize("runner", [IN_MEMORY, DASK], ids=["direct", "dask"])
 def test_a_full_disk_is_one_line_and_resumes(tmp_path, sample_dir, undisturbed, runner):
     """The disk fills up where a worker writes a shard (with in_memory: the launcher itself)."""
