@@ -18,11 +18,12 @@ looks, and the runner waits forever for the dead worker's bundles (measured: a w
   itself after every batch (its heartbeat then says "over_memory");
 - Ctrl-C: SIGINT is blocked before the workers start, so they inherit the block (no KeyboardInterrupt traceback
   from every worker) and this thread takes it with sigtimedwait; SIGTERM through a handler.
-To stop, it prints `paranmt <command>: stopped: <what>; <status()>; <advice>`, kills every descendant process
-but multiprocessing's resource tracker (`is_resource_tracker`), calls `on_stop()` (the build releases its output
-lock) and ends the process with os._exit: 1 for a failure, 130 after SIGINT, 143 after SIGTERM. The data side
-needs nothing more: finished shards are complete files, and the temporaries of unfinished ones are removed by the
-next `--resume`.
+To stop, it silences the launcher's other console output (`silence()`: the build's progress, whose lines would
+otherwise land below the stop line while it kills the workers), prints `paranmt <command>: stopped: <what>;
+<status()>; <advice>`, kills every descendant process but multiprocessing's resource tracker
+(`is_resource_tracker`), calls `on_stop()` (the build releases its output lock) and ends the process with
+os._exit: 1 for a failure, 130 after SIGINT, 143 after SIGTERM. The data side needs nothing more: finished shards
+are complete files, and the temporaries of unfinished ones are removed by the next `--resume`.
 
 Another runner plugs in by calling `report_exit(pid, returncode)` from its own hook (and `worker_match` says which
 descendant processes are its workers); the heartbeats, stall, memory and signal handling are the same.
@@ -165,17 +166,18 @@ def worker_matcher(options: PipelineOptions) -> Callable[[psutil.Process], bool]
 class Watchdog:
     """See the module docstring. `status()` says how far the run got (e.g. `3 of 6 shards complete`), `advice`
     what to do next (e.g. the exact --resume command); `activity()` returns the time of the last progress the
-    heartbeats do not show (0 if none); `stage_settings` maps a stage to the setting that bounds its batch memory
-    (named when a worker goes over `memory_limit_mb`)."""
+    heartbeats do not show (0 if none); `silence()`, called first by a stop, ends the launcher's other output on
+    stderr (the build's progress), so that the one line is the last there; `stage_settings` maps a stage to the
+    setting that bounds its batch memory (named when a worker goes over `memory_limit_mb`)."""
 
     def __init__(self, command: str, status: Callable[[], str], advice: str, stall_seconds: int = 0,
                  memory_limit_mb: int = 0, activity: Callable[[], float] = lambda: 0.0,
                  on_stop: Callable[[], None] = lambda: None, stage_settings: dict[str, str] | None = None,
                  worker_match: Callable[[psutil.Process], bool] = is_beam_worker, worker_log: str | None = None,
-                 interval: float = 0.5):
+                 interval: float = 0.5, silence: Callable[[], None] = lambda: None):
         self.command, self.status, self.advice = command, status, advice
         self.stall_seconds, self.memory_limit = stall_seconds, memory_limit_mb << 20
-        self.activity, self.on_stop, self.worker_match = activity, on_stop, worker_match
+        self.activity, self.on_stop, self.worker_match, self.silence = activity, on_stop, worker_match, silence
         self.stage_settings, self.interval, self.worker_log = stage_settings or {}, interval, worker_log
         self.workers: dict[int, dict] = {}          # pid -> {"rss": last resident bytes seen}
         self.exits: list[tuple[int | None, int]] = []
@@ -344,11 +346,12 @@ class Watchdog:
         return PipelineStopped(self.line(failure_cause(error)))
 
     def stop(self, what: str, code: int) -> None:
-        """Print the one line, kill every descendant process but the resource tracker, `on_stop()`, and end the
-        process with `code`."""
+        """Silence the progress, print the one line, kill every descendant process but the resource tracker,
+        `on_stop()`, and end the process with `code`."""
         if not self.stopping.acquire(blocking=False):
             return                                  # another thread is already stopping the run
         try:
+            self.silence()      # first: a shard landing while this prints and kills must not add a line below
             line = f"paranmt {self.command}: {self.line(what)}"
             if self.worker_log:
                 os.write(2, f"{line}\n".encode())          # fd 2 is the worker log: the line is kept there too

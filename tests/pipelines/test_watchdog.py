@@ -206,6 +206,38 @@ def test_a_stop_spares_the_resource_tracker_that_unlinks_the_semaphores(tmp_path
     assert not Path("/dev/shm", "sem." + out.strip().lstrip("/")).exists()
 
 
+STOP_WHILE_PROGRESS_PRINTS = """
+import sys, time
+from paranmt.pipelines.runtime.building.progress import Progress
+from paranmt.pipelines.runtime.watchdog import Watchdog
+
+beats = {4242: {"pid": 4242, "state": "running", "stage": "clean", "shard": "big.00000", "shard_rows": 50,
+                "stage_rows": 25, "time": time.time()}}
+progress = Progress(sys.argv[1], set(), total=40, shard_rows=50, stages=["clean"], heartbeats=lambda: beats,
+                    quiet_line_seconds=0)
+progress.quiet = False          # (pytest's environment, inherited, would keep it quiet)
+with Watchdog("build", lambda: "1 of 40 shards complete", "resume with: ...", on_stop=progress.poll,
+              worker_log=sys.argv[2], silence=progress.silence) as watchdog:
+    progress.poll()
+    print("before", file=sys.stderr, flush=True)
+    watchdog.stop("interrupted by SIGINT (Ctrl-C)", 130)
+"""
+
+
+def test_the_stop_line_is_the_last_line_even_while_the_progress_prints(tmp_path):
+    """The progress thread may print a line while a stop kills the workers (seconds on a loaded machine): here it
+    polls from `on_stop`, after the stop line; silenced by the stop, it prints nothing below it."""
+    (tmp_path / "out").mkdir()
+    process = start([sys.executable, "-c", STOP_WHILE_PROGRESS_PRINTS, str(tmp_path / "out"),
+                     str(tmp_path / "workers.log")])
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    lines = err.strip().splitlines()      # (above: whatever importing Beam warns)
+    assert lines.index("before") == len(lines) - 2, err
+    assert lines[-3].startswith("paranmt build: working (0/40 shards, 25/2000 pairs"), err    # it does print
+    assert lines[-1].startswith("paranmt build: stopped: interrupted by SIGINT (Ctrl-C); 1 of 40 shards complete")
+
+
 @pytest.mark.parametrize("runner", [IN_MEMORY, DASK], ids=["direct", "dask"])
 def test_a_full_disk_is_one_line_and_resumes(tmp_path, sample_dir, undisturbed, runner):
     """The disk fills up where a worker writes a shard (with in_memory: the launcher itself)."""

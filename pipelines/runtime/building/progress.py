@@ -14,7 +14,8 @@ class Progress:
     through), so a one-shard input moves too. On a terminal a tqdm bar (pairs done / estimated total, pairs/s,
     ETA, shards, each worker's stage); otherwise one line per finished shard on stderr, and a line saying what each
     worker does after `quiet_line_seconds` without one; nothing printed under CI or pytest (`CI`,
-    `PYTEST_CURRENT_TEST` set). `activity()` is the watchdog's other activity."""
+    `PYTEST_CURRENT_TEST` set). `activity()` is the watchdog's other activity; `silence()` its first step when it
+    stops the run, so that its one line is the last thing on stderr."""
 
     def __init__(self, output: str, done: set[str], total: int | None, shard_rows: int = 0,
                  stages: list[str] | None = None, heartbeats=lambda: {}, interval: float = 1.0,
@@ -24,6 +25,8 @@ class Progress:
         self.quiet = bool(os.environ.get("CI") or os.environ.get("PYTEST_CURRENT_TEST"))
         self.quiet_line_seconds = quiet_line_seconds
         self.stop_event = threading.Event()
+        self.console = threading.RLock()    # held while writing to stderr (`silence`)
+        self.silenced = False
         self.thread = threading.Thread(target=self.run, name="paranmt-progress", daemon=True)
         self.bar = None
         self.start = self.printed = time.time()
@@ -42,8 +45,16 @@ class Progress:
         self.stop_event.set()
         self.thread.join()
         self.poll()
-        if self.bar is not None:
-            self.bar.close()
+        with self.console:
+            if self.bar is not None and not self.silenced:
+                self.bar.close()
+
+    def silence(self) -> None:
+        """Print nothing more (no line, no bar refresh): the watchdog calls this before its stop line, so that a
+        shard finishing while the stop prints and kills the workers (seconds on a loaded machine) adds no line below.
+        Waits for a line being printed to end. Reentrant: a SIGTERM handler may run it in the middle of a line."""
+        with self.console:
+            self.silenced = True
 
     def run(self):
         while not self.stop_event.wait(self.interval):
@@ -85,28 +96,32 @@ class Progress:
             self.seen.add(name)
             self.pairs += read_shard_counts(join_path(self.output, f"{name}.parquet")).get("read", 0)
             self.changed = time.time()
-        if self.quiet:
+        if self.quiet or self.silenced:
             return
         beats = self.heartbeats()
         current = self.pairs + self.in_flight(beats)
         rate = current / max(time.time() - self.start, 1e-9)
         shards = f"{len(self.seen)}/{self.total}" if self.total else f"{len(self.seen)}"
-        if self.bar is not None:
-            self.bar.total = self.estimated_total()
-            self.bar.n = int(current)
-            self.bar.set_postfix_str("; ".join(filter(None, [f"shards {shards}", self.doing(beats)])), refresh=False)
-            self.bar.refresh()
-            return
-        total = self.estimated_total()
-        eta = f", ETA {time.strftime('%H:%M:%S', time.gmtime((total - current) / rate))}" if total and rate else ""
-        for number, name in enumerate(finished, start=len(self.seen) - len(finished) + 1):
-            counts = read_shard_counts(join_path(self.output, f"{name}.parquet"))
-            print(f"paranmt build: shard {name} done ({number}{f'/{self.total}' if self.total else ''}): "
-                  f"{counts.get('written', 0)} written, "
-                  f"{counts.get('rejected', 0)} rejected; {int(current)}{f'/{total}' if total else ''} pairs, "
-                  f"{rate:.0f} pairs/s{eta}", file=sys.stderr, flush=True)
-            self.printed = time.time()
-        if time.time() - self.printed > self.quiet_line_seconds and beats:
-            print(f"paranmt build: working ({shards} shards, {int(current)}{f'/{total}' if total else ''} pairs"
-                  f"{eta}): {self.doing(beats)}", file=sys.stderr, flush=True)
-            self.printed = time.time()
+        with self.console:
+            if self.silenced:
+                return
+            if self.bar is not None:
+                self.bar.total = self.estimated_total()
+                self.bar.n = int(current)
+                self.bar.set_postfix_str("; ".join(filter(None, [f"shards {shards}", self.doing(beats)])),
+                                         refresh=False)
+                self.bar.refresh()
+                return
+            total = self.estimated_total()
+            eta = f", ETA {time.strftime('%H:%M:%S', time.gmtime((total - current) / rate))}" if total and rate else ""
+            for number, name in enumerate(finished, start=len(self.seen) - len(finished) + 1):
+                counts = read_shard_counts(join_path(self.output, f"{name}.parquet"))
+                print(f"paranmt build: shard {name} done ({number}{f'/{self.total}' if self.total else ''}): "
+                      f"{counts.get('written', 0)} written, "
+                      f"{counts.get('rejected', 0)} rejected; {int(current)}{f'/{total}' if total else ''} pairs, "
+                      f"{rate:.0f} pairs/s{eta}", file=sys.stderr, flush=True)
+                self.printed = time.time()
+            if time.time() - self.printed > self.quiet_line_seconds and beats:
+                print(f"paranmt build: working ({shards} shards, {int(current)}{f'/{total}' if total else ''} pairs"
+                      f"{eta}): {self.doing(beats)}", file=sys.stderr, flush=True)
+                self.printed = time.time()

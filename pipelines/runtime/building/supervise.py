@@ -39,7 +39,8 @@ def run_supervised(pipeline: beam.Pipeline, plan: BuildPlan, done: set[str], pla
     worker_log = None if verbose or "://" in config.output else join_path(config.output, layout.WORKER_LOG)
     with Watchdog("build", status, resume_command(argv, "build"), config.workers.stall_seconds,
                   config.workers.memory_limit_mb, activity=progress.activity, on_stop=lock.release,
-                  stage_settings=settings, worker_match=match, worker_log=worker_log) as watchdog:
+                  stage_settings=settings, worker_match=match, worker_log=worker_log,
+                  silence=progress.silence) as watchdog:
         progress.heartbeats = watchdog.heartbeats
         try:
             with progress:
