@@ -125,20 +125,22 @@ def failure_cause(error: BaseException) -> str:
     return cause
 
 
+def command_line(process: psutil.Process) -> list[str]:
+    """The process's command line; empty when it is gone or not ours to read."""
+    try:
+        return process.cmdline()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return []
+
+
 def is_beam_worker(process: psutil.Process) -> bool:
     """A Beam SDK worker's Python process (not the `sh -c` that started it)."""
-    try:
-        return BEAM_WORKER_MODULE in process.cmdline()
-    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-        return False
+    return BEAM_WORKER_MODULE in command_line(process)
 
 
 def is_dask_worker(process: psutil.Process) -> bool:
     """A worker process of the Dask LocalCluster this process started (multiprocessing's spawn)."""
-    try:
-        return any(DASK_WORKER_START in part for part in process.cmdline())
-    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-        return False
+    return any(DASK_WORKER_START in part for part in command_line(process))
 
 
 def is_resource_tracker(process: psutil.Process) -> bool:
@@ -147,10 +149,7 @@ def is_resource_tracker(process: psutil.Process) -> bool:
     named semaphores of the nannies' queues (/dev/shm) that os._exit leaves; killed, it leaked them, and the nanny
     thread dropping a dead worker's queue before os._exit found it gone and printed `UserWarning: resource_tracker:
     process died unexpectedly` below the one line."""
-    try:
-        return any(RESOURCE_TRACKER in part for part in process.cmdline())
-    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
-        return False
+    return any(RESOURCE_TRACKER in part for part in command_line(process))
 
 
 def worker_matcher(options: PipelineOptions) -> Callable[[psutil.Process], bool] | None:

@@ -96,7 +96,7 @@ class Progress:
             self.seen.add(name)
             self.pairs += read_shard_counts(join_path(self.output, f"{name}.parquet")).get("read", 0)
             self.changed = time.time()
-        if self.quiet or self.silenced:
+        if self.quiet:
             return
         beats = self.heartbeats()
         current = self.pairs + self.in_flight(beats)
