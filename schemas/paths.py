@@ -1,5 +1,6 @@
-"""Where things are: the project's root, model paths relative to it (`asset_path`), URLs of remote filesystems
-(`is_remote`) and a local output directory made before any work (`make_output_dir`)."""
+"""Where things are: the project's root, model paths as a shell reads them with the shipped models named by their
+asset name (`asset_path`), URLs of remote filesystems (`is_remote`) and a local output directory made before any
+work (`make_output_dir`)."""
 from __future__ import annotations
 
 import os
@@ -8,6 +9,7 @@ from pathlib import Path
 from paranmt.schemas.errors import ConfigError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+ASSETS = "assets"           # the folder of the shipped models, and the first part of their asset names
 
 
 def is_remote(path: str) -> bool:
@@ -17,12 +19,17 @@ def is_remote(path: str) -> bool:
 
 
 def asset_path(path: str) -> str:
-    """Resolve a model path: absolute or URL paths as given; `assets/...` relative to the project if it exists
-    there (so configs work from any working directory), else relative to the working directory."""
-    if "://" in path or os.path.isabs(path):
+    """A model path as a shell reads it: absolute paths and URLs as given, a relative path relative to the working
+    directory. One exception, the shipped models' asset names (`assets/encoder-sp`, `assets/parser-en`, `assets`:
+    the names the defaults and configs/ use): a relative path under `assets/` that does not exist in the working
+    directory is the shipped asset of that name in the project's `assets/`, so the defaults work from any working
+    directory. A path that exists in the working directory always wins, and no other relative path is looked up
+    in the project."""
+    if "://" in path or os.path.isabs(path) or os.path.exists(path):
         return path
-    project = PROJECT_ROOT / path
-    return str(project) if project.exists() else path
+    parts = Path(path).parts
+    shipped = PROJECT_ROOT / path
+    return str(shipped) if parts and parts[0] == ASSETS and shipped.exists() else path
 
 
 def make_output_dir(path: str | Path, flag: str = "--output") -> Path:

@@ -20,10 +20,10 @@ from pathlib import Path
 from paranmt.models.files import ModelFileError, model_directory, read_json, reading
 from paranmt.models.nmt.hf import (LISTED_CODES, HFModel, LanguageError, NotATranslationModel, has_weights,
                                    language_tokens, read_hf_model)
+from paranmt.schemas.paths import ASSETS, PROJECT_ROOT, asset_path
 
 BACKENDS = ("fairseq", "ctranslate2", "transformers")
-REPO = Path(__file__).resolve().parents[2]
-DEMO_MODEL = REPO / "assets" / "nmt-cs-en"
+DEMO_MODEL = PROJECT_ROOT / ASSETS / "nmt-cs-en"
 
 
 class ModelDirError(ModelFileError):
@@ -183,10 +183,10 @@ class ModelDir:
 
 
 def demo_model_notice(model_dir: str) -> str | None:
-    """One line for the log when `model_dir` (absolute, or relative to the working directory or the project) is
+    """One line for the log when `model_dir` (read by `asset_path`: a path, or the asset name assets/nmt-cs-en) is
     the shipped demo model assets/nmt-cs-en, else None."""
     try:
-        is_demo = any(p.resolve() == DEMO_MODEL.resolve() for p in (Path(model_dir), REPO / model_dir))
+        is_demo = Path(asset_path(model_dir)).resolve() == DEMO_MODEL.resolve()
     except OSError:
         return None
     if not is_demo:

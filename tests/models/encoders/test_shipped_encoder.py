@@ -3,6 +3,7 @@ assets/encoder-xling (the bilingual one, default of xsim, `mine` and `eval-xling
 and their quality holds on real STS."""
 import hashlib
 import re
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +20,8 @@ from paranmt.schemas.paths import asset_path
 ])
 def test_shipped_encoder_matches_manifest_and_scores_sts2017(repo, shared_data, name, defaults, sts2017):
     directory = repo / "assets" / name
-    assert [asset_path(default) for default in defaults] == [str(directory)] * len(defaults), "its defaults"
+    assert [Path(asset_path(default)).resolve() for default in defaults] == [directory.resolve()] * len(defaults), \
+        "its defaults"
     manifest = (directory / "MANIFEST.md").read_text()
     listed = re.findall(r"\| (\S+) \| [\d,]+ \| ([0-9a-f]{64}) \|", manifest)
     assert len(listed) == 3
