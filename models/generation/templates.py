@@ -15,11 +15,13 @@ TemplateError naming the problem: a full parse is not a template (`template_of_l
   (default 20) most frequent templates (the `all` corpus when the report has several);
 * PATH of any other existing file: one template a line (blank lines and lines starting with `#` skipped);
 * anything else that starts with a bracket: one template, literally (anything else is a path that does not exist:
-  a TemplateError saying so; so is an empty value).
+  a TemplateError saying so; so is an empty value). A value too long to be a file name (over 255 bytes) is no
+  path: a template when it starts with a bracket, else a TemplateError.
 Repeats are dropped (first occurrence kept, order kept).
 """
 from __future__ import annotations
 
+import errno
 import json
 import re
 from pathlib import Path
@@ -91,7 +93,7 @@ def matches_template(parse: str | None, target: str | None) -> bool:
 
 def stats_templates(path: Path, count: int) -> list[str]:
     """The `count` most frequent templates of a `paranmt stats` report (directory or stats.json)."""
-    file = path / STATS_FILE if path.is_dir() else path
+    file = path / STATS_FILE if path_kind(str(path)) == "dir" else path
     try:
         corpora = json.loads(file.read_text(encoding="utf-8"))["corpora"]
     except (OSError, ValueError, KeyError, TypeError) as error:
@@ -122,6 +124,18 @@ def file_templates(path: Path) -> list[str]:
     return templates
 
 
+def path_kind(source: str) -> str | None:
+    """`dir`, `file` or None (no such path, or a value too long to be a file name: no path at all); a path that
+    cannot be looked at (no permission) is a TemplateError naming it."""
+    path = Path(source)
+    try:
+        return "dir" if path.is_dir() else "file" if path.is_file() else None
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            return None
+        raise TemplateError(f"cannot read {source}: {error.strerror}") from None
+
+
 def choose_templates(spec: str | None, stored: list[str]) -> list[str]:
     """The templates `spec` names (see the module docstring); `stored` = the model's own top templates. A `spec`
     that is no template (it does not start with a bracket) is taken as a path, and a missing one is said so."""
@@ -138,9 +152,9 @@ def choose_templates(spec: str | None, stored: list[str]) -> list[str]:
             raise TemplateError("the model stores no templates; give --templates (a template, a file or a "
                                 "`paranmt stats` output)")
         templates = [normalize_template(t) for t in stored[:count]]
-    elif Path(source).is_dir() or source.endswith(".json"):
+    elif (kind := path_kind(source)) == "dir" or source.endswith(".json"):
         templates = stats_templates(Path(source), count)
-    elif Path(source).is_file():
+    elif kind == "file":
         templates = file_templates(Path(source))
     elif match:
         raise TemplateError(f"{spec!r}: {source} is not a `paranmt stats` output (directory or stats.json)")

@@ -46,6 +46,9 @@ def test_template_sources(tmp_path, shared_data):
     assert choose_templates("top3", stored) == stored[:3]
     assert choose_templates("(S (VP) (.))", stored) == ["(S(VP)(.))"]
     assert choose_templates("( ROOT ( S ( VP ) ( . ) ) ) EOP", stored) == ["(S(VP)(.))"]
+    wide = "(S" + "(NP)" * 80 + ")"             # 323 bytes: too long for a file name, so a template (issue 47)
+    assert choose_templates(wide, stored) == [wide]
+    assert choose_templates("( ROOT ( S" + " ( NP )" * 40 + " ) ) EOP", stored) == ["(S" + "(NP)" * 40 + ")"]
     # a file, either notation, comments, repeats dropped in order
     listed = tmp_path / "templates.txt"
     listed.write_text("# mine\n" + "\n".join(scpn_top10(shared_data)) + "\n\n(S(NP)(VP)(.))\n")
@@ -77,6 +80,11 @@ def test_template_source_errors(tmp_path):
     with pytest.raises(TemplateError, match=r"missing\.txt: no such file or directory .* and not a template"):
         choose_templates(str(tmp_path / "missing.txt"), ["(S(VP))"])      # a path, not "not a template" alone
     with pytest.raises(TemplateError, match="empty value"):
-        choose_templates("", ["(S(VP))"])                                   # no stats.json nobody gave
+        choose_templates("", ["(S(VP))"])
+    with pytest.raises(TemplateError, match=r"no such file or directory .* and not a template"):
+        choose_templates("x" * 300, ["(S(VP))"])                            # too long for a file name: no path
+    for too_long in ("x" * 300 + ".json", "top5:" + "x" * 300, "top5:" + "x" * 300 + ".json"):
+        with pytest.raises(TemplateError, match="not a `paranmt stats`"):
+            choose_templates(too_long, ["(S(VP))"])                                   # no stats.json nobody gave
     with pytest.raises(TemplateError, match="empty value"):
         choose_templates("  ", ["(S(VP))"])
