@@ -180,11 +180,27 @@ def read_pairs(paths: list[str]) -> list[ParsedPair]:
 
 
 # -- parsing ----------------------------------------------------------------------------------------------------
+def check_depth(parse: str, where: str) -> str:
+    """`parse` itself, or a DataFileError at `where` when it is nested deeper than a tree may be (trees.MAX_DEPTH;
+    only a parse with that many brackets is read, so a large cache is checked at the speed of str.count)."""
+    from paranmt.models.parsing.trees import MAX_DEPTH, TreeDepthError, TreeFormatError, parse_bracketed
+
+    if parse.count("(") > MAX_DEPTH:
+        try:
+            parse_bracketed(parse)
+        except TreeDepthError as error:
+            raise DataFileError(f"{where}: a parse {error}") from None
+        except TreeFormatError:
+            pass            # not a tree: read as no template where it is used (templates.template_of)
+    return parse
+
+
 class ParseCache:
     """Linearized parses of sentences, kept in a TSV file (`sentence TAB parse`, one line per distinct sentence;
     an empty parse = the parser gave none) that `parse` appends to batch by batch. A last line without its newline
-    is an append that was cut short (a full disk, a kill) and is parsed again; a file that is not UTF-8 text is a
-    DataFileError naming it (models/files.py)."""
+    is an append that was cut short (a full disk, a kill) and is parsed again; a file that is not UTF-8 text, or a
+    parse nested deeper than a tree may be (models/parsing/trees.py MAX_DEPTH: a damaged or crafted cache), is a
+    DataFileError naming the file (and the line; models/files.py)."""
 
     def __init__(self, path: str | Path):
         from paranmt.models.files import read_text
@@ -194,9 +210,9 @@ class ParseCache:
         self.cut_short = 0          # bytes of a last line cut short, removed before the next append
         if self.path.is_file():
             lines = read_text(self.path, "parse cache").split("\n")
-            for line in lines[:-1]:         # the last: "" after a final newline, else a line cut short
+            for number, line in enumerate(lines[:-1], 1):   # the last: "" after a final newline, else cut short
                 sentence, _, parse = line.partition("\t")
-                self.parses[sentence] = parse or None
+                self.parses[sentence] = check_depth(parse, f"{self.path}:{number}") or None
             self.cut_short = len(lines[-1].encode("utf-8"))
 
     def missing(self, sentences) -> list[str]:

@@ -13,7 +13,8 @@ Formats (all without spaces unless said otherwise):
   templates to and from it (they are inverses of each other).
 
 Labels never contain spaces or brackets (PTB escapes bracket words as -LRB-/-RRB-), so the string forms are
-unambiguous.
+unambiguous. A tree nested deeper than MAX_DEPTH levels is a TreeFormatError: no parser makes one (the Penn
+Treebank sample's deepest is 30 levels), and the functions here recurse once per level.
 """
 from __future__ import annotations
 
@@ -23,10 +24,15 @@ from dataclasses import dataclass, field
 ROOT = "ROOT"
 EOP = "EOP"
 NONE_TAG = "-NONE-"
+MAX_DEPTH = 200         # levels of nesting a tree may have (module docstring)
 
 
 class TreeFormatError(ValueError):
     """A bracketed string that is not a well-formed tree."""
+
+
+class TreeDepthError(TreeFormatError):
+    """A bracketed string nested deeper than MAX_DEPTH levels."""
 
 
 @dataclass(frozen=True)
@@ -70,14 +76,16 @@ def parse_bracketed(text: str) -> list[Tree]:
     """All trees in `text` (one or more bracketed trees, any whitespace).
 
     `(X a)` is a preterminal X over the word `a`; `(X)` is a childless node labeled X (as in de-leafed parses); a bracket with no label, as in PTB's `( (S ...) )`, gets the empty label "".
-    Raises TreeFormatError on unbalanced brackets or stray words outside a bracket.
+    Raises TreeFormatError on unbalanced brackets, stray words outside a bracket or nesting deeper than MAX_DEPTH.
     """
     tokens = _TOKEN.findall(text)
     trees: list[Tree] = []
     position = 0
 
-    def read_node() -> Tree:
+    def read_node(depth: int) -> Tree:
         nonlocal position
+        if depth > MAX_DEPTH:
+            raise TreeDepthError(f"nested deeper than {MAX_DEPTH} levels (not a parse): {text[:80]!r}...")
         position += 1  # the "(" itself
         label = ""
         if position < len(tokens) and tokens[position] not in "()":
@@ -86,7 +94,7 @@ def parse_bracketed(text: str) -> list[Tree]:
         children: list[Tree | str] = []
         while position < len(tokens) and tokens[position] != ")":
             if tokens[position] == "(":
-                children.append(read_node())
+                children.append(read_node(depth + 1))
             else:
                 children.append(tokens[position])
                 position += 1
@@ -98,7 +106,7 @@ def parse_bracketed(text: str) -> list[Tree]:
     while position < len(tokens):
         if tokens[position] != "(":
             raise TreeFormatError(f"unexpected {tokens[position]!r} outside a bracket in {text[:200]!r}")
-        trees.append(read_node())
+        trees.append(read_node(1))
     return trees
 
 

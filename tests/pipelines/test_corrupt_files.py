@@ -251,6 +251,19 @@ def test_paraphrase_data_inputs_that_are_not_utf8_are_one_line_naming_them(file,
     one_line_error(["paraphrase-data", "--data", data, "--output", output, "--resume"], capsys, spoiled)
 
 
+def test_a_parse_cache_nested_too_deep_is_one_line_naming_its_line(tiny_data_folder, tmp_path, capsys):
+    """A cached parse nested 5000 levels deep (a crafted cache) for a sentence of the data: one line naming the
+    file and line, not a RecursionError where the parse is read (issue 47)."""
+    sentence = (tiny_data_folder / "sts/SICK/SICK_train.txt").read_text().splitlines()[1].split("\t")[1]
+    output = tmp_path / "out"
+    output.mkdir()
+    (output / "parses.tsv").write_text(f"A dog runs.\t(S(NP(DT)(NN))(VP(VBZ))(.))\n{sentence}\t"
+                                       + "(NP" * 5000 + ")" * 5000 + "\n")
+    line = one_line_error(["paraphrase-data", "--data", tiny_data_folder, "--output", output, "--resume"], capsys,
+                          output / "parses.tsv")
+    assert f"{output / 'parses.tsv'}:2: a parse nested deeper than 200 levels" in line
+
+
 def test_evaluation_data_that_is_not_utf8_is_one_line_naming_it(tmp_path, shared_data, capsys):
     """eval-transfer's and adversarial's task files, eval-words' word-similarity files."""
     data = tmp_path / "data"

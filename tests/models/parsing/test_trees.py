@@ -5,8 +5,10 @@ import re
 
 import pytest
 
-from paranmt.models.parsing.trees import (Tree, TreeFormatError, bare_label, from_scpn, linearize, parse_bracketed,
-                                          parse_one, strip_ptb, template, template_of_linearized, to_scpn)
+from paranmt.models.generation.templates import TemplateError, normalize_template, template_of
+from paranmt.models.parsing.trees import (MAX_DEPTH, Tree, TreeDepthError, TreeFormatError, bare_label, from_scpn,
+                                          linearize, parse_bracketed, parse_one, strip_ptb, template,
+                                          template_of_linearized, to_scpn)
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +121,17 @@ def test_malformed_input_is_an_error():
         parse_one("(S x) (S y)")
     with pytest.raises(TreeFormatError):
         from_scpn("( ROOT ( S ( NP ) ) EOP")
+
+
+def test_a_tree_nested_deeper_than_max_depth_is_an_error_not_a_recursion_error():
+    deepest = "(X" * MAX_DEPTH + ")" * MAX_DEPTH
+    assert linearize(parse_one(deepest)) == deepest and template_of_linearized(deepest) == "(X(X))"
+    for text in ("(X" * (MAX_DEPTH + 1) + ")" * (MAX_DEPTH + 1), "(" * 5000 + ")" * 5000, "( X" * 5000):
+        with pytest.raises(TreeDepthError, match=f"nested deeper than {MAX_DEPTH} levels"):
+            parse_bracketed(text)
+    assert template_of("(NP" * 5000 + ")" * 5000) is None
+    with pytest.raises(TemplateError, match="nested deeper"):
+        normalize_template("( ROOT" + " ( S" * 3000 + " )" * 3001 + " EOP")
 
 
 def test_tree_without_words_is_dropped():
