@@ -44,9 +44,9 @@ from paranmt.pipelines.runtime.building.plan import plan_build, planned_shards
 from paranmt.pipelines.runtime.building.report import report_build, write_manifest
 from paranmt.pipelines.runtime.building.supervise import run_supervised
 from paranmt.pipelines.runtime.outputs import remove_temporaries
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, check_reject_rate, over_reject_rate
 from paranmt.schemas import layout
 from paranmt.schemas.build_config import BuildConfig
-from paranmt.schemas.errors import ConfigError
 
 
 def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: list[str] | None = None,
@@ -94,8 +94,7 @@ def run(args) -> int:
     from paranmt.transforms.io.writer import AccountingError
 
     config = config_from_args(args)
-    if args.max_reject_rate is not None and not 0 <= args.max_reject_rate <= 1:
-        raise ConfigError("--max-reject-rate must be between 0 and 1")
+    check_reject_rate(args.max_reject_rate)
     try:
         totals = run_build(config, args.beam_args, getattr(args, "argv", None), args.overwrite)
     except AccountingError as error:
@@ -105,9 +104,6 @@ def run(args) -> int:
         print(f"paranmt build: the input {config.input!r} holds no records (its files are empty or hold only "
               f"separators): nothing was written", file=sys.stderr)
         return 2
-    rate = totals["rejected"] / totals["read"]
-    if args.max_reject_rate is not None and rate > args.max_reject_rate:
-        print(f"paranmt build: reject rate {rate:.1%} > --max-reject-rate {args.max_reject_rate:.1%}",
-              file=sys.stderr)
-        return 1
+    if over_reject_rate("build", totals["rejected"], totals["read"], args.max_reject_rate):
+        return EXIT_REJECTS
     return 0

@@ -17,12 +17,14 @@ import logging
 from pathlib import Path
 
 from paranmt.models.encoders import BASE_KINDS
-from paranmt.models.training.data import FORMATS, load_training_pairs
+from paranmt.models.training.data import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.trainer import DEV_AT, MODES, OBJECTIVES, TrainConfig, Trainer
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
+                                               report_rejects)
 from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES
 from paranmt.schemas.errors import ConfigError
 
@@ -34,11 +36,15 @@ def run(args) -> int:
     suffixes = tuple(args.suffixes.split(",")) if args.suffixes else None
     if suffixes is not None and len(suffixes) != 2:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
+    check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
     claim_model_directory(args.output, [*args.train, config.sp_model, config.init_embeddings, config.dev_sts_dir],
                           args.resume, args.overwrite)
     with training_stops(args.output, getattr(args, "argv", None), "train"):
-        pairs = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
+        pairs, counts = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
+        report_rejects("train", counts.rejects, counts.read, str(output / TRAIN_DATA))
+        if over_reject_rate("train", counts.read - counts.kept, counts.read, args.max_reject_rate):
+            return EXIT_REJECTS
         Trainer(config, output).fit(pairs, resume=args.resume)
     log.info("encoder saved to %s", output)
     return 0
@@ -112,5 +118,6 @@ def register(subparsers) -> None:
     parser.add_argument("--suffixes", help="Moses suffixes SIDE1,SIDE2 (default: en,cs or eng,ces)")
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
     add_output_flags(parser, "<output>/checkpoint", f"<output>/{TrainConfig.SAVED_AS}")
+    add_reject_rate_flag(parser)
     add_config_arguments(parser, TrainConfig, FLAG_HELP, FLAG_CHOICES, example="epochs=2")
     parser.set_defaults(func=run)

@@ -19,9 +19,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from paranmt.models.bgt.model import VARIANTS
-from paranmt.models.training.data import FORMATS, load_training_pairs
+from paranmt.models.training.data import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
+                                               report_rejects)
 from paranmt.schemas.config import DEVICES
 
 # BGTConfig field -> help of its flag (--field-name; the field's default is appended); flags left at None keep the
@@ -49,12 +51,16 @@ def run(args) -> int:
     from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer
 
     config = load_command_config(BGTConfig, args, FLAG_HELP, "bgt config", saved_in=lambda _: args.output)
+    check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
     claim_model_directory(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
                           args.overwrite)
     with training_stops(args.output, getattr(args, "argv", None), "train-bgt"):
-        pairs = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
-                                    shard_columns=("ref", "cs"))
+        pairs, counts = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
+                                            shard_columns=("ref", "cs"))
+        report_rejects("train-bgt", counts.rejects, counts.read, str(output / TRAIN_DATA))
+        if over_reject_rate("train-bgt", counts.read - counts.kept, counts.read, args.max_reject_rate):
+            return EXIT_REJECTS
         BGTTrainer(config, output).fit(pairs, resume=args.resume)
     print(f"paranmt train-bgt: {config.variant} trained on {len(pairs)} pairs; its semantic encoder is {output} "
           f"(paranmt eval --model {output} ...)")
@@ -77,4 +83,5 @@ def register(subparsers) -> None:
                         help="skip pairs with a side longer than this many words")
     add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)",
                      f"OUTPUT/{BGTConfig.SAVED_AS}")
+    add_reject_rate_flag(parser)
     parser.set_defaults(func=run)

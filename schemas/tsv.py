@@ -28,7 +28,8 @@ read them without quoting:
 from __future__ import annotations
 
 import csv
-from typing import Iterable, Iterator, TextIO
+from itertools import chain
+from typing import Iterable, Iterator
 
 QUOTE = '"'
 PAIRS_COLUMNS = ("ref", "bt")
@@ -70,18 +71,22 @@ def quote_array(values):
     return pc.if_else(pc.starts_with(values, QUOTE), quoted, values)
 
 
-def read_rows(handle: TextIO) -> Iterator[list[str]]:
-    """The rows of a table TSV opened with newline="" (its header first), quoted fields unquoted."""
-    return csv.reader(handle, delimiter="\t", quotechar=QUOTE)
+def read_rows(lines: Iterable[str]) -> Iterator[list[str]]:
+    """The rows of a table TSV (its header first), quoted fields unquoted: its `lines` (a file opened with
+    newline="", or lines already read)."""
+    return csv.reader(lines, delimiter="\t", quotechar=QUOTE)
 
 
-def pair_rows(handle: TextIO, columns: tuple[str, ...] = PAIRS_COLUMNS,
+def pair_rows(lines: Iterable[str], columns: tuple[str, ...] = PAIRS_COLUMNS,
               optional: tuple[str, ...] = ()) -> tuple[dict[str, int], Iterator[list[str]]]:
-    """({column: index}, rows) of a TSV of pairs opened with newline="". A first line naming every one of `columns`
-    is a header: the file is a table TSV (quoted fields unquoted; `optional` columns indexed when named). Otherwise
-    the lines are plain, split at tabs, the columns in the order given (`s1 TAB s2`)."""
-    first = handle.readline().rstrip("\r\n").split("\t")
+    """({column: index}, rows) of a TSV of pairs: its `lines` (a file opened with newline="", or lines already
+    read). A first line naming every one of `columns` is a header: the file is a table TSV (quoted fields unquoted;
+    `optional` columns indexed when named). Otherwise the lines are plain, split at tabs, the columns in the order
+    given (`s1 TAB s2`)."""
+    lines = iter(lines)
+    head = next(lines, None)
+    first = (head or "").rstrip("\r\n").split("\t")
     if all(column in first for column in columns):
-        return {c: first.index(c) for c in (*columns, *optional) if c in first}, read_rows(handle)
-    handle.seek(0)
-    return {c: i for i, c in enumerate(columns)}, (line.rstrip("\r\n").split("\t") for line in handle)
+        return {c: first.index(c) for c in (*columns, *optional) if c in first}, read_rows(lines)
+    plain = lines if head is None else chain([head], lines)
+    return {c: i for i, c in enumerate(columns)}, (line.rstrip("\r\n").split("\t") for line in plain)

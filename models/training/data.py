@@ -9,11 +9,14 @@ Formats (`auto` picks by what the path is):
   (schemas/tsv.py), its `ref` and `bt` columns are the sides.
 - `moses`: a two-file prefix `PREFIX.<s1>` / `PREFIX.<s2>` (suffixes given, or auto: en/cs then eng/ces, English
   first); the two files must have the same number of lines.
-Pairs with an empty side or with more than `max_words` whitespace words on a side are skipped and counted.
-`carry` names further shard columns read with each pair, returned as (side1, side2, *values) (e.g. the score a
-probe ranks by; shards only). A missing column or an unreadable Parquet file is a TrainingDataError; a TSV or
-Moses file that is mostly not UTF-8 text (a binary file given by mistake; models/files.require_text) is an
-error naming it.
+Text lines are read as `paranmt build` reads them (models/encoding.py `LineRejects`): a line that is not UTF-8
+(a Moses pair with such a side), a blank TSV line and a TSV line without both columns are rejects, counted under the
+build's reasons (`read/invalid_utf8`, `read/empty_line`, `read/wrong_column_count`), never pairs of U+FFFD
+characters; a TSV or Moses file that is mostly not UTF-8 text (a binary file given by mistake;
+models/files.require_text) is an error naming it. Pairs with an empty side or with more than `max_words` whitespace
+words on a side are skipped and counted. `carry` names further shard columns read with each pair, returned as
+(side1, side2, *values) (e.g. the score a probe ranks by; shards only). A missing column or an unreadable Parquet
+file is a TrainingDataError.
 """
 from __future__ import annotations
 
@@ -21,14 +24,17 @@ import csv
 import json
 import logging
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 
+from paranmt.models.encoding import LineRejects
 from paranmt.models.files import require_text
 from paranmt.schemas import layout, tsv
 from paranmt.schemas.errors import ConfigError
 
 FORMATS = ("auto", "shards", "tsv", "moses")
 AUTO_SUFFIXES = (("en", "cs"), ("eng", "ces"))
+TRAIN_DATA = "train_data.json"      # what a trainer read: inputs, format, counts (PairCounts.record)
 log = logging.getLogger(__name__)
 
 
@@ -38,12 +44,21 @@ class TrainingDataError(ValueError):
 
 @dataclass
 class PairCounts:
+    """What reading training inputs found: records read (rejects included), pairs kept, pairs skipped by reason,
+    and the rejected lines (models/encoding.py)."""
     read: int = 0
     kept: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    rejects: LineRejects = field(default_factory=LineRejects)
 
     def skip(self, reason: str) -> None:
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
+
+    def record(self) -> dict:
+        """The counts as a run records them (train_data.json): read, kept, skipped, rejected by `read/<reason>`
+        and the line per file with lines that are not UTF-8."""
+        return {"read": self.read, "kept": self.kept, "skipped": self.skipped, "rejected": self.rejects.by_reason,
+                "not_utf8": self.rejects.advice()}
 
 
 def detect_format(path: str) -> str:
@@ -59,7 +74,8 @@ def detect_format(path: str) -> str:
     raise TrainingDataError(f"training input {path!r} not found (not a shard dir, Parquet, TSV or Moses prefix)")
 
 
-def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_columns: tuple[str, ...]):
+def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_columns: tuple[str, ...],
+               rejects: LineRejects):
     if fmt == "shards":
         import pyarrow as pa
         import pyarrow.parquet as pq
@@ -83,13 +99,15 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
                                 f"{', '.join(shard_columns[2:])} (a shard directory or Parquet corpus has)")
     elif fmt == "tsv":
         require_text(path, "training input")
-        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-            index, rows = tsv.pair_rows(handle)
-            try:
-                for parts in rows:
-                    yield tuple(parts[index[c]] if index[c] < len(parts) else None for c in tsv.PAIRS_COLUMNS)
-            except csv.Error as error:
-                raise TrainingDataError(f"{path}: not a readable TSV ({error})") from None
+        index, rows = tsv.pair_rows(rejects.text_lines(path))
+        try:
+            for parts in rows:
+                if any(index[c] >= len(parts) for c in tsv.PAIRS_COLUMNS):
+                    rejects.add("wrong_column_count")
+                else:
+                    yield tuple(parts[index[c]] for c in tsv.PAIRS_COLUMNS)
+        except csv.Error as error:
+            raise TrainingDataError(f"{path}: not a readable TSV ({error})") from None
     elif fmt == "moses":
         if suffixes is None:
             found = [s for s in AUTO_SUFFIXES if all(Path(f"{path}.{x}").is_file() for x in s)]
@@ -99,11 +117,18 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
         first, second = (Path(f"{path}.{s}") for s in suffixes)
         for file in (first, second):
             require_text(file, "training input")
-        lines1 = first.read_text(encoding="utf-8", errors="replace").splitlines()
-        lines2 = second.read_text(encoding="utf-8", errors="replace").splitlines()
-        if len(lines1) != len(lines2):
-            raise TrainingDataError(f"{first} has {len(lines1)} lines but {second} has {len(lines2)}")
-        yield from zip(lines1, lines2)
+        ended = object()
+        sides = zip_longest(rejects.lines(first), rejects.lines(second), fillvalue=ended)
+        for line1, line2 in sides:
+            if ended in (line1, line2):
+                for _ in sides:         # the rest of the longer file, to count its lines
+                    pass
+                raise TrainingDataError(f"{first} has {rejects.files[str(first)].lines} lines but {second} has "
+                                        f"{rejects.files[str(second)].lines}")
+            if line1 is None or line2 is None:
+                rejects.add("invalid_utf8")
+            else:
+                yield line1, line2
     else:
         raise TrainingDataError(f"unknown training format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
@@ -116,7 +141,7 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
     pairs, counts = [], PairCounts()
     for path in paths:
         for side1, side2, *values in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes,
-                                                (*shard_columns, *carry)):
+                                                (*shard_columns, *carry), counts.rejects):
             counts.read += 1
             side1, side2 = (side1 or "").strip(), (side2 or "").strip()
             if not side1 or not side2:
@@ -126,22 +151,22 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
             else:
                 pairs.append((side1, side2, *values))
     counts.kept = len(pairs)
+    counts.read += counts.rejects.total
     return pairs, counts
 
 
 def load_training_pairs(paths: list[str], fmt: str, output: Path, suffixes: tuple[str, str] | None = None,
-                        max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")) -> list[tuple[str, str]]:
-    """The usable pairs of a trainer's inputs (read_pairs); unreadable or empty inputs are a
-    ConfigError. Creates `output` and records what was read and skipped in `output/train_data.json`."""
+                        max_words: int = 100, shard_columns: tuple[str, str] = ("ref", "bt")
+                        ) -> tuple[list[tuple[str, str]], PairCounts]:
+    """The usable pairs of a trainer's inputs (read_pairs) and what reading them counted; unreadable or empty inputs
+    are a ConfigError. Creates `output` and records the counts in `output/TRAIN_DATA` (PairCounts.record)."""
     try:
         pairs, counts = read_pairs(paths, fmt, suffixes, max_words, shard_columns)
     except (TrainingDataError, OSError) as error:
         raise ConfigError(str(error)) from None
     if not pairs:
-        raise ConfigError(f"no usable training pairs in {paths} ({counts})")
+        raise ConfigError(f"no usable training pairs in {paths} ({counts.record()})")
     log.info("training pairs: %d kept of %d read; skipped %s", counts.kept, counts.read, counts.skipped)
     output.mkdir(parents=True, exist_ok=True)
-    (output / "train_data.json").write_text(json.dumps(
-        {"inputs": paths, "format": fmt, "read": counts.read, "kept": counts.kept, "skipped": counts.skipped},
-        indent=2) + "\n")
-    return pairs
+    (output / TRAIN_DATA).write_text(json.dumps({"inputs": paths, "format": fmt, **counts.record()}, indent=2) + "\n")
+    return pairs, counts

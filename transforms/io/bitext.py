@@ -1,5 +1,5 @@
 """Streaming bitext readers: input records -> pair rows or reject rows (no Beam inside; `readers.py` adapts them to
-Beam). Planning is in read_plan.py, decompression and lines in streams.py, UTF-8 problems in encoding.py.
+Beam). Planning is in read_plan.py, decompression and lines in streams.py, UTF-8 problems in models/encoding.py.
 
 Every input record ends as exactly one pair row or one reject row (stage `read`), tagged with its shard:
 a shard is a block of `shard_rows` consecutive records of ONE input file, named
@@ -50,7 +50,7 @@ from apache_beam.metrics import Metrics
 
 from paranmt.models.text.tokenize import length_column
 from paranmt.schemas.records import empty_row, reject_row
-from paranmt.transforms.io.encoding import utf8_problem
+from paranmt.models.encoding import utf8_problem
 from paranmt.transforms.io.read_plan import (InputFile, ReadOptions, ReadTask, block_shard_name, header_fields,
                                              tsv_layout)
 from paranmt.transforms.io.streams import CorruptFile, file_lines, open_raw

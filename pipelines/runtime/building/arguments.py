@@ -3,6 +3,7 @@ BuildConfig they make: defaults <- --config YAML <- flags <- --set KEY=VALUE."""
 from __future__ import annotations
 
 from paranmt.pipelines.runtime.arguments import add_rerun_flags
+from paranmt.pipelines.runtime.rejects import add_reject_rate_flag
 from paranmt.schemas.build_config import FORMATS, BuildConfig, load_build_config
 from paranmt.schemas.config import parse_assignments
 from paranmt.schemas.errors import ConfigError
@@ -48,8 +49,7 @@ def add_build_arguments(parser) -> None:
     parser.add_argument("--worker-memory-mb", type=int, metavar="MB",
                         help="stop the build (one line naming the setting to lower) when a worker process's memory "
                              "goes over this (workers.memory_limit_mb; default: no limit)")
-    parser.add_argument("--max-reject-rate", type=float, metavar="R",
-                        help="exit 1 when more than this fraction (0-1) of the input records was rejected")
+    add_reject_rate_flag(parser)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override any config key, e.g. --set translate.beam=5 --set clean.max_tokens=100")
 

@@ -100,7 +100,7 @@ def encoding_hints(output: str, shards: list[dict]) -> list[str]:
     when most of the file's lines fail; otherwise its first bad line is named), from the per-shard counts of
     `summarize` and the invalid_utf8 rejects of the file's first shard that has any."""
     from apache_beam.io.filesystems import FileSystems
-    from paranmt.transforms.io.encoding import UTF8_PROBLEM, encoding_advice
+    from paranmt.models.encoding import UTF8_PROBLEM, encoding_advice
     from paranmt.transforms.shards import reject_files, shard_name
 
     import pyarrow.compute as pc

@@ -63,7 +63,8 @@ def test_read_pairs_formats(bitext, tmp_path):
     assert pairs[0][0] == english[0].strip(), "English is side 1 of auto-detected bitext"
     (tmp_path / "p.tsv").write_text("a b\tc d\nonly one side\n\tx\n")
     pairs, counts = read_pairs([str(tmp_path / "p.tsv")])
-    assert pairs == [("a b", "c d")] and counts.skipped == {"empty_side": 2}
+    assert pairs == [("a b", "c d")] and counts.skipped == {"empty_side": 1}
+    assert counts.rejects.by_reason == {"read/wrong_column_count": 1}, "one column: a reject, as in `paranmt build`"
     (tmp_path / "x.en").write_text("a\nb\n")
     (tmp_path / "x.cs").write_text("a\n")
     with pytest.raises(TrainingDataError, match="lines"):

@@ -1,0 +1,106 @@
+"""Training inputs are read like build inputs (issue 47, item 4): a line that is not UTF-8, a blank line or a TSV line
+without both columns is a reject counted under the build's reason, said on stderr and recorded in the run's
+train_data.json, never a pair of U+FFFD characters; `--max-reject-rate` as in `paranmt build`; a file that is mostly
+not UTF-8 stays refused in one line. Real bitext (../shared/data) with bytes of another encoding put in."""
+import json
+
+import pytest
+
+from paranmt.models.training.data import read_pairs
+from paranmt.pipelines.cli import main
+
+LINES = 200
+
+
+@pytest.fixture
+def moses(bitext, tmp_path):
+    """200 real cs-en pairs as a Moses prefix whose Czech line 7 is in cp1250 and English line 12 in latin-1."""
+    english = (bitext / "newssyscomb2009.eng").read_text(encoding="utf-8").splitlines()[:LINES]
+    czech = (bitext / "newssyscomb2009.ces").read_text(encoding="utf-8").splitlines()[:LINES]
+    assert any(c in czech[6] for c in "ěščřžýáíé") and "é" not in english[11]
+    english[11] += " café"
+    prefix = tmp_path / "news"
+    prefix.with_suffix(".eng").write_bytes(b"".join(
+        (line.encode("latin-1") if number == 12 else line.encode()) + b"\n" for number, line in enumerate(english, 1)))
+    prefix.with_suffix(".ces").write_bytes(b"".join(
+        (line.encode("cp1250") if number == 7 else line.encode()) + b"\n" for number, line in enumerate(czech, 1)))
+    return prefix
+
+
+@pytest.fixture
+def pairs_tsv(bitext, tmp_path):
+    """A TSV of the same 200 real pairs (English TAB Czech) with line 7 in cp1250, a blank line 50 and a line 90
+    without its Czech column."""
+    english = (bitext / "newssyscomb2009.eng").read_text(encoding="utf-8").splitlines()[:LINES]
+    czech = (bitext / "newssyscomb2009.ces").read_text(encoding="utf-8").splitlines()[:LINES]
+    lines = [f"{e}\t{c}".encode() for e, c in zip(english, czech)]
+    lines[6] = f"{english[6]}\t{czech[6]}".encode("cp1250")
+    lines[49] = b""
+    lines[89] = english[89].encode()
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def test_lines_that_are_not_utf8_are_counted_rejects_not_replacement_characters(moses, pairs_tsv):
+    pairs, counts = read_pairs([str(moses)])
+    assert not any("\ufffd" in side for pair in pairs for side in pair)
+    assert (counts.read, counts.kept, counts.rejects.by_reason) == (LINES, LINES - 2, {"read/invalid_utf8": 2})
+    eng, ces = counts.rejects.advice()
+    assert eng.startswith(f"1 of {LINES} lines are not UTF-8, the first at {moses}.eng line 12 (invalid UTF-8 at byte")
+    assert ces.startswith(f"1 of {LINES} lines are not UTF-8, the first at {moses}.ces line 7 (invalid UTF-8 at byte")
+    assert ces.endswith("they are rejects (read/invalid_utf8), the other lines were read")
+
+    pairs, counts = read_pairs([str(pairs_tsv)])
+    assert not any("\ufffd" in side for pair in pairs for side in pair)
+    assert counts.rejects.by_reason == {"read/invalid_utf8": 1, "read/empty_line": 1, "read/wrong_column_count": 1}
+    assert (counts.read, counts.kept) == (LINES, LINES - 3)
+
+
+def test_train_says_and_records_its_rejects(moses, tmp_path, capsys):
+    out = tmp_path / "model"
+    assert main(["train", "--train", str(moses), "--encoder", "word", "--dim", "8", "--epochs", "0",
+                 "--output", str(out)]) == 0
+    err = [line for line in capsys.readouterr().err.strip().splitlines() if line.startswith("paranmt train:")]
+    assert len(err) == 3
+    assert err[0].startswith(f"paranmt train: 1 of {LINES} lines are not UTF-8, the first at {moses}.eng line 12 "
+                             f"(invalid UTF-8 at byte ")
+    assert err[1].startswith(f"paranmt train: 1 of {LINES} lines are not UTF-8, the first at {moses}.ces line 7 "
+                             f"(invalid UTF-8 at byte ")
+    assert err[2] == (f"paranmt train: 2 of {LINES} input records were rejected (read/invalid_utf8 2); counted in "
+                      f"{out / 'train_data.json'}")
+    record = json.loads((out / "train_data.json").read_text())
+    assert (record["read"], record["kept"], record["rejected"]) == (LINES, LINES - 2, {"read/invalid_utf8": 2})
+    assert len(record["not_utf8"]) == 2
+
+
+def test_max_reject_rate_stops_a_trainer_before_training_exit_1(moses, pairs_tsv, repo, tmp_path, capsys):
+    assert main(["train", "--train", str(pairs_tsv), "--encoder", "word", "--dim", "8", "--epochs", "0",
+                 "--output", str(tmp_path / "a"), "--max-reject-rate", "0.01"]) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == \
+        "paranmt train: reject rate 1.5% > --max-reject-rate 1.0%"
+    assert not (tmp_path / "a" / "config.json").exists()
+    assert main(["train", "--train", str(pairs_tsv), "--encoder", "word", "--dim", "8", "--epochs", "0",
+                 "--output", str(tmp_path / "b"), "--max-reject-rate", "0.02"]) == 0
+    assert (tmp_path / "b" / "config.json").is_file()
+    capsys.readouterr()
+    assert main(["train-bgt", "--train", str(moses), "--output", str(tmp_path / "bgt"), "--sp-model",
+                 str(repo / "assets/nmt-cs-en/spm.model"), "--dim", "16", "--latent", "8", "--encoder-layers", "1",
+                 "--max-tokens", "600", "--max-steps", "1", "--device", "cpu", "--max-reject-rate", "0"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-2:] == [f"paranmt train-bgt: 2 of {LINES} input records were rejected (read/invalid_utf8 2); counted "
+                        f"in {tmp_path / 'bgt' / 'train_data.json'}",
+                        "paranmt train-bgt: reject rate 1.0% > --max-reject-rate 0.0%"]
+    assert main(["train", "--train", str(moses), "--output", str(tmp_path / "c"), "--max-reject-rate", "5"]) == 2
+    assert capsys.readouterr().err.strip() == \
+        "paranmt train: configuration error: --max-reject-rate must be between 0 and 1"
+
+
+def test_a_file_mostly_not_utf8_is_still_refused_in_one_line(moses, tmp_path, capsys):
+    utf16 = tmp_path / "utf16.eng"
+    utf16.write_bytes(moses.with_suffix(".eng").read_bytes().decode("latin-1").encode("utf-16"))
+    utf16.with_suffix(".ces").write_bytes(moses.with_suffix(".ces").read_bytes())
+    assert main(["train", "--train", str(tmp_path / "utf16"), "--encoder", "word", "--epochs", "0",
+                 "--output", str(tmp_path / "m")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"training input {utf16} is not UTF-8 text" in err[0]
