@@ -36,7 +36,7 @@ COMMANDS = {
     "train-nmt": "train_nmt",
     "convert-nmt": "convert_nmt",
     "eval-nmt": "convert_nmt",
-    "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon",
+    "filter": "filter", "stats": "stats", "export": "export", "lexicon": "lexicon", "report": "report",
     "check-dataflow": "dataflow",
     "cluster-config": "cluster_config",
     "mine": "mine",

@@ -123,6 +123,7 @@ def test_the_extras_named_in_errors_are_setup_py_extras(repo):
 # command -> (its config class, a field with a flag, the YAML value, the flag's value, the --set value, the flag)
 CONFIGURED = {
     "stats": ("paranmt.pipelines.stats:StatsConfig", "sample_size", 10, "20", "30", "--sample-size"),
+    "report": ("paranmt.pipelines.report:ReportConfig", "per_band", 3, "4", "5", "--per-band"),
     "lexicon": ("paranmt.pipelines.lexicon:LexiconConfig", "min_count", 3, "4", "5", "--min-count"),
     "export": ("paranmt.pipelines.export:ExportConfig", "format", "hf", "scpn", "paranmt-txt", "--format"),
     "encode": ("paranmt.pipelines.encode:EncodeConfig", "batch_size", 8, "16", "32", "--batch-size"),
@@ -138,7 +139,7 @@ CONFIGURED = {
 }
 # the arguments a command requires beside its settings (not config keys)
 REQUIRED = {"train": ["--train", "x", "--output", "o"], "train-bgt": ["--train", "x", "--output", "o"],
-            "train-paraphraser": ["--output", "o"]}
+            "train-paraphraser": ["--output", "o"], "report": ["--input", "x", "--output", "o"]}
 
 
 @pytest.mark.parametrize("command", CONFIGURED)
