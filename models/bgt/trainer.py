@@ -35,6 +35,7 @@ import torch
 from paranmt.models.bgt.model import VARIANTS, BGTModel
 from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
+from paranmt.models.files import ModelFileError, reading
 from paranmt.models.safe_load import load_weights_only
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.trainer import keep_best_encoder, sts_dev
@@ -143,18 +144,31 @@ class BGTTask(Task):
         self.description = f"train-bgt {config.variant}"
         self.best = ("dev", "max") if config.dev_sts_dir else None    # keep-best: <output>/best/, the encoder
 
-    def _featurizer(self) -> SentencePieceFeaturizer:
+    def _featurizer(self, resuming: bool) -> SentencePieceFeaturizer:
+        """The sentencepiece model: `sp_model`, else the one an earlier run trained into `<output>/sp.model`, else
+        one trained on the pairs now. An unreadable `<output>/sp.model` (truncated by a full disk under an older
+        version, which wrote it in place) is trained again when no checkpoint depends on it, and one line naming it
+        (ModelFileError) when the run resumes from a checkpoint trained with it."""
         c = self.config
         if c.sp_model:
-            return SentencePieceFeaturizer(c.sp_model)
-        if (self.output / "sp.model").is_file():
-            return SentencePieceFeaturizer(self.output / "sp.model")
+            with reading(c.sp_model, "sentencepiece model"):
+                return SentencePieceFeaturizer(c.sp_model)
+        trained = self.output / "sp.model"
+        if trained.is_file():
+            try:
+                with reading(trained, "sentencepiece model"):
+                    return SentencePieceFeaturizer(trained)
+            except ModelFileError as error:
+                if resuming:
+                    raise ModelFileError(f"{error}; the checkpoint in {self.output} was trained with it: start again "
+                                         f"with --overwrite") from None
+                log.warning("%s, left by a run that stopped before its first checkpoint: training it again", error)
         return SentencePieceFeaturizer.train([s for pair in self.pairs for s in pair], self.output / "sp",
                                              c.sp_vocab_size)
 
     def setup(self, checkpoint, device: Device) -> None:
         c = self.config
-        featurizer = self._featurizer()
+        featurizer = self._featurizer(resuming=checkpoint is not None)
         self.half = half_precision(device)
         self.model = BGTModel(featurizer, c.variant, tuple(c.languages), c.dim, c.latent, c.encoder_layers,
                               c.decoder_layers, c.heads, c.ffn, c.dropout, c.max_len,

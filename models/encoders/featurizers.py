@@ -17,6 +17,7 @@ list of id lists. Id 0 is the unknown token in every vocabulary (sentencepiece's
 """
 from __future__ import annotations
 
+import io
 import shutil
 from collections import Counter
 from collections.abc import Iterable
@@ -176,23 +177,32 @@ class SentencePieceFeaturizer:
     @classmethod
     def train(cls, texts: Iterable[str], model_prefix: str | Path, vocab_size: int,
               character_coverage: float = 0.9999, seed_sentences: int = 2_000_000) -> "SentencePieceFeaturizer":
-        """Train a unigram sentencepiece model on the lowercased `texts` (one thread, deterministic order)."""
+        """Train a unigram sentencepiece model on the lowercased `texts` (one thread, deterministic order) into
+        `<model_prefix>.model`. The model is written by Python, atomically (models/files.py
+        `write_bytes_atomically`): sentencepiece's own writer leaves a truncated file without a word on a full disk;
+        here a full disk is the OSError (ENOSPC) the trainers stop on in one line, and the file is whole or absent.
+        The training corpus beside it is removed, also when training fails."""
         import sentencepiece as spm
+
+        from paranmt.models.files import write_bytes_atomically
 
         model_prefix = Path(model_prefix)
         model_prefix.parent.mkdir(parents=True, exist_ok=True)
-        corpus = model_prefix.with_suffix(".train.txt")
-        with corpus.open("w", encoding="utf-8") as handle:
-            for text in texts:
-                text = " ".join(text.lower().split())
-                if text:
-                    handle.write(text + "\n")
-        spm.SentencePieceTrainer.train(
-            input=str(corpus), model_prefix=str(model_prefix), vocab_size=vocab_size, model_type="unigram",
-            character_coverage=character_coverage, input_sentence_size=seed_sentences, shuffle_input_sentence=False,
-            num_threads=1, unk_id=0, bos_id=-1, eos_id=-1, pad_id=-1, hard_vocab_limit=False,
-            minloglevel=2)
-        corpus.unlink()
+        corpus, model = model_prefix.with_suffix(".train.txt"), io.BytesIO()
+        try:
+            with corpus.open("w", encoding="utf-8") as handle:
+                for text in texts:
+                    text = " ".join(text.lower().split())
+                    if text:
+                        handle.write(text + "\n")
+            spm.SentencePieceTrainer.train(
+                input=str(corpus), model_writer=model, vocab_size=vocab_size, model_type="unigram",
+                character_coverage=character_coverage, input_sentence_size=seed_sentences,
+                shuffle_input_sentence=False, num_threads=1, unk_id=0, bos_id=-1, eos_id=-1, pad_id=-1,
+                hard_vocab_limit=False, minloglevel=2)
+        finally:
+            corpus.unlink(missing_ok=True)
+        write_bytes_atomically(model_prefix.with_suffix(".model"), model.getvalue())
         return cls(model_prefix.with_suffix(".model"))
 
 
