@@ -37,6 +37,7 @@ import errno
 import json
 import logging
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -47,9 +48,10 @@ from typing import ClassVar, Iterator
 
 
 from paranmt.models.files import model_directory, read_json
+from paranmt.models.nmt.fairseq_options import fairseq_flags, option_value
 from paranmt.schemas.config import Config, load_config
 from paranmt.schemas.errors import ConfigError, PipelineStopped
-from paranmt.schemas.paths import PROJECT_ROOT, asset_path
+from paranmt.schemas.paths import asset_path
 
 log = logging.getLogger(__name__)
 
@@ -59,13 +61,14 @@ STEPS = ("data", "spm", "preprocess", "train", "mrt")
 WRITES = ("raw", "sp", "bin", "checkpoints", "checkpoints-mrt-*", "spm.model", "spm.vocab", ".*.done",
           "data_stats.json", "recipe_config.json", "train.log", "train-mrt-*.log")
 OBJECTIVES = ("mle", "mrt")
+LANGUAGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")   # source_lang / target_lang (fairseq flags, file names)
 
 
 @dataclass
 class RecipeData:
     """Where the bitext comes from. `inputs` are directories (every `<stem>.<src>` with a `<stem>.<tgt>` beside it)
-    or files (TSV, or the source-side file of a Moses pair); relative paths resolve against the working directory,
-    then the project root."""
+    or files (TSV, or the source-side file of a Moses pair); relative paths are relative to the working directory,
+    as in a shell."""
     inputs: list[str] = field(default_factory=list)
     format: str = "moses"                 # moses | tsv
     suffixes: list[str] = field(default_factory=lambda: ["ces", "eng"])
@@ -106,7 +109,10 @@ class RecipeMRT:
 @dataclass
 class RecipeConfig(Config):
     """One NMT training run. `model` and `train` are passed to fairseq-train as `--key value` flags (keys with
-    underscores become dashes; `true` gives a bare flag; `false`/null leaves the flag out)."""
+    underscores become dashes; `true` gives a bare flag; `false`/null leaves the flag out), only the options of
+    models/nmt/fairseq_options.py, each checked and rendered by its kind (no value reaches fairseq's `eval` or
+    its `--user-dir` import). Paths (`work_dir`, `data.inputs`, `init_from`, `mrt.init_checkpoint`) are relative
+    to the working directory, as in a shell."""
     SAVED_AS: ClassVar[str] = "recipe_config.json"
     source_lang: str = "cs"
     target_lang: str = "en"
@@ -124,6 +130,12 @@ class RecipeConfig(Config):
     def validate(self) -> "RecipeConfig":
         from paranmt.models.nmt.mrt import COSTS
 
+        for key in ("source_lang", "target_lang"):
+            if not LANGUAGE.fullmatch(str(getattr(self, key))):
+                raise ConfigError(f"nmt recipe: {key} must be a language code (letters, digits, '_', '-'), "
+                                  f"not {getattr(self, key)!r}")
+        for where, options in (("model", self.model), ("train", self.train), ("mrt.train", self.mrt.train)):
+            fairseq_flags(options, where)
         if self.objective not in OBJECTIVES:
             raise ConfigError(f"nmt recipe: objective must be one of {', '.join(OBJECTIVES)}, not {self.objective!r}")
         if self.mrt.cost not in COSTS:
@@ -150,10 +162,8 @@ class RecipeConfig(Config):
 
 
 def resolve(path: str) -> str:
-    """A relative path as given when it exists from the working directory, else relative to the project root."""
-    if os.path.isabs(path) or os.path.exists(path):
-        return path
-    return str(PROJECT_ROOT / path)
+    """`path` made absolute: as given when it is, else relative to the working directory (as in a shell)."""
+    return os.path.abspath(path)
 
 
 def load_recipe_config(path: str, overrides: dict | None = None) -> RecipeConfig:
@@ -245,27 +255,12 @@ def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
 
 # ---------------------------------------------------------------------------------------------------- recipe
 
-def fairseq_flags(options: dict) -> list[str]:
-    """{'encoder_layers': 3, 'share_all_embeddings': True, 'fp16': False} -> ['--encoder-layers', '3',
-    '--share-all-embeddings'] (False / None drop the flag)."""
-    flags = []
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            flags.append(flag)
-        elif value is False or value is None:
-            continue
-        else:
-            flags += [flag, str(value)]
-    return flags
-
-
 class NMTRecipe:
     """Runs the steps of one RecipeConfig in `config.work_dir` (see the module docstring)."""
 
     def __init__(self, config: RecipeConfig):
         self.config = config
-        self.work = Path(resolve(config.work_dir)) if not os.path.isabs(config.work_dir) else Path(config.work_dir)
+        self.work = Path(resolve(config.work_dir))
         self.raw = self.work / "raw"
         self.sp = self.work / "sp"
         self.bin = self.work / "bin"
@@ -378,20 +373,21 @@ class NMTRecipe:
             *(["--srcdict", str(self.init_model()[0] / "fairseq" / f"dict.{c.source_lang}.txt")]
               if self.config.init_from else [])])
 
-    def fairseq_train_args(self, save_dir: Path, extra: list[str], train: dict) -> list[str]:
-        """fairseq-train's arguments: the binarized data, `save_dir`, `extra`, the model flags and `train`'s."""
+    def fairseq_train_args(self, save_dir: Path, extra: list[str], train: dict, where: str) -> list[str]:
+        """fairseq-train's arguments: the binarized data, `save_dir`, `extra`, the model flags and `train`'s (the
+        config section `where`), checked and rendered by fairseq_options.fairseq_flags."""
         from paranmt.models.device import cuda_available
 
         c = self.config
         args = [str(self.bin), "--source-lang", c.source_lang, "--target-lang", c.target_lang,
                 "--save-dir", str(save_dir), "--num-workers", "0", "--log-format", "simple", *extra]
-        args += fairseq_flags(c.model) + fairseq_flags(train)
+        args += fairseq_flags(c.model, "model") + fairseq_flags(train, where)
         if not cuda_available():
             args.append("--cpu")
         return args
 
     def train_args(self) -> list[str]:
-        return self.fairseq_train_args(self.checkpoints, [], self.config.train)
+        return self.fairseq_train_args(self.checkpoints, [], self.config.train, "train")
 
     def step_train(self) -> None:
         self._run("fairseq_cli.train", self.train_args())
@@ -414,15 +410,15 @@ class NMTRecipe:
         save_dir, init = self.mrt_save_dir(), self.mrt_init()
         extra = ["--user-dir", str(paranmt_mrt_dir()), "--criterion", "mrt", "--mrt-cost", m.cost,
                  "--mrt-gamma", str(m.gamma), "--mrt-nbest", str(m.nbest),
-                 "--mrt-simile-encoder", asset_path(m.simile_encoder),
-                 "--label-smoothing", str(c.train.get("label_smoothing", 0.1))]
+                 "--mrt-simile-encoder", resolve(asset_path(m.simile_encoder)),
+                 "--label-smoothing", option_value("label_smoothing", c.train.get("label_smoothing"), "train") or "0.1"]
         if not (save_dir / "checkpoint_last.pt").is_file():       # first run: start from the MLE model
             if not Path(resolve(init)).is_file():
                 raise ConfigError(f"nmt recipe: mrt.init_checkpoint {init} does not exist; run the train step "
                                   f"first or set mrt.init_checkpoint / init_from")
             extra += ["--restore-file", str(Path(resolve(init)).resolve()), "--reset-optimizer",
                       "--reset-lr-scheduler", "--reset-dataloader", "--reset-meters"]
-        return self.fairseq_train_args(save_dir, extra, m.train)
+        return self.fairseq_train_args(save_dir, extra, m.train, "mrt.train")
 
     def step_mrt(self) -> None:
         self._run("fairseq_cli.train", self.mrt_args(), self.work / f"train-mrt-{self.config.mrt.cost}.log")
