@@ -19,7 +19,10 @@ SCRIPTS = sorted((REPO / "benchmarks").glob("*.py"))
     (["bench_flat.py", "memry"], ["argument what: invalid choice: 'memry' (did you mean 'memory'?)"]),
     (["bench_langid.py", "--only", "lingau"], ["argument --only: invalid choice: 'lingau' (did you mean 'lingua'?)"]),
     (["bench_hf_translate.py", "--source", "missing.ces"], ["--source missing.ces does not exist"]),
-], ids=["required-flag", "close-choice", "bad-choice", "missing-input"])
+    (["bench_train_limit.py", "--input", "missing.tsv", "--kinds", "lsmt"],
+     ["argument --kinds: invalid choice: 'lsmt' (did you mean 'lstm'"]),
+    (["bench_train_limit.py", "--input", "missing.tsv"], ["--input missing.tsv does not exist"]),
+], ids=["required-flag", "close-choice", "bad-choice", "missing-input", "kind-choice", "missing-pairs"])
 def test_a_benchmark_mistake_is_one_line(argv, words, tmp_path):
     result = subprocess.run([sys.executable, str(REPO / "benchmarks" / argv[0]), *argv[1:]], cwd=tmp_path,
                             capture_output=True, text=True, timeout=120)
