@@ -30,6 +30,27 @@ def bounded(default, low: float | None = None, high: float | None = None, **kwar
     return field(default=default, metadata={"range": (low, high)}, **kwargs)
 
 
+# Upper bounds of the sizes a model config takes (`bounded(..., high=...)`), far above any model of the papers, so that
+# a size no machine holds (`--set dim=1e12`) is one line naming the key, not a failed allocation
+MAX_WIDTH = 1 << 16             # an embedding dimension, a hidden or feed-forward size, a number of heads
+MAX_LAYERS = 256                # layers of a network
+MAX_VOCABULARY = 10_000_000     # rows of a vocabulary (words, trigrams, sentencepiece pieces)
+TRAINING_COPIES = 3             # float32 copies of the weights a training holds: the weights, Adam's two moments
+
+
+def check_fits(parameters: int, sizes: str, copies: int = TRAINING_COPIES) -> None:
+    """ConfigError when a model of about `parameters` float32 numbers, held `copies` times while it trains, needs
+    more memory than this machine has (`sizes`: the settings that make it that large, named in the line), before
+    any of it is allocated."""
+    import psutil
+
+    needed, total = 4 * parameters * copies, psutil.virtual_memory().total
+    if needed > total:
+        raise ConfigError(f"{sizes} make a model of about {parameters:,} parameters; training it needs about "
+                          f"{needed / 1e9:,.1f} GB of memory (the float32 weights {copies} times: the weights and "
+                          f"the optimizer's moments), more than this machine's {total / 1e9:,.1f} GB: lower them")
+
+
 class Config:
     """Base of every typed config (build, filter, train, NMT recipe, parser recipe): `to_dict()` and `hash()`
     exist here once. `RUN_FIELDS`: where a run reads and writes, left out of the hash (the same settings on other
@@ -214,7 +235,8 @@ def _merge(target, data: dict, where: str, what: str) -> None:
 
 def check_ranges(config, where: str = "") -> None:
     """ConfigError naming the key for every field of the dataclass `config` (and of its sections) whose value lies
-    outside the range its field declares (`bounded`)."""
+    outside the range its field declares (`bounded`), or is a number that is not finite (inf, nan: no setting
+    takes one; a learning rate of inf trains a model of NaNs)."""
     for spec in dataclasses.fields(config):
         value = getattr(config, spec.name)
         if dataclasses.is_dataclass(value):
@@ -223,6 +245,8 @@ def check_ranges(config, where: str = "") -> None:
         low, high = spec.metadata.get("range", (None, None))
         if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}{spec.name} must be a finite number, not {value!r}")
         if (low is not None and value < low) or (high is not None and value > high):
             bounds = (f"between {low} and {high}" if low is not None and high is not None
                       else f">= {low}" if low is not None else f"<= {high}")

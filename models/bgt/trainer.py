@@ -39,7 +39,7 @@ from paranmt.models.files import ModelFileError, reading
 from paranmt.models.safe_load import load_weights_only
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.trainer import keep_best_encoder, sts_dev
-from paranmt.schemas.config import bounded
+from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -49,18 +49,20 @@ log = logging.getLogger(__name__)
 class BGTConfig(LoopConfig):
     """BGT's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     SAVED_AS: ClassVar[str] = "bgt_config.json"
+    SHAPES: ClassVar[tuple[str, ...]] = ("variant", "languages", "sp_model", "sp_vocab_size", "dim", "latent",
+                                         "encoder_layers", "decoder_layers", "heads", "ffn", "dropout", "max_len")
     variant: str = "bgt"                 # one of models.bgt.model.VARIANTS
     languages: list[str] = field(default_factory=lambda: ["en", "cs"])   # English first, as the pairs are read
     sp_model: str | None = None          # a sentencepiece model covering both languages (else one is trained)
-    sp_vocab_size: int = 8000
-    dim: int = 256                       # model width (the thesis: 1024)
-    latent: int = 256                    # k, the size of every latent (and of the sentence embedding)
-    encoder_layers: int = 2              # the thesis: 5
-    decoder_layers: int = 1              # the thesis: 1
-    heads: int = 4
-    ffn: int = 1024
+    sp_vocab_size: int = bounded(8000, 1, MAX_VOCABULARY)
+    dim: int = bounded(256, 1, MAX_WIDTH)   # model width (the thesis: 1024)
+    latent: int = bounded(256, 1, MAX_WIDTH)   # k, the size of every latent (and of the sentence embedding)
+    encoder_layers: int = bounded(2, 1, MAX_LAYERS)   # the thesis: 5
+    decoder_layers: int = bounded(1, 1, MAX_LAYERS)   # the thesis: 1
+    heads: int = bounded(4, 1, MAX_WIDTH)
+    ffn: int = bounded(1024, 1, MAX_WIDTH)
     dropout: float = 0.1
-    max_len: int = 100                   # sentencepiece tokens per side (longer sides are cut)
+    max_len: int = bounded(100, 1, MAX_WIDTH)   # sentencepiece tokens per side (longer sides are cut)
     label_smoothing: float = 0.1         # of the translation loss
     kl_anneal_steps: int = 65536         # 2^16, as the thesis
     max_tokens: int = 4096               # tokens per batch (the longer side of each pair, summed)
@@ -77,8 +79,7 @@ class BGTConfig(LoopConfig):
             raise ConfigError(f"bgt: variant {self.variant!r} is not one of {', '.join(VARIANTS)}")
         if len(self.languages) != 2:
             raise ConfigError("bgt: languages needs exactly two codes, English first (e.g. [en, cs])")
-        for name in ("dim", "latent", "encoder_layers", "decoder_layers", "heads", "ffn", "max_len",
-                     "max_tokens", "warmup"):
+        for name in ("max_tokens", "warmup"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"bgt: {name} must be >= 1")
         if self.dim % self.heads:
@@ -88,6 +89,15 @@ class BGTConfig(LoopConfig):
         if self.sp_model and not Path(self.sp_model).is_file():
             raise ConfigError(f"bgt: sp_model {self.sp_model} does not exist")
         return self
+
+    def model_size(self) -> tuple[int, str]:
+        """At most: the shared embedding table and the output layers (sp_vocab_size x dim, three of them), the
+        position tables and the transformer layers (the semantic and two language encoders, two decoders)."""
+        d = self.dim
+        layers = (3 * self.encoder_layers + 2 * self.decoder_layers) * (8 * d * d + 2 * d * self.ffn)
+        return (3 * self.sp_vocab_size * d + 5 * self.max_len * d + layers,
+                f"sp_vocab_size {self.sp_vocab_size}, dim {d}, ffn {self.ffn}, encoder_layers {self.encoder_layers}, "
+                f"decoder_layers {self.decoder_layers}, max_len {self.max_len}")
 
 
 def learning_rate(step: int, lr: float, warmup: int) -> float:
@@ -210,6 +220,9 @@ class BGTTask(Task):
         self.scaler.step(optimizer)
         self.scaler.update()
         return 1, {**{key: float(value.detach()) * len(batch) for key, value in losses.items()}, "pairs": len(batch)}
+
+    def parameters(self):
+        return self.model.parameters()
 
     def record(self, window: Window, state: LoopState) -> dict:
         pairs = window.sums["pairs"]

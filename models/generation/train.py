@@ -32,7 +32,7 @@ from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
-from paranmt.schemas.config import FP16_CHOICES, bounded
+from paranmt.schemas.config import FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -43,31 +43,35 @@ LENGTH_WINDOW = 50
 class ParaphraserTrainConfig(LoopConfig):
     """The paraphraser trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     SAVED_AS: ClassVar[str] = "train_config.json"
+    SHAPES: ClassVar[tuple[str, ...]] = (
+        "task", "arch", "require_different", "max_words", "vocab_size", "units_from", "embed_dim", "hidden",
+        "parse_embed_dim", "parse_hidden", "decoder_layers", "dropout", "copy", "max_source_units", "max_target_units",
+        "hf_model", "hf_d_model", "hf_layers", "hf_heads", "hf_ffn", "separator")
     task: str = "scpn"
     arch: str = "scpn"
     require_different: str = "template"   # template | parse | none: which pairs make scpn / parse-generator data
     max_words: int = 60                    # skip pairs / sentences with a longer side (whitespace words)
     # arch scpn
-    vocab_size: int = 8000                 # sentencepiece vocabulary (scpn, plain)
+    vocab_size: int = bounded(8000, 1, MAX_VOCABULARY)   # sentencepiece vocabulary (scpn, plain)
     units_from: str | None = None          # a paraphraser directory whose sentencepiece units to use instead
-    embed_dim: int = 256
-    hidden: int = 384
-    parse_embed_dim: int = 64
-    parse_hidden: int = 128
-    decoder_layers: int = 2
+    embed_dim: int = bounded(256, 1, MAX_WIDTH)
+    hidden: int = bounded(384, 1, MAX_WIDTH)
+    parse_embed_dim: int = bounded(64, 1, MAX_WIDTH)
+    parse_hidden: int = bounded(128, 1, MAX_WIDTH)
+    decoder_layers: int = bounded(2, 2, MAX_LAYERS)
     dropout: float = 0.2
     copy: bool = True
-    max_source_units: int = 100
-    max_target_units: int = 100
+    max_source_units: int = bounded(100, 1, MAX_WIDTH)
+    max_target_units: int = bounded(100, 1, MAX_WIDTH)
     # arch transformers
     hf_model: str | None = None            # a local Hugging Face seq2seq checkpoint to fine-tune (BART, T5, Marian)
-    hf_d_model: int = 256                  # without hf_model: a Marian model of these sizes from scratch
-    hf_layers: int = 3
-    hf_heads: int = 4
-    hf_ffn: int = 1024
+    hf_d_model: int = bounded(256, 1, MAX_WIDTH)   # without hf_model: a Marian model of these sizes from scratch
+    hf_layers: int = bounded(3, 1, MAX_LAYERS)
+    hf_heads: int = bounded(4, 1, MAX_WIDTH)
+    hf_ffn: int = bounded(1024, 1, MAX_WIDTH)
     separator: str = "<sep>"               # between sentence and condition in the transformers input text
     # optimization (and LoopConfig's epochs, lr, max_steps, time budget, seed, threads, device, weights_dtype)
-    batch_size: int = 64
+    batch_size: int = bounded(64, 1)
     clip_norm: float = 1.0
     checkpoint_every: int = bounded(500, 0)
     log_every: int = bounded(50, 0)
@@ -80,10 +84,7 @@ class ParaphraserTrainConfig(LoopConfig):
                   (self.require_different in REQUIRE_DIFFERENT,
                    f"require_different must be one of {', '.join(REQUIRE_DIFFERENT)}"),
                   (self.fp16 in FP16_CHOICES, f"fp16 must be one of {', '.join(FP16_CHOICES)}"),
-                  (min(self.batch_size, self.embed_dim, self.hidden, self.max_source_units,
-                       self.max_target_units) >= 1, "sizes and batch_size must be >= 1"),
                   (self.hidden % 2 == 0 and self.parse_hidden % 2 == 0, "hidden and parse_hidden must be even"),
-                  (self.decoder_layers >= 2, "decoder_layers must be >= 2"),
                   (0 <= self.dropout < 1, "dropout must be in [0, 1)"),
                   (self.hf_model is None or Path(self.hf_model).is_dir(),
                    f"hf_model {self.hf_model} is not a directory"),
@@ -96,6 +97,20 @@ class ParaphraserTrainConfig(LoopConfig):
             if not ok:
                 raise ConfigError(message)
         return self
+
+    def model_size(self) -> tuple[int, str] | None:
+        """At most: arch scpn, the unit embeddings and output layer (vocab_size x (embed_dim + hidden)) and the
+        LSTMs; arch transformers from scratch, the embeddings and output layer (vocab_size x hf_d_model, twice) and
+        the layers; None for a model fine-tuned from `hf_model` (its size is its files')."""
+        if self.arch == "scpn":
+            e, h = self.embed_dim, self.hidden
+            return (self.vocab_size * (e + h) + 8 * h * (e + h) * (self.decoder_layers + 1),
+                    f"vocab_size {self.vocab_size}, embed_dim {e}, hidden {h}, decoder_layers {self.decoder_layers}")
+        if self.hf_model:
+            return None
+        d = self.hf_d_model
+        return (2 * self.vocab_size * d + 2 * self.hf_layers * (8 * d * d + 2 * d * self.hf_ffn),
+                f"vocab_size {self.vocab_size}, hf_d_model {d}, hf_ffn {self.hf_ffn}, hf_layers {self.hf_layers}")
 
     def scpn_sizes(self) -> dict:
         return {name: getattr(self, name) for name in ("embed_dim", "hidden", "parse_embed_dim", "parse_hidden",
@@ -222,6 +237,9 @@ class ParaphraserTask(Task):
         else:
             optimizer.step()
         return 1, {"loss": loss.item(), "instances": len(batch)}
+
+    def parameters(self):
+        return self.model.module.parameters()
 
     def record(self, window: Window, state: LoopState) -> dict:
         return {"loss": window.sums["loss"] / window.updates,

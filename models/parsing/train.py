@@ -36,7 +36,7 @@ from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import MAX_VOCABULARY, MAX_WIDTH, Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.metadata import file_sha256
 
@@ -61,8 +61,8 @@ class ParserTrainConfig(Config):
     bitext_suffix: str = ".eng"
     dev_files: list[int] = field(default_factory=lambda: [150, 159])     # inclusive WSJ number ranges
     test_files: list[int] = field(default_factory=lambda: [160, 179])
-    vector_dim: int = bounded(50, 1)
-    vector_max_vocab: int = bounded(20000, 1)
+    vector_dim: int = bounded(50, 1, MAX_WIDTH)
+    vector_max_vocab: int = bounded(20000, 1, MAX_VOCABULARY)
     vector_min_count: int = bounded(2, 1)
     vector_window: int = bounded(2, 1)
     tagger_args: list[str] = field(default_factory=list)      # extra flags for stanza.models.tagger

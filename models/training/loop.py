@@ -49,7 +49,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Iterator
+from typing import Any, ClassVar, Iterable, Iterator
 
 import numpy as np
 import torch
@@ -57,8 +57,9 @@ from tqdm import tqdm
 
 from paranmt.models.device import Device, reuse_freed_memory, select_device
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_ranges
-from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.config import (DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_fits,
+                                    check_ranges)
+from paranmt.schemas.errors import ConfigError, TrainingDiverged
 
 log = logging.getLogger(__name__)
 STATE_FILE = "trainer_state.pt"
@@ -69,8 +70,13 @@ LEGACY_FILE = "checkpoint.pt"
 class LoopConfig(Config):
     """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field).
     `FIXED`: the fields a trainer does not use (e.g. device and checkpoints of a CPU-only run without an output
-    directory): validate() refuses a value other than the trainer's default, so none is ignored silently."""
+    directory): validate() refuses a value other than the trainer's default, so none is ignored silently.
+    `SHAPES`: the fields that make the checkpoint what it is (the model's architecture and initialization, and
+    which training data it reads): `--resume` refuses a change of any of them (`check_resume`); the others may
+    change on a resume (a warning names each). validate() also refuses a model the machine cannot hold
+    (`model_size`, schemas/config.check_fits) before anything is allocated."""
     FIXED: ClassVar[tuple[str, ...]] = ()
+    SHAPES: ClassVar[tuple[str, ...]] = ()
     epochs: int = bounded(10, 0)               # 0: no training (the model as initialized is saved)
     lr: float = bounded(1e-3, 0)               # learning rate (each task's optimizer)
     max_steps: int = bounded(0, 0)             # stop after this many updates in total (0 = no limit)
@@ -92,7 +98,16 @@ class LoopConfig(Config):
             if getattr(self, name) != getattr(defaults, name):
                 raise ConfigError(f"{name} is not a setting of this trainer (it trains on the CPU, without "
                                   f"checkpoints): leave it at {getattr(defaults, name)!r}, not {getattr(self, name)!r}")
+        size = self.model_size()
+        if size is not None:
+            check_fits(*size)
         return self
+
+    def model_size(self) -> tuple[int, str] | None:
+        """(about how many parameters the model of these settings has at most, the settings that make it so) for
+        the memory check of validate(); None where the settings alone do not tell (the data or a model file
+        does)."""
+        return None
 
 
 def dev_value(dev: dict, key: str) -> float:
@@ -182,6 +197,10 @@ class Task(ABC):
     @abstractmethod
     def record(self, window: Window, state: LoopState) -> dict:
         """The fields of a metrics line for `window`."""
+
+    @abstractmethod
+    def parameters(self) -> Iterable[torch.Tensor]:
+        """The model's weights, which the loop checks are finite numbers before it saves anything."""
 
     def evaluate(self, state: LoopState) -> dict | None:
         """Dev metrics of the model as it is now (None: no dev data)."""
@@ -298,6 +317,7 @@ class Loop:
             self._epochs(bar)
         finally:
             bar.close()
+        self._check_finite()
         if self.output is not None:
             if task.evaluate_at == "checkpoint" and self.evaluated_at != state.step:
                 self._evaluate()
@@ -318,6 +338,7 @@ class Loop:
                 updates, quantities = task.step(batch, state)
                 state.position += advance
                 state.step += updates
+                self._check_finite(quantities)
                 state.elapsed += time.perf_counter() - started
                 window.add(updates, quantities)
                 bar.update(updates)
@@ -388,7 +409,22 @@ class Loop:
             self.metrics.write(json.dumps(record) + "\n")
             self.metrics.flush()
 
+    def _check_finite(self, quantities: dict[str, float] | None = None) -> None:
+        """TrainingDiverged when the model's weights are no longer finite numbers: checked when a step's
+        `quantities` (its loss) are not finite (a step that fp16's loss scaling skipped leaves the weights as they
+        were and goes on) and, without `quantities`, before anything is saved, so no checkpoint or model of NaNs
+        is written."""
+        if quantities is not None and all(math.isfinite(value) for value in quantities.values()):
+            return
+        if all(bool(torch.isfinite(weights).all()) for weights in self.task.parameters()):
+            return
+        loss = next((f"the loss is {value} and " for value in (quantities or {}).values()
+                     if not math.isfinite(value)), "")
+        raise TrainingDiverged(f"the training diverged: {loss}the weights are no longer finite numbers after update "
+                               f"{self.state.step} (lr {self.config.lr} is likely too high): lower it, then")
+
     def _save(self) -> None:
+        self._check_finite()
         state = self.state
 
         def write(tmp: Path) -> None:

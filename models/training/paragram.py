@@ -45,7 +45,7 @@ from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Wind
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
-from paranmt.schemas.config import bounded, check_choice
+from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class ParagramConfig(LoopConfig):
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
     threads: int = bounded(1, 1)                # torch CPU threads
     device: str = "cpu"
-    dim: int = bounded(300, 1)
+    dim: int = bounded(300, 1, MAX_WIDTH)
     similarity: str = "cosine"                  # cosine | dot
     margin: float = 0.4                         # δ (the 25-d dot-product setting of the thesis used 1)
     negatives: str = "max"                      # max | mix | rand, within the mini-batch
@@ -230,6 +230,9 @@ class ParagramTask(Task):
         (loss + self.regularizer()).backward()
         self.optimizer.step()
         return 1, {"loss": loss.item()}
+
+    def parameters(self):
+        return self.encoder.parameters()
 
     def record(self, window: Window, state: LoopState) -> dict:
         return {"loss": window.sums["loss"] / window.updates, "seconds": state.elapsed}

@@ -39,7 +39,7 @@ from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
-from paranmt.schemas.config import bounded, check_choice
+from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class FinetuneConfig(LoopConfig):
     device: str = "cpu"
     task: str = "sick-r"                        # sick-r | stsb (TASKS)
     batch_size: int = bounded(25, 1)
-    hidden: int = bounded(50, 1)
+    hidden: int = bounded(50, 1, MAX_WIDTH)
     l2_to_init: float = bounded(0.0, 0)         # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
     freeze_encoder: bool = False                # train the head only (frozen features)
     dev_fraction: float = bounded(0.1, 0, 1)    # stsb without sts-test.csv: share of sts-train held out as dev
@@ -259,6 +259,9 @@ class FinetuneTask(Task):
         total_loss.backward()
         self.optimizer.step()
         return 1, {"kl": loss.item()}
+
+    def parameters(self):
+        return [*self.encoder.parameters(), *self.head.parameters()]
 
     def record(self, window: Window, state: LoopState) -> dict:
         return {"kl": window.sums["kl"] / window.updates, "seconds": window.seconds}

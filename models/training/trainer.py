@@ -46,7 +46,7 @@ from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Wind
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
-from paranmt.schemas.config import bounded, check_choice
+from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -59,19 +59,23 @@ DEV_AT = ("epoch", "checkpoint")
 class TrainConfig(LoopConfig):
     """The encoder trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     SAVED_AS: ClassVar[str] = "train_config.json"
+    SHAPES: ClassVar[tuple[str, ...]] = (
+        "encoder", "dim", "hidden", "recurrent_units", "activation", "layers", "peepholes", "bidirectional_combine",
+        "ngram_orders", "ngram_min_count", "vocab_size", "sp_vocab_size", "sp_model", "dropout", "word_dropout",
+        "init_embeddings", "max_words")
     encoder: str = "sp"
     mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
-    dim: int = bounded(300, 1)
-    hidden: int | None = bounded(None, 1)   # recurrent hidden size (default: dim)
+    dim: int = bounded(300, 1, MAX_WIDTH)
+    hidden: int | None = bounded(None, 1, MAX_WIDTH)   # recurrent hidden size (default: dim)
     recurrent_units: str = "word"        # word | sp: units of the recurrent encoders and of add/proj/dan
     activation: str = "tanh"             # dan, rnn: tanh | relu; charagram: tanh | linear
-    layers: int = bounded(1, 1)          # dan: number of layers
+    layers: int = bounded(1, 1, MAX_LAYERS)         # dan: number of layers
     peepholes: bool = True               # lstm-og / lstm-nog: Gers peephole connections
     bidirectional_combine: str = "sum"   # bigran: sum | ff (one tanh layer over [forward ; backward])
     ngram_orders: list[int] = field(default_factory=lambda: [2, 3, 4])   # charagram n-gram orders
     ngram_min_count: int = bounded(2, 1)   # charagram: keep n-grams seen at least this often in the training data
-    vocab_size: int = bounded(200_000, 1)   # word / trigram vocabulary (most frequent units of the training data)
-    sp_vocab_size: int = bounded(20_000, 1)
+    vocab_size: int = bounded(200_000, 1, MAX_VOCABULARY)   # word / trigram vocabulary (most frequent units of the training data)
+    sp_vocab_size: int = bounded(20_000, 1, MAX_VOCABULARY)
     sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
     batch_size: int = bounded(100, 1)
     margin: float = bounded(0.4, 0)
@@ -126,6 +130,27 @@ class TrainConfig(LoopConfig):
         if self.sp_model and not Path(self.sp_model).is_file():
             raise ConfigError(f"sp_model {self.sp_model} not found")
         return self
+
+    def model_size(self) -> tuple[int, str] | None:
+        """At most: an embedding table per part of the encoder (vocab_size, or sp_vocab_size for sentencepiece
+        units, x dim) and the hidden layers of the recurrent, proj and dan parts."""
+        from paranmt.models.encoders import KINDS, EncoderError, check_kind
+
+        try:
+            parts = check_kind(self.encoder)[0]
+        except EncoderError:
+            return None                   # validate() names the unknown kind
+        hidden, names, parameters = self.hidden or self.dim, {"dim"}, 0
+        for part in parts:
+            units = KINDS[part].units or self.recurrent_units
+            rows = "sp_vocab_size" if units == "sp" else "vocab_size"
+            names.add(rows)
+            parameters += getattr(self, rows) * self.dim
+            if part in RECURRENT_KINDS or part in ("proj", "dan"):
+                names.add("hidden" if self.hidden else "dim")
+                parameters += 8 * hidden * (self.dim + hidden) * (self.layers if part == "dan" else 1)
+        return parameters, f"encoder {self.encoder} with " + ", ".join(f"{name} {getattr(self, name)}"
+                                                                        for name in sorted(names))
 
     @property
     def scramble_probability(self) -> float:
@@ -320,6 +345,9 @@ class EncoderTask(Task):
         self.megabatch, chunk = batch
         losses = self._megabatch_step(chunk)
         return len(losses), {"loss": sum(losses), "pairs": len(chunk)}
+
+    def parameters(self):
+        return self.encoder.parameters()
 
     def record(self, window: Window, state: LoopState) -> dict:
         pairs = window.sums["pairs"]

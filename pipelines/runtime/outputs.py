@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterable
 
-from paranmt.schemas.errors import ConfigError, PipelineStopped
+from paranmt.schemas.errors import ConfigError, PipelineStopped, TrainingDiverged
 from paranmt.schemas.paths import make_output_dir
 
 EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM = 1, 130, 143
@@ -210,10 +210,10 @@ def first_line(error: BaseException) -> str:
 @contextmanager
 def stops_in_one_line(status: Callable[[], str], advice: Callable[[], str], where: str = ".",
                       cleanup: Callable[[], None] | None = None):
-    """Run the block; Ctrl-C (KeyboardInterrupt), SIGTERM (a handler installed for the block, main thread only)
-    and a full disk (`disk_full`, checked beside `where`) end it as `Stopped`: `stopped: <what>; <status()>;
-    <advice()>` with exit 130, 143 or 1, after `cleanup()` (remove the temporaries of the write cut short).
-    Any other error goes through unchanged."""
+    """Run the block; Ctrl-C (KeyboardInterrupt), SIGTERM (a handler installed for the block, main thread only),
+    a full disk (`disk_full`, checked beside `where`) and a training that diverged (TrainingDiverged,
+    models/training/loop.py) end it as `Stopped`: `stopped: <what>; <status()>; <advice()>` with exit 130, 143 or
+    1, after `cleanup()` (remove the temporaries of the write cut short). Any other error goes through unchanged."""
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
     try:
@@ -223,6 +223,8 @@ def stops_in_one_line(status: Callable[[], str], advice: Callable[[], str], wher
             what, code = "interrupted by SIGINT (Ctrl-C)", EXIT_SIGINT
         elif isinstance(error, Terminated):
             what, code = "interrupted by SIGTERM", EXIT_SIGTERM
+        elif isinstance(error, TrainingDiverged):
+            what, code = str(error), EXIT_FAILURE
         elif isinstance(error, Exception) and disk_full(error, where):
             what, code = f"the disk is full ({first_line(error)}): free space on it, then", EXIT_FAILURE
         else:

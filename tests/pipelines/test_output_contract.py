@@ -12,6 +12,7 @@ import shutil
 import signal
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
@@ -151,6 +152,32 @@ def test_a_full_disk_at_a_checkpoint_is_one_line(pairs, tmp_path, monkeypatch, c
     assert not (model / "checkpoint.tmp").exists() and (model / "checkpoint" / "trainer_state.pt").is_file()
     monkeypatch.setattr(torch, "save", save)
     assert main([*argv, "--resume"]) == 0
+
+
+def test_settings_a_training_cannot_use_are_one_line_and_a_diverging_one_stops_before_saving(pairs, tmp_path,
+                                                                                            capsys):
+    """Issue 47: `--set lr=inf` trained to an encoder of NaNs (exit 0) and `--set dim=1e12` was an allocation
+    traceback. Both are refused before any work; a learning rate that is finite but diverges stops at the first
+    update whose weights are not numbers, one line, exit 1, no model saved."""
+    model = tmp_path / "model"
+    argv = ["train", "--train", str(pairs), "--output", str(model), *TINY, "--max-steps", "6"]
+    for setting, message in (("lr=inf", "lr must be a finite number, not inf"),
+                             ("margin=.nan", "margin must be a number, not nan"),
+                             ("dim=1e12", "dim must be between 1 and 65536, not 1000000000000")):
+        assert main([*argv, "--set", setting]) == 2
+        assert one_line(capsys, "train") == f"paranmt train: configuration error: {message}"
+        assert not model.exists()
+    assert main([*argv, "--set", "vocab_size=10000000", "--dim", "65536"]) == 2
+    assert "configuration error: encoder word with dim 65536, vocab_size 10000000 make a model of about " \
+           "655,360,000,000 parameters" in one_line(capsys, "train")
+    assert main([*argv, "--lr", "1e38"]) == 1
+    assert one_line(capsys, "train") == (
+        "paranmt train: stopped: the training diverged: the loss is nan and the weights are no longer finite numbers "
+        "after update 2 (lr 1e+38 is likely too high): lower it, then; the last checkpoint is kept in "
+        f"{model}/checkpoint; resume with: paranmt {shlex.join(argv)} --lr 1e38 --resume")
+    assert not (model / "weights.npz").exists()
+    weights = np.load(model / "checkpoint" / "weights.npz")
+    assert all(np.isfinite(weights[name]).all() for name in weights.files)
 
 
 # -- finetune-sts and train-words: cannot resume, so --overwrite alone --------------------------------------------

@@ -9,7 +9,7 @@ import torch
 
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.schemas.config import load_config
-from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.errors import ConfigError, TrainingDiverged
 
 
 class LeastSquares(Task):
@@ -17,17 +17,17 @@ class LeastSquares(Task):
     held-out rows; batches draw a dropout-like row mask from the task's own RNG, so resuming needs its state."""
     unit = "update"
 
-    def __init__(self, size=8, evaluate_at="epoch", best=None):
+    def __init__(self, size=8, evaluate_at="epoch", best=None, lr=0.05):
         generator = np.random.default_rng(0)
         self.x = torch.tensor(generator.normal(size=(60, 3)), dtype=torch.float32)
         self.y = self.x @ torch.tensor([1.0, -2.0, 0.5]) + 0.1 * torch.tensor(generator.normal(size=60),
                                                                                 dtype=torch.float32)
-        self.size, self.evaluate_at, self.best = size, evaluate_at, best
+        self.size, self.evaluate_at, self.best, self.lr = size, evaluate_at, best, lr
         self.kept = []
 
     def setup(self, checkpoint, device):
         self.model = torch.nn.Linear(3, 1)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=0.05)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=self.lr)
         self.rng = np.random.default_rng(7)
         if checkpoint is not None:
             self.model.load_state_dict(torch.load(checkpoint.directory / "model.pt", weights_only=True))
@@ -55,6 +55,9 @@ class LeastSquares(Task):
 
     def record(self, window: Window, state: LoopState):
         return {"loss": window.sums["loss"] / window.updates}
+
+    def parameters(self):
+        return self.model.parameters()
 
     def evaluate(self, state):
         with torch.no_grad():
@@ -182,6 +185,22 @@ def test_a_resumed_run_keeps_its_patience_count(tmp_path):
     assert again.step == end.step and lines(tmp_path / "parts")[-1]["stopped"] == "patience"
 
 
+def test_a_training_that_diverges_stops_before_it_saves_weights_that_are_not_numbers(tmp_path):
+    """Issue 47: a learning rate of inf trained to a model of NaNs, saved, exit 0. A huge one still diverges: the
+    loop stops at the first update whose weights are not finite, and what it saved before (the checkpoint of
+    update 1) holds finite weights; no checkpoint, no `done` line after it."""
+    task = LeastSquares(lr=1e30)
+    with pytest.raises(TrainingDiverged, match=r"^the training diverged: the loss is (nan|inf) and the weights are no "
+                                               r"longer finite numbers after update 2 \(lr 1e\+30 is likely too "
+                                               r"high\): lower it, then$"):
+        Loop(task, LoopConfig(epochs=5, checkpoint_every=1, log_every=1, device="cpu", lr=1e30), tmp_path).run()
+    saved = torch.load(tmp_path / "checkpoint" / "model.pt", weights_only=True)
+    state = torch.load(tmp_path / "checkpoint" / "trainer_state.pt", weights_only=True)
+    assert state["step"] == 1 and all(bool(torch.isfinite(w).all()) for w in saved.values())
+    assert not any(r.get("done") for r in lines(tmp_path)) and max(r["step"] for r in lines(tmp_path)) == 1
+    assert not bool(torch.isfinite(task.model.weight).all())
+
+
 def test_patience_needs_a_dev_metric(tmp_path):
     with pytest.raises(ConfigError, match="patience 2 needs a dev evaluation"):
         Loop(LeastSquares(), LoopConfig(epochs=1, patience=2, device="cpu"), tmp_path).run()
@@ -210,3 +229,64 @@ def test_every_trainer_config_is_a_loop_config_and_refuses_the_loop_fields_it_do
         for key, value in (("device", "cuda"), ("checkpoint_every", 5), ("weights_dtype", "float16")):
             with pytest.raises(ConfigError, match=f"^{key} is not a setting of this trainer"):
                 load_config(cls, None, {key: value}).validate()
+
+
+def trainer_configs():
+    from paranmt.models.bgt.trainer import BGTConfig
+    from paranmt.models.generation.train import ParaphraserTrainConfig
+    from paranmt.models.training.paragram import ParagramConfig
+    from paranmt.models.training.sts_finetune import FinetuneConfig
+    from paranmt.models.training.trainer import TrainConfig
+
+    return (LoopConfig, TrainConfig, BGTConfig, ParaphraserTrainConfig, ParagramConfig, FinetuneConfig)
+
+
+def test_no_trainer_setting_takes_a_number_that_is_not_finite():
+    """Issue 47: `--set lr=inf` trained an encoder of NaNs. Every float setting of every trainer (learning rates,
+    margins, dropout, weight decay, clipping, time budgets, ...) refuses inf, naming the key."""
+    import dataclasses
+    import typing
+
+    from paranmt.schemas.config import CommandLineValue
+
+    checked = 0
+    for cls in trainer_configs():
+        hints = typing.get_type_hints(cls)
+        for spec in dataclasses.fields(cls):
+            if hints[spec.name] not in (float, float | None):
+                continue
+            for value in ("inf", "-.inf"):
+                with pytest.raises(ConfigError, match=f"^{spec.name} must be a finite number, not -?inf$"):
+                    load_config(cls, None, {spec.name: CommandLineValue(value)}).validate()
+            checked += 1
+    assert checked >= 20
+
+
+@pytest.mark.parametrize("key", ["dim", "hidden", "embed_dim", "vocab_size", "sp_vocab_size", "latent", "ffn",
+                                 "hf_d_model", "layers", "decoder_layers"])
+def test_a_size_no_machine_holds_is_refused_before_anything_is_allocated(key):
+    """Issue 47: `--set dim=1e12` was a traceback from the allocator. Every size is bounded, naming the key."""
+    from paranmt.schemas.config import CommandLineValue
+
+    configs = [cls for cls in trainer_configs() if key in {spec.name for spec in __import__("dataclasses").fields(cls)}]
+    assert configs
+    for cls in configs:
+        with pytest.raises(ConfigError, match=f"^{key} must be between [12] and [0-9]+, not 1000000000000$"):
+            load_config(cls, None, {key: CommandLineValue("1e12")}).validate()
+
+
+def test_a_model_larger_than_the_memory_is_refused_naming_the_settings_that_make_it():
+    """Sizes each within its bound can still make a model no machine holds: validate() estimates it."""
+    from paranmt.models.bgt.trainer import BGTConfig
+    from paranmt.models.generation.train import ParaphraserTrainConfig
+    from paranmt.models.training.trainer import TrainConfig
+
+    for config, named in ((TrainConfig(encoder="word", dim=65536, vocab_size=10_000_000),
+                           "encoder word with dim 65536, vocab_size 10000000"),
+                          (BGTConfig(dim=65536, heads=4, sp_vocab_size=10_000_000), "sp_vocab_size 10000000, dim 65536"),
+                          (ParaphraserTrainConfig(vocab_size=10_000_000, embed_dim=65536),
+                           "vocab_size 10000000, embed_dim 65536")):
+        with pytest.raises(ConfigError, match=f"^{named}.* make a model of about [0-9,]+ parameters; training it "
+                                              "needs about [0-9,.]+ GB of memory .* more than this machine's"):
+            config.validate()
+    assert TrainConfig(encoder="word", dim=300).validate().model_size()[0] == 200_000 * 300
