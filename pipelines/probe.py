@@ -7,13 +7,16 @@ A CORPUS is anything `paranmt train` reads (a shard directory, a Parquet corpus,
 For each corpus, or each fold of its ranking by COLUMN (`--by para_score --folds 10`: tenths, fold 0 lowest),
 `--pairs` pairs are drawn (seeded) and one encoder of each `--models` kind is trained on them for one epoch of the
 mega-batch trainer; each is scored on STS2017 en-en (`--datasets`). Writes DIR/results.csv
-(corpus,fold,model,pairs,dataset,pearson), DIR/probe.png and DIR/probe_config.yaml; one line per run on stderr.
+(corpus,fold,model,pairs,dataset,pearson), DIR/probe.png, DIR/probe_config.yaml and DIR/train_data.json (what
+reading each corpus counted: its rejects are said on stderr, and `--max-reject-rate` stops the probe before any run,
+exit 1, as in `paranmt train`); one line per run on stderr.
 Settings: ProbeConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE` (training settings as `--set
 train.epochs=2`). models/training/probe.py has the details; docs/encoders.md the measured cost.
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` that is, holds or lies inside an input (a
 corpus, `--sts-dir`) is refused; one holding an earlier probe's results.csv needs `--resume` (do the runs it lacks,
-with the same settings) or `--overwrite` (delete its results.csv, probe.png, probe_config.yaml and runs/ first).
+with the same settings) or `--overwrite` (delete its results.csv, probe.png, probe_config.yaml, train_data.json and
+runs/ first).
 Ctrl-C, SIGTERM or a full disk stop it with one line naming the `--resume` command (exit 130 / 143 / 1); the run cut
 short is removed (the runs in results.csv are kept).
 """
@@ -22,12 +25,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from paranmt.models.encoders import BASE_KINDS
-from paranmt.models.training.data import FORMATS
+from paranmt.models.training.data import FORMATS, TRAIN_DATA, PairCounts
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
+                                               report_rejects)
 
-WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs")      # what a probe writes into its output
+WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs", TRAIN_DATA)      # what a probe writes into its output
 
 # ProbeConfig field -> help of its flag (--field-name; the default is appended)
 FLAG_HELP = {
@@ -49,6 +54,7 @@ FLAGS = tuple(FLAG_HELP) + ("resume", "keep_encoders")
 
 def run(args) -> int:
     config = load_command_config(ProbeConfig, args, FLAGS, "probe config")
+    check_reject_rate(args.max_reject_rate)
     output = Path(config.output)
     check_apart(config.output, [*config.input, config.sts_dir])
     held = f"an earlier probe ({len(finished_runs(output))} run(s) in {RESULTS})" if (output / RESULTS).is_file() \
@@ -63,8 +69,13 @@ def run(args) -> int:
         return resume_command(getattr(args, "argv", None), "probe") if finished_runs(output) else \
             "run the same command again"
 
+    def admit(counts: PairCounts) -> bool:
+        report_rejects("probe", counts.rejects, counts.read, str(output / TRAIN_DATA))
+        return not over_reject_rate("probe", counts.read - counts.kept, counts.read, args.max_reject_rate)
+
     with stops_in_one_line(status, advice, config.output, lambda: remove_paths(unfinished_runs(output))):
-        run_probe(config)
+        if run_probe(config, admit) is None:
+            return EXIT_REJECTS
     return 0
 
 
@@ -91,3 +102,4 @@ def register(subparsers) -> None:
                                           "--overwrite, an --output holding one is refused)", resume_default=None)
     parser.add_argument("--keep-encoders", action="store_true", default=None,
                         help="keep each run's encoder under DIR/runs/ (default: its logs only)")
+    add_reject_rate_flag(parser)

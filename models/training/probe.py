@@ -14,25 +14,28 @@ the lowest values. Pairs with a null (or NaN) COLUMN are left out of the ranking
 Output DIR: results.csv (`corpus,fold,model,pairs,dataset,pearson`, rewritten after each run; `fold` is `all`
 without `by`), probe.png (models/stats/plots.probe_figure), probe_config.yaml (the resolved config and its hash),
 runs/<corpus>.<fold>.<model>/ (the run's metrics.jsonl and train_config.json; its encoder too with
-`keep_encoders`). `resume` skips the runs results.csv already holds, refusing a config that differs from the one
-that wrote DIR (the command refuses an existing results.csv without --resume or --overwrite).
+`keep_encoders`), train_data.json (per corpus: its path and what reading it counted, models/training/data.py
+`PairCounts.record`: lines rejected as `paranmt build` rejects them, pairs skipped, pairs kept). `resume` skips the
+runs results.csv already holds, refusing a config that differs from the one that wrote DIR (the command refuses an
+existing results.csv without --resume or --overwrite).
 """
 from __future__ import annotations
 
 import csv
 import dataclasses
+import json
 import logging
 import resource
 import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 import numpy as np
 import yaml
 
-from paranmt.models.training.data import FORMATS, TrainingDataError, read_pairs
+from paranmt.models.training.data import FORMATS, TRAIN_DATA, PairCounts, TrainingDataError, read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
 from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, read_yaml_mapping
 from paranmt.schemas.errors import ConfigError
@@ -132,10 +135,11 @@ def rank_folds(rows: list[tuple], folds: int) -> tuple[list[list[tuple[str, str]
     return [[ranked[i][:2] for i in part] for part in np.array_split(order, folds)], len(rows) - len(ranked)
 
 
-def read_folds(config: ProbeConfig) -> list[Fold]:
+def read_folds(config: ProbeConfig) -> tuple[list[Fold], dict[str, tuple[str, PairCounts]]]:
     """The training pairs of every run, drawn from every input (ConfigError for an input that cannot be read, has
-    no usable pairs, or fewer rankable pairs than folds), before any training."""
-    folds = []
+    no usable pairs, or fewer rankable pairs than folds), before any training; and per corpus name, its path and
+    what reading it counted."""
+    folds, read = [], {}
     suffixes = tuple(config.suffixes) if config.suffixes else None
     for name, path in zip(corpus_names(config.input), config.input):
         carry = (config.by,) if config.by else ()
@@ -144,7 +148,8 @@ def read_folds(config: ProbeConfig) -> list[Fold]:
         except (TrainingDataError, OSError) as error:
             raise ConfigError(str(error)) from None
         if not rows:
-            raise ConfigError(f"no usable training pairs in {path} ({counts})")
+            raise ConfigError(f"no usable training pairs in {path} ({counts.record()})")
+        read[name] = (path, counts)
         log.info("corpus %s: %d usable pairs of %d read (skipped %s)", name, counts.kept, counts.read,
                  counts.skipped or "none")
         if not config.by:
@@ -160,7 +165,7 @@ def read_folds(config: ProbeConfig) -> list[Fold]:
             raise ConfigError(f"{path}: {sum(map(len, parts))} pairs with a {config.by} value cannot make "
                               f"{config.folds} folds")
         folds += [Fold(name, str(i), draw(part, config.pairs, config.seed)) for i, part in enumerate(parts)]
-    return folds
+    return folds, read
 
 
 def run_name(corpus: str, fold: str, model: str) -> str:
@@ -200,9 +205,11 @@ def prepare_output(config: ProbeConfig) -> tuple[Path, list[dict]]:
     return output, rows
 
 
-def run_probe(config: ProbeConfig) -> list[dict]:
+def run_probe(config: ProbeConfig, admit: Callable[[PairCounts], bool] = lambda counts: True) -> list[dict] | None:
     """Every run of `config` not already in results.csv (see the module docstring); returns all results rows.
-    One progress line per run on stderr (logging), with its wall time and CPU time."""
+    One progress line per run on stderr (logging), with its wall time and CPU time. `admit` is shown the counts of
+    every corpus read together (after DIR/train_data.json records them per corpus); when it says no, nothing is
+    trained and None is returned."""
     from paranmt.models.evaluation.sts import discover_datasets, score_dataset
     from paranmt.models.evaluation.tables import write_results_csv
     from paranmt.models.stats.plots import probe_plot
@@ -215,8 +222,17 @@ def run_probe(config: ProbeConfig) -> list[dict]:
     for name in config.datasets:
         if not any(name in d.name for d in datasets):
             raise ConfigError(f"no STS dataset named like {name!r} under {config.sts_dir}")
-    folds = read_folds(config)
+    folds, read = read_folds(config)
     output, rows = prepare_output(config)
+    total = PairCounts()
+    for _, counts in read.values():
+        total.read, total.kept = total.read + counts.read, total.kept + counts.kept
+        total.rejects.merge(counts.rejects)
+    (output / TRAIN_DATA).write_text(json.dumps(
+        {"corpora": {name: {"input": path, **counts.record()} for name, (path, counts) in read.items()}},
+        indent=2) + "\n")
+    if not admit(total):
+        return None
     done = {(r["corpus"], r["fold"], r["model"]) for r in rows}
     runs = [(fold, model) for fold in folds for model in config.models]
     todo = [(fold, model) for fold, model in runs if (fold.corpus, fold.fold, model) not in done]

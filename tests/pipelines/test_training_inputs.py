@@ -104,3 +104,22 @@ def test_a_file_mostly_not_utf8_is_still_refused_in_one_line(moses, tmp_path, ca
                  "--output", str(tmp_path / "m")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"training input {utf16} is not UTF-8 text" in err[0]
+
+
+def test_probe_says_records_and_limits_its_rejects(moses, pairs_tsv, shared_data, tmp_path, capsys):
+    out = tmp_path / "probe"
+    argv = ["probe", "--input", str(moses), str(pairs_tsv), "--output", str(out), "--sts-dir", str(shared_data / "sts"),
+            "--pairs", "50", "--models", "word", "--datasets", "STS2017/track5.en-en", "--set", "train.dim=8",
+            "--set", "train.max_steps=1", "--set", "train.batch_size=20"]
+    assert main([*argv, "--max-reject-rate", "0.01"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-2:] == [f"paranmt probe: 5 of {2 * LINES} input records were rejected (read/empty_line 1, "
+                        f"read/invalid_utf8 3, read/wrong_column_count 1); counted in {out / 'train_data.json'}",
+                        "paranmt probe: reject rate 1.2% > --max-reject-rate 1.0%"]
+    assert [line.split(" lines are not UTF-8")[0] for line in err[:3]] == ["paranmt probe: 1 of 200"] * 3
+    assert not (out / "results.csv").exists()
+    corpora = json.loads((out / "train_data.json").read_text())["corpora"]
+    assert {name: record["rejected"] for name, record in corpora.items()} == {
+        "news": {"read/invalid_utf8": 2},
+        "pairs": {"read/invalid_utf8": 1, "read/empty_line": 1, "read/wrong_column_count": 1}}
+    assert main(argv) == 0 and len((out / "results.csv").read_text().splitlines()) == 3
