@@ -41,6 +41,7 @@ import json
 import logging
 import os
 import shutil
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import ClassVar
@@ -83,6 +84,22 @@ def part_path(output: str, index: int) -> Path:
 def finished_parts(output: str) -> int:
     parts = parts_directory(output)
     return len(list(parts.glob("[0-9]*.parquet"))) if parts.is_dir() else 0
+
+
+def check_parts_directory(output: str) -> None:
+    """ConfigError unless `OUT.parts` is absent, an empty folder, or paranmt's own parts folder (a folder holding
+    run.json, a real one): a symbolic link there, a file, or a folder of the user's is neither written through
+    nor deleted."""
+    parts = parts_directory(output)
+    if parts.is_symlink():
+        raise ConfigError(f"{parts} is a symbolic link; paraphrase keeps its parts in a folder of its own there: "
+                          f"remove the link or choose another --output")
+    if not parts.exists() or parts.is_dir() and not any(parts.iterdir()):
+        return
+    run_file = parts / RUN_FILE
+    if not parts.is_dir() or run_file.is_symlink() or not run_file.is_file():
+        raise ConfigError(f"{parts} exists and is not the parts folder of a `paranmt paraphrase` run (no "
+                          f"{RUN_FILE}); paraphrase keeps its parts there: move it away or choose another --output")
 
 
 def held_output(output: str) -> tuple[str | None, bool]:
@@ -219,6 +236,7 @@ FLAGS = {"all": {"action": "store_true"}, "no_repeat_ngram": {"metavar": "N"}, *
 
 
 def run(args) -> int:
+    from paranmt.pipelines.runtime.output_lock import OutputLock
     from paranmt.transforms.io.model_cache import local_model_path
 
     c = load_command_config(ParaphraseCommandConfig, args, FLAG_HELP, "paraphrase config",
@@ -241,12 +259,20 @@ def run(args) -> int:
     outputs.check_apart(str(parts_directory(c.output)), [c.input])
     sentences = len(list(read_sentences(c.input, what="--input", strict=True, empty_ok=False)))
     config.resolve(local_model_path)
-    what, unfinished = held_output(c.output)
-    mode = outputs.claim(c.output, what, args.resume, args.overwrite, unfinished=unfinished)
-    with outputs.stops_in_one_line(lambda: parts_progress(c.output, sentences),
-                                   lambda: parts_advice(c.output, argv),
-                                   str(Path(c.output).resolve().parent)):
-        counts = paraphrase_file(config, c.input, c.output, c.all, mode)
+    lock = OutputLock.beside(c.output, "`paranmt paraphrase` run")
+    note = lock.acquire(take_stale=True, holds_shards=False)    # the claim below decides about a stopped run's parts
+    try:
+        if note:
+            print(f"paranmt paraphrase: {note}", file=sys.stderr)
+        check_parts_directory(c.output)
+        what, unfinished = held_output(c.output)
+        mode = outputs.claim(c.output, what, args.resume, args.overwrite, unfinished=unfinished)
+        with outputs.stops_in_one_line(lambda: parts_progress(c.output, sentences),
+                                       lambda: parts_advice(c.output, argv),
+                                       str(Path(c.output).resolve().parent)):
+            counts = paraphrase_file(config, c.input, c.output, c.all, mode)
+    finally:
+        lock.release()
     print(summary_line(counts, sentences, len(config.template_list), c.output))
     return 0
 

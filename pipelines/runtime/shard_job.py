@@ -85,9 +85,8 @@ class ShardJob:
                               f"{'a file' if output_file else 'a directory'}; {command} writes {writes} there")
         self.work_dirs = [self.output]
         self.todo = list(self.files)
-        directory, name = self.output.rsplit("/", 1) if "/" in self.output else (".", self.output)
-        self.lock = OutputLock(self.output, join_path(directory, f".{name}.lock.json") if output_file else None,
-                               f"`paranmt {command}` run")
+        what = f"`paranmt {command}` run"
+        self.lock = OutputLock.beside(self.output, what) if output_file else OutputLock(self.output, None, what)
 
     def __enter__(self) -> "ShardJob":
         """Take the lock, claim the output (deleting an earlier run's files with --overwrite, finding the shards to

@@ -4,8 +4,12 @@ SIGTERM and a full disk while a text file is paraphrased end in one line naming 
 the file an uninterrupted run writes; corpus mode removes the temporaries of a stopped run and counts every shard."""
 import errno
 import json
+import os
 import shlex
 import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -13,6 +17,7 @@ import pytest
 
 from paranmt.pipelines import paraphrase
 from paranmt.pipelines.cli import main
+from paranmt.pipelines.runtime.output_lock import OutputLock
 from paranmt.schemas.records import empty_row
 from paranmt.transforms import shards
 from paranmt.transforms.shards import ParquetShardWriter
@@ -136,6 +141,56 @@ def test_resume_refuses_another_input(tiny_models, text, tmp_path, monkeypatch, 
     text.write_text("\n".join(SENTENCES[:-1]) + "\n")
     assert main(args(tiny_models, text, output, "--resume")) == 2
     assert "was started with another input_file" in last_line(capsys.readouterr().err)
+
+
+def test_one_text_run_per_output_and_a_stale_lock_is_taken_over(tiny_models, tmp_path, capsys):
+    """A second run on the output of a running one stops before any work naming it (issue 47: it deleted the
+    first's parts under it, a traceback); the lock of a killed run is taken over."""
+    text = tmp_path / "sentences.txt"
+    text.write_text("\n".join(SENTENCES[:2]) + "\n")
+    output = tmp_path / "out.jsonl"
+    holder = OutputLock.beside(str(output), "test")
+    holder.acquire(take_stale=False, holds_shards=False)             # held by this (living) process
+    assert main(args(tiny_models, text, output)) == 2
+    assert (f"output {output} is in use by another `paranmt paraphrase` run: pid {os.getpid()} on host "
+            f"{socket.gethostname()}") in last_line(capsys.readouterr().err)
+    assert not output.exists() and not paraphrase.parts_directory(str(output)).exists()
+    holder.release()
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    lock_file = tmp_path / ".out.jsonl.lock.json"
+    lock_file.write_text(json.dumps({"user": "someone", "host": socket.gethostname(), "pid": process.pid,
+                                     "pid_started": None, "started": "2026-11-24 10:00:00 UTC",
+                                     "command": "paranmt paraphrase --output out.jsonl"}))
+    assert main(args(tiny_models, text, output)) == 0
+    err = capsys.readouterr().err
+    assert ("paranmt paraphrase: took over the lock of a `paranmt paraphrase` run that stopped without finishing: "
+            f"pid {process.pid}") in err
+    assert output.exists() and not lock_file.exists()
+
+
+@pytest.mark.parametrize("extra", [(), ("--overwrite",), ("--resume",)])
+def test_a_parts_folder_that_is_not_paraphrases_own_is_refused_and_kept(tiny_models, text, tmp_path, extra,
+                                                                        capsys):
+    """OUT.parts as a symbolic link (issue 47: a traceback; written through, with --overwrite), and as a folder of
+    the user's (issue 47: deleted without a word): one line, exit 2, nothing touched."""
+    output = tmp_path / "out.jsonl"
+    parts = paraphrase.parts_directory(str(output))
+    elsewhere = tmp_path / "mine"
+    elsewhere.mkdir()
+    (elsewhere / "notes.txt").write_text("keep me\n")
+    parts.symlink_to(elsewhere, target_is_directory=True)
+    assert main(args(tiny_models, text, output, *extra)) == 2
+    assert f"{parts} is a symbolic link; paraphrase keeps its parts in a folder of its own there" in \
+        last_line(capsys.readouterr().err)
+    parts.unlink()
+    parts.mkdir()
+    (parts / "notes.txt").write_text("keep me too\n")
+    assert main(args(tiny_models, text, output, *extra)) == 2
+    assert (f"{parts} exists and is not the parts folder of a `paranmt paraphrase` run (no run.json)" in
+            last_line(capsys.readouterr().err))
+    assert (elsewhere / "notes.txt").read_text() == "keep me\n" and (parts / "notes.txt").read_text() == \
+        "keep me too\n" and not output.exists() and not (tmp_path / ".out.jsonl.lock.json").exists()
 
 
 @pytest.fixture
