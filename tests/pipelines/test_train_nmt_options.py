@@ -177,3 +177,14 @@ def test_relative_paths_are_relative_to_where_the_command_runs(nmt_recipe, tmp_p
     assert (here / "work" / name / ".data.done").is_file()
     assert main([*nmt_recipe, "--overwrite", "--set", "init_from=tests/fixtures/nmt-tiny"]) == 2
     assert "init_from" in one_line("train-nmt")              # the project's tests/fixtures is not here
+
+
+def test_docs_list_the_options_the_recipe_passes_on():
+    """docs/translate.md's table of train-nmt's fairseq options is models/nmt/fairseq_options.OPTIONS."""
+    import re
+
+    from paranmt.models.nmt.fairseq_options import OPTIONS
+
+    table = (PROJECT_ROOT / "docs" / "translate.md").read_text().split("| kind | options |")[1].split("\n\n")[0]
+    listed = {name for row in table.splitlines()[2:] for name in re.findall(r"`([a-z0-9_]+)`", row.split("|")[2])}
+    assert listed == set(OPTIONS)
