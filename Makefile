@@ -24,6 +24,7 @@ demo: $(STAMP)
 	rm -rf $(DEMO_OUT)
 	$(PARANMT) build --config configs/demo.yaml --output $(DEMO_OUT)/shards
 	$(PARANMT) stats --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/stats
+	$(PARANMT) report --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/report
 	$(PARANMT) filter --config paranmt-5m --tsv --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/paranmt-5m
 	$(PARANMT) filter --config simile --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/simile
 	$(PARANMT) export --format paranmt-txt --input $(DEMO_OUT)/shards --output $(DEMO_OUT)/export/para-nmt.txt
@@ -43,6 +44,7 @@ demo: $(STAMP)
 	@echo "  shards/*.parquet       ParaNMT-style pairs: xsim, bt, bt_score, trigram_overlap, para_score, simile, bt_repetition, languages, parses"
 	@echo "  shards/__paranmt__/    rejects/*.pq (rejected input with stage and reason; Parquet), metrics.json (the accounting)"
 	@echo "  stats/                 corpus statistics report (Markdown, JSON, PNG plots)"
+	@echo "  report/index.html      the corpus report: open it in a browser (accounting, rejects, distributions, samples per band, filter previews)"
 	@echo "  paranmt-5m/            training corpus, the paper's recipe (top two para-score tenths, <= 30 tokens, no copies of the reference, no loops, English); __paranmt__/pairs.tsv"
 	@echo "  simile/                SIMILE-style corpus (para >= 0.5, overlap <= 0.2)"
 	@echo "  export/                para-nmt.txt (ref TAB bt TAB score), scpn.tsv, hf/ (Hugging Face parquet + card)"

@@ -28,7 +28,6 @@ from paranmt.transforms.paraphrase import ParaphraseShards
 from paranmt.transforms.shards import read_shard_counts, shard_files, shard_name, write_json
 
 LOG = logging.getLogger(__name__)
-SUMMARY = "paraphrase_summary.json"
 
 
 def run_paraphrase_corpus(config, input_path: str, output: str, column: str = "ref", write_all: bool = False,
@@ -52,7 +51,7 @@ def run_paraphrase_corpus(config, input_path: str, output: str, column: str = "r
                                                         isolate=remote and bool(accelerator)))
         per_shard = [{"shard": shard_name(path), **read_shard_counts(job.shard_output(path))} for path in job.files]
         totals = sum_counts(per_shard)
-        write_json(FileSystems.join(job.output, layout.SIDE_DIR, SUMMARY),
+        write_json(FileSystems.join(job.output, layout.PARAPHRASE_SUMMARY),
                    {"input": input_path, "column": column, "settings": dataclasses.asdict(config),
                     "skipped_done_shards": len(job.files) - len(job.todo), "shards": per_shard,
                     "totals": dict(totals)})

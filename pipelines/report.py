@@ -123,7 +123,8 @@ def read_side_json(root: str, name: str) -> dict | None:
     from paranmt.schemas import layout
     from paranmt.transforms.shards import join_path
 
-    for path in (join_path(root, name), join_path(root, layout.LEGACY_NAMES[name])):
+    for path in (join_path(root, name), *([join_path(root, layout.LEGACY_NAMES[name])] if name in layout.LEGACY_NAMES
+                                          else [])):
         if FileSystems.exists(path):
             try:
                 with FileSystems.open(path) as handle:
@@ -135,7 +136,7 @@ def read_side_json(root: str, name: str) -> dict | None:
 
 def build_side(root: str, seed: str) -> dict:
     """The build's part of the report: the manifest, its accounting (summed over the manifest's shards), the
-    rejects by stage and reason with examples, a filter's report."""
+    rejects by stage and reason with examples, a filter's report, the summary of `paranmt paraphrase`."""
     from paranmt.models.report.collect import RejectCollector
     from paranmt.schemas import layout
     from paranmt.schemas.records import REJECT_SCHEMA
@@ -155,7 +156,8 @@ def build_side(root: str, seed: str) -> dict:
                 collector.add(table)
         rejects = collector.summary()
     return {"manifest": manifest, "accounting": accounting, "rejects": rejects,
-            "filter_report": read_side_json(root, layout.FILTER_REPORT)}
+            "filter_report": read_side_json(root, layout.FILTER_REPORT),
+            "paraphrase_summary": read_side_json(root, layout.PARAPHRASE_SUMMARY)}
 
 
 def make_report(config: ReportConfig, files: list[str], command: str) -> dict:

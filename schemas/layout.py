@@ -29,6 +29,7 @@ MANIFEST = f"{SIDE_DIR}/manifest.json"        # build: files, models, versions, 
 WORKER_LOG = f"{SIDE_DIR}/workers.log"        # build: what the worker processes printed (the console shows it with -v)
 LOCK = f"{SIDE_DIR}/lock.json"                # build: the build that holds the directory (pipelines/runtime/output_lock.py)
 FILTER_REPORT = f"{SIDE_DIR}/filter_report.json"
+PARAPHRASE_SUMMARY = f"{SIDE_DIR}/paraphrase_summary.json"   # paraphrase --input SHARDS: settings and counts
 TSV_PARTS = f"{SIDE_DIR}/tsv_parts"           # filter --tsv: per-shard TSV parts before concatenation
 PAIRS_TSV = f"{SIDE_DIR}/pairs.tsv"           # filter --tsv: `ref TAB bt` of the kept rows
 DEDUP_WORK = f"{SIDE_DIR}/dedup_work"         # filter dedup: spilled keys and losers while it runs

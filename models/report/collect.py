@@ -27,7 +27,7 @@ import pyarrow.compute as pc
 from paranmt.models.filters.plan import KEPT, FilterPlan
 from paranmt.models.filters.quantiles import (add_counts, finite_values, high_counts, low_counts, needed_buckets,
                                               value_at)
-from paranmt.models.report.sampling import Bands, BottomK, float_values, seeded_hashes
+from paranmt.models.report.sampling import HASH_END, Bands, BottomK, float_values, seeded_hashes
 from paranmt.models.stats.corpus_stats import LANGUAGE_COLUMNS, SIGNAL_RANGES, CorpusAccumulator
 from paranmt.models.stats.report import build_stats
 
@@ -275,8 +275,8 @@ class ParaphraseCollector:
             histogram.add(table.column(name))
         hashes = seeded_hashes(table.column("source_id"), self.seed)
         self.source_hashes.append(np.unique(hashes))
-        limit = sorted(self.chosen.values())[self.k - 1] if len(self.chosen) >= self.k else int(np.uint64(-1))
-        chosen = np.flatnonzero(hashes <= np.uint64(limit))
+        limit = np.uint64(sorted(self.chosen.values())[self.k - 1]) if len(self.chosen) >= self.k else HASH_END
+        chosen = np.flatnonzero(hashes <= limit)
         for position, row in zip(chosen.tolist(), table.select(list(self.COLUMNS)).take(
                 pa.array(chosen, pa.int64())).to_pylist()):
             self.chosen[row["source_id"]] = int(hashes[position])

@@ -71,18 +71,20 @@ def table(header: list, rows: list[list], **attrs) -> Safe:
 
 def histogram(counts: list[int], value_range: tuple[float, float], title: str, width: int = 320,
               height: int = 120) -> Safe:
-    """Bars of `counts` over `value_range` as an inline SVG with its axis ends and a title per bar."""
-    top, bins = max(counts) or 1, len(counts)
+    """Bars of `counts` over `value_range` as an inline SVG with its axis ends, its highest count above the bars
+    and a title per bar."""
+    top, bins, above = max(counts) or 1, len(counts), 14
     low, high = value_range
     step, bar = (high - low) / bins, width / bins
     bars = [h("rect", h("title", f"[{low + i * step:g}, {low + (i + 1) * step:g}): {count:,}"),
-              x=f"{i * bar:.2f}", y=f"{height - count / top * height:.2f}", width=f"{max(bar - 1, 1):.2f}",
+              x=f"{i * bar:.2f}", y=f"{above + height - count / top * height:.2f}", width=f"{max(bar - 1, 1):.2f}",
               height=f"{count / top * height:.2f}") for i, count in enumerate(counts)]
-    axis = [h("text", f"{low:g}", x="0", y=str(height + 14)),
-            h("text", f"{high:g}", x=str(width), y=str(height + 14), text_anchor="end"),
-            h("text", f"max {top:,}", x=str(width), y="10", text_anchor="end")]
+    axis = [h("text", f"{low:g}", x="0", y=str(above + height + 14)),
+            h("text", f"{high:g}", x=str(width), y=str(above + height + 14), text_anchor="end"),
+            h("text", f"highest bar {top:,}", x=str(width), y="10", text_anchor="end")]
+    total = above + height + 18
     return h("svg", h("title", title), *bars, *axis, xmlns="http://www.w3.org/2000/svg", role="img",
-             viewBox=f"0 0 {width} {height + 18}", width=str(width), height=str(height + 18), class_="histogram")
+             viewBox=f"0 0 {width} {total}", width=str(width), height=str(total), class_="histogram")
 
 
 STYLE = Safe("""

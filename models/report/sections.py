@@ -92,6 +92,17 @@ def build_section(report: dict) -> Safe:
                         [[step["filter"], (filter_report.get("keeps") or {}).get(step["filter"], ""),
                           number(step["seen"]), number(step["kept"]), number(step["dropped"])]
                          for step in filter_report.get("filters", [])])]
+    summary = (build.get("paraphrase_summary") or {}).get("totals")
+    if summary:
+        reasons = {k: v for k, v in summary.items() if k not in ("candidates", "kept", "sources") and v}
+        attrs.update(data_candidates=summary.get("candidates"), data_kept=summary.get("kept"))
+        parts.append(h("p", f"paranmt paraphrase of {build['paraphrase_summary'].get('input', '')} "
+                            f"({build['paraphrase_summary'].get('column', '')} column): "
+                            f"{number(summary.get('sources'))} sources, {number(summary.get('candidates'))} "
+                            f"candidates, {number(summary.get('kept'))} kept; not kept: "
+                            + (", ".join(f"{k} {number(v)}" for k, v in sorted(reasons.items())) or "none")
+                            + (". The shards hold the kept candidates only (paraphrase without --all)."
+                               if summary.get("candidates") != rows else "."), class_="accounting-note"))
     pairs = report.get("pairs") or {}
     if pairs.get("corpora"):
         parts += [h("h3", "Per source corpus and language"),
@@ -146,7 +157,7 @@ def statistics_section(stats: dict | None) -> Safe:
     parses = corpora[top]["parses"]
     languages = corpora[top]["languages"]
     return h("section", h("h2", "Statistics (P18 Tables 1 and 3)"),
-             h("p", "Table 1 of ParaNMT-50M as `paranmt stats` computes it (models/stats): length, IDF and entropies "
+             h("p", "Table 1 of ParaNMT-50M as paranmt stats computes it (models/stats): length, IDF and entropies "
                     "on a seeded sample of the references per corpus (", h("i", "sample rows"), "), para score and "
                     f"size on every row; entropies in nats; IDF reference: {stats['idf_reference']['name']}.",
                class_="dim"),
@@ -202,7 +213,7 @@ def filters_section(previews: list[dict]) -> Safe:
         rows = preview["rows"]
         if preview["missing_columns"]:
             body = [h("p", f"Not applicable: needs {', '.join(preview['missing_columns'])}, null in every row of "
-                           "the input (`paranmt filter` refuses it).", class_="dim")]
+                           "the input (paranmt filter refuses it).", class_="dim")]
         else:
             steps = [[h("span", "kept", class_="kept"), number(preview["kept"]), share(preview["kept"], rows)]]
             steps += [[h("span", f"dropped: {d['reason']}", class_="dropped"), number(d["rows"]), share(d["rows"], rows)]
@@ -216,7 +227,7 @@ def filters_section(previews: list[dict]) -> Safe:
                        *body, class_="preview", data_name=preview["name"], data_rows=rows,
                        data_kept=preview["kept"], data_dropped=rows - preview["kept"]))
     return h("section", h("h2", "Filter previews"),
-             h("p", "What each shipped preset of `paranmt filter --config NAME` (and the --where condition) keeps "
+             h("p", "What each shipped preset of paranmt filter --config NAME (and the --where condition) keeps "
                     "and drops on these rows: each row is dropped by the first filter that rejects it, as the "
                     "filter does; quantile bounds are exact over the input. Dedup and sampling steps are not "
                     "previewed.", class_="dim"), *parts, id="filters", data_previews=len(previews))
@@ -278,6 +289,7 @@ def render_report(report: dict) -> str:
         footer = h("div", h("b", "Rating sheet"), " · ", h("span", "", id="rating-progress"), " · ",
                    h("button", "Download ratings CSV", id="rating-download", type="button"), " ",
                    h("button", "Clear all ratings", id="rating-clear", type="button"), " ",
-                   h("span", "Ratings stay in this browser until cleared; `paranmt report --ratings ratings.csv "
-                             "--output DIR` turns the CSV into the per-band table.", class_="dim"), id="rating-bar")
+                   h("span", "Ratings stay in this browser until cleared; ",
+                     h("code", "paranmt report --ratings ratings.csv --output DIR"),
+                     " turns the CSV into the per-band table.", class_="dim"), id="rating-bar")
     return page(f"paranmt report: {report['input']}", report_id(report), nav, header, body, footer)

@@ -4,6 +4,7 @@ the shards' and the manifest's own, the samples are seeded, the filter preview k
 keeps, and the command keeps the output contract."""
 import json
 import re
+import shutil
 from collections import Counter
 from html.parser import HTMLParser
 
@@ -130,3 +131,12 @@ def test_the_output_contract_and_mistakes_in_one_line(report_build, tmp_path, on
     assert "no shard files" in one_line("report")
     assert report("--input", report_build, "--ratings", "r.csv", "--output", output, "--overwrite") == 2
     assert "not both" in one_line("report")
+
+
+def test_a_corrupt_side_file_is_one_line_and_no_page(report_build, tmp_path, one_line):
+    copy = tmp_path / "shards"
+    shutil.copytree(report_build, copy)
+    (copy / "__paranmt__" / "manifest.json").write_text('{"shards": [', encoding="utf-8")
+    assert report("--input", copy, "--output", tmp_path / "r") == 2
+    assert "manifest.json is not a JSON file" in one_line("report")
+    assert not (tmp_path / "r" / "index.html").exists()
