@@ -69,7 +69,9 @@ def allow_fairseq_checkpoints() -> None:
 def load_checkpoint(path: Path) -> dict:
     """torch.load of a fairseq checkpoint, weights-only with argparse.Namespace allowed (see module docstring);
     UnsafeFileError naming a refused file, ModelFileError naming one that is not a torch file or holds no model
-    weights. Also the check of a checkpoint before fairseq itself loads it."""
+    weights, and UnsafeFileError for one whose stored options hold a value fairseq would run as Python
+    (fairseq_options.check_stored_options). Also the check of a checkpoint before fairseq itself loads it."""
+    from paranmt.models.nmt.fairseq_options import check_stored_options
     from paranmt.models.safe_load import load_weights_only
 
     allow_fairseq_checkpoints()
@@ -77,6 +79,7 @@ def load_checkpoint(path: Path) -> dict:
         state = load_weights_only(path)
     if not isinstance(state, dict) or not isinstance(state.get("model"), dict):
         raise ModelFileError(f"{path} is not a readable fairseq checkpoint: it holds no `model` weights")
+    check_stored_options(state, path)
     return state
 
 

@@ -10,9 +10,13 @@ as data (a YAML value, or a string read with `ast.literal_eval`), checked agains
 number, a pair of numbers in [0, 1), a list of numbers, a true/false flag, a registry name, a path) and
 rendered anew in one canonical form (`(0.9, 0.98)`, `0.001`, `[1, 2]`, `./-x` for a path `-x`), so no rendered
 value but a negative number starts with `-` (none can be read as an option). Any other option, and any value that
-does not fit, is a ConfigError naming the key (docs/reliability.md, "Inputs that must not be trusted")."""
+does not fit, is a ConfigError naming the key (docs/reliability.md, "Inputs that must not be trusted").
+
+A checkpoint stores options as well, which fairseq evaluates when it builds a model from it: `check_stored_options`
+refuses one whose stored value for an option of `EVALUATED` is not a plain literal."""
 from __future__ import annotations
 
+import argparse
 import ast
 import math
 import os
@@ -63,6 +67,42 @@ KIND_TEXT = {"flag": "true or false", "int": "an integer", "float": "a finite nu
              "betas": "a pair of numbers in [0, 1), like (0.9, 0.98)", "floats": "a finite number or a list of them",
              "ints": "an integer or a list of them", "name": "a name (letters, digits, underscores)",
              "path": "a path"}
+
+
+# options whose value fairseq evaluates as Python when it builds a model, task, optimizer or criterion from them
+# (`eval`, utils.eval_str_list / eval_str_dict / eval_bool): in a checkpoint's stored options, such a value must be
+# a plain literal (`check_stored_options`); tests/models/test_safe_load.py checks the list against fairseq's source
+EVALUATED = frozenset("""adam_betas adamax_betas lamb_betas adafactor_eps adaptive_softmax_cutoff adaptive_input_cutoff
+    character_filters encoder_layers decoder_layers encoder_attention decoder_attention self_attention pretrained
+    project_input gated_attention downsample conv_feature_layers conv_aggregator_layers conv_enc_config
+    conv_dec_config feature_encoder_spec wer_args left_pad_source left_pad_target pipeline_balance pipeline_devices
+    pipeline_encoder_balance pipeline_encoder_devices pipeline_decoder_balance pipeline_decoder_devices
+    model_overrides vggblock_enc_config transformer_enc_config transformer_dec_config transformer_sampling
+    transformer_context decoder_zero_init xformers_att_config encoder_glu decoder_glu weight_softmax
+    encoder_kernel_size_list decoder_kernel_size_list""".split())
+
+
+def check_stored_options(state: dict, path) -> None:
+    """UnsafeFileError naming `path` when a fairseq checkpoint `state` stores (in `args` or a section of `cfg`) a
+    text value for an option of EVALUATED that is not a plain Python literal: fairseq would run it as code when it
+    builds the model from the checkpoint (the translators, convert-nmt's CTranslate2 converter)."""
+    from paranmt.models.safe_load import UnsafeFileError
+
+    def walk(node, where: str, depth: int = 0):
+        node = vars(node) if isinstance(node, argparse.Namespace) else node
+        if not isinstance(node, dict) or depth > 3:
+            return
+        for key, value in node.items():
+            if isinstance(value, (dict, argparse.Namespace)):
+                yield from walk(value, f"{where}{key}.", depth + 1)
+            elif key in EVALUATED and isinstance(value, str) and _literal(value) is value:
+                yield f"{where}{key}", value
+
+    for section in ("args", "cfg"):
+        for name, value in walk(state.get(section) or {}, f"{section}."):
+            shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+            raise UnsafeFileError(f"{path}: refused: its stored option {name} is {shown}, not a plain value, and "
+                                  f"fairseq would run it as Python")
 
 
 def _literal(value):

@@ -203,3 +203,49 @@ def test_hugging_face_directories_with_a_crafted_pytorch_model_bin_are_refused(t
                          "--reference", str(text), "--simile-encoder", ""], model, capsys)
     refused_in_one_line(["convert-nmt", "--transformers", str(model), "--output", str(tmp_path / "ct2")], model,
                         capsys)
+
+
+def model_storing(tmp_path, repo, marker, key: str):
+    """The tiny test NMT model whose checkpoint stores, for fairseq option `key` of its model config, Python that
+    writes the marker (loaded weights-only it is plain text; fairseq evaluates it when it builds the model)."""
+    from paranmt.models.nmt.export import load_checkpoint
+
+    model = tmp_path / "model"
+    shutil.copytree(repo / "tests" / "fixtures" / "nmt-tiny", model, ignore=shutil.ignore_patterns("MANIFEST.json"))
+    state = load_checkpoint(model / "fairseq" / "model.pt")
+    setattr(state["cfg"]["model"], key, f"__import__('os').system('touch {shlex.quote(str(marker))}') or [100]")
+    torch.save(state, model / "fairseq" / "model.pt")
+    return model
+
+
+def test_a_checkpoint_storing_an_option_fairseq_evaluates_is_refused(tmp_path, repo, bitext, marker, capsys):
+    """Weights-only loading keeps a checkpoint's objects out, not its text: fairseq `eval`s some stored options
+    (adaptive_softmax_cutoff here) when it builds the model (the fairseq backend, convert-nmt's CTranslate2
+    converter). Every loader refuses such a checkpoint in one line naming it and the option."""
+    model = model_storing(tmp_path, repo, marker, "adaptive_softmax_cutoff")
+    checkpoint = model / "fairseq" / "model.pt"
+    refused_in_one_line(["convert-nmt", "--fairseq-checkpoint", str(checkpoint), "--output", str(tmp_path / "o")],
+                        checkpoint, capsys)
+    text = tmp_path / "s.txt"
+    text.write_text("Dobrý den.\n", encoding="utf-8")
+    refused_in_one_line(["eval-nmt", "--model", str(model), "--backend", "fairseq", "--source", str(text),
+                         "--reference", str(text), "--simile-encoder", ""], checkpoint, capsys)
+    config = nmt_config(tmp_path, bitext, init_from=str(model), objective="mrt")
+    assert main(["train-nmt", "--config", str(config)]) == 2
+    assert "its stored option cfg.model.adaptive_softmax_cutoff is" in capsys.readouterr().err
+
+
+def test_the_options_fairseq_evaluates_are_all_checked_in_checkpoints():
+    """Every option fairseq's source passes to eval / eval_str_list / eval_str_dict / eval_bool is in
+    fairseq_options.EVALUATED (a newer fairseq with another one fails here)."""
+    import re
+    from pathlib import Path
+
+    import fairseq
+
+    from paranmt.models.nmt.fairseq_options import EVALUATED
+
+    call = re.compile(r"\b(?:eval|eval_str_list|eval_str_dict|eval_bool)\(\s*(?:self\.)?(?:cfg|args)(?:\.\w+)*\.(\w+)")
+    found = {name for path in Path(fairseq.__file__).parent.rglob("*.py")
+             for name in call.findall(path.read_text(encoding="utf-8", errors="replace"))}
+    assert len(found) > 20 and found <= EVALUATED, sorted(found - EVALUATED)
