@@ -88,10 +88,10 @@ class LineRejects:
     def total(self) -> int:
         return sum(self.by_reason.values())
 
-    def add(self, reason: str) -> None:
-        """Count one refused record under `read/<reason>`."""
+    def add(self, reason: str, n: int = 1) -> None:
+        """Count `n` refused records under `read/<reason>`."""
         key = f"{STAGE}/{reason}"
-        self.by_reason[key] = self.by_reason.get(key, 0) + 1
+        self.by_reason[key] = self.by_reason.get(key, 0) + n
 
     def lines(self, path: str | Path) -> Iterator[str | None]:
         """The lines of the file `path` (split at line feeds only, the line end `\\n` or `\\r\\n` removed),

@@ -25,6 +25,8 @@ import json
 import logging
 from pathlib import Path
 
+from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
+                                               report_rejects)
 from paranmt.schemas.config import DEVICES, FP16_CHOICES, WEIGHTS_DTYPES
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
@@ -33,14 +35,15 @@ log = logging.getLogger(__name__)
 TRAIN_DATA = "train_data.json"      # the data a run read (paths as given, counts); --resume reads its held-out data
 
 
-def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cache, parser_dir: str):
-    """(instances, {"pairs": counts, "sentences": counts}, parses seen) of the pair inputs and sentence files."""
+def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cache, parser_dir: str, rejects):
+    """(instances, {"pairs": counts, "sentences": counts}, parses seen) of the pair inputs and sentence files; the
+    lines rejected while reading them are counted in `rejects` (models/encoding.py LineRejects)."""
     from paranmt.models.generation.data import fill_parses, pair_instances, read_pairs, sentence_instances
     from paranmt.transforms.io.streams import read_sentences
 
     instances, counts, parses = [], {}, []
     if pair_paths:
-        pairs = read_pairs(pair_paths)
+        pairs = read_pairs(pair_paths, rejects)
         fill_parses(pairs, cache, parser_dir, config.task)
         found, counts["pairs"] = pair_instances(config.task, pairs, config.require_different, config.max_words)
         instances += found
@@ -49,8 +52,8 @@ def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cac
         skipped: dict[str, int] = {}
         sentences = [line.strip() for path in sentence_paths
                      for line in read_sentences(path, counts=skipped, what="sentence file")]
-        if skipped:
-            log.warning("sentence files: lines skipped (not read as sentences): %s", skipped)
+        for reason, n in skipped.items():
+            rejects.add(reason, n)
         parsed = cache.parse(sentences, parser_dir) if config.task == "scpn" else {}
         found, counts["sentences"] = sentence_instances(config.task, sentences, parsed, config.max_words)
         instances += found
@@ -94,6 +97,7 @@ def run(args) -> int:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
     config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config",
                                 saved_in=lambda _: args.output)
+    check_reject_rate(args.max_reject_rate)
     mode = claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
                                                config.hf_model], args.resume, args.overwrite)
     output = make_output_dir(args.output)
@@ -105,29 +109,36 @@ def run(args) -> int:
 
 def train(args, config, output) -> int:
     """Read the data (parsed through the cache), train, save (`run` after the output checks)."""
+    from paranmt.models.encoding import LineRejects
     from paranmt.models.generation.data import GenerationDataError, ParseCache, top_templates
     from paranmt.models.generation.train import ParaphraserTrainer
     from paranmt.models.parsing.parser import ParserModelError, model_files
 
     parser_dir = asset_path(args.parser)
     cache = ParseCache(args.parse_cache or output / "parses.tsv")
+    rejects = LineRejects()
     try:
         if config.task != "plain":
             model_files(parser_dir)
-        instances, counts, parses = load_instances(args.input, args.sentences, config, cache, parser_dir)
-        dev = load_instances(args.dev, args.dev_sentences, config, cache, parser_dir)[0] \
-            if args.dev or args.dev_sentences else []
+        instances, counts, parses = load_instances(args.input, args.sentences, config, cache, parser_dir, rejects)
+        dev, dev_counts, _ = load_instances(args.dev, args.dev_sentences, config, cache, parser_dir, rejects) \
+            if args.dev or args.dev_sentences else ([], {}, [])
     except (GenerationDataError, ParserModelError, OSError) as error:
         raise ConfigError(str(error)) from None
+    read = rejects.total + sum(c.read for c in [*counts.values(), *dev_counts.values()])
+    unusable = rejects.total + sum(c.unusable for c in [*counts.values(), *dev_counts.values()])
     counts = {kind: c.as_dict() for kind, c in counts.items()}
     if not instances:
         raise ConfigError(f"no training instances in {', '.join(args.input + args.sentences)} ({counts})")
     log.info("training instances: %d (%s)", len(instances), counts)
     templates = top_templates(parses, 20)
     info = {"inputs": args.input, "sentences": args.sentences, "dev": args.dev, "dev_sentences": args.dev_sentences,
-            "data": counts, "dev_instances": len(dev),
+            "data": counts, "dev_instances": len(dev), "rejected": rejects.by_reason, "not_utf8": rejects.advice(),
             "parser": args.parser if config.task != "plain" else None}     # paths as given: records stay portable
     (output / TRAIN_DATA).write_text(json.dumps(info, indent=2) + "\n")
+    report_rejects("train-paraphraser", rejects, read, str(output / TRAIN_DATA))
+    if over_reject_rate("train-paraphraser", unusable, read, args.max_reject_rate):
+        return EXIT_REJECTS
     try:
         ParaphraserTrainer(config, output).fit(instances, templates, dev, resume=args.resume, training_info=info)
     except ValueError as error:
@@ -204,6 +215,7 @@ def register(subparsers) -> None:
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
     add_output_flags(parser, "DIR/checkpoint", f"DIR/{ParaphraserTrainConfig.SAVED_AS}")
+    add_reject_rate_flag(parser)
     add_config_arguments(parser, ParaphraserTrainConfig, FLAG_HELP,
                          {"task": TASKS, "arch": ARCHS, "require_different": REQUIRE_DIFFERENT, "device": DEVICES,
                           "fp16": FP16_CHOICES, "weights_dtype": WEIGHTS_DTYPES}, FLAGS, example="epochs=2")

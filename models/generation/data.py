@@ -31,8 +31,11 @@ Inputs (`read_pairs`; `detect_input`):
   pandas and Python's csv module read it;
 - sentences: a text file, one English sentence per line, read by the commands (transforms/io/streams.py
   `read_sentences`).
-A TSV that is mostly not UTF-8 text (a binary file given by mistake; models/files.require_text) is an error naming
-it, as is a Parquet file that cannot be read.
+TSV lines are read as `paranmt build` reads lines (models/encoding.py `LineRejects`): a line that is not UTF-8, a
+blank line and a line without the columns of its layout are rejects, counted under the build's reasons
+(`read/invalid_utf8`, `read/empty_line`, `read/wrong_column_count`), never pairs of U+FFFD characters. A TSV that is
+mostly not UTF-8 text (a binary file given by mistake; models/files.require_text) is an error naming it, as is a
+Parquet file that cannot be read.
 Sentences without a parse are parsed with the configured parser (assets/parser-en by default) through
 `ParseCache`, a TSV `sentence TAB parse` (empty parse = the parser failed) that is appended to as parsing goes,
 so a killed run or a second task reuses it.
@@ -45,6 +48,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paranmt.models.encoding import LineRejects
 from paranmt.models.files import DataFileError, reading, require_text
 from paranmt.models.generation.templates import template_of
 from paranmt.schemas import layout, tsv
@@ -90,11 +94,20 @@ class ParsedPair:
         return template_of(self.p2)
 
 
+UNUSABLE = ("empty_side", "empty", "too_long", "no_parse")    # skips for the data's fault (a build rejects such rows),
+#                                                              not for a training choice (same_template, duplicate)
+
+
 @dataclass
 class DataCounts:
     read: int = 0
     instances: int = 0
     skipped: Counter = field(default_factory=Counter)
+
+    @property
+    def unusable(self) -> int:
+        """The records skipped for a reason in UNUSABLE."""
+        return sum(self.skipped[reason] for reason in UNUSABLE)
 
     def as_dict(self) -> dict:
         return {"read": self.read, "instances": self.instances, "skipped": dict(self.skipped)}
@@ -109,9 +122,9 @@ def detect_input(path: str) -> str:
         return "shards"
     if not p.is_file():
         raise GenerationDataError(f"training input {path} not found")
-    with p.open(encoding="utf-8", errors="replace") as handle:
-        first = handle.readline().rstrip("\n").split("\t")
-    return "scpn-tsv" if tuple(first) == tsv.SCPN_COLUMNS else "pair-tsv"
+    with p.open("rb") as handle:
+        first = handle.readline().rstrip(b"\r\n")
+    return "scpn-tsv" if first == tsv.header(tsv.SCPN_COLUMNS).rstrip("\n").encode() else "pair-tsv"
 
 
 def _shard_pairs(path: str) -> list[ParsedPair]:
@@ -134,25 +147,26 @@ def _shard_pairs(path: str) -> list[ParsedPair]:
     return pairs
 
 
-def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
+def _tsv_pairs(path: str, kind: str, rejects: LineRejects) -> list[ParsedPair]:
     from paranmt.models.parsing.trees import TreeFormatError, from_scpn
 
     pairs = []
     require_text(path, "training input")
-    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-        if kind == "scpn-tsv":
-            index, rows = tsv.pair_rows(handle, tsv.SCPN_COLUMNS)
-        else:
-            index, rows = tsv.pair_rows(handle, tsv.PAIRS_COLUMNS, optional=("ref_parse", "bt_parse"))
-        try:
-            lines = list(rows)
-        except csv.Error as error:
-            raise GenerationDataError(f"{path}: not a readable TSV ({error})") from None
+    columns = tsv.SCPN_COLUMNS if kind == "scpn-tsv" else tsv.PAIRS_COLUMNS
+    index, rows = tsv.pair_rows(rejects.text_lines(path), columns,
+                                optional=() if kind == "scpn-tsv" else ("ref_parse", "bt_parse"))
+    needed = max(index[column] for column in columns) + 1
+    try:
+        lines = []
+        for parts in rows:
+            if len(parts) < needed:
+                rejects.add("wrong_column_count")
+            else:
+                lines.append(parts)
+    except csv.Error as error:
+        raise GenerationDataError(f"{path}: not a readable TSV ({error})") from None
     if kind == "scpn-tsv":
         for parts in lines:
-            if len(parts) < 4:
-                pairs.append(ParsedPair(parts[0] if parts else "", ""))
-                continue
             try:
                 parse = from_scpn(parts[1]) if parts[1].strip() else None
             except TreeFormatError:
@@ -170,12 +184,13 @@ def _tsv_pairs(path: str, kind: str) -> list[ParsedPair]:
     return pairs
 
 
-def read_pairs(paths: list[str]) -> list[ParsedPair]:
-    """Every pair of `paths` (layouts in the module docstring), in order; parses may be None."""
-    pairs = []
+def read_pairs(paths: list[str], rejects: LineRejects | None = None) -> list[ParsedPair]:
+    """Every pair of `paths` (layouts in the module docstring), in order; parses may be None. The TSV lines that
+    are rejects are counted in `rejects`."""
+    pairs, rejects = [], LineRejects() if rejects is None else rejects
     for path in paths:
         kind = detect_input(path)
-        pairs += _shard_pairs(path) if kind == "shards" else _tsv_pairs(path, kind)
+        pairs += _shard_pairs(path) if kind == "shards" else _tsv_pairs(path, kind, rejects)
     return pairs
 
 

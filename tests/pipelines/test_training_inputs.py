@@ -123,3 +123,27 @@ def test_probe_says_records_and_limits_its_rejects(moses, pairs_tsv, shared_data
         "news": {"read/invalid_utf8": 2},
         "pairs": {"read/invalid_utf8": 1, "read/empty_line": 1, "read/wrong_column_count": 1}}
     assert main(argv) == 0 and len((out / "results.csv").read_text().splitlines()) == 3
+
+
+def test_train_paraphraser_says_records_and_limits_its_rejects(pairs_tsv, bitext, tmp_path, capsys):
+    sentences = tmp_path / "sentences.txt"
+    czech = (bitext / "newssyscomb2009.ces").read_text(encoding="utf-8").splitlines()[:20]
+    sentences.write_bytes(b"".join((line.encode("cp1250") if number == 3 else line.encode()) + b"\n"
+                                   for number, line in enumerate(czech, 1)))
+    out = tmp_path / "plain"
+    argv = ["train-paraphraser", "--input", str(pairs_tsv), "--sentences", str(sentences), "--output", str(out),
+            "--task", "plain", "--vocab-size", "500", "--embed-dim", "8", "--hidden", "16", "--max-steps", "1",
+            "--batch-size", "8", "--device", "cpu"]
+    assert main([*argv, "--max-reject-rate", "0.01"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0].startswith(f"paranmt train-paraphraser: 1 of {LINES} lines are not UTF-8, the first at {pairs_tsv} "
+                             "line 7 (invalid UTF-8 at byte ")
+    assert err[-2:] == [f"paranmt train-paraphraser: 4 of {LINES + 20} input records were rejected (read/empty_line 1, "
+                        f"read/invalid_utf8 2, read/wrong_column_count 1); counted in {out / 'train_data.json'}",
+                        "paranmt train-paraphraser: reject rate 2.3% > --max-reject-rate 1.0%"]   # and 1 too_long
+    record = json.loads((out / "train_data.json").read_text())
+    assert record["rejected"] == {"read/invalid_utf8": 2, "read/empty_line": 1, "read/wrong_column_count": 1}
+    assert record["data"]["pairs"] == {"read": LINES - 3, "instances": LINES - 4, "skipped": {"too_long": 1}}
+    assert record["data"]["sentences"]["read"] == 19
+    assert not (out / "checkpoint").exists()
+    assert main(argv) == 0 and (out / "paraphraser.json").is_file()
