@@ -22,7 +22,8 @@ template_match   bool, null. Whether the re-parsed paraphrase's top two levels e
 overlap          float32, null. Word-trigram overlap of source and paraphrase (models/scoring/overlap.py).
 para_score       float32, null. Cosine of the post-filter encoder's embeddings of source and paraphrase.
 kept             bool, not null. True when the row passed the post-filter (see reason).
-reason           string, null. Null for kept rows; else one of SOURCE_REASONS (the source was not paraphrased),
+reason           string, null. Null for kept rows; else one of SOURCE_REASONS (the source was not paraphrased:
+                 no parse, no text, or not English: models/generation/pipeline.py `min_english`),
                  `generation_failed` (the model raised on this input), `bad_target_parse` (the parse
                  generator's output is empty or not a tree), or the post-filter's
                  `empty_paraphrase`, `copy`, `repeated_word`, `unbalanced`, `lowercase_start`,
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SOURCE_REASONS = ("source_unparsed", "source_empty")
+SOURCE_REASONS = ("source_unparsed", "source_empty", "not_english")
 PARAPHRASE_SCHEMA = pa.schema([
     pa.field("source_id", pa.string(), nullable=False),
     pa.field("source", pa.string(), nullable=False),

@@ -31,6 +31,8 @@ class ParaphraseConfig(Config):
     templates: str | None = None
     parser: str = ParseConfig.model_dir
     max_tokens: int = bounded(ParseConfig.max_tokens, 1)
+    min_english: float = bounded(0.01, 0, 1)    # sources with P(en | source) below it are not paraphrased (reason
+                                                # not_english; pipeline.py, docs/paraphrase.md; 0 = off)
     encoder: str = ScoreConfig.encoder
     min_overlap: float = bounded(0.5, -1, 1)
     min_similarity: float = bounded(0.7, -1, 1)

@@ -22,8 +22,13 @@ Paraphraser.generate); scpn task only. `rerank` chooses which `n_best` of the be
               paraphrase) with the post-filter's encoder (models/scoring/simile.py; undefined = lowest), score);
 and the first `n_best` are returned with their new `rank`. Without a post-filter every row counts as kept.
 
+The paraphrasers are English models: a source whose probability of being English, P(en | source) by the language
+identifier of the build's signals (models/scoring/langid.py: py3langid, full language set), is below `min_english`
+is not paraphrased (reason `not_english`; 0 turns the check off; a source without any letter is not judged).
+
 Every source ends as rows (one per template x n-best rank; schemas/paraphrases.py) or as one row with a reason:
-`source_empty` (no text), `source_unparsed` (controlled model only: the parser gave no parse, e.g. longer than
+`source_empty` (no text), `not_english` (above), `source_unparsed` (controlled model only: the parser gave no parse,
+e.g. longer than
 `parse.max_tokens`), `generation_failed` (the generator raised on that input even alone: split-and-retry,
 models/stage.split_retry), `bad_target_parse` (the parse generator's output is empty or not a tree: SCPN is not
 run on it). Identical inputs are generated once per call (sources, (p1, t2) pairs, paraphrases to
@@ -40,6 +45,7 @@ from paranmt.models.generation import RERANK
 from paranmt.models.generation.postfilter import PostFilter
 from paranmt.models.generation.templates import matches_template, normalize_template, template_of
 from paranmt.models.parsing.stage import ParseStage
+from paranmt.models.scoring.langid import LanguageIdentifier
 from paranmt.models.scoring.simile import SimileScorer
 from paranmt.models.stage import split_retry
 from paranmt.schemas.build_config import ParseConfig
@@ -61,12 +67,13 @@ class ParaphrasePipeline:
     """`model`: a generator of task scpn or plain (`paranmt.models.generation.load_generator`); `parse_generator`:
     the task-parse-generator model SCPN needs for template-only requests; `parser`: a ParseStage (its cache and
     dedup serve sources and paraphrases); `post_filter`: None keeps every row (scores left null); `rerank`,
-    `no_repeat_ngram`, `fusion`: the module docstring; `simile`: the scorer `rerank="simile"` needs."""
+    `no_repeat_ngram`, `fusion`, `min_english`: the module docstring; `simile`: the scorer `rerank="simile"`
+    needs."""
 
     def __init__(self, model, parser: ParseStage, post_filter: PostFilter | None = None, parse_generator=None,
                  beam: int = 4, n_best: int = 1, batch_size: int = 32, rerank: str = "score",
                  no_repeat_ngram: int = 0, simile: SimileScorer | None = None,
-                 fusion: tuple[object, float] | None = None, parses: int = 1):
+                 fusion: tuple[object, float] | None = None, parses: int = 1, min_english: float = 0.0):
         if model.task not in (CONTROLLED, PLAIN):
             raise ValueError(f"a paraphraser model has task scpn or plain, not {model.task!r} (a parse generator "
                              "goes with an scpn model)")
@@ -83,6 +90,8 @@ class ParaphrasePipeline:
         self.rerank, self.no_repeat_ngram, self.simile = rerank, no_repeat_ngram, simile
         self.fusion = fusion if model.task == CONTROLLED else None
         self.parses = parses
+        self.min_english = min_english
+        self.identifier = LanguageIdentifier() if min_english > 0 else None
         self.counts: Counter = Counter()
 
     @property
@@ -127,13 +136,14 @@ class ParaphrasePipeline:
     def run_jobs(self, sources: list[str], jobs: list[Job], source_ids: list[str] | None = None) -> list[dict]:
         """Rows for explicit jobs, in job order (evaluation gives gold target parses this way)."""
         ids = source_ids or [str(i + 1) for i in range(len(sources))]
-        parsed, _ = self.parser.parse_texts([s for s in sources if s.strip()])
+        foreign = self.not_english(sources)
+        parsed, _ = self.parser.parse_texts([s for s in sources if s.strip() and s not in foreign])
         bases, refused = [], set()
         for job in jobs:
             source = sources[job.source]
             parse, source_template = parsed.get(source, (None, None))
-            reason = ("source_empty" if not source.strip() else "source_unparsed"
-                      if self.controlled and job.target_parse is None and parse is None else None)
+            reason = ("source_empty" if not source.strip() else "not_english" if source in foreign else
+                      "source_unparsed" if self.controlled and job.target_parse is None and parse is None else None)
             if reason and job.source in refused:
                 continue                    # one row per source that cannot be paraphrased, not one per template
             if reason:
@@ -177,6 +187,14 @@ class ParaphrasePipeline:
         self.counts["kept"] += sum(row["kept"] for row in candidates)
         self.counts.update(row["reason"] for row in rows if row["reason"])
         return rows
+
+    def not_english(self, sources: list[str]) -> set[str]:
+        """The sources whose P(en | source) is below `min_english` (none when the check is off)."""
+        if self.identifier is None:
+            return set()
+        texts = [s for s in dict.fromkeys(sources) if s.strip()]
+        return {text for text, english in zip(texts, self.identifier.probability(texts, "en"))
+                if english is not None and english < self.min_english}
 
     def rerank_jobs(self, jobs: list[list[dict]]) -> None:
         """In place: each job's hypotheses cut to the `n_best` best by `rerank` (module docstring), ranked anew;
@@ -247,4 +265,4 @@ def open_pipeline(config, models: LoadedModels | None = None) -> ParaphrasePipel
                               n_best=config.n_best, batch_size=config.batch_size, rerank=config.rerank,
                               no_repeat_ngram=config.no_repeat_ngram, simile=SimileScorer(models.encoder),
                               fusion=(models.fusion, config.fusion_weight) if models.fusion else None,
-                              parses=config.parses)
+                              parses=config.parses, min_english=config.min_english)

@@ -58,3 +58,11 @@ class LanguageIdentifier:
                 label, conf = self.identifier.classify(sentence)
                 results[sentence] = (label, float(conf))
         return [results[sentence] for sentence in sentences]
+
+    def probability(self, sentences: list[str], language: str) -> list[float | None]:
+        """P(`language` | sentence) per sentence, same order (the identifier's normalized posterior over its full
+        set, as `conf`); None for a sentence without any letter (nothing to judge)."""
+        self.setup()
+        results = {sentence: dict(self.identifier.rank(sentence)).get(language, 0.0) if LETTER.search(sentence)
+                   else None for sentence in dict.fromkeys(sentences)}
+        return [results[sentence] for sentence in sentences]

@@ -233,6 +233,8 @@ GENERATOR_FLAG_HELP = {
     "beam": "beam size",
     "parser": "parser model directory",
     "encoder": "post-filter / para_score encoder",
+    "min_english": "sources whose probability of being English (language ID, py3langid) is below this are not "
+                   "paraphrased (reason not_english; 0: off)",
     "min_overlap": "post-filter: trigram overlap",
     "min_similarity": "post-filter: para_score",
     "keep_copies": "post-filter: keep paraphrases that repeat the source up to case and punctuation (dropped by "

@@ -35,3 +35,17 @@ def test_edge_cases_and_batch_order(identifier):
     assert results[:3] == [(None, None)] * 3
     assert results[3] == ("zxx", 1.0), "no letter: no linguistic content"
     assert results[4] == results[5] and results[4][0] == "en"
+
+
+def test_the_probability_of_english_separates_english_from_czech(identifier, bitext, shared_data):
+    """P(en | sentence), the paraphrase command's `min_english` rule (default 0.01, docs/paraphrase.md): every
+    English sentence of SICK and Multi30k is above it, every Czech one of Multi30k below."""
+    sick = [line.split("\t")[1] for line in
+            (shared_data / "sts" / "SICK" / "SICK_trial.txt").read_text(encoding="utf-8").splitlines()[1:]]
+    for name, sentences, english in [("SICK", sick, True),
+                                     ("multi30k en", lines(bitext, "multi30k_test_2016_flickr.eng", 1000), True),
+                                     ("multi30k cs", lines(bitext, "multi30k_test_2016_flickr.ces", 1000), False)]:
+        probabilities = identifier.probability(sentences, "en")
+        assert all((p >= 0.01) == english for p in probabilities), name
+    assert identifier.probability(["12:30 - 14:00", "我今天去商店买了一些水果。"], "en")[0] is None
+    assert identifier.probability(["我今天去商店买了一些水果。"], "en")[0] < 1e-6

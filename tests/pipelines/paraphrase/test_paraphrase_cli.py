@@ -76,6 +76,27 @@ def test_default_templates_kept_rows_only_and_plain(tiny_models, sentences_file,
     assert all(r["template_match"] is None for r in rows)
 
 
+def test_sources_that_are_not_english_are_not_paraphrased(tiny_models, tmp_path, capsys):
+    """Issue 47: Czech and Chinese sources got paraphrases marked kept. A source whose probability of being English
+    (py3langid) is below --min-english (default 0.01) is one row, kept=false, reason not_english, counted in the
+    summary line; a source without letters is not judged; --min-english 0 turns the check off."""
+    text = tmp_path / "mixed.txt"
+    text.write_text("A man is playing a guitar.\nPes běží v parku a štěká na děti.\n我今天去商店买了一些水果。\n"
+                    "1, 2, 3.\n")
+    argv = ["paraphrase", "--model", str(tiny_models), "--input", str(text), "--templates", "(S(NP)(VP)(.))",
+            "--all", "--min-overlap", "-1", "--min-similarity", "-1"]
+    assert main([*argv, "--output", str(tmp_path / "out.jsonl")]) == 0
+    rows = read_output(tmp_path / "out.jsonl")
+    assert [(r["source_id"], r["kept"], r["paraphrase"]) for r in rows if r["reason"] == "not_english"] == \
+        [("2", False, None), ("3", False, None)]
+    assert {r["source_id"] for r in rows if r["reason"] != "not_english"} == {"1", "4"}
+    assert '"not_english": 2' in capsys.readouterr().out
+    assert main([*argv, "--output", str(tmp_path / "off.jsonl"), "--min-english", "0"]) == 0
+    rows = read_output(tmp_path / "off.jsonl")
+    assert {r["source_id"] for r in rows} == {"1", "2", "3", "4"} and all(r["reason"] != "not_english" for r in rows)
+    assert "not_english" not in capsys.readouterr().out
+
+
 def test_config_file_flags_and_set(tiny_models, sentences_file, tmp_path):
     """Every setting is a key of `--config FILE.yaml` (input and output too); a flag wins over the file and `--set`
     over both."""
