@@ -75,11 +75,11 @@ KIND_TEXT = {"flag": "true or false", "int": "an integer", "float": "a finite nu
 EVALUATED = frozenset("""adam_betas adamax_betas lamb_betas adafactor_eps adaptive_softmax_cutoff adaptive_input_cutoff
     character_filters encoder_layers decoder_layers encoder_attention decoder_attention self_attention pretrained
     project_input gated_attention downsample conv_feature_layers conv_aggregator_layers conv_enc_config
-    conv_dec_config feature_encoder_spec wer_args left_pad_source left_pad_target pipeline_balance pipeline_devices
-    pipeline_encoder_balance pipeline_encoder_devices pipeline_decoder_balance pipeline_decoder_devices
-    model_overrides vggblock_enc_config transformer_enc_config transformer_dec_config transformer_sampling
-    transformer_context decoder_zero_init xformers_att_config encoder_glu decoder_glu weight_softmax
-    encoder_kernel_size_list decoder_kernel_size_list""".split())
+    conv_dec_config feature_encoder_spec wer_args left_pad_source left_pad_target pipeline_balance
+    pipeline_devices pipeline_encoder_balance pipeline_encoder_devices pipeline_decoder_balance
+    pipeline_decoder_devices model_overrides vggblock_enc_config transformer_enc_config transformer_dec_config
+    transformer_sampling transformer_context decoder_zero_init xformers_att_config encoder_glu decoder_glu
+    weight_softmax encoder_kernel_size_list decoder_kernel_size_list""".split())
 
 
 def check_stored_options(state: dict, path) -> None:
@@ -100,9 +100,8 @@ def check_stored_options(state: dict, path) -> None:
 
     for section in ("args", "cfg"):
         for name, value in walk(state.get(section) or {}, f"{section}."):
-            shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
-            raise UnsafeFileError(f"{path}: refused: its stored option {name} is {shown}, not a plain value, and "
-                                  f"fairseq would run it as Python")
+            raise UnsafeFileError(f"{path}: refused: its stored option {name} is {_shown(value)}, not a plain "
+                                  f"value, and fairseq would run it as Python")
 
 
 def _literal(value):
@@ -113,6 +112,12 @@ def _literal(value):
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             return value
     return value
+
+
+def _shown(value) -> str:
+    """repr(value), cut to 80 characters for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _number(value, kind: type) -> bool:
@@ -153,7 +158,7 @@ def option_value(key: str, value, where: str) -> str | bool:
                           f"passes no --user-dir of a config; docs/reliability.md, 'Inputs that must not be trusted')")
     kind = OPTIONS.get(key) if isinstance(key, str) else None
     if kind is None:
-        raise ConfigError(f"nmt recipe: {name!s} is not one of the fairseq options the recipe passes on"
+        raise ConfigError(f"nmt recipe: {name} is not one of the fairseq options the recipe passes on"
                           f"{near_matches(str(key), OPTIONS, where + '.')} (docs/translate.md lists them)")
     if value is None or value is False:
         return False
@@ -164,8 +169,7 @@ def option_value(key: str, value, where: str) -> str | bool:
     else:
         text = _render(kind, value)
     if text is None:
-        shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
-        raise ConfigError(f"nmt recipe: {name} must be {KIND_TEXT[kind]}, not {shown}")
+        raise ConfigError(f"nmt recipe: {name} must be {KIND_TEXT[kind]}, not {_shown(value)}")
     return text
 
 

@@ -6,6 +6,7 @@ where the command runs, as in a shell."""
 import json
 import shlex
 import shutil
+from pathlib import Path
 
 import pytest
 import yaml
@@ -30,14 +31,13 @@ def payload(marker) -> str:
 def with_options(argv: list[str], **sections) -> list[str]:
     """`argv` (nmt_recipe's) with its YAML's sections updated by `sections` (e.g. train={...})."""
     config = argv[argv.index("--config") + 1]
-    data = yaml.safe_load(open(config, encoding="utf-8"))
+    data = yaml.safe_load(Path(config).read_text(encoding="utf-8"))
     for name, options in sections.items():
         if isinstance(options, dict) and isinstance(data.get(name), dict):
             data[name].update(options)
         else:
             data[name] = options
-    with open(config, "w", encoding="utf-8") as file:
-        yaml.safe_dump(data, file)
+    Path(config).write_text(yaml.safe_dump(data), encoding="utf-8")
     return argv
 
 
@@ -102,12 +102,24 @@ def test_a_config_value_fairseq_would_evaluate_or_import_is_refused_in_one_line(
     assert not (marker.parent / "work").exists()                 # refused before any step
 
 
-def user_module(tmp_path, marker):
+def user_module(tmp_path, marker, name: str = "evil"):
     """A directory fairseq's --user-dir would import, whose import writes the marker."""
-    module = tmp_path / "evil"
+    module = tmp_path / name
     module.mkdir()
     (module / "__init__.py").write_text(f"import os\nos.system({'touch ' + shlex.quote(str(marker))!r})\n")
     return module
+
+
+def test_fairseq_imports_a_user_dir_found_anywhere_in_its_arguments(tmp_path):
+    """The attack the refusals below stop is real: `--user-dir=X` as the value of another option is imported."""
+    from fairseq import options
+
+    ran = tmp_path / "ran"
+    module = user_module(tmp_path, ran, "paranmt_user_dir_probe")
+    with pytest.raises(SystemExit):
+        options.parse_args_and_arch(options.get_training_parser(),
+                                    input_args=[str(tmp_path), "--arch", f"--user-dir={module}"])
+    assert ran.exists()
 
 
 @pytest.mark.parametrize("how", ["yaml", "dashed key", "--set", "as a value", "as the language"])
