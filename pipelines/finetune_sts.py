@@ -4,7 +4,8 @@ trains Tai et al.'s similarity head on it (and fine-tunes the encoder unless `--
 pulls its weights toward the starting ones) on `--task sick-r` (SICK relatedness) or `stsb` (STS Benchmark), from
 `--data-dir` (a folder laid out like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`). Writes into `--output`:
 `results.csv` (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's
-expected score, on the dev and the test set), `report.json`, `metrics.jsonl` (per epoch: KL, dev Pearson),
+expected score, on the dev and the test set), `report.json` (with the data's rejects: lines that are not UTF-8,
+said on stderr too; `--max-reject-rate` as in `paranmt build`), `metrics.jsonl` (per epoch: KL, dev Pearson),
 `encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz). Settings:
 FinetuneConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`.
 
@@ -23,6 +24,8 @@ from pathlib import Path
 from paranmt.models.evaluation.tables import write_results_csv
 from paranmt.pipelines.runtime.arguments import add_config_command, add_evaluation_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import fresh_output
+from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
+                                               report_rejects)
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,7 @@ def run(args) -> int:
     from paranmt.models.training.sts_finetune import FinetuneConfig
 
     config = load_command_config(FinetuneConfig, args, FLAG_HELP, "finetune-sts config")
+    check_reject_rate(args.max_reject_rate)
     sts_dir = Path(args.data_dir) / "sts"
     if not sts_dir.is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} has no sts/ folder")
@@ -44,13 +48,19 @@ def run(args) -> int:
 def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
     """Open the encoder, fine-tune it on the task's splits and write everything into `output`."""
     from paranmt.models.encoders import open_encoder
+    from paranmt.models.encoding import LineRejects
     from paranmt.models.training.sts_finetune import FinetuneDataError, finetune, limit_dataset, load_splits, save_head
 
     encoder = open_encoder(args.model, config.threads)
+    rejects = LineRejects()
     try:
-        splits = load_splits(sts_dir, config.task, config.dev_fraction, config.seed)
+        splits = load_splits(sts_dir, config.task, config.dev_fraction, config.seed, rejects)
     except FinetuneDataError as error:
         raise ConfigError(str(error)) from None
+    read = rejects.total + sum(len(dataset.gold) for dataset in splits.values())
+    report_rejects("finetune-sts", rejects, read, str(output / "report.json"))
+    if over_reject_rate("finetune-sts", rejects.total, read, args.max_reject_rate):
+        return EXIT_REJECTS
     splits = {name: limit_dataset(d, config.limit, config.seed) for name, d in splits.items()}
     log.info("%s: train %d, dev %d (%s), test %d (%s) pairs", config.task, len(splits["train"].gold),
              len(splits["dev"].gold), splits["dev"].name, len(splits["test"].gold), splits["test"].name)
@@ -59,7 +69,8 @@ def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
     tuned.save(output / "encoder", dtype=getattr(encoder, "weights_dtype", "float32"))
     save_head(head, output / "head")
     report.update({"model": args.model, "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:])),
-                   "datasets": {name: {"name": d.name, "pairs": len(d.gold)} for name, d in splits.items()}})
+                   "datasets": {name: {"name": d.name, "pairs": len(d.gold)} for name, d in splits.items()},
+                   "rejected": rejects.by_reason, "not_utf8": rejects.advice()})
     (output / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     write_results_csv(output, ["model", "dataset", "pearson"], ([model, splits[split].name, report[model][split]]
                                                                  for split in ("dev", "test")
@@ -97,3 +108,4 @@ def register(subparsers) -> None:
                                 "cosine", overwrite="replace the files an earlier run wrote into --output (without "
                                 "it, an --output holding them is refused)")
     add_evaluation_arguments(parser, "its sts/ folder", "directory for results.csv, report.json, encoder/, head/")
+    add_reject_rate_flag(parser)

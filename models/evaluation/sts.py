@@ -15,6 +15,10 @@ Layouts recognised (all searched recursively):
 - STS Benchmark: `sts-<split>.csv`, TAB-separated genre, file, year, id, score, s1, s2 (extra columns ignored).
 - SICK: `SICK*.txt` with a header `pair_ID, sentence_A, sentence_B, relatedness_score, ...`.
 
+A line that is not UTF-8 is a reject (models/encoding.py `LineRejects`, `read/invalid_utf8`, as `paranmt build`
+rejects it): its pair is left out (a SemEval input line with its gold line), never scored as U+FFFD characters, and
+each file holding such lines is named in the skipped list (the summary's "Skipped inputs").
+
 Dataset names are `<group>/<name>` where group is the first folder under the root (e.g. `STS2012-test/MSRpar`,
 `STS2017/track5.en-en`, `stsbenchmark/sts-dev`, `SICK/SICK_test_annotated`). Year means average Pearson over the
 datasets of each test-year group (`STS<year>-test`, or the official release folder `sts<year>-english...`); the
@@ -32,6 +36,7 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import pearsonr, spearmanr
 
+from paranmt.models.encoding import LineRejects
 from paranmt.models.evaluation.tables import write_result_file, write_results_csv
 from paranmt.models.files import DataFileError, reading, require_text
 
@@ -69,13 +74,22 @@ def _group_of(root: Path, file: Path) -> str:
     return rel.parts[0] if len(rel.parts) > 1 else root.name
 
 
-def _read_lines(path: Path) -> list[str]:
-    """The lines of an STS file; a file that is not text at all (models/files.py `require_text`: a binary or
-    compressed file) is a DataFileError naming it. A few undecodable bytes (one STS2012 SMTnews line has one) are
-    read as U+FFFD."""
+def _read_lines(path: Path, rejects: LineRejects) -> list[str | None]:
+    """The lines of an STS file, None for one that is not UTF-8 (`LineRejects.lines`: the caller counts the pair it
+    belongs to as a reject); a file that is not text at all (models/files.py `require_text`: a binary or compressed
+    file) is a DataFileError naming it."""
     require_text(path, "STS file")
     with reading(path, "STS file", DataFileError):
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return list(rejects.lines(path))
+
+
+def _decoded(lines: list[str | None], rejects: LineRejects) -> Iterable[tuple[int, str]]:
+    """(line number, line) of the UTF-8 `lines`; the others counted as `read/invalid_utf8` rejects."""
+    for number, line in enumerate(lines, 1):
+        if line is None:
+            rejects.add("invalid_utf8")
+        else:
+            yield number, line
 
 
 def _score(value: str, file: Path, number: int) -> float:
@@ -110,7 +124,7 @@ def _dataset(name: str, group: str, rows: Iterable[tuple[int, str, str, str]], f
     return STSDataset(name, group, s1, s2, np.array(gold))
 
 
-def _semeval(root: Path, skipped: list[str], wanted) -> Iterable[STSDataset]:
+def _semeval(root: Path, skipped: list[str], wanted, rejects: LineRejects) -> Iterable[STSDataset]:
     for input_file in sorted(root.rglob("STS*.input.*.txt")):
         match = INPUT_FILE.match(input_file.name)
         if not match:
@@ -125,34 +139,39 @@ def _semeval(root: Path, skipped: list[str], wanted) -> Iterable[STSDataset]:
         if gold_file is None:
             skipped.append(f"{dataset}: no {gold_name} beside {input_file}")
             continue
-        inputs, golds = _read_lines(input_file), _read_lines(gold_file)
+        inputs, golds = _read_lines(input_file, rejects), _read_lines(gold_file, rejects)
         if len(inputs) > len(golds) == SCORED_LEADING_LINES.get(name):
             inputs = inputs[:len(golds)]
         if len(inputs) != len(golds):
             raise DataFileError(f"{input_file} has {len(inputs)} lines but its gold file {gold_file} has "
                                 f"{len(golds)}: one of them is truncated or not of this dataset")
-        rows = ((number, *_fields(line, 2, input_file, number, "sentence1 TAB sentence2")[:2], score)
-                for number, (line, score) in enumerate(zip(inputs, golds), 1) if score.strip())
+        rows = []
+        for number, (line, score) in enumerate(zip(inputs, golds), 1):
+            if line is None or score is None:
+                rejects.add("invalid_utf8")
+            elif score.strip():
+                rows.append((number, *_fields(line, 2, input_file, number, "sentence1 TAB sentence2")[:2], score))
         yield _dataset(dataset, _group_of(root, input_file), rows, input_file, gold_file)
 
 
-def _sts_benchmark(root: Path, wanted) -> Iterable[STSDataset]:
+def _sts_benchmark(root: Path, wanted, rejects: LineRejects) -> Iterable[STSDataset]:
     for file in sorted(root.rglob("sts-*.csv")):
         name = f"{_group_of(root, file)}/{file.stem}"
         if not wanted(name):
             continue
         expected = "genre, file, year, id, score, sentence1, sentence2 separated by tabs"
         fields = ((number, _fields(line, 7, file, number, expected))
-                  for number, line in enumerate(_read_lines(file), 1))
+                  for number, line in _decoded(_read_lines(file, rejects), rejects))
         yield _dataset(name, _group_of(root, file), ((number, f[5], f[6], f[4]) for number, f in fields), file)
 
 
-def _sick(root: Path, wanted) -> Iterable[STSDataset]:
+def _sick(root: Path, wanted, rejects: LineRejects) -> Iterable[STSDataset]:
     for file in sorted(root.rglob("SICK*.txt")):
         name = f"{_group_of(root, file)}/{file.stem}"
         if not wanted(name):
             continue
-        reader = csv.DictReader(_read_lines(file), delimiter="\t", quoting=csv.QUOTE_NONE)
+        reader = csv.DictReader([line for _, line in _decoded(_read_lines(file, rejects), rejects)], delimiter="\t",
+                                quoting=csv.QUOTE_NONE)
         if not reader.fieldnames or not {"sentence_A", "sentence_B", "relatedness_score"} <= set(reader.fieldnames):
             raise DataFileError(f"{file}: not a SICK file (a header with sentence_A, sentence_B and "
                                 f"relatedness_score expected)")
@@ -166,10 +185,12 @@ def _sick_rows(reader: csv.DictReader, file: Path) -> Iterable[tuple[int, str, s
         yield number, row["sentence_A"], row["sentence_B"], row["relatedness_score"]
 
 
-def discover_datasets(root: str | Path, select: list[str] | None = None) -> tuple[list[STSDataset], list[str]]:
+def discover_datasets(root: str | Path, select: list[str] | None = None, rejects: LineRejects | None = None
+                      ) -> tuple[list[STSDataset], list[str]]:
     """All datasets under `root` (optionally only those whose name contains one of `select`; the others are not
-    read), sorted by name, and the list of skipped inputs (an input without its gold file) with the reason. A file
-    that cannot be read as the layout its name says is a DataFileError naming it (and the line)."""
+    read), sorted by name, and the list of skipped inputs (an input without its gold file) with the reason, and of
+    files with lines that are not UTF-8 (their pairs are rejects, counted in `rejects`). A file that cannot be read
+    as the layout its name says is a DataFileError naming it (and the line)."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"STS directory {root} not found")
@@ -178,8 +199,10 @@ def discover_datasets(root: str | Path, select: list[str] | None = None) -> tupl
         return not select or any(s in name for s in select)
 
     skipped: list[str] = []
-    datasets = [*_semeval(root, skipped, wanted), *_sts_benchmark(root, wanted), *_sick(root, wanted)]
-    return sorted(datasets, key=lambda d: d.name), skipped
+    rejects = LineRejects() if rejects is None else rejects
+    datasets = [*_semeval(root, skipped, wanted, rejects), *_sts_benchmark(root, wanted, rejects),
+                *_sick(root, wanted, rejects)]
+    return sorted(datasets, key=lambda d: d.name), skipped + rejects.advice()
 
 
 def score_dataset(encode, dataset: STSDataset) -> STSResult:

@@ -36,6 +36,7 @@ from scipy.stats import pearsonr
 from torch import nn
 
 from paranmt.models.encoders import SentenceEncoder
+from paranmt.models.encoding import LineRejects
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
@@ -130,13 +131,14 @@ def kl_loss(log_predicted: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     return nn.functional.kl_div(log_predicted, target, reduction="batchmean")
 
 
-def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1,
-                seed: int = 1) -> dict[str, STSDataset]:
-    """{train, dev, test} STSDatasets of `task` from the STS root (`<data-dir>/sts`), read by the STS reader."""
+def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1, seed: int = 1,
+                rejects: LineRejects | None = None) -> dict[str, STSDataset]:
+    """{train, dev, test} STSDatasets of `task` from the STS root (`<data-dir>/sts`), read by the STS reader (its
+    lines that are not UTF-8 are rejects, counted in `rejects`)."""
     if task not in TASKS:
         raise FinetuneDataError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     (low, high), names = TASKS[task]
-    found = {d.name: d for d in discover_datasets(sts_dir, list(names))[0]}
+    found = {d.name: d for d in discover_datasets(sts_dir, list(names), rejects)[0]}
     train, dev, test = (found.get(n) for n in names)
     if train is None:
         raise missing(sts_dir, names[0])

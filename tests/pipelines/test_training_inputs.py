@@ -147,3 +147,49 @@ def test_train_paraphraser_says_records_and_limits_its_rejects(pairs_tsv, bitext
     assert record["data"]["sentences"]["read"] == 19
     assert not (out / "checkpoint").exists()
     assert main(argv) == 0 and (out / "paraphraser.json").is_file()
+
+
+def test_finetune_sts_says_records_and_limits_its_rejects(repo, shared_data, tmp_path, capsys):
+    """SICK with a latin-1 line in its training file: the pair is a reject, not a pair of U+FFFD sentences."""
+    sick = tmp_path / "data" / "sts" / "SICK"
+    sick.mkdir(parents=True)
+    for name in ("SICK_train.txt", "SICK_trial.txt", "SICK_test_annotated.txt"):
+        lines = (shared_data / "sts" / "SICK" / name).read_text(encoding="utf-8").splitlines()[:101]
+        raw = [line.encode() for line in lines]
+        if name == "SICK_train.txt":
+            raw[5] = lines[5].replace("A ", "A café ", 1).encode("latin-1")
+        (sick / name).write_bytes(b"\n".join(raw) + b"\n")
+    out = tmp_path / "tuned"
+    argv = ["finetune-sts", "--model", str(repo / "assets" / "encoder-sp"), "--task", "sick-r", "--data-dir",
+            str(tmp_path / "data"), "--output", str(out), "--epochs", "1"]
+    assert main([*argv, "--max-reject-rate", "0.001"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0].startswith(f"paranmt finetune-sts: 1 of 101 lines are not UTF-8, the first at {sick / 'SICK_train.txt'}"
+                             " line 6 (invalid UTF-8 at byte ")
+    assert err[1:] == [f"paranmt finetune-sts: 1 of 300 input records were rejected (read/invalid_utf8 1); counted in "
+                       f"{out / 'report.json'}", "paranmt finetune-sts: reject rate 0.3% > --max-reject-rate 0.1%"]
+    assert main(argv) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["rejected"] == {"read/invalid_utf8": 1} and report["datasets"]["train"]["pairs"] == 99
+
+
+def test_an_sts_line_that_is_not_utf8_is_left_out_and_named_not_scored_as_replacement_characters(shared_data, tmp_path):
+    from paranmt.models.encoding import LineRejects
+    from paranmt.models.evaluation.sts import discover_datasets
+
+    source = shared_data / "sts" / "STS2017"
+    copy = tmp_path / "sts" / "STS2017"
+    for folder in ("STS2017.eval.v1.1", "STS2017.gs"):
+        (copy / folder).mkdir(parents=True)
+    lines = (source / "STS2017.eval.v1.1" / "STS.input.track5.en-en.txt").read_text(encoding="utf-8").splitlines()
+    raw = [line.encode() for line in lines]
+    raw[2] = (lines[2] + " naïve").encode("latin-1")
+    (copy / "STS2017.eval.v1.1" / "STS.input.track5.en-en.txt").write_bytes(b"\n".join(raw) + b"\n")
+    gold = source / "STS2017.gs" / "STS.gs.track5.en-en.txt"
+    (copy / "STS2017.gs" / gold.name).write_bytes(gold.read_bytes())
+    rejects = LineRejects()
+    [dataset], skipped = discover_datasets(tmp_path / "sts", ["track5.en-en"], rejects)
+    assert len(dataset.gold) == len(lines) - 1 and not any("\ufffd" in s for s in dataset.s1 + dataset.s2)
+    assert rejects.by_reason == {"read/invalid_utf8": 1}
+    assert skipped[0].startswith(f"1 of {len(lines)} lines are not UTF-8, the first at "
+                                 f"{copy / 'STS2017.eval.v1.1' / 'STS.input.track5.en-en.txt'} line 3 (")
