@@ -214,10 +214,10 @@ def previews(config: ReportConfig, files: list[str]):
     made = []
     for name, plan in plans.items():
         plan = plan.bind_quantiles(quantiles)
-        made.append(Preview(f"--config {name}", [f.describe() for f in plan.filters], plan=plan, seed=config.seed))
+        made.append(Preview(f"--config {name}", [f.describe() for f in plan.filters], plan=plan))
     condition = config.condition()
     if condition is not None:
-        made.append(Preview(f"--where {config.where}", [config.where], condition=condition, seed=config.seed))
+        made.append(Preview(f"--where {config.where}", [config.where], condition=condition))
     return made
 
 

@@ -95,15 +95,14 @@ class Preview:
     not previewed. `condition`: a row condition (schemas/row_condition.py); the rows it is false for are dropped
     as `where`."""
 
-    def __init__(self, name: str, describe: list[str], plan: FilterPlan | None = None, condition=None,
-                 seed: str = "paranmt"):
-        self.name, self.describe, self.plan, self.condition, self.seed = name, describe, plan, condition, seed
+    def __init__(self, name: str, describe: list[str], plan: FilterPlan | None = None, condition=None):
+        self.name, self.describe, self.plan, self.condition = name, describe, plan, condition
         self.reasons = plan.reasons()[: len(plan.filters)] if plan is not None else ["where"]
         self.requires = sorted({c for f in plan.filters for c in f.requires}) if plan is not None else \
             sorted(condition.columns)
         self.counts = np.zeros(len(self.reasons) + 1, dtype=np.int64)       # [kept, reason 0, reason 1, ...]
-        self.samples = BottomK(PREVIEW_KEPT)      # key 0: kept; key i + 1: dropped by reason i
-        self.dropped_samples = BottomK(PREVIEW_DROPPED)
+        self.kept_samples = BottomK(PREVIEW_KEPT)               # key 0: kept
+        self.dropped_samples = BottomK(PREVIEW_DROPPED)         # key i + 1: dropped by reason i
 
     def verdicts(self, table: pa.Table) -> np.ndarray:
         """KEPT or the index of the reason of every row."""
@@ -113,10 +112,11 @@ class Preview:
         return np.fromiter((KEPT if self.condition(row) else 0 for row in rows), dtype=np.int64, count=len(rows))
 
     def add(self, table: pa.Table, hashes: np.ndarray) -> None:
+        """Count and sample the rows of `table` (`hashes`: their seeded sample hashes)."""
         keys = self.verdicts(table) + 1
         self.counts += np.bincount(keys, minlength=len(self.counts))
         shown = table.select([c for c in SAMPLE_COLUMNS if c in table.column_names])
-        self.samples.offer(np.where(keys == 0, 0, -1), hashes, shown)
+        self.kept_samples.offer(np.where(keys == 0, 0, -1), hashes, shown)
         self.dropped_samples.offer(np.where(keys > 0, keys, -1), hashes, shown)
 
     def summary(self, empty_columns: set[str]) -> dict:
@@ -125,7 +125,7 @@ class Preview:
                 "kept": int(self.counts[0]), "missing_columns": missing,
                 "dropped": [{"reason": reason, "rows": int(self.counts[i + 1]),
                              "samples": self.dropped_samples.rows(i + 1)} for i, reason in enumerate(self.reasons)],
-                "kept_samples": self.samples.rows(0)}
+                "kept_samples": self.kept_samples.rows(0)}
 
 
 class PairCollector:
@@ -197,7 +197,7 @@ class PairCollector:
 
     def empty_columns(self) -> set[str]:
         """The columns read that are null in every row."""
-        return {name for name in PAIR_COLUMNS if not self.filled.get(name)}
+        return {name for name, filled in self.filled.items() if not filled}
 
     def summary(self) -> dict:
         empty = self.empty_columns()

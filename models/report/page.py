@@ -111,7 +111,7 @@ margin: 6px 8px 0 0; padding: 2px 8px; } fieldset.rate label { margin-right: 10p
 button { font: inherit; padding: 3px 10px; } details { margin: 6px 0; } .kept { color: #17692f; }
 .dropped { color: #b00020; } .raw { white-space: pre-wrap; word-break: break-word; }
 @media print { nav, #rating-bar, button { display: none; } article.pair { page-break-inside: avoid; }
-details { display: block; } h2 { page-break-after: avoid; } }
+h2 { page-break-after: avoid; } }
 """)
 
 SCRIPT = Safe("""
@@ -184,6 +184,9 @@ SCRIPT = Safe("""
       save();
     });
   }
+  window.addEventListener("beforeprint", function () {      // a printed page shows every folded sample
+    Array.prototype.forEach.call(document.querySelectorAll("details"), function (details) { details.open = true; });
+  });
   progress();
 })();
 """ % {"columns": "[" + ", ".join(f'"{column}"' for column in RATING_COLUMNS) + "]"})
