@@ -11,6 +11,8 @@ nothing here imports one (tests/test_import_graph.py).
                         checks, the output lock, the supervised pipeline, resume by finished shards, counts
     outputs.py          the output contract of every command that writes (apart from the inputs, --resume /
                         --overwrite, stopped in one line)
+    listening.py        the servers of a local run on loopback only (PARANMT_LISTEN_HOST), their artifact service
+                        limited to what the job staged
     extras.py           which extra installs what; a missing one is one line naming it
     arguments.py        the argument groups several commands add to their parsers, and flags from config fields
     building/           the jobs of `paranmt build`, one module each (check-dataflow plans with the same)

@@ -54,6 +54,7 @@ from apache_beam.runners.direct.direct_metrics import DirectMetrics
 from apache_beam.runners.worker import statesampler
 from apache_beam.utils import counters
 
+from paranmt.pipelines.runtime.listening import listen_host
 from paranmt.pipelines.runtime.worker_logging import WorkerLogging
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 
@@ -340,12 +341,14 @@ def start_client(options: PipelineOptions):
         except (OSError, TimeoutError) as error:
             where = connect.get("address") or connect.get("scheduler_file")
             raise ConfigError(f"cannot reach the Dask scheduler at {where}: {error}") from None
-    # no dashboard; the scheduler's HTTP routes (health, metrics) on a free port of this host, not Dask's 8787,
-    # which another user's cluster may hold (Dask then warns on the console)
+    # the scheduler, nannies and workers on 127.0.0.1 (Dask's default), or the interface PARANMT_LISTEN_HOST names
+    # (pipelines/runtime/listening.py); no dashboard; the scheduler's HTTP routes (health, metrics) on a free port
+    # of 127.0.0.1, not Dask's 8787, which another user's cluster may hold (Dask then warns on the console)
+    host = (listen_host() or "127.0.0.1").strip("[]")
     with dask.config.set(LOCAL_CLUSTER_CONFIG):     # read when the scheduler and nannies start (and by the workers)
         cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                               silence_logs=logging.WARNING)
+                               host=host, dashboard_address=None,
+                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, silence_logs=logging.WARNING)
     try:
         return Client(cluster, **{k: v for k, v in connect.items() if k in ("name", "connection_limit")}), cluster
     except BaseException:

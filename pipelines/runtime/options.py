@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from paranmt.pipelines.runtime.extras import require_extra
+from paranmt.pipelines.runtime.listening import listen_locally
 from paranmt.schemas.errors import ConfigError
 
 # Runners that run the pipeline in processes of this machine (the watchdog supervises them, as it does the Dask
@@ -29,9 +30,13 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
 
     `--runner dask` (or DaskRunner, or any `--dask-address ADDRESS` / `--dask-workers N` alone) runs on Dask
     (pipelines/runtime/dask_runner.py): `--dask-address` joins a running scheduler (Beam's `--dask_client_address`),
-    `--dask-workers N` starts a LocalCluster of N worker processes; neither: one worker per core."""
+    `--dask-workers N` starts a LocalCluster of N worker processes; neither: one worker per core.
+
+    The servers the local runners start in this process listen on loopback only, unless PARANMT_LISTEN_HOST names
+    an interface (pipelines/runtime/listening.py)."""
     from apache_beam.options.pipeline_options import PipelineOptions
 
+    listen_locally()
     args = dask_arguments(list(beam_args))
 
     def given(name: str) -> bool:
