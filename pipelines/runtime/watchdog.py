@@ -49,6 +49,7 @@ from typing import Callable
 import psutil
 
 from paranmt.pipelines.runtime.options import DASK_RUNNER, runs_remotely
+from paranmt.pipelines.runtime.output_lock import process_start
 from paranmt.pipelines.runtime.outputs import EXIT_FAILURE, EXIT_SIGINT, EXIT_SIGTERM, disk_full
 from paranmt.schemas.errors import PipelineStopped
 from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEMORY_EXIT, read_heartbeats
@@ -62,6 +63,8 @@ RESOURCE_TRACKER = "multiprocessing.resource_tracker"  # the helper process that
 BEAM_CHANNEL_THREADS = ("run_worker", "beam_control_read", "read_grpc_client_inputs", "read_state",
                         "run_worker_")
 STARTUP_SECONDS = 120   # the least time a run may take to start (module docstring, "a stall")
+HEARTBEAT_PREFIX = "paranmt-heartbeats-"
+HEARTBEAT_NAME = re.compile(rf"{HEARTBEAT_PREFIX}(\d+)-(\d+)-\w+")     # heartbeat_directory(): owner pid, its start
 
 
 def gigabytes(n_bytes: int | None) -> str:
@@ -162,6 +165,28 @@ def worker_matcher(options: PipelineOptions) -> Callable[[psutil.Process], bool]
     return is_dask_worker if options.view_as(StandardOptions).runner == DASK_RUNNER else is_beam_worker
 
 
+def heartbeat_directory() -> str:
+    """A new directory for the heartbeats of this process's run, in the temporary directory:
+    `paranmt-heartbeats-<pid>-<process start, ms>-<random>`, so that a later run can tell when its owner is gone.
+    Removed when the run ends or stops; a launcher killed with SIGKILL cannot, so the stale directories of dead
+    owners (this user's; the pid not running, or running another process) are removed here first. A directory
+    without that name (an older paranmt's) is left alone: its owner cannot be told."""
+    root = tempfile.gettempdir()
+    for name in os.listdir(root):
+        match = HEARTBEAT_NAME.fullmatch(name)
+        path = os.path.join(root, name)
+        try:
+            if match is None or not os.path.isdir(path) or os.stat(path).st_uid != os.getuid():
+                continue
+        except OSError:                 # removed meanwhile by another run
+            continue
+        started = process_start(int(match.group(1)))
+        if started is None or abs(started - int(match.group(2)) / 1000) >= 1.0:
+            shutil.rmtree(path, ignore_errors=True)
+    started = process_start(os.getpid())
+    return tempfile.mkdtemp(prefix=f"{HEARTBEAT_PREFIX}{os.getpid()}-{round(started * 1000)}-")
+
+
 class Watchdog:
     """See the module docstring. `status()` says how far the run got (e.g. `3 of 6 shards complete`), `advice`
     what to do next (e.g. the exact --resume command); `activity()` returns the time of the last progress the
@@ -186,7 +211,7 @@ class Watchdog:
 
     # ---- set-up and tear-down around pipeline.run()
     def __enter__(self):
-        self.directory = tempfile.mkdtemp(prefix="paranmt-heartbeats-")
+        self.directory = heartbeat_directory()
         self.saved_environment = {name: os.environ.get(name) for name in (DIR_VARIABLE, MEMORY_VARIABLE)}
         os.environ[DIR_VARIABLE] = self.directory
         os.environ[MEMORY_VARIABLE] = str(self.memory_limit >> 20)

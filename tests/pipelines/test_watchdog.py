@@ -329,3 +329,40 @@ def test_a_dead_worker_stops_the_other_beam_commands_too(tmp_path, sample_dir):
     assert line.startswith("paranmt stats: stopped: ") and "worker process" in line and "killed by SIGKILL" in line
     assert "; its output is incomplete; worker messages in /" in line
     assert "; rerun with: paranmt stats --input " in line and line.endswith(" --overwrite")   # stats cannot resume
+
+
+RUN_A_WATCHDOG = """
+import sys, time
+from paranmt.pipelines.runtime.watchdog import Watchdog
+
+with Watchdog("build", lambda: "0 of 1 shards complete", "resume with: ...") as watchdog:
+    print(watchdog.directory, flush=True)
+    time.sleep(120)
+"""
+
+
+def test_the_heartbeats_of_a_sigkilled_build_are_removed_by_the_next_run_not_those_of_a_running_one(tmp_path,
+                                                                                                    monkeypatch):
+    """A launcher killed with SIGKILL cannot remove its `paranmt-heartbeats-*` directory; the next run removes it
+    (its owner is dead), and leaves the directory of a run that is still going."""
+    import tempfile
+
+    from paranmt.pipelines.runtime.watchdog import Watchdog
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    killed, running = (subprocess.Popen([sys.executable, "-c", RUN_A_WATCHDOG], stdout=subprocess.PIPE, text=True)
+                       for _ in range(2))
+    try:
+        stale, alive = Path(killed.stdout.readline().strip()), Path(running.stdout.readline().strip())
+        assert stale.parent == tmp_path and stale.name.startswith("paranmt-heartbeats-") and alive.is_dir()
+        killed.kill()
+        killed.wait()
+        assert stale.is_dir()                           # what SIGKILL leaves
+        with Watchdog("build", lambda: "", "") as watchdog:
+            assert Path(watchdog.directory).is_dir()
+            assert not stale.exists() and alive.is_dir()
+        assert not Path(watchdog.directory).exists()
+    finally:
+        running.kill()
+        running.wait()
