@@ -19,6 +19,18 @@ from paranmt.schemas.paths import PROJECT_ROOT
 SCHEDULERS = ("slurm", "pbs", "sge", "kubernetes")
 PRESETS_DIR = PROJECT_ROOT / "configs" / "dask"
 HOST = r"[A-Za-z0-9][A-Za-z0-9._-]*"        # a host name or IPv4 address: nothing a shell would expand
+DIRECTIVES = {"slurm": "#SBATCH", "pbs": "#PBS", "sge": "#$"}
+# one argument of a batch directive line: sbatch, qsub (PBS) and SGE's qsub split those lines at spaces and read
+# quotes, '#' and backslashes each their own way, so a value is written as it is and may hold none of them
+DIRECTIVE_ARGUMENT = r"[^\s\"'#\\]+"
+
+
+def check_directive_argument(key: str, value: str, scheduler: str) -> None:
+    """ConfigError unless `value` (of config key `key`), written into a `#SBATCH`/`#PBS`/`#$` line of `scheduler`'s
+    job scripts, is read back by the batch system as the one argument it is."""
+    if value and scheduler in DIRECTIVES and not re.fullmatch(DIRECTIVE_ARGUMENT, value):
+        raise ConfigError(f"{key} goes into the job scripts' {DIRECTIVES[scheduler]} lines, which {scheduler} splits at "
+                          f"spaces: give it without spaces, quotes, '#' or backslashes, got {value!r}")
 
 
 @dataclasses.dataclass
@@ -101,7 +113,9 @@ class ClusterConfig(Config):
     account / project to charge. `environment`: shell lines run before a worker starts (module load, activate the
     venv with paranmt[dask] and the stage extras installed). `python`: the interpreter that runs the worker.
     `image`: the worker container image for Kubernetes (the repository's Dockerfile). `local_directory`: scratch
-    space for a worker (node-local disk). `log_directory`: where batch jobs write their logs."""
+    space for a worker (node-local disk). `log_directory`: where batch jobs write their logs. `account`,
+    `log_directory` and a pool's `queue` are written into the `#SBATCH`/`#PBS`/`#$` lines, which the batch system
+    splits at spaces: they may hold no spaces, quotes, '#' or backslashes (`check_directive_argument`)."""
     scheduler: str = "slurm"
     scheduler_address: str = "tcp://LOGIN-NODE:8786"
     scheduler_listen: str = ""
@@ -142,6 +156,9 @@ class ClusterConfig(Config):
             raise ConfigError("environment must be a list of shell lines")
         self.cpu.validate("cpu")
         self.gpu.validate("gpu")
+        for key, value in (("account", self.account), ("log_directory", self.log_directory),
+                           ("cpu.queue", self.cpu.queue), ("gpu.queue", self.gpu.queue)):
+            check_directive_argument(key, value, self.scheduler)
         if self.cpu.gpus:
             raise ConfigError("cpu.gpus must be 0: GPUs belong to the gpu pool (translate)")
         if self.gpu.jobs and not self.gpu.gpus:

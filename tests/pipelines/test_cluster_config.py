@@ -104,6 +104,12 @@ def test_every_preset_loads(tmp_path):
     (["--scheduler", "slurm", "--set", "scheduler_address=tcp://$(id):8786"], "scheduler_address must look like"),
     (["--scheduler", "slurm", "--set", "scheduler_listen=a b"], "scheduler_listen must be a host name"),
     (["--scheduler", "slurm", "--set", "account=x\nrm -rf ~"], "account must be one line"),
+    (["--scheduler", "slurm", "--set", "account=my account"],
+     "account goes into the job scripts' #SBATCH lines, which slurm splits at spaces: give it without spaces, "
+     "quotes, '#' or backslashes, got 'my account'"),
+    (["--scheduler", "slurm", "--set", "cpu.queue=gpu --uid=0"], "cpu.queue goes into the job scripts' #SBATCH lines"),
+    (["--scheduler", "pbs", "--set", "gpu.queue=\"a b\""], "gpu.queue goes into the job scripts' #PBS lines"),
+    (["--scheduler", "sge", "--set", "log_directory=/x/my logs"], "log_directory goes into the job scripts' #$ lines"),
     (["--scheduler", "slurm", "--set", "scheduler_address=tls://h:8786"], "got tls://h:8786 without tls files"),
     (["--scheduler", "slurm", "--set", "tls.ca_file=ca.pem", "--set", "tls.cert=c.pem"],
      "got tcp://LOGIN-NODE:8786 with tls files"),
@@ -126,9 +132,10 @@ def test_every_value_pasted_into_a_script_is_quoted_and_nothing_in_it_runs(tmp_p
     python = tmp_path / f"py {ODD}"
     python.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$ARGS_OUT"\n')
     python.chmod(0o755)
+    word = "$(touch${IFS}RAN)`touch${IFS}RAN`"       # the same in a value a directive line holds as one argument
     values = {"python": str(python), "local_directory": f"/scratch/a b/{ODD}", "tls.ca_file": f"/c/ca {ODD}.pem",
-              "tls.cert": f"/c/`touch RAN`.pem", "tls.key": "/c/$(touch RAN)", "account": f"acct {ODD}",
-              "cpu.queue": ODD, "log_directory": str(tmp_path / f"logs {ODD}")}
+              "tls.cert": f"/c/`touch RAN`.pem", "tls.key": "/c/$(touch RAN)", "account": f"acct{word}",
+              "cpu.queue": word, "log_directory": str(tmp_path / f"logs{word}")}
     sets = [part for key, value in values.items() for part in ("--set", f"{key}={value}")]
     out = tmp_path / "cluster"
     assert cluster_config("--scheduler", "slurm", "--output", out, "--set", "scheduler_address=tls://login1:8786",
@@ -147,7 +154,9 @@ def test_every_value_pasted_into_a_script_is_quoted_and_nothing_in_it_runs(tmp_p
     subprocess.run(["bash", out / "submit.sh"], cwd=tmp_path, check=True,
                    env={**os.environ, "PATH": f"{fake_bin}:{os.environ['PATH']}"})
     assert not (tmp_path / "RAN").exists() and not (out / "RAN").exists()
-    assert (tmp_path / f"logs {ODD}").is_dir()
+    assert (tmp_path / f"logs{word}").is_dir()
+    script = (out / "cpu-workers.sh").read_text()
+    assert f"#SBATCH -A acct{word}\n" in script and f"#SBATCH -p {word}\n" in script
 
     def after(args, flag):
         return args[args.index(flag) + 1]
