@@ -104,11 +104,11 @@ def listen_locally() -> None:
 
         manager_init = worker_handlers.WorkerHandlerManager.__init__
 
-        def declare(self, environments, job_provision_info):
+        def declare(self, environments, *args, **kwargs):
             with _lock:
                 _declared.update((dependency.type_urn, dependency.type_payload)
                                  for environment in environments.values() for dependency in environment.dependencies)
-            manager_init(self, environments, job_provision_info)
+            manager_init(self, environments, *args, **kwargs)
 
         worker_handlers.WorkerHandlerManager.__init__ = declare
 
