@@ -539,19 +539,19 @@ def test_eval_nmt_hypotheses_apart_from_inputs_and_not_over_a_file_without_overw
     assert main(eval_nmt_argv(repo, bitext, hypotheses)) == 2
     assert (f"--hypotheses {hypotheses} already holds a file (an earlier run's translations?); give --overwrite to "
             f"replace it, or choose another --hypotheses") in one_line(capsys, "eval-nmt")
-    write_text = Path.write_text
+    write_bytes = Path.write_bytes        # what models/files.write_bytes_atomically writes its temporary with
 
     def full(self, data, *args, **kwargs):
         if self.name.startswith(".hyp.txt.tmp-"):
-            write_text(self, data[:5], *args, **kwargs)
+            write_bytes(self, data[:5], *args, **kwargs)
             raise OSError(errno.ENOSPC, "No space left on device")
-        return write_text(self, data, *args, **kwargs)
+        return write_bytes(self, data, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "write_text", full)
+    monkeypatch.setattr(Path, "write_bytes", full)
     assert main([*eval_nmt_argv(repo, bitext, hypotheses), "--overwrite"]) == 1
     assert one_line(capsys, "eval-nmt").endswith("; nothing was written; run the same command again")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hyp.txt"] and hypotheses.read_text() == "mine\n"
-    monkeypatch.setattr(Path, "write_text", write_text)
+    monkeypatch.setattr(Path, "write_bytes", write_bytes)
     assert main([*eval_nmt_argv(repo, bitext, hypotheses), "--overwrite"]) == 0
     assert len(hypotheses.read_text().splitlines()) == 3
 
