@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import sys
 from typing import ClassVar
 
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
@@ -51,7 +50,8 @@ class ReportConfig(Config):
         if not self.ratings and not self.input:
             raise ConfigError("give --input SHARDS (or --ratings FILE.csv)")
         if self.by not in NUMERIC_COLUMNS:
-            raise ConfigError(f"--by {self.by}: bands are of a numeric pair column, one of {', '.join(NUMERIC_COLUMNS)}")
+            raise ConfigError(f"--by {self.by}: bands are of a numeric pair column, one of "
+                              f"{', '.join(NUMERIC_COLUMNS)}")
         self.condition()
         return self
 

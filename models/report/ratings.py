@@ -112,7 +112,8 @@ def percent_triple(counts: dict | None) -> str:
 
 def markdown(bands: list[dict], p18: list[dict]) -> str:
     """The two tables as Markdown (what the command prints)."""
-    lines = ["| band | rows | rated | mean tri. overlap | paraphrase 1/2/3 % | fluency 1/2/3 % |", "|---|---|---|---|---|---|"]
+    lines = ["| band | rows | rated | mean tri. overlap | paraphrase 1/2/3 % | fluency 1/2/3 % |",
+             "|---|---|---|---|---|---|"]
     for b in bands:
         overlap = "–" if b["overlap_mean"] is None else f"{b['overlap_mean']:.2f} ± {b['overlap_sd']:.2f}"
         lines.append(f"| {b['by']} {b['band']} | {b['band_rows']:,} | {b['rated']} | {overlap} | "

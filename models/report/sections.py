@@ -69,9 +69,10 @@ def build_section(report: dict) -> Safe:
                        h("span", "" if rows == accounting["written"] else " (not all of the build's shards were "
                                  "read, or the shards changed since)", class_="bad"), class_="dim"))
     else:
-        parts.append(h("p", f"{number(rows)} rows in {report['shards']} shard file(s); no build manifest "
-                            f"(__paranmt__/manifest.json) beside them, so no accounting of the rows read and "
-                            f"rejected.", class_="dim"))
+        why = ("its manifest lists no finished shard (a build still running, or stopped: `--resume` finishes it)"
+               if manifest else "no build manifest (__paranmt__/manifest.json) beside them")
+        parts.append(h("p", f"{number(rows)} rows in {report['shards']} shard file(s); {why}, so no accounting of "
+                            "the rows read and rejected.", class_="dim"))
     if manifest:
         parts.append(h("p", "Stages: ", h("b", ", ".join(manifest.get("stages", []))), f" · input "
                             f"{manifest.get('input', '')} ({manifest.get('format', '')}, "
@@ -152,7 +153,8 @@ def statistics_section(stats: dict | None) -> Safe:
     top = "all" if "all" in corpora else next(iter(corpora))
     bins = table(["para. score bin", "# pairs", "mean tri. overlap"],
                  [[entry["bin"], number(entry["rows"]),
-                   "–" if entry["overlap_mean"] is None else f"{entry['overlap_mean']:.2f} ± {entry['overlap_sd']:.2f}"]
+                   "–" if entry["overlap_mean"] is None else
+                   f"{entry['overlap_mean']:.2f} ± {entry['overlap_sd']:.2f}"]
                   for entry in corpora[top]["score_bins"]])
     parses = corpora[top]["parses"]
     languages = corpora[top]["languages"]
@@ -216,7 +218,8 @@ def filters_section(previews: list[dict]) -> Safe:
                            "the input (paranmt filter refuses it).", class_="dim")]
         else:
             steps = [[h("span", "kept", class_="kept"), number(preview["kept"]), share(preview["kept"], rows)]]
-            steps += [[h("span", f"dropped: {d['reason']}", class_="dropped"), number(d["rows"]), share(d["rows"], rows)]
+            steps += [[h("span", f"dropped: {d['reason']}", class_="dropped"), number(d["rows"]),
+                       share(d["rows"], rows)]
                       for d in preview["dropped"]]
             body = [table(["verdict", "rows", "share"], steps),
                     h("details", h("summary", f"kept: {len(preview['kept_samples'])} samples"),
@@ -241,9 +244,11 @@ def paraphrases_section(paraphrases: dict) -> Safe:
                        for reason, n in paraphrases["reasons"].items()])
     samples = []
     for sample in paraphrases["samples"]:
-        candidates = table(["asked template", "rank", "paraphrase", "verdict", "para_score", "overlap", "template match"],
+        candidates = table(["asked template", "rank", "paraphrase", "verdict", "para_score", "overlap",
+                            "template match"],
                            [[h("code", c["template"] or "(none)"), c["rank"], c["paraphrase"] or "",
-                             h("span", "kept", class_="kept") if c["kept"] else h("span", c["reason"] or "", class_="dropped"),
+                             h("span", "kept", class_="kept") if c["kept"]
+                             else h("span", c["reason"] or "", class_="dropped"),
                              number(c["para_score"]), number(c["overlap"]),
                              "–" if c["template_match"] is None else ("yes" if c["template_match"] else "no")]
                             for c in sample["candidates"]])

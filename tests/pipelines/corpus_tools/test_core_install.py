@@ -1,5 +1,5 @@
-"""The core install (`pip install paranmt`, no extras): filter, stats and export run on real pairs, and a command
-that needs an extra stops with one line naming it.
+"""The core install (`pip install paranmt`, no extras): filter, stats, export and report run on real pairs, and a
+command that needs an extra stops with one line naming it.
 
 `make test-core` runs this file in .venv-core, which holds setup.py's install_requires only (PARANMT_CORE_INSTALL=1
 says so): the extras' modules are really absent there, as the first test checks. Under `make test` (everything
@@ -83,3 +83,12 @@ def test_commands_that_need_an_extra_name_it(sample_dir, tmp_path):
         assert result.returncode == 2, result.stderr[-3000:]
         [line] = result.stderr.strip().splitlines()
         assert line.startswith(f"paranmt {args[0]}: needs {module}") and f"pip install 'paranmt[{extra}]'" in line
+
+
+def test_report_without_extras(corpus_shards, tmp_path):
+    result = paranmt("report", "--input", str(corpus_shards), "--output", str(tmp_path / "r"), "--per-band", "2")
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = sum(pq.read_metadata(path).num_rows for path in corpus_shards.glob("*.parquet"))
+    assert f"paranmt report: {rows:,} rows of" in result.stdout
+    page = (tmp_path / "r" / "index.html").read_text(encoding="utf-8")
+    assert f'<section id="build" data-rows="{rows}">' in page and 'id="samples"' in page

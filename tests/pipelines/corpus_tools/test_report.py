@@ -9,7 +9,6 @@ from collections import Counter
 from html.parser import HTMLParser
 
 import pyarrow.parquet as pq
-import pytest
 
 from paranmt.pipelines.cli import main
 
@@ -17,11 +16,12 @@ LOCAL = ["--direct_running_mode=in_memory", "--direct_num_workers=1"]
 
 
 class Sections(HTMLParser):
-    """The data attributes of every element with an id or one of the report's classes, and the script's text."""
+    """The data attributes of every element with an id or one of the report's classes, and the attributes of any
+    tag that would fetch something (`src=`, `<link href=>`)."""
 
     def __init__(self, page: str):
         super().__init__()
-        self.by_id, self.by_class, self.scripts, self.external = {}, {}, [], []
+        self.by_id, self.by_class, self.external = {}, {}, []
         self.feed(page)
 
     def handle_starttag(self, tag, attrs):
