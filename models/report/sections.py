@@ -196,8 +196,8 @@ def samples_section(bands: dict, per_band: int, seed: str, rate: bool) -> Safe:
         for row in band["samples"]:
             articles.append(pair_article(row, band, column, rate, index))
             index += 1
-        parts.append(h("div", h("h3", f"{column} {band['band']}: ", number(band["rows"]), " rows, ",
-                                f"{len(band['samples'])} shown"), *articles,
+        rows = number(band["rows"]) + (" row" if band["rows"] == 1 else " rows")
+        parts.append(h("div", h("h3", f"{column} {band['band']}: {rows}, {len(band['samples'])} shown"), *articles,
                        class_="band", data_band=band["band"], data_rows=band["rows"], data_shown=len(band["samples"])))
     cut = "tenths of its range" if bands["kind"] == "tenths" else "deciles over the input"
     return h("section", h("h2", "Samples per band"),
