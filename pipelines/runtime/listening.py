@@ -8,7 +8,9 @@ interface (`add_insecure_port('[::]:0')`), and Beam has no setting for that addr
 - one logging server per worker process of `--direct_running_mode multi_processing`, for that worker's life
   (portability/local_job_service.py `SubprocessSdkWorker`);
 - the worker pool that the DirectRunner starts while it tries the Prism runner first (worker_pool_main.py
-  `BeamFnExternalWorkerPoolServicer`: it starts an SDK harness for whoever asks), stopped when Prism fails.
+  `BeamFnExternalWorkerPoolServicer`: it starts an SDK harness for whoever asks), stopped when Prism fails; where
+  the machine has network, Prism does not fail: Beam downloads its binary (Go, from GitHub) and runs the pipeline in
+  it, with servers of its own, outside the watchdog.
 Every worker reaches them as `localhost:PORT`, so loopback is all a local run needs; on every interface, anyone who
 could reach the machine could talk to them, and the artifact service read any file the user can read (a path or a
 `file://` URL in the request) and handed it over.
@@ -19,7 +21,10 @@ instead (127.0.0.1 and ::1, one port), or on PARANMT_LISTEN_HOST as well when th
 (`0.0.0.0` or `::`: every interface, as Beam would). A server bound to a named address is left as it is. It also
 makes the artifact service serve only the artifacts that the environments of the pipeline declare (its staged
 dependencies; a local run of paranmt declares none) and those carried inside the request (embedded), refusing any
-other file or URL with PERMISSION_DENIED. tests/pipelines/test_listening.py lists the sockets of each of these
+other file or URL with PERMISSION_DENIED. And it keeps Beam's DirectRunner off Prism (the switch Beam has for that,
+`is_interactive`: its interactive runner's DirectRunner skips Prism too), so that a local run is the FnApiRunner
+everywhere, never reaches for the network, and starts no worker pool (`--runner PrismRunner`, asked for by name,
+still runs Prism). tests/pipelines/test_listening.py lists the sockets of each of these
 servers, and of a running build, so a Beam upgrade that changes them fails there.
 """
 from __future__ import annotations
@@ -76,6 +81,7 @@ def listen_locally() -> None:
     service serve only declared artifacts (module docstring). Idempotent; ConfigError for a bad
     PARANMT_LISTEN_HOST."""
     import grpc
+    from apache_beam.runners.direct.direct_runner import SwitchingDirectRunner
     from apache_beam.runners.portability import artifact_service
     from apache_beam.runners.portability.fn_api_runner import worker_handlers
 
@@ -101,6 +107,7 @@ def listen_locally() -> None:
 
         server.paranmt_listening = True
         grpc.server = server
+        SwitchingDirectRunner._is_interactive = True        # what its is_interactive() sets: no Prism first
 
         manager_init = worker_handlers.WorkerHandlerManager.__init__
 

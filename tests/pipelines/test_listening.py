@@ -174,3 +174,23 @@ def test_the_artifact_service_hands_out_no_file_the_job_did_not_stage(servers_he
             assert get(artifact(data=b"inline")) == b"inline"
     finally:
         server.close()
+
+
+def test_the_direct_runner_runs_the_pipeline_itself_never_prism(monkeypatch):
+    """Beam 2.77's DirectRunner tries its Prism runner first: it starts a worker pool on every interface and
+    downloads Prism's binary from GitHub (offline it fails and falls back; with network the run went to Prism,
+    outside the watchdog). paranmt's local runs go straight to the FnApiRunner."""
+    import apache_beam as beam
+    from apache_beam.runners.portability import prism_runner
+    from apache_beam.runners.worker.worker_pool_main import BeamFnExternalWorkerPoolServicer
+    from apache_beam.testing.util import assert_that, equal_to
+
+    from paranmt.pipelines.runtime.options import pipeline_options
+
+    tried = []
+    monkeypatch.setattr(prism_runner.PrismRunner, "run_pipeline", lambda *args: tried.append("prism"))
+    monkeypatch.setattr(BeamFnExternalWorkerPoolServicer, "start", lambda *a, **k: tried.append("worker pool"))
+    with beam.Pipeline(options=pipeline_options(["--direct_running_mode=in_memory"])) as pipeline:
+        counted = pipeline | beam.Create([1, 2, 3]) | beam.combiners.Count.Globally()
+        assert_that(counted, equal_to([3]))
+    assert tried == []
