@@ -36,7 +36,7 @@ from typing import ClassVar
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime.arguments import (add_config_command, add_overwrite_flag, check_generator_section,
                                                  generator_flags, load_command_config)
-from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops, stops_in_one_line
+from paranmt.pipelines.runtime.outputs import results_output, stops_in_one_line
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -218,11 +218,9 @@ def run(args) -> int:
     except ModelSetError:
         plain_dir = None
     output = Path(c.output) if c.output else None
-    if output:
-        claim_results(c.output, inputs, RESULTS, args.overwrite, extra=() if c.parse_cache else (PARSES,))
     cache_path = Path(c.parse_cache) if c.parse_cache else output / PARSES if output else None
-    stops = rerun_stops(c.output, getattr(args, "argv", None), "eval-paraphraser",
-                        lambda: left_in(c.output, RESULTS)) if output else \
+    stops = results_output(c.output, inputs, RESULTS, args.overwrite, getattr(args, "argv", None), "eval-paraphraser",
+                           extra=() if c.parse_cache else (PARSES,)) if output else \
         stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again")
     with stops:
         if is_pair_tsv(c.input):

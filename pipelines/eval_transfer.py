@@ -17,7 +17,7 @@ from pathlib import Path
 from paranmt.models.evaluation.transfer import TASKS, TransferProbeConfig
 from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
                                                  add_config_command, add_overwrite_flag, load_command_config)
-from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.pipelines.runtime.outputs import results_output
 from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
 
@@ -71,8 +71,8 @@ def run(args) -> int:
     c = load_command_config(TransferConfig, args, FLAG_HELP, "eval-transfer config", required=EVALUATION_REQUIRED)
     if not Path(c.data_dir).is_dir():
         raise ConfigError(f"--data-dir {c.data_dir} is not a directory")
-    claim_results(c.output, [c.model, c.data_dir], RESULTS, args.overwrite)
-    with rerun_stops(c.output, getattr(args, "argv", None), "eval-transfer", lambda: left_in(c.output, RESULTS)):
+    with results_output(c.output, [c.model, c.data_dir], RESULTS, args.overwrite, getattr(args, "argv", None),
+                        "eval-transfer"):
         try:
             tasks = [load_task(name, c.data_dir) for name in c.tasks]
         except TransferDataError as error:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
                                                  add_config_command, add_overwrite_flag, load_command_config)
-from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.pipelines.runtime.outputs import results_output
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
@@ -30,8 +30,8 @@ def run(args) -> int:
     folder = Path(c.data_dir) / "word-sim"
     if not folder.is_dir():
         raise ConfigError(f"--data-dir {c.data_dir} has no word-sim/ folder")
-    claim_results(c.output, [c.model, c.data_dir], RESULTS, args.overwrite)
-    with rerun_stops(c.output, getattr(args, "argv", None), "eval-words", lambda: left_in(c.output, RESULTS)):
+    with results_output(c.output, [c.model, c.data_dir], RESULTS, args.overwrite, getattr(args, "argv", None),
+                        "eval-words"):
         try:
             if not discover_benchmarks(folder):
                 raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")

@@ -25,7 +25,7 @@ from paranmt.models.mining.margin import mine_vectors
 from paranmt.models.mining.settings import AUTO, MiningSettings, choose_pairs
 from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_command, add_overwrite_flag,
                                                  load_command_config, search_flags)
-from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.pipelines.runtime.outputs import results_output
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.streams import read_sentences
 
@@ -120,9 +120,8 @@ def run(args) -> int:
     from paranmt.models.encoders import open_encoder
 
     c = load_command_config(XlingConfig, args, FLAG_HELP, "eval-xling config", required=("source", "target", "output"))
-    claim_results(c.output, [c.encoder, c.source, c.target, c.distractors_source, c.distractors_target], RESULTS,
-                  args.overwrite)
-    with rerun_stops(c.output, getattr(args, "argv", None), "eval-xling", lambda: left_in(c.output, RESULTS)):
+    with results_output(c.output, [c.encoder, c.source, c.target, c.distractors_source, c.distractors_target],
+                        RESULTS, args.overwrite, getattr(args, "argv", None), "eval-xling"):
         sources, targets = read_bitext(c.source, c.target)
         if not sources:
             raise ConfigError(f"{c.source} / {c.target}: no pair with two non-empty sides")

@@ -20,7 +20,7 @@ from paranmt.models.evaluation.hard_sts import hard_subsets
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
 from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
-from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
+from paranmt.pipelines.runtime.outputs import results_output
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 
@@ -67,8 +67,8 @@ def run(args) -> int:
     config = load_command_config(EvalConfig, args, FLAG_HELP, "eval config", required=("model", "sts_dir", "output"))
     if not Path(config.sts_dir).is_dir():
         raise ConfigError(f"--sts-dir {config.sts_dir} is not a directory")
-    claim_results(config.output, [config.model, config.sts_dir], RESULTS, args.overwrite)
-    with rerun_stops(config.output, getattr(args, "argv", None), "eval", lambda: left_in(config.output, RESULTS)):
+    with results_output(config.output, [config.model, config.sts_dir], RESULTS, args.overwrite,
+                        getattr(args, "argv", None), "eval"):
         datasets, skipped = discover_datasets(config.sts_dir, config.select)
         if not datasets:
             raise ConfigError(f"no STS datasets found under {config.sts_dir}")

@@ -30,6 +30,7 @@ from typing import ClassVar
 
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
@@ -69,13 +70,11 @@ def held_output(output: Path) -> tuple[str | None, bool]:
     return None, False
 
 
-def check_output(config: ParaphraseDataConfig, parser_dir: str, resume: bool, overwrite: bool) -> str:
-    """The output contract (module docstring); returns the mode ("fresh", "resume" or "overwrite") after deleting,
-    for --overwrite, what the earlier run wrote (the parse cache stays)."""
+def check_output(config: ParaphraseDataConfig, resume: bool, overwrite: bool) -> str:
+    """The output contract (module docstring; the output apart from the inputs and locked first, by `run`): returns
+    the mode ("fresh", "resume" or "overwrite") after deleting, for --overwrite, what the earlier run wrote (the
+    parse cache stays)."""
     output = Path(config.output)
-    outputs.check_apart(config.output, [config.data, parser_dir])
-    if output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {config.output} exists and is not a directory")
     held, unfinished = held_output(output)
     mode = outputs.claim(config.output, held, resume, overwrite, unfinished=unfinished)
     if mode == "overwrite":
@@ -95,7 +94,15 @@ def run(args) -> int:
         corpora = split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences)
     except (ParserModelError, FileNotFoundError) as error:
         raise ConfigError(str(error)) from None
-    check_output(config, parser_dir, args.resume, args.overwrite)
+    outputs.check_apart(config.output, [config.data, parser_dir])
+    with output_locked(config.output, "paraphrase-data"):
+        make_data(config, corpora, parser_dir, args)
+    return 0
+
+
+def make_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, args) -> None:
+    """Claim the output (`check_output`) and write the data, stopping in one line."""
+    check_output(config, args.resume, args.overwrite)
     output = make_output_dir(config.output)
     cache_path = Path(config.parse_cache) if config.parse_cache else output / PARSE_CACHE
 
@@ -109,7 +116,6 @@ def run(args) -> int:
 
     with outputs.stops_in_one_line(status, advice, str(output)):
         write_data(config, corpora, parser_dir, output, cache_path)
-    return 0
 
 
 def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, output: Path, cache_path: Path) -> None:

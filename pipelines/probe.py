@@ -27,6 +27,7 @@ from pathlib import Path
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TRAIN_DATA, PairCounts
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
+from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
@@ -57,6 +58,13 @@ def run(args) -> int:
     check_reject_rate(args.max_reject_rate)
     output = Path(config.output)
     check_apart(config.output, [*config.input, config.sts_dir])
+    with output_locked(config.output, "probe"):
+        return probe_into(config, output, args)
+
+
+def probe_into(config: ProbeConfig, output: Path, args) -> int:
+    """Claim `output` (an earlier probe needs --resume or --overwrite) and run the probe, stopping in one line;
+    returns the exit code."""
     held = f"an earlier probe ({len(finished_runs(output))} run(s) in {RESULTS})" if (output / RESULTS).is_file() \
         else None
     if claim(config.output, held, config.resume, args.overwrite) == "overwrite":

@@ -22,7 +22,7 @@ from paranmt.models.training.loss import DISTANCES
 from paranmt.models.training.negatives import STRATEGIES
 from paranmt.models.training.trainer import DEV_AT, MODES, OBJECTIVES, TrainConfig, Trainer
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
-from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.outputs import training_output
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
                                                report_rejects)
 from paranmt.schemas.config import DEVICES, WEIGHTS_DTYPES
@@ -38,9 +38,8 @@ def run(args) -> int:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
     check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
-    claim_model_directory(args.output, [*args.train, config.sp_model, config.init_embeddings, config.dev_sts_dir],
-                          args.resume, args.overwrite)
-    with training_stops(args.output, getattr(args, "argv", None), "train"):
+    with training_output(args.output, [*args.train, config.sp_model, config.init_embeddings, config.dev_sts_dir],
+                         args.resume, args.overwrite, getattr(args, "argv", None), "train"):
         pairs, counts = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
         report_rejects("train", counts.rejects, counts.read, str(output / TRAIN_DATA))
         if over_reject_rate("train", counts.read - counts.kept, counts.read, args.max_reject_rate):

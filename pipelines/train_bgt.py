@@ -21,7 +21,7 @@ from pathlib import Path
 from paranmt.models.bgt.model import VARIANTS
 from paranmt.models.training.data import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
-from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
+from paranmt.pipelines.runtime.outputs import training_output
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
                                                report_rejects)
 from paranmt.schemas.config import DEVICES
@@ -53,9 +53,8 @@ def run(args) -> int:
     config = load_command_config(BGTConfig, args, FLAG_HELP, "bgt config", saved_in=lambda _: args.output)
     check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
-    claim_model_directory(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
-                          args.overwrite)
-    with training_stops(args.output, getattr(args, "argv", None), "train-bgt"):
+    with training_output(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
+                         args.overwrite, getattr(args, "argv", None), "train-bgt"):
         pairs, counts = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
                                             shard_columns=("ref", "cs"))
         report_rejects("train-bgt", counts.rejects, counts.read, str(output / TRAIN_DATA))

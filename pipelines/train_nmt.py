@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from paranmt.models.nmt.recipe import OBJECTIVES, STEPS, NMTRecipe, RecipeConfig, resolve
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
 from paranmt.schemas.paths import asset_path
@@ -29,6 +30,15 @@ def run(args) -> int:
     work = str(recipe.work)
     check_apart(work, [*map(resolve, config.data.inputs), config.init_from and resolve(config.init_from),
                        asset_path(config.mrt.simile_encoder)], "--work-dir")
+    with output_locked(work, "train-nmt", "--work-dir"):
+        run_recipe(recipe, args, steps)
+    return 0
+
+
+def run_recipe(recipe: NMTRecipe, args, steps: tuple[str, ...] | None) -> None:
+    """Claim the work directory (an earlier run needs --resume or --overwrite) and run the recipe's steps, stopping
+    in one line."""
+    work = str(recipe.work)
     earlier = recipe.written()
     held = f"an earlier recipe run (steps done: {', '.join(recipe.done_steps()) or 'none'})" if kept(recipe) else None
     if claim(work, held, args.resume, args.overwrite, "--work-dir") == "overwrite":
@@ -45,7 +55,6 @@ def run(args) -> int:
 
     with stops_in_one_line(status, advice, work):
         recipe.run(steps, force=args.force)
-    return 0
 
 
 

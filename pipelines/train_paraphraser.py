@@ -91,19 +91,19 @@ def recorded_dev(record: Path) -> tuple[list[str], list[str]]:
 def run(args) -> int:
     from paranmt.models.generation.train import ParaphraserTrainConfig
     from paranmt.pipelines.runtime.arguments import load_command_config
-    from paranmt.pipelines.runtime.outputs import claim_model_directory, training_stops
+    from paranmt.pipelines.runtime.outputs import training_output
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
     config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config",
                                 saved_in=lambda _: args.output)
     check_reject_rate(args.max_reject_rate)
-    mode = claim_model_directory(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
-                                               config.hf_model], args.resume, args.overwrite)
-    output = make_output_dir(args.output)
-    if mode == "resume" and not (args.dev or args.dev_sentences):
-        args.dev, args.dev_sentences = recorded_dev(output / TRAIN_DATA)
-    with training_stops(args.output, getattr(args, "argv", None), "train-paraphraser"):
+    with training_output(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
+                                       config.hf_model], args.resume, args.overwrite, getattr(args, "argv", None),
+                         "train-paraphraser") as mode:
+        output = make_output_dir(args.output)
+        if mode == "resume" and not (args.dev or args.dev_sentences):
+            args.dev, args.dev_sentences = recorded_dev(output / TRAIN_DATA)
         return train(args, config, output)
 
 

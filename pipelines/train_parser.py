@@ -14,20 +14,21 @@ from __future__ import annotations
 
 import json
 import logging
+from contextlib import nullcontext
 from pathlib import Path
 
 from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, ParserTrainConfig,
                                           done_steps, run)
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
 
 
-def claim_outputs(args, config, steps: tuple[str, ...]) -> None:
-    """The output contract of the recipe's two outputs (module docstring)."""
+def claim_outputs(args, steps: tuple[str, ...]) -> None:
+    """The output contract of the recipe's two outputs (module docstring), once they are apart from the inputs
+    and locked (`train_parser`)."""
     work, output = Path(args.work_dir), Path(args.output)
-    for flag, path in (("--work-dir", args.work_dir), ("--output", args.output)):
-        check_apart(path, [config.treebank, config.bitext], flag)
     earlier = [work / name for name in WORK_WRITES if (work / name).exists()]
     done = [step for step in done_steps(work, output) if step != "package"]
     held = f"an earlier recipe run (steps done: {', '.join(done) or 'none'})" if earlier else None
@@ -46,7 +47,16 @@ def train_parser(args) -> int:
     steps = tuple(args.steps.split(","))
     for step in steps:
         check_choice("--steps", step, STEPS)
-    claim_outputs(args, config, steps)
+    for flag, path in (("--work-dir", args.work_dir), ("--output", args.output)):
+        check_apart(path, [config.treebank, config.bitext], flag)
+    with output_locked(args.work_dir, "train-parser", "--work-dir"), \
+            output_locked(args.output, "train-parser") if "package" in steps else nullcontext():
+        return run_steps(args, config, steps)
+
+
+def run_steps(args, config: ParserTrainConfig, steps: tuple[str, ...]) -> int:
+    """Claim the outputs (`claim_outputs`) and run the recipe's `steps`, stopping in one line."""
+    claim_outputs(args, steps)
     work = Path(args.work_dir)
 
     def status() -> str:

@@ -278,7 +278,7 @@ def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, 
         "what": "English POS tagger + constituency parser (stanza 1.15 models) for the parse stage; "
                 "input: PTB-tokenized words; tags: PTB (XPOS); trees: PTB labels without function tags",
         "files": [{"path": path.name, "sha256": file_sha256(path), "bytes": path.stat().st_size}
-                  for path in sorted(output.iterdir()) if path.name != "MANIFEST.json"],
+                  for path in sorted(output.iterdir()) if path.is_file() and path.name != "MANIFEST.json"],
         "recipe": {
             "command": "paranmt train-parser" + (f" --config {config_path}" if config_path else "")
                        + f" --work-dir {work} --output {output}",

@@ -9,9 +9,14 @@ pid is not running, or runs another process) is stale: it is named, and taken ov
 by a fresh build when DIR holds no shard yet). A lock held from another host cannot be checked from here; the message
 says so and where the lock file is, for a user who knows that build is dead.
 
-Local directories are locked atomically (O_CREAT | O_EXCL); on other filesystems (gs://) the lock is written if
-absent and read back, which leaves a window of about a second in which two builds starting together both pass
-(object stores have no exclusive create through Beam's FileSystems).
+Local directories are locked atomically (O_CREAT | O_EXCL), with `os` alone (no Beam import for the commands that
+write only locally); on other filesystems (gs://) the lock is written through Beam's FileSystems if absent and read
+back, which leaves a window of about a second in which two builds starting together both pass (object stores have no
+exclusive create through Beam's FileSystems).
+
+`output_locked` holds the lock of a directory for the commands that are neither a build nor a shard job: the
+trainers (`train`, `train-paraphraser`, `train-bgt`, `finetune-sts`, `train-words`, `probe`, `train-nmt`'s work
+directory, `train-parser`), `paraphrase-data` and the evaluations (pipelines/runtime/outputs.py `results_output`).
 """
 from __future__ import annotations
 
@@ -24,11 +29,19 @@ import socket
 import sys
 import uuid
 
+from contextlib import contextmanager
+
 import psutil
-from apache_beam.io.filesystems import FileSystems
 
 from paranmt.schemas import layout
 from paranmt.schemas.errors import ConfigError
+
+
+def _filesystems():
+    """Beam's FileSystems, for a lock on a remote filesystem (imported only then: it takes seconds)."""
+    from apache_beam.io.filesystems import FileSystems
+
+    return FileSystems
 
 
 def process_start(pid: int) -> float | None:
@@ -47,11 +60,13 @@ def describe_holder(holder: dict) -> str:
 
 class OutputLock:
     """The lock of one output directory (or of the file `path`, when given), held by this process between
-    `acquire()` and `release()`; `what` holds it, in the messages ("build", or "`paranmt stats` run")."""
+    `acquire()` and `release()`; `what` holds it, in the messages ("build", or "`paranmt stats` run"), and `flag`
+    names the output there."""
 
-    def __init__(self, output: str, path: str | None = None, what: str = "build"):
-        self.output = output
-        self.path = path or FileSystems.join(output, layout.LOCK)
+    def __init__(self, output: str, path: str | None = None, what: str = "build", flag: str = "--output"):
+        self.output, self.flag = output, flag
+        self.path = path or (_filesystems().join(output, layout.LOCK) if "://" in output
+                             else os.path.join(output, layout.LOCK))
         self.what = what
         self.held = False
 
@@ -69,10 +84,11 @@ class OutputLock:
     def holder(self) -> dict | None:
         """The recorded holder, or None when there is no lock (an unreadable lock counts as a holder we cannot
         name)."""
-        if not FileSystems.exists(self.path):
+        local = self._local_path()
+        if not (os.path.exists(local) if local is not None else _filesystems().exists(self.path)):
             return None
         try:
-            with FileSystems.open(self.path) as handle:
+            with (open(local, "rb") if local is not None else _filesystems().open(self.path)) as handle:
                 return json.loads(handle.read().decode("utf-8"))
         except (OSError, ValueError):
             return {"pid": None, "host": None, "user": None, "started": None, "command": "(unreadable lock)"}
@@ -106,7 +122,7 @@ class OutputLock:
                 where = "" if alive else (f" (on another host, so it cannot be checked from here; if that {self.what} "
                                           f"is no longer running, delete {self.path})")
                 raise ConfigError(f"output {self.output} is in use by another {self.what}: {describe_holder(holder)}"
-                                  f"{where}; wait for it to finish, or choose another --output")
+                                  f"{where}; wait for it to finish, or choose another {self.flag}")
             if holds_shards and not take_stale:
                 raise ConfigError(f"output {self.output} holds shards of a {self.what} that stopped without finishing "
                                   f"({describe_holder(holder)}, no longer running); use --resume to finish it or "
@@ -127,9 +143,9 @@ class OutputLock:
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(data)
             return True
-        if FileSystems.exists(self.path):
+        if _filesystems().exists(self.path):
             return False
-        with FileSystems.create(self.path) as handle:
+        with _filesystems().create(self.path) as handle:
             handle.write(data)
         return (self.holder() or {}).get("pid_started") == record["pid_started"] and \
             (self.holder() or {}).get("host") == record["host"]
@@ -137,16 +153,62 @@ class OutputLock:
     def _remove_stale(self) -> None:
         """Move the stale lock aside first, so that of two builds taking it over at once only one removes it."""
         aside = f"{self.path}.stale-{uuid.uuid4().hex}"
+        local = self._local_path()
         try:
-            FileSystems.rename([self.path], [aside])
-            FileSystems.delete([aside])
+            if local is not None:
+                os.rename(local, aside)
+                os.remove(aside)
+            else:
+                _filesystems().rename([self.path], [aside])
+                _filesystems().delete([aside])
         except Exception:  # noqa: BLE001 - another build moved it first; the next create decides
             pass
 
     def release(self) -> None:
         if self.held:
             self.held = False
+            local = self._local_path()
             try:
-                FileSystems.delete([self.path])
+                if local is not None:
+                    os.remove(local)
+                else:
+                    _filesystems().delete([self.path])
             except Exception:  # noqa: BLE001 - already gone (a user removed it): nothing to release
                 pass
+
+
+@contextmanager
+def output_locked(output: str, command: str, flag: str = "--output"):
+    """Hold the lock of the local directory `output` (`DIR/__paranmt__/lock.json`) for the block, for `paranmt
+    command`: a second run on it stops before any work, one line naming the first (exit 2: `output DIR is in use by
+    another \`paranmt train\` run: pid ...`); the lock of a run that is gone is taken over, with a line naming it
+    (what that run left is the output contract's to judge). The side folder is removed again when the lock was all
+    it held, and so is `output` when this run made it and was refused (a ConfigError: nothing of the run is left
+    behind a refusal). An output (`flag`) that is a file, or that cannot be made, is one line."""
+    if os.path.lexists(output) and not os.path.isdir(output):
+        raise ConfigError(f"{flag} {output} exists and is not a directory")
+    made = not os.path.lexists(output)
+    lock = OutputLock(output, what=f"`paranmt {command}` run", flag=flag)
+    try:
+        note = lock.acquire(take_stale=True, holds_shards=False)
+    except OSError as error:
+        _remove_empty(output, made)
+        raise ConfigError(f"{flag} {output}: cannot write the directory: {error.strerror or error}") from None
+    if note:
+        print(f"paranmt {command}: {note}", file=sys.stderr)
+    refused = False
+    try:
+        yield lock
+    except ConfigError:
+        refused = True
+        raise
+    finally:
+        lock.release()
+        _remove_empty(output, made and refused)
+
+
+def _remove_empty(output: str, made: bool) -> None:
+    """Remove `output`'s side folder if empty, and `output` if this run made it and it is empty."""
+    for directory in (os.path.join(output, layout.SIDE_DIR), *([output] if made else [])):
+        if os.path.isdir(directory) and not os.path.islink(directory) and not os.listdir(directory):
+            os.rmdir(directory)

@@ -28,9 +28,9 @@ import shutil
 import signal
 import threading
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Callable, Iterable
 
+from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.schemas.errors import ConfigError, PipelineStopped, TrainingDiverged
 from paranmt.schemas.paths import make_output_dir
 
@@ -262,19 +262,32 @@ def rerun_stops(output: str, argv: list[str] | None, command: str, written: Call
 def fresh_output(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool, what: str,
                  argv: list[str] | None, command: str):
     """The output contract of a command that cannot resume and writes the files `names` into the directory `output`
-    (finetune-sts, train-words): `output` apart from the inputs (`check_apart`) and not a file, the `names` an
-    earlier run left there (`what`) refused without --overwrite and deleted with it (`replace_earlier`); a stop
-    removes the files this run wrote (`rerun_stops`)."""
+    (finetune-sts, train-words): `output` apart from the inputs (`check_apart`), one run at a time
+    (`output_locked`), the `names` an earlier run left there (`what`) refused without --overwrite and deleted with
+    it (`replace_earlier`); a stop removes the files this run wrote (`rerun_stops`)."""
     names = tuple(names)
     check_apart(output, inputs)
-    if os.path.exists(output) and not os.path.isdir(output):
-        raise ConfigError(f"--output {Path(output)} is a file")
-    replace_earlier(output, left_in(output, names), overwrite, what)
-    with rerun_stops(output, argv, command, lambda: left_in(output, names)):
-        yield
+    with output_locked(output, command):
+        replace_earlier(output, left_in(output, names), overwrite, what)
+        with rerun_stops(output, argv, command, lambda: left_in(output, names)):
+            yield
 
 # An evaluation's results (eval, eval-xling, eval-transfer, eval-words, eval-paraphraser, adversarial): files written
 # into a results directory at the end of the run, each whole (models/evaluation/tables.py `write_result_file`)
+@contextmanager
+def results_output(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
+                   argv: list[str] | None, command: str, extra: Iterable[str] = ()):
+    """The output contract of an evaluation for its whole run: one run at a time on `output` (`output_locked`,
+    taken after `check_apart`), the results claimed (`claim_results`) and, after a stop, the result files this run
+    wrote removed (`rerun_stops`)."""
+    names = tuple(names)
+    check_apart(output, inputs)
+    with output_locked(output, command):
+        claim_results(output, inputs, names, overwrite, extra)
+        with rerun_stops(output, argv, command, lambda: left_in(output, names)):
+            yield
+
+
 def claim_results(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
                   extra: Iterable[str] = ()) -> None:
     """The output contract of an evaluation writing the files `names` into the directory `output`: apart from the
@@ -311,13 +324,25 @@ TEMPORARIES = ("checkpoint.tmp", "best.tmp", "initial.tmp")         # directory 
 REPLACED = (*CHECKPOINTS, "best", "initial", "work", "metrics.jsonl", "sp.model", "sp.vocab")
 
 
-def claim_model_directory(output: str, inputs: Iterable[str | None], resume: bool, overwrite: bool) -> str:
-    """The output contract for a trainer's model directory `output` (`check_apart` from the inputs, `claim`):
-    a checkpoint or a saved model of an earlier run needs --resume (continue from the checkpoint) or --overwrite
-    (which removes REPLACED and TEMPORARIES first); --resume needs a checkpoint. Returns the mode."""
+@contextmanager
+def training_output(output: str, inputs: Iterable[str | None], resume: bool, overwrite: bool,
+                    argv: list[str] | None, command: str):
+    """The output contract of a trainer's model directory `output` (train, train-paraphraser, train-bgt) for its
+    whole run: apart from the inputs (`check_apart`), one run at a time (`output_locked`: a second
+    run is one line naming the first, which is never called stopped or advised to be resumed while it runs), the
+    earlier run's model or checkpoint claimed (`claim_model_directory`), and a stop in one line
+    (`training_stops`). Yields the mode ("fresh", "resume" or "overwrite")."""
     check_apart(output, inputs)
-    if os.path.exists(output) and not os.path.isdir(output):
-        raise ConfigError(f"--output {output} exists and is not a directory")
+    with output_locked(output, command):
+        mode = claim_model_directory(output, resume, overwrite)
+        with training_stops(output, argv, command):
+            yield mode
+
+
+def claim_model_directory(output: str, resume: bool, overwrite: bool) -> str:
+    """`claim` for a trainer's model directory `output`: a checkpoint or a saved model of an earlier run needs
+    --resume (continue from the checkpoint) or --overwrite (which removes REPLACED and TEMPORARIES first); --resume
+    needs a checkpoint. Returns the mode."""
     checkpoint = any(os.path.exists(os.path.join(output, name)) for name in CHECKPOINTS)
     model = any(os.path.isfile(os.path.join(output, name)) for name in MODEL_FILES)
     held = ("a trained model and its checkpoint" if checkpoint and model else

@@ -85,6 +85,7 @@ def test_trainers_refuse_to_overwrite_or_resume_by_surprise(pairs, tmp_path, cap
         assert f"--output {tmp_path} holds the input {pairs}" in one_line(capsys, command)
         assert main([*argv, "--output", str(model), "--resume"]) == 2
         assert f"--resume: {model} holds nothing to resume" in one_line(capsys, command)
+        assert not model.exists(), "a refusal leaves nothing behind (the lock's folder included)"
         (model / "checkpoint").mkdir(parents=True)               # a run that stopped, as loop.py leaves it
         assert main([*argv, "--output", str(model)]) == 2
         assert (f"--output {model} already holds the checkpoint of a run that stopped before its end; give --resume "
@@ -741,3 +742,89 @@ def test_a_signal_or_a_full_disk_during_train_parser_is_one_line_naming_resume(p
     assert one_line(capsys, "train-parser") == (
         "paranmt train-parser: stopped: the disk is full (OSError: [Errno 28] No space left on device): free space on "
         f"it, then; steps done: prepare; resume with: paranmt train-parser {' '.join(argv[1:])} --resume")
+
+
+# -- one writer per output: the trainers and the evaluations take the build's lock -------------------------------
+def test_a_second_train_on_an_output_in_use_is_one_line_naming_the_running_one(pairs, tmp_path, signal_when,
+                                                                                 capsys):
+    """Issue 47: two `train` runs on one --output both exited 0, the first model lost and metrics.jsonl
+    interleaved; and a running training's checkpoint was called "stopped", with advice (--resume) that starts a
+    second writer. While the first trains, a second run (plain, --resume or --overwrite) is refused before any work:
+    one line naming the running one, exit 2, nothing touched. Once the first is killed (SIGKILL), its stale lock is
+    taken over by --resume, which finishes its run."""
+    import json
+    import socket
+
+    model = tmp_path / "model"
+    argv = ["train", "--train", str(pairs), "--output", str(model), *TINY, "--epochs", "100000"]
+    lock, refused = model / "__paranmt__" / "lock.json", {}
+
+    def second_runs_while_the_first_trains():
+        if not (model / "checkpoint" / "trainer_state.pt").exists():
+            return False
+        for extra in ([], ["--resume"], ["--overwrite"]):
+            refused[" ".join(extra)] = (main([*argv, "--epochs", "2", *extra]), one_line(capsys, "train"))
+        refused["holder"] = json.loads(lock.read_text())
+        return True
+
+    returncode, err = signal_when(argv, second_runs_while_the_first_trains, signal.SIGKILL)
+    assert returncode == -signal.SIGKILL
+    holder = refused.pop("holder")
+    assert holder["command"] == shlex.join(["paranmt", *argv]) and holder["host"] == socket.gethostname()
+    for code, line in refused.values():
+        assert code == 2 and line == (
+            f"paranmt train: configuration error: output {model} is in use by another `paranmt train` run: pid "
+            f"{holder['pid']} on host {holder['host']} (user {holder['user']}, started {holder['started']}: "
+            f"{holder['command']}); wait for it to finish, or choose another --output")
+    steps = [json.loads(line)["step"] for line in (model / "metrics.jsonl").read_text().splitlines()]
+    assert steps == list(range(1, len(steps) + 1)), "one writer: the first run's lines alone"
+    assert main([*argv[:-1], "1", "--resume"]) == 0          # the killed run's lock is taken over
+    err = capsys.readouterr().err
+    assert (f"paranmt train: took over the lock of a `paranmt train` run that stopped without finishing: pid "
+            f"{holder['pid']} on host") in err
+    assert (model / "weights.npz").is_file() and not (model / "__paranmt__").exists()
+
+
+def live_lock(output: Path) -> None:
+    """A lock of `output` held by a running process (this test's)."""
+    import json
+    import socket
+
+    (output / "__paranmt__").mkdir(parents=True)
+    (output / "__paranmt__" / "lock.json").write_text(json.dumps({
+        "user": "someone", "host": socket.gethostname(), "pid": os.getpid(), "pid_started": None,
+        "started": "2026-11-29 04:00:00 UTC", "command": "paranmt X --output Y"}))
+
+
+@pytest.mark.parametrize("command", ["train", "train-bgt", "train-paraphraser", "train-words", "finetune-sts",
+                                     "probe", "paraphrase-data", "train-nmt", "train-parser", "eval", "eval-words"])
+def test_every_trainer_and_evaluation_is_one_writer_per_output(command, pairs, ppdb, repo, shared_data,
+                                                               tiny_data_folder, nmt_recipe, parser_recipe, tmp_path,
+                                                               capsys):
+    """Issue 47: trainers took no lock (builds did), and two `eval` runs on one output raced. Every one of them
+    holds the build's lock (pipelines/runtime/output_lock.py) for its run: an output in use is one line naming
+    the run that holds it, exit 2, before any work; the output is left as it was."""
+    out = tmp_path / "out"
+    argv = {"train": ["train", "--train", str(pairs), *TINY, "--output", str(out)],
+            "train-bgt": ["train-bgt", "--train", str(pairs), "--format", "tsv", "--output", str(out)],
+            "train-paraphraser": ["train-paraphraser", "--input", str(pairs), "--task", "plain", "--output", str(out)],
+            "train-words": words_argv(ppdb, out),
+            "finetune-sts": finetune_argv(repo, shared_data, out),
+            "probe": probe_argv(pairs, shared_data, out),
+            "paraphrase-data": ["paraphrase-data", "--data", str(tiny_data_folder), "--output", str(out)],
+            "train-nmt": [*nmt_recipe, "--work-dir", str(out)],
+            "train-parser": [*parser_recipe[:parser_recipe.index("--work-dir")], "--work-dir", str(out), "--output",
+                             str(tmp_path / "parser")],
+            "eval": ["eval", "--model", str(repo / "assets" / "encoder-sp"), "--sts-dir", str(shared_data / "sts"),
+                     "--output", str(out)],
+            "eval-words": ["eval-words", "--model", str(repo / "assets" / "encoder-sp"), "--data-dir",
+                           str(shared_data), "--output", str(out)]}[command]
+    live_lock(out)
+    before = sorted(out.rglob("*"))
+    flag = "--work-dir" if command in ("train-nmt", "train-parser") else "--output"
+    assert main(argv) == 2
+    assert one_line(capsys, command) == (
+        f"paranmt {command}: configuration error: output {out} is in use by another `paranmt {command}` run: pid "
+        f"{os.getpid()} on host {__import__('socket').gethostname()} (user someone, started 2026-11-29 04:00:00 UTC: "
+        f"paranmt X --output Y); wait for it to finish, or choose another {flag}")
+    assert sorted(out.rglob("*")) == before
