@@ -86,13 +86,15 @@ def build_section(report: dict) -> Safe:
                                 for stage, info in sorted(models.items()) if isinstance(info, dict)]))
     filter_report = build.get("filter_report")
     if filter_report:
-        parts += [h("h3", "The filter that made this corpus"),
-                  h("p", f"{number(filter_report.get('rows_in'))} rows in, {number(filter_report.get('rows_kept'))} "
-                         f"kept"),
-                  table(["step", "keeps", "seen", "kept", "dropped"],
-                        [[step["filter"], (filter_report.get("keeps") or {}).get(step["filter"], ""),
-                          number(step["seen"]), number(step["kept"]), number(step["dropped"])]
-                         for step in filter_report.get("filters", [])])]
+        parts.append(h("div", h("h3", "The filter that made this corpus"),
+                       h("p", f"{number(filter_report.get('rows_in'))} rows in, "
+                              f"{number(filter_report.get('rows_kept'))} kept"),
+                       table(["step", "keeps", "seen", "kept", "dropped"],
+                             [[step["filter"], (filter_report.get("keeps") or {}).get(step["filter"], ""),
+                               number(step["seen"]), number(step["kept"]), number(step["dropped"])]
+                              for step in filter_report.get("filters", [])]),
+                       id="filter-report", data_rows_in=filter_report.get("rows_in"),
+                       data_kept=filter_report.get("rows_kept")))
     summary = (build.get("paraphrase_summary") or {}).get("totals")
     if summary:
         reasons = {k: v for k, v in summary.items() if k not in ("candidates", "kept", "sources") and v}

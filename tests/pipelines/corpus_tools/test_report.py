@@ -89,7 +89,7 @@ def test_every_section_counts_what_the_shards_and_the_manifest_hold(report_build
     assert all(int(p["kept"]) + int(p["dropped"]) == len(table) for p in previews.values())
 
 
-def test_a_filter_preview_keeps_what_the_filter_keeps(report_build, tmp_path, capsys):
+def test_a_filter_preview_keeps_what_the_filter_keeps_and_the_filtered_corpus_says_so(report_build, tmp_path):
     assert report("--input", report_build, "--output", tmp_path / "r") == 0
     found = Sections((tmp_path / "r" / "index.html").read_text(encoding="utf-8"))
     assert main(["filter", "--config", "paranmt-5m", "--input", str(report_build), "--output", str(tmp_path / "f"),
@@ -97,6 +97,12 @@ def test_a_filter_preview_keeps_what_the_filter_keeps(report_build, tmp_path, ca
     kept = pq.read_table(tmp_path / "f").num_rows
     preview = next(p for p in found.by_class["preview"] if p["name"] == "--config paranmt-5m")
     assert int(preview["kept"]) == kept
+    # the filtered corpus's own report says what the filter kept, and shows its rows
+    assert report("--input", tmp_path / "f", "--output", tmp_path / "rf") == 0
+    filtered = Sections((tmp_path / "rf" / "index.html").read_text(encoding="utf-8"))
+    assert (int(filtered.by_id["filter-report"]["rows-in"]), int(filtered.by_id["filter-report"]["kept"])) == (
+        pq.read_table(report_build).num_rows, kept)
+    assert int(filtered.by_id["build"]["rows"]) == kept and "read" not in filtered.by_id["build"]
 
 
 def test_samples_follow_the_seed_and_the_band_column(report_build, tmp_path):
