@@ -194,3 +194,20 @@ def test_the_direct_runner_runs_the_pipeline_itself_never_prism(monkeypatch):
         counted = pipeline | beam.Create([1, 2, 3]) | beam.combiners.Count.Globally()
         assert_that(counted, equal_to([3]))
     assert tried == []
+
+
+def test_a_local_dask_cluster_listens_on_the_named_interface(monkeypatch):
+    """--dask-workers with PARANMT_LISTEN_HOST: the LocalCluster's scheduler and workers on that address (127.0.0.2
+    standing for another interface), none on every interface."""
+    from paranmt.pipelines.runtime.dask_runner import close, start_client
+    from paranmt.pipelines.runtime.options import pipeline_options
+
+    monkeypatch.setenv(LISTEN_VARIABLE, "127.0.0.2")
+    client, cluster = start_client(pipeline_options(["--dask-workers", "1"]))
+    try:
+        addresses = [cluster.scheduler_address, *client.scheduler_info()["workers"]]
+        sockets = listening([psutil.Process(), *psutil.Process().children(recursive=True)])
+    finally:
+        close(client, cluster)
+    assert all(address.startswith("tcp://127.0.0.2:") for address in addresses), addresses
+    assert all(loopback(ip) for ip, _ in sockets), sorted(sockets)
