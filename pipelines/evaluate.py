@@ -1,8 +1,9 @@
 """`paranmt eval`: STS evaluation of a saved encoder over every dataset found under `--sts-dir` (SemEval
 STS.input/STS.gs pairs, STS Benchmark sts-*.csv, SICK); writes `results.csv` (dataset,n,pearson,spearman) and
-`summary.md` (per-dataset table, STS year means and their mean) into `--output`. `--hard` adds the Hard+ / Hard−
-subsets of the STS 2012-2016 test years (thesis §5.6; models/evaluation/hard_sts.py) as datasets `hard/Hard+` and
-`hard/Hard-`.
+`summary.md` (per-dataset table, STS year means and their mean) into `--output`. `--hard` adds, from the pooled pairs
+of the STS 2012-2016 test years found (thesis §5.6; models/evaluation/hard_sts.py), the Hard+ / Hard− subsets of
+Table 47 as datasets `hard/Hard+` and `hard/Hard-`, and the difficulty splits of Table 49 (`hard/all`,
+`hard/negation`, `hard/swer-...`, `hard/easy-...`; `--hard-negation` chooses the negation rule).
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
 inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no results
 file (each is written whole, at the end).
@@ -16,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from paranmt.models.evaluation.hard_sts import hard_subsets
+from paranmt.models.evaluation.hard_sts import NEGATION_RULES, difficulty_splits, hard_subsets
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
 from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import results_output
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
@@ -38,6 +39,7 @@ class EvalConfig(Config):
     select: list[str] = field(default_factory=list)
     hard: bool = False
     hard_fraction: float = 0.2
+    hard_negation: str = "tokens"
     batch_size: int = bounded(1024, 1)
     threads: int = bounded(1, 1)
 
@@ -45,6 +47,7 @@ class EvalConfig(Config):
         check_ranges(self)
         if not 0 < self.hard_fraction < 0.5:
             raise ConfigError(f"hard_fraction must be in (0, 0.5), not {self.hard_fraction}")
+        check_choice("hard_negation", self.hard_negation, NEGATION_RULES)
         return self
 
 
@@ -54,8 +57,10 @@ FLAG_HELP = {
     "sts_dir": "root folder holding the STS datasets",
     "output": "directory for results.csv and summary.md",
     "select": "only datasets whose name contains one of these strings",
-    "hard": "add the Hard+/Hard- subsets (symmetric WER extremes x gold bands) of STS 2012-2016",
-    "hard_fraction": "share of the SWER distribution at each extreme (the thesis: 0.2)",
+    "hard": "add the Hard+/Hard- subsets and Table 49's difficulty splits (negation; symmetric WER extremes x gold "
+            "bands) of STS 2012-2016",
+    "hard_fraction": "share of the SWER distribution at each extreme of Hard+/Hard- (the thesis: 0.2)",
+    "hard_negation": "negation split: tokens ('not', 'cannot', ...'t) or substring ('not' or \"'t\" anywhere)",
     "batch_size": "sentences per encoder call",
     "threads": "torch CPU threads",
 }
@@ -77,7 +82,7 @@ def run(args) -> int:
             if not years:
                 raise ConfigError(f"--hard pools the test-year folders (STS<year>-test, sts<year>-english...); none "
                                   f"found under {config.sts_dir}")
-            datasets += hard_subsets(years, config.hard_fraction)
+            datasets += hard_subsets(years, config.hard_fraction) + difficulty_splits(years, config.hard_negation)
         encoder = open_encoder(config.model, config.threads)
         results = [score_dataset(lambda s: encoder.encode(s, config.batch_size), d) for d in datasets]
         write_results(results, skipped, config.output, title=f"STS: {config.model}")
@@ -94,6 +99,7 @@ def run(args) -> int:
 
 def register(subparsers) -> None:
     parser = add_config_command(subparsers, "eval", EvalConfig, FLAG_HELP, run,
-                                flags={"hard": {"action": "store_true"}}, example="hard_fraction=0.1",
+                                choices={"hard_negation": NEGATION_RULES}, flags={"hard": {"action": "store_true"}},
+                                example="hard_fraction=0.1",
                                 help="STS evaluation of a sentence encoder", description=__doc__)
     add_overwrite_flag(parser, "the results.csv and summary.md")

@@ -87,3 +87,23 @@ def test_train_set_refuses_an_unknown_key_in_one_line(tmp_path, capsys):
     assert main(["train", "--train", "x", "--output", str(tmp_path / "o"), "--set", "epoch=2"]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and "unknown training config key 'epoch' (did you mean 'epochs'" in error
+
+
+def test_eval_hard_reports_the_negation_split_and_table_49(shared_data, tmp_path, capsys):
+    """`eval --hard` with the shipped encoder adds Hard+/Hard- and Table 49's splits; a wrong negation rule is one
+    line, exit 2."""
+    from pathlib import Path
+
+    encoder = Path(__file__).resolve().parents[2] / "assets" / "encoder-sp"
+    out = tmp_path / "eval"
+    assert main(["eval", "--model", str(encoder), "--sts-dir", str(shared_data / "sts"), "--output", str(out),
+                 "--select", "STS2017/track5.en-en", "--hard"]) == 0
+    rows = {r["dataset"]: r for r in csv.DictReader((out / "results.csv").open())}
+    assert {"hard/Hard+", "hard/Hard-", "hard/all", "hard/negation", "hard/swer-top10-gold4-5",
+            "hard/easy-swer-bottom20-gold3-5"} <= set(rows)
+    assert 100 < int(rows["hard/negation"]["n"]) < int(rows["hard/all"]["n"])
+    assert float(rows["hard/negation"]["pearson"]) > 0.3           # a trained encoder, real pairs
+    assert "hard/negation\t" in capsys.readouterr().out
+    assert main(["eval", "--model", str(encoder), "--sts-dir", str(shared_data / "sts"), "--output",
+                 str(tmp_path / "e2"), "--hard", "--set", "hard_negation=regex"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0
