@@ -141,7 +141,9 @@ def test_the_checks_catch_a_spoiled_page():
     assert len(problems) == 6, problems
     assert problems[0].startswith("P18 Tab. 1-2 (= T Tab. 25): status \"**maybe**: every column computed")
     assert problems[0].endswith("does not start with **reproduced**, **partly** or **not**")
-    assert problems[1].startswith("the Status counts line does not say: 3 reproduced, 17 partly, 24 not")
+    counts = [status(cells) for cells in rows(text)]                 # the page's, less the spoiled **partly**
+    assert problems[1].startswith(f"the Status counts line does not say: {counts.count('reproduced')} reproduced, "
+                                  f"{counts.count('partly') - 1} partly, {counts.count('not')} not")
     assert problems[2] == ("paranmt train-nmt --config configs/nmt/gone.yaml: configs/nmt/gone.yaml is not in the "
                            "repository")
     assert problems[3] == "bash benchmarks/gone.sh work/wmt-bt work/wmt-bt-probes: benchmarks/gone.sh is not in " \
