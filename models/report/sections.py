@@ -148,10 +148,13 @@ def statistics_section(stats: dict | None) -> Safe:
         return h("section", h("h2", "Statistics"), h("p", "No rows."), id="statistics")
     corpora = stats["corpora"]
     table1 = table(["corpus", "avg. length", "avg. IDF", "avg. para. score", "vocab. entropy", "parse entropy",
-                    "size", "sample rows"],
+                    "size", "sample rows", "same template (Table 2)"],
                    [[name, _pm(t["ref_length"], 1), _pm(t["ref_idf"], 1), _pm(t["para_score"]),
                      number(t["vocab_entropy"], 1), number(t["template_entropy"], 1), number(t["rows"]),
-                     number(t["sample_rows"])] for name, t in ((n, d["table1"]) for n, d in corpora.items())])
+                     number(t["sample_rows"]),
+                     "–" if t["same_template_share"] is None else
+                     f"{t['same_template_share']:.1%} of {number(t['both_parsed_rows'])}"]
+                    for name, t in ((n, d["table1"]) for n, d in corpora.items())])
     top = "all" if "all" in corpora else next(iter(corpora))
     bins = table(["para. score bin", "# pairs", "mean tri. overlap"],
                  [[entry["bin"], number(entry["rows"]),
@@ -163,7 +166,9 @@ def statistics_section(stats: dict | None) -> Safe:
     return h("section", h("h2", "Statistics (P18 Tables 1 and 3)"),
              h("p", "Table 1 of ParaNMT-50M as paranmt stats computes it (models/stats): length, IDF and entropies "
                     "on a seeded sample of the references per corpus (", h("i", "sample rows"), "), para score and "
-                    f"size on every row; entropies in nats; IDF reference: {stats['idf_reference']['name']}.",
+                    "size on every row; entropies in nats; same template: the share of the rows with both "
+                    "templates whose reference and translation templates are equal (P18 Table 2); IDF reference: "
+                    f"{stats['idf_reference']['name']}.",
                class_="dim"),
              table1, h("h3", f"Rows and trigram overlap per para-score bin ({top}; the bins of P18 Table 3)"), bins,
              h("p", f"Parses ({top}): {number(parses['ref_parsed'])} of {number(parses['rows'])} references parsed, "
@@ -172,7 +177,8 @@ def statistics_section(stats: dict | None) -> Safe:
              h("p", "Languages (top labels per side): " + "; ".join(
                  f"{column} " + ", ".join(f"{label} {number(count)}" for label, count in counts.items())
                  for column, counts in languages.items() if counts) if any(languages.values()) else
-               "No language labels."), id="statistics", data_rows=corpora[top]["table1"]["rows"])
+               "No language labels."), id="statistics", data_rows=corpora[top]["table1"]["rows"],
+             data_same_template=corpora[top]["table1"]["same_template_share"])
 
 
 def templates_section(pairs: dict) -> Safe:

@@ -9,6 +9,7 @@ from collections import Counter
 from html.parser import HTMLParser
 
 import pyarrow.parquet as pq
+import pytest
 
 from paranmt.pipelines.cli import main
 
@@ -76,6 +77,9 @@ def test_every_section_counts_what_the_shards_and_the_manifest_hold(report_build
     assert len(shown) == int(found.by_id["samples"]["shown"])
     # statistics and templates: every row counted
     assert int(found.by_id["statistics"]["rows"]) == len(table)
+    both = table.dropna(subset=["ref_template", "bt_template"])
+    assert float(found.by_id["statistics"]["same-template"]) == pytest.approx(
+        (both["ref_template"] == both["bt_template"]).mean())
     assert 0 < int(found.by_id["templates"]["pairs"]) <= 20
     figures = {f["column"]: int(f["values"]) for f in found.by_class["distribution"]}
     assert figures == {column: int(table[column].notna().sum()) for column in (
