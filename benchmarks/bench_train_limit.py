@@ -15,7 +15,7 @@ count, printed as a Markdown table:
   2 x rows x steps x (in + hidden) x 4 hidden forward and twice that backward), per update, plus the negative
   search's similarity matrices (numpy, 2 x anchors x pool x dim per side) at M;
 - achieved GFLOP/s (GFLOP per step / CPU seconds per step) and its share of this machine's matmul GFLOP/s (a
-  1024 x 1024 fp32 matmul, best of 20);
+  1024 x 1024 fp32 matmul, best of 20, per CPU-second as the steps are);
 - `x ref`: the step's CPU time over the reference's: per mini-batch, a torch `nn.LSTM` (word dim -> hidden) +
   mean pooling over the real positions, forward + backward + Adam over input tensors of exactly the mini-batch's
   padded shapes (the 4 x batch sentences of the step, padded to their longest), plus the no-gradient forward over
@@ -65,14 +65,14 @@ FLOP_FORMULAS = {RNN_LAYER: rnn_layer_flops, RNN_LAYER_BACKWARD: rnn_layer_backw
 
 
 def matmul_gflops(repeats: int = 20) -> float:
-    """The best GFLOP/s of a 1024 x 1024 fp32 matmul (2 n^3 FLOPs) over `repeats` runs."""
+    """The best GFLOP per CPU-second of a 1024 x 1024 fp32 matmul (2 n^3 FLOPs) over `repeats` runs."""
     a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
     a @ b
     best = float("inf")
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         a @ b
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return 2 * 1024 ** 3 / best / 1e9
 
 

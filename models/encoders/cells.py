@@ -1,8 +1,8 @@
 """Recurrences that torch does not ship, run step by step over padded batches [n, T, d] (pure torch).
 
-Every recurrence takes `x` [n, T, d_in] and `mask` [n, T] (1 at real positions, 0 at padding) and returns the
-state at the last real position of each row, [n, d_out]; padded steps leave the state unchanged, so a row of
-length 0 keeps the zero initial state.
+Every recurrence takes `x` [n, T, d_in] and `mask` [n, T] (1 at real positions, 0 at the padding after them) and
+returns the state at the last real position of each row, [n, d_out]; padded steps leave the state unchanged, so a
+row of length 0 keeps the zero initial state.
 
 - `ElmanRNN` (plain RNN, SPEC §8): h_t = f(W_x x_t + W_h h_{t-1} + b), f in {tanh, relu, linear}.
   `identity_init=True` gives the iRNN initialization W_x = W_h = I, b = 0 (needs d_in == hidden).
@@ -14,8 +14,15 @@ length 0 keeps the zero initial state.
       h_t = o_t * tanh(c_t)            (output_gate=True)
       h_t = tanh(c_t)                  (output_gate=False: the papers' "no output gate" AMBIG, SPEC §8)
   The peephole weights w_c* are diagonal (vectors, elementwise), as in Gers et al.; `peepholes=False` drops them.
+
+How they run (`scan_last`): the input maps W_x x_t + b of every position at once, then one step per position over
+the rows still inside their sentence (rows sorted by length, longest first, so they are a shrinking prefix): no
+step is computed for padding, and each position's inputs come from one `unbind` of the [n, T, k] tensor, whose
+backward is one stack (indexing x[:, t] per step would zero-fill a full [n, T, k] gradient per step).
 """
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import torch
 from torch import nn
@@ -27,6 +34,31 @@ def activation_fn(name: str):
     if name not in ACTIVATIONS:
         raise ValueError(f"unknown activation {name!r}; choose one of {', '.join(ACTIVATIONS)}")
     return ACTIVATIONS[name]
+
+
+def scan_last(step: Callable[..., tuple[torch.Tensor, ...]], inputs: tuple[torch.Tensor, ...], mask: torch.Tensor,
+              states: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, ...]:
+    """The states after each row's last real position of the recurrence `states = step(*inputs_t, *states)`.
+
+    `inputs`: tensors [n, T, ...] read at each position; `mask` [n, T]: 1 at the real positions, which come first in
+    each row (padding after them); `states`: the initial states, each [n, ...]. A row keeps its states through its
+    padding (a row of length 0 keeps the initial ones)."""
+    lengths = (mask > 0).sum(1).cpu()
+    order = torch.argsort(lengths, descending=True, stable=True)
+    active = (lengths[order][None, :] > torch.arange(int(lengths.max()) if len(lengths) else 0)[:, None]).sum(1)
+    rows = order.to(mask.device)
+    steps = list(zip(*(x[rows].unbind(1) for x in inputs)))
+    states = tuple(s[rows] for s in states)
+    done = []                                       # the states of the rows that ended, shortest rows first
+    for t, n in enumerate(active.tolist()):
+        if n < len(states[0]):
+            done.append(tuple(s[n:] for s in states))
+            states = tuple(s[:n] for s in states)
+        states = step(*(x[:n] for x in steps[t]), *states)
+    done.append(states)
+    inverse = torch.empty_like(order)
+    inverse[order] = torch.arange(len(order))
+    return tuple(torch.cat(parts[::-1])[inverse.to(mask.device)] for parts in zip(*done))
 
 
 class ElmanRNN(nn.Module):
@@ -48,13 +80,13 @@ class ElmanRNN(nn.Module):
                 self.input_map.bias.zero_()
                 self.hidden_map.weight.copy_(torch.eye(self.hidden_map.out_features))
 
+    def step(self, x_proj: torch.Tensor, h: torch.Tensor) -> tuple[torch.Tensor]:
+        """One step from x_proj = W_x x_t + b and the previous h."""
+        return (self.activation(x_proj + self.hidden_map(h)),)
+
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        inputs = self.input_map(x)                         # W_x x_t + b for every t at once
         h = x.new_zeros(x.shape[0], self.hidden_map.in_features)
-        for t in range(x.shape[1]):
-            step = self.activation(inputs[:, t] + self.hidden_map(h))
-            h = torch.where(mask[:, t, None] > 0, step, h)
-        return h
+        return scan_last(self.step, (self.input_map(x),), mask, (h,))[0]   # W_x x_t + b for every t at once
 
 
 class PeepholeLSTM(nn.Module):
@@ -91,10 +123,5 @@ class PeepholeLSTM(nn.Module):
         return torch.sigmoid(zo) * torch.tanh(c), c
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        inputs = self.input_map(x)
         h = c = x.new_zeros(x.shape[0], self.hidden)
-        for t in range(x.shape[1]):
-            new_h, new_c = self.step(inputs[:, t], h, c)
-            keep = mask[:, t, None] > 0
-            h, c = torch.where(keep, new_h, h), torch.where(keep, new_c, c)
-        return h
+        return scan_last(self.step, (self.input_map(x),), mask, (h, c))[0]

@@ -22,6 +22,15 @@ GRAN family (P17; gates g = sigmoid(W_x x_t + W_h h_t + b) unless stated; dim = 
 
 Means run over the real (unpadded) positions; an empty sentence embeds to the zero vector. Dropout (probability
 `dropout`) acts on the unit embeddings; word dropout drops whole units (never all units of a sentence).
+
+How they run: a batch is cut into length buckets (rows sorted by length, BUCKET_ROWS a bucket, each padded to its
+longest; every formula above is row by row), and each bucket is embedded and composed on its own. torch's LSTM
+takes the bucket as padded input, which on the CPU is oneDNN's fused LSTM layer forward and backward (a packed
+sequence would be ATen's step loop, whose backward zero-fills a full-size gradient per step); a row's states at
+its real positions do not depend on the padding after them, and the backward direction runs over each row
+reversed within its length. The GRANs' gates read those states at all positions at once; `gran-3`'s scan is
+the closed form a_T = sum_t g_1,t * x_t * prod_{s > t} g_2,s (the products as exp of suffix sums of
+log g_2); `gran-4` and the cells step (cells.scan_last) over the rows still inside their sentence.
 """
 from __future__ import annotations
 
@@ -29,10 +38,11 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 from torch import nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paranmt.models.encoders.base import FeaturizedEncoder
-from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM
+from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM, scan_last
+
+BUCKET_ROWS = 64       # rows per length bucket (measured, 400 sentences: 25-100 rows cost a third of one bucket)
 
 
 class RecurrentEncoder(FeaturizedEncoder):
@@ -72,8 +82,8 @@ class RecurrentEncoder(FeaturizedEncoder):
         ids = self.featurizer.ids(sentences)
         lengths = torch.tensor([len(x) for x in ids], dtype=torch.long)
         padded = torch.zeros(len(ids), max(1, int(lengths.max()) if len(ids) else 1), dtype=torch.long)
-        for row, sentence in enumerate(ids):
-            padded[row, :len(sentence)] = torch.tensor(sentence, dtype=torch.long)
+        padded[torch.arange(padded.shape[1])[None, :] < lengths[:, None]] = torch.tensor(
+            [unit for sentence in ids for unit in sentence], dtype=torch.long)     # row by row, left-aligned
         return padded, lengths
 
     def _drop_words(self, padded: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -86,9 +96,22 @@ class RecurrentEncoder(FeaturizedEncoder):
         return torch.gather(padded, 1, order), new_lengths
 
     def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
-        padded, lengths = inputs                      # CPU tensors; lengths stay on the CPU (packing needs that)
+        padded, lengths = inputs                      # CPU tensors; lengths stay on the CPU
         if self.training and self.word_dropout > 0:
             padded, lengths = self._drop_words(padded, lengths)
+        if not len(lengths):
+            return self.embedding.weight.new_zeros(0, self.dim)
+        order = torch.argsort(lengths, descending=True, stable=True)
+        parts = []
+        for rows in order.split(BUCKET_ROWS):
+            longest = max(1, int(lengths[rows[0]]))
+            parts.append(self._embed_bucket(padded[rows, :longest], lengths[rows]))
+        inverse = torch.empty_like(order)
+        inverse[order] = torch.arange(len(order))
+        return torch.cat(parts)[inverse.to(parts[0].device)]
+
+    def _embed_bucket(self, padded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """`compose` over the unit embeddings of one length bucket (padded ids [b, longest], lengths [b])."""
         device = self.embedding.weight.device
         x = F.dropout(self.embedding(padded.to(device)), self.dropout, training=self.training)
         mask = (torch.arange(padded.shape[1])[None, :] < lengths[:, None]).float().to(device)
@@ -98,12 +121,22 @@ class RecurrentEncoder(FeaturizedEncoder):
         """Sentence embeddings [n, dim] from unit embeddings x [n, T, word_dim], lengths [n] (CPU), mask [n, T]."""
         raise NotImplementedError
 
-    def lstm_states(self, x: torch.Tensor, lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """torch LSTM over the real positions: (states [n, T, hidden * directions], last states h_n)."""
-        packed = pack_padded_sequence(x, lengths.clamp_min(1), batch_first=True, enforce_sorted=False)
-        output, (last, _) = self.lstm(packed)
-        states, _ = pad_packed_sequence(output, batch_first=True, total_length=x.shape[1])
-        return states, last
+    def lstm_states(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """torch LSTM over the real positions: states [n, T, hidden * directions], 0 at padded positions (a row of
+        length 0 runs over its first position, as one of length 1); padded input (module docstring), the backward
+        direction over each row reversed within its length (the same index reverses it back)."""
+        lengths = lengths.clamp_min(1)
+        mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None])[..., None].to(x.device)
+        if not self.bidirectional:
+            return self.lstm(x)[0] * mask
+        zeros = x.new_zeros(1, x.shape[0], self.hidden)
+        forward_weights, backward_weights = self.lstm.all_weights
+        forward = torch.lstm(x, (zeros, zeros), forward_weights, True, 1, 0.0, self.training, False, True)[0]
+        steps = torch.arange(x.shape[1])[None, :]
+        reverse = torch.where(steps < lengths[:, None], lengths[:, None] - 1 - steps, steps).to(x.device)
+        backward = torch.lstm(x.gather(1, reverse[..., None].expand_as(x)), (zeros, zeros), backward_weights, True,
+                              1, 0.0, self.training, False, True)[0]
+        return torch.cat([forward, backward.gather(1, reverse[..., None].expand_as(backward))], dim=2) * mask
 
     @staticmethod
     def mean_over(outputs: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -115,7 +148,7 @@ class LSTMAvgEncoder(RecurrentEncoder):
     output = "hidden"
 
     def compose(self, x, lengths, mask):
-        return self.mean_over(self.lstm_states(x, lengths)[0], mask, lengths)
+        return self.mean_over(self.lstm_states(x, lengths), mask, lengths)
 
 
 class BLSTMEncoder(RecurrentEncoder):
@@ -124,7 +157,7 @@ class BLSTMEncoder(RecurrentEncoder):
     bidirectional = True
 
     def compose(self, x, lengths, mask):
-        states = self.lstm_states(x, lengths)[0]
+        states = self.lstm_states(x, lengths)
         return self.mean_over((states[..., :self.hidden] + states[..., self.hidden:]) / 2, mask, lengths)
 
 
@@ -138,7 +171,7 @@ class BLSTMFeedForwardEncoder(RecurrentEncoder):
         self.combine = nn.Linear(2 * hidden, hidden)
 
     def compose(self, x, lengths, mask):
-        means = self.mean_over(self.lstm_states(x, lengths)[0], mask, lengths)   # [mean fwd ; mean bwd]
+        means = self.mean_over(self.lstm_states(x, lengths), mask, lengths)   # [mean fwd ; mean bwd]
         return torch.tanh(self.combine(means)) * (lengths > 0).float().to(x.device)[:, None]
 
 
@@ -147,7 +180,9 @@ class LSTMLastEncoder(RecurrentEncoder):
     output = "hidden"
 
     def compose(self, x, lengths, mask):
-        return self.lstm_states(x, lengths)[1][-1] * (lengths > 0).float().to(x.device)[:, None]
+        last = (lengths.clamp_min(1) - 1).to(x.device)
+        states = self.lstm_states(x, lengths)[torch.arange(x.shape[0], device=x.device), last]
+        return states * (lengths > 0).float().to(x.device)[:, None]
 
 
 class PeepholeLSTMEncoder(RecurrentEncoder):
@@ -225,7 +260,7 @@ class GRANEncoder(RecurrentEncoder):
         self.gate_h = nn.Linear(hidden, self.dim, bias=False)
 
     def compose(self, x, lengths, mask):
-        states = self.lstm_states(x, lengths)[0]
+        states = self.lstm_states(x, lengths)
         gated = x if self.output == "word" else states
         return self.mean_over(gated * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
 
@@ -250,24 +285,36 @@ class TwoGateGRANEncoder(RecurrentEncoder):
 
 
 class GRAN3Encoder(TwoGateGRANEncoder):
-    """`gran-3` (and `gran-4` with `recurrent_gates`): a_t = g_1 * x_t + g_2 * a_{t-1}."""
+    """`gran-3`: a_t = g_1 * x_t + g_2 * a_{t-1}, a_0 = 0, so a_T = sum_t g_1,t * x_t * prod_{s > t} g_2,s over the
+    real positions (the product as exp of a suffix sum of log g_2, which is <= 0: no overflow)."""
 
     kind = "gran-3"
 
     def compose(self, x, lengths, mask):
-        states = self.lstm_states(x, lengths)[0]
-        pre_gates = self.gate_x(x) + self.gate_h(states)                 # [n, T, 2 * word_dim]
-        a = x.new_zeros(x.shape[0], self.word_dim)
-        for t in range(x.shape[1]):
-            z = pre_gates[:, t] + self.gate_a(a) if self.recurrent_gates else pre_gates[:, t]
-            g1, g2 = torch.sigmoid(z).chunk(2, dim=1)
-            a = torch.where(mask[:, t, None] > 0, g1 * x[:, t] + g2 * a, a)
+        pre_gates = self.gate_x(x) + self.gate_h(self.lstm_states(x, lengths))     # [n, T, 2 * word_dim]
+        z1, z2 = pre_gates.chunk(2, dim=2)
+        log_g2 = F.logsigmoid(z2) * mask[..., None]                                # padding: g_2 = 1
+        inclusive = log_g2.flip(1).cumsum(1).flip(1)                               # sum_{s >= t} log g_2,s
+        after = F.pad(inclusive[:, 1:], (0, 0, 0, 1))                              # sum_{s > t}
+        a = (torch.sigmoid(z1) * x * mask[..., None] * torch.exp(after)).sum(1)
         return a / lengths.clamp_min(1)[:, None].float().to(x.device)
 
 
-class GRAN4Encoder(GRAN3Encoder):
+class GRAN4Encoder(TwoGateGRANEncoder):
+    """`gran-4`: `gran-3` with W_a a_{t-1} inside both gates, stepped (cells.scan_last) from the gates' other
+    terms W_x x_t + W_h h_t + b, computed for every position at once."""
+
     kind = "gran-4"
     recurrent_gates = True
+
+    def step(self, pre_gates: torch.Tensor, x: torch.Tensor, a: torch.Tensor) -> tuple[torch.Tensor]:
+        g1, g2 = torch.sigmoid(pre_gates + self.gate_a(a)).chunk(2, dim=1)
+        return (g1 * x + g2 * a,)
+
+    def compose(self, x, lengths, mask):
+        pre_gates = self.gate_x(x) + self.gate_h(self.lstm_states(x, lengths))     # [n, T, 2 * word_dim]
+        a = scan_last(self.step, (pre_gates, x), mask, (x.new_zeros(x.shape[0], self.word_dim),))[0]
+        return a / lengths.clamp_min(1)[:, None].float().to(x.device)
 
 
 class GRAN5Encoder(TwoGateGRANEncoder):
@@ -275,7 +322,7 @@ class GRAN5Encoder(TwoGateGRANEncoder):
     square = True
 
     def compose(self, x, lengths, mask):
-        states = self.lstm_states(x, lengths)[0]
+        states = self.lstm_states(x, lengths)
         g1, g2 = torch.sigmoid(self.gate_x(x) + self.gate_h(states)).chunk(2, dim=2)
         return self.mean_over(g1 * x + g2 * states, mask, lengths)
 
@@ -306,7 +353,7 @@ class BiGRANEncoder(RecurrentEncoder):
         return {**super().options(config), "bidirectional_combine": config["bidirectional_combine"]}
 
     def compose(self, x, lengths, mask):
-        states = self.lstm_states(x, lengths)[0]
+        states = self.lstm_states(x, lengths)
         gx_forward, gx_backward = self.gate_x(x).chunk(2, dim=2)
         forward = x * torch.sigmoid(gx_forward + self.gate_h_forward(states[..., :self.hidden]))
         backward = x * torch.sigmoid(gx_backward + self.gate_h_backward(states[..., self.hidden:]))
