@@ -148,22 +148,17 @@ def read_text(path: str | Path, what: str = "input") -> str:
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:
-    """`text` (UTF-8) into `path`, atomically (`write_atomically`)."""
-    write_atomically(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
+    """`text` (UTF-8) into `path`, atomically (`write_bytes_atomically`)."""
+    write_bytes_atomically(path, text.encode("utf-8"))
 
 
 def write_bytes_atomically(path: str | Path, data: bytes) -> None:
-    """`data` into `path`, atomically (`write_atomically`)."""
-    write_atomically(path, lambda temporary: temporary.write_bytes(data))
-
-
-def write_atomically(path: str | Path, write) -> None:
-    """`write(temporary)` a file beside `path` (`.<name>.tmp-<pid>`), renamed over `path` once complete and deleted
-    when the write fails, so that a full disk or Ctrl-C never leaves `path` half-written."""
+    """`data` into `path` through a temporary beside it (`.<name>.tmp-<pid>`), renamed over `path` once complete
+    and deleted when the write fails, so that a full disk or Ctrl-C never leaves `path` half-written."""
     path = Path(path)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        write(temporary)
+        temporary.write_bytes(data)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
