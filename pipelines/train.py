@@ -39,7 +39,7 @@ def run(args) -> int:
     check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
     with training_output(args.output, [*args.train, config.sp_model, config.init_embeddings, config.dev_sts_dir],
-                         args.resume, args.overwrite, getattr(args, "argv", None), "train"):
+                         args.resume, args.overwrite, getattr(args, "argv", None), "train", config, args.train):
         pairs, counts = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
         report_rejects("train", counts.rejects, counts.read, str(output / TRAIN_DATA))
         if over_reject_rate("train", counts.read - counts.kept, counts.read, args.max_reject_rate):

@@ -100,7 +100,7 @@ def run(args) -> int:
     check_reject_rate(args.max_reject_rate)
     with training_output(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
                                        config.hf_model], args.resume, args.overwrite, getattr(args, "argv", None),
-                         "train-paraphraser") as mode:
+                         "train-paraphraser", config, [*args.input, *args.sentences]) as mode:
         output = make_output_dir(args.output)
         if mode == "resume" and not (args.dev or args.dev_sentences):
             args.dev, args.dev_sentences = recorded_dev(output / TRAIN_DATA)

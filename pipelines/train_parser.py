@@ -18,11 +18,12 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, ParserTrainConfig,
-                                          done_steps, run)
+                                          done_steps, packaged_here, run)
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
+from paranmt.schemas.errors import ConfigError
 
 
 def claim_outputs(args, steps: tuple[str, ...]) -> None:
@@ -35,6 +36,11 @@ def claim_outputs(args, steps: tuple[str, ...]) -> None:
     complete = set(steps) <= set(done_steps(work, output))
     claim(args.work_dir, held, args.resume, args.overwrite, "--work-dir", unfinished=not complete)
     packaged = [output / name for name in PACKAGE_FILES if (output / name).is_file()]
+    foreign = (output / DONE_FILES["package"]).is_file() and not packaged_here(work, output)
+    if "package" in steps and args.resume and foreign:
+        raise ConfigError(f"--output {output} holds a packaged parser that the run in {work} did not write (the "
+                          f"shipped one, or another run's): --resume would replace it; choose another --output, or "
+                          f"give --overwrite without --resume to run the recipe again into it")
     if "package" in steps and not args.resume:
         claim(args.output, "a packaged parser" if (output / DONE_FILES["package"]).is_file() else None, False,
               args.overwrite, resumable=False)

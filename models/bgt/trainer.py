@@ -49,8 +49,8 @@ log = logging.getLogger(__name__)
 class BGTConfig(LoopConfig):
     """BGT's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     SAVED_AS: ClassVar[str] = "bgt_config.json"
-    SHAPES: ClassVar[tuple[str, ...]] = ("variant", "languages", "sp_model", "sp_vocab_size", "dim", "latent",
-                                         "encoder_layers", "decoder_layers", "heads", "ffn", "dropout", "max_len")
+    SHAPES: ClassVar[tuple[str, ...]] = ("variant", "languages", "sp_vocab_size", "dim", "latent", "encoder_layers",
+                                         "decoder_layers", "heads", "ffn", "dropout", "max_len")
     variant: str = "bgt"                 # one of models.bgt.model.VARIANTS
     languages: list[str] = field(default_factory=lambda: ["en", "cs"])   # English first, as the pairs are read
     sp_model: str | None = None          # a sentencepiece model covering both languages (else one is trained)

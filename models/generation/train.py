@@ -44,9 +44,9 @@ class ParaphraserTrainConfig(LoopConfig):
     """The paraphraser trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
     SAVED_AS: ClassVar[str] = "train_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = (
-        "task", "arch", "require_different", "max_words", "vocab_size", "units_from", "embed_dim", "hidden",
-        "parse_embed_dim", "parse_hidden", "decoder_layers", "dropout", "copy", "max_source_units", "max_target_units",
-        "hf_model", "hf_d_model", "hf_layers", "hf_heads", "hf_ffn", "separator")
+        "task", "arch", "require_different", "max_words", "vocab_size", "embed_dim", "hidden", "parse_embed_dim",
+        "parse_hidden", "decoder_layers", "dropout", "copy", "max_source_units", "max_target_units", "hf_d_model",
+        "hf_layers", "hf_heads", "hf_ffn", "separator")
     task: str = "scpn"
     arch: str = "scpn"
     require_different: str = "template"   # template | parse | none: which pairs make scpn / parse-generator data

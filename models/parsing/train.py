@@ -45,7 +45,9 @@ logger = logging.getLogger(__name__)
 STEPS = ("prepare", "vectors", "tagger", "parser", "package")
 # what the recipe writes into its work directory, and the file of each step that marks it done (package: in the
 # output directory, beside PACKAGE_FILES)
-WORK_WRITES = ("data", "pretrain.pt", "vectors.txt", "vectors.json", "tagger", "parser", "tagger.log", "parser.log")
+WORK_WRITES = ("data", "pretrain.pt", "vectors.txt", "vectors.json", "tagger", "parser", "tagger.log", "parser.log",
+               "package.json")
+PACKAGED = "package.json"       # in the work directory: the output this run packaged into and its MANIFEST's sha256
 DONE_FILES = {"prepare": "data/summary.json", "vectors": "pretrain.pt", "tagger": "tagger/pos.pt",
               "parser": "parser/DONE", "package": "MANIFEST.json"}
 PACKAGE_FILES = ("pretrain.pt", "pos.pt", "constituency.pt", "parser.json", "resources.json", "MANIFEST.json")
@@ -127,8 +129,23 @@ def build_vectors(config: ParserTrainConfig, work: Path) -> Path:
 
 
 def done_steps(work: Path, output: Path) -> list[str]:
-    """The steps whose DONE_FILES exist (`package`'s in `output`)."""
-    return [step for step, name in DONE_FILES.items() if ((output if step == "package" else work) / name).exists()]
+    """The steps whose DONE_FILES exist; `package` only when `output`'s MANIFEST.json is the one this run wrote
+    there (`packaged_here`), not any packaged parser (the shipped one)."""
+    return [step for step, name in DONE_FILES.items()
+            if (packaged_here(work, output) if step == "package" else (work / name).exists())]
+
+
+def packaged_here(work: Path, output: Path) -> bool:
+    """Whether `output` holds the parser that the run in `work` packaged: the record PACKAGED it left names `output`
+    and the sha256 of its MANIFEST.json."""
+    manifest, record = output / DONE_FILES["package"], work / PACKAGED
+    if not (manifest.is_file() and record.is_file()):
+        return False
+    try:
+        packaged = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return packaged == {"output": str(output.resolve()), "manifest_sha256": file_sha256(manifest)}
 
 
 def _run(command: list[str], log_path: Path, threads: int) -> None:
@@ -310,6 +327,8 @@ def package(config: ParserTrainConfig, work: Path, output: Path, summary: dict, 
         "licence": "trained on the NLTK PTB sample: LDC, non-commercial research use only (see the data's SOURCE)",
     }
     (output / "MANIFEST.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    (work / PACKAGED).write_text(json.dumps({"output": str(output.resolve()),
+                                             "manifest_sha256": file_sha256(output / "MANIFEST.json")}) + "\n")
     return manifest
 
 

@@ -30,7 +30,12 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   neither, from `<output>/checkpoint.pt`, the single file train-bgt wrote before this loop (its dict is read as
   trainer_state.pt, its "model" entry being the model's state); counters, task state and torch RNG are restored
   and the run goes on as if it had not stopped (the commands resume with the config the stopped run saved,
-  `Config.SAVED_AS`; one that differs from the checkpoint's is a warning naming each field, old -> new value);
+  `Config.SAVED_AS`; one that differs from the checkpoint's is a warning naming each field, old -> new value),
+  except that `check_resume` refuses a change of a field that makes the checkpoint (`LoopConfig.SHAPES`) and the
+  resume of a finished run (its last checkpoint, written at the end, says `finished`) whose limits were not raised;
+  a resumed run already at a limit makes no update;
+- divergence: the weights are checked before every save (and when a step's loss is not finite): weights that are
+  no longer finite numbers stop the run (TrainingDiverged) before a checkpoint or model of NaNs is written;
 - dev evaluation: `Task.evaluate` at each epoch end (`evaluate_at = "epoch"`; with per-epoch lines also at a stop
   inside an epoch) or at each checkpoint and at the end (`"checkpoint"`);
 - keep-best: a task that names a dev metric (`best = (key, "min" | "max")`; a metric that is a mapping counts as
@@ -71,9 +76,10 @@ class LoopConfig(Config):
     """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field).
     `FIXED`: the fields a trainer does not use (e.g. device and checkpoints of a CPU-only run without an output
     directory): validate() refuses a value other than the trainer's default, so none is ignored silently.
-    `SHAPES`: the fields that make the checkpoint what it is (the model's architecture and initialization, and
-    which training data it reads): `--resume` refuses a change of any of them (`check_resume`); the others may
-    change on a resume (a warning names each). validate() also refuses a model the machine cannot hold
+    `SHAPES`: the fields that make the checkpoint what it is (the model's architecture and vocabulary, and which
+    training pairs it keeps): `--resume` refuses a change of any of them (`check_resume`); the others may change on
+    a resume (a warning names each), paths among them (a model file the run started from, named by its path, which
+    a moved directory changes; the checkpoint holds what was read from it). validate() also refuses a model the machine cannot hold
     (`model_size`, schemas/config.check_fits) before anything is allocated."""
     FIXED: ClassVar[tuple[str, ...]] = ()
     SHAPES: ClassVar[tuple[str, ...]] = ()
@@ -259,6 +265,39 @@ def find_checkpoint(output: Path) -> Checkpoint | None:
     return None
 
 
+def limits_reached(config: LoopConfig, state: dict) -> list[str]:
+    """The limits of `config` that the checkpoint counters `state` (trainer_state.pt) have reached, each as `key
+    value`: what ends a run there before its first update."""
+    reached = [("epochs", state["epoch"] >= config.epochs),
+               ("max_steps", config.max_steps and state["step"] >= config.max_steps),
+               ("time_budget_minutes", config.time_budget_minutes and
+                state["elapsed"] >= 60 * config.time_budget_minutes),
+               ("patience", config.patience and state.get("stale", 0) >= config.patience)]
+    return [f"{key} {getattr(config, key)}" for key, hit in reached if hit]
+
+
+def check_resume(config: LoopConfig, checkpoint: Checkpoint, output: Path) -> None:
+    """ConfigError (one line, before anything is written) when `--resume` cannot go on from `checkpoint` of
+    `output` under `config`: a setting that makes the checkpoint what it is (`config.SHAPES`) changed (the loaded
+    model would be trained on under settings it does not have), or the run it holds finished (its last checkpoint)
+    and `config` raises none of the limits it reached (a resume would train one update more and overwrite the
+    model: it is left as it is). A resume whose raised limit lets it go on, and one of a run that stopped before
+    its end, are fine."""
+    saved = checkpoint.state
+    changed = [line for line in config.differences(saved["config"]) if
+               line.split(":")[0].split(".")[0] in config.SHAPES] if "config" in saved else []
+    if changed:
+        raise ConfigError(f"--resume: the checkpoint in {output} was made with other settings of its model or data "
+                          f"({'; '.join(changed)}), which cannot change on a resume; leave them out (--resume goes on "
+                          f"with the checkpoint's) or give its values, or --overwrite to start again")
+    reached = limits_reached(config, saved) if saved.get("finished") else []
+    if reached:
+        flags = " and ".join(f"--{line.split()[0].replace('_', '-')}" for line in reached)
+        raise ConfigError(f"--resume: {output} holds a finished training (update {saved['step']}, epoch "
+                          f"{saved['epoch']}; it reached {' and '.join(reached)}): nothing to resume; raise {flags} "
+                          f"to train further, or --overwrite to start again")
+
+
 def select(config: LoopConfig) -> Device:
     """The device of `config` (models/device.py); a CUDA request without CUDA is a ConfigError."""
     try:
@@ -281,7 +320,6 @@ class Loop:
         self.metrics = None
         self.stopped: str | None = None          # "patience" once the patience ran out
         self.evaluated_at: int | None = None
-        self.saved_at: tuple | None = None
 
     def run(self) -> LoopState:
         """Train to the end (or a stop); returns the final state. The caller saves the final model."""
@@ -298,9 +336,11 @@ class Loop:
         checkpoint = None
         if self.output is not None:
             self.output.mkdir(parents=True, exist_ok=True)
+            checkpoint = find_checkpoint(self.output) if self.resume else None
+            if checkpoint is not None:
+                check_resume(c, checkpoint, self.output)
             if self.config_file:
                 (self.output / self.config_file).write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
-            checkpoint = find_checkpoint(self.output) if self.resume else None
         task.setup(checkpoint, device)
         if checkpoint is not None:
             self._restore(checkpoint)
@@ -321,8 +361,7 @@ class Loop:
         if self.output is not None:
             if task.evaluate_at == "checkpoint" and self.evaluated_at != state.step:
                 self._evaluate()
-            if self.saved_at != (state.step, state.epoch, state.position):
-                self._save()
+            self._save(finished=True)
             stopped = {"stopped": self.stopped} if self.stopped else {}
             self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state), **stopped})
         if self.metrics is not None:
@@ -331,7 +370,7 @@ class Loop:
 
     def _epochs(self, bar) -> None:
         c, task, state = self.config, self.task, self.state
-        stop, window = self._out_of_patience(), Window()   # a resumed run may have run out already
+        stop, window = self._at_limit(), Window()   # a resumed run may be at a limit already: no update more
         while state.epoch < c.epochs and not stop:
             for advance, batch in task.batches(state):
                 started = time.perf_counter()
@@ -350,9 +389,7 @@ class Loop:
                     if task.evaluate_at == "checkpoint":
                         self._evaluate()
                     self._save()
-                stop = bool((c.max_steps and state.step >= c.max_steps) or
-                            (c.time_budget_minutes and state.elapsed >= 60 * c.time_budget_minutes) or
-                            self._out_of_patience())
+                stop = self._at_limit()
                 if stop:
                     break
             ended = state.position >= task.epoch_size()
@@ -367,6 +404,13 @@ class Loop:
             elif ended and task.evaluate_at == "epoch":
                 self._evaluate()
             stop = stop or self._out_of_patience()
+
+    def _at_limit(self) -> bool:
+        """Has the run reached max_steps, its time budget or the end of its patience?"""
+        c, state = self.config, self.state
+        return bool((c.max_steps and state.step >= c.max_steps) or
+                    (c.time_budget_minutes and state.elapsed >= 60 * c.time_budget_minutes) or
+                    self._out_of_patience())
 
     def _out_of_patience(self) -> bool:
         """Has the dev metric gone `patience` evaluations without a new best? (logged once)"""
@@ -423,7 +467,9 @@ class Loop:
         raise TrainingDiverged(f"the training diverged: {loss}the weights are no longer finite numbers after update "
                                f"{self.state.step} (lr {self.config.lr} is likely too high): lower it, then")
 
-    def _save(self) -> None:
+    def _save(self, finished: bool = False) -> None:
+        """Write the checkpoint (`finished`: the last one of a run that reached its end, which `check_resume`
+        knows by it)."""
         self._check_finite()
         state = self.state
 
@@ -433,7 +479,7 @@ class Loop:
             saved = {**{name: getattr(state, name) for name in LoopState.COUNTERS}, "best_dev": state.best_dev,
                      "stale": state.stale,
                      **self.task.state_dict(), "torch_rng": torch.get_rng_state(),
-                     "config": dataclasses.asdict(self.config)}
+                     "config": dataclasses.asdict(self.config), "finished": finished}
             if torch.cuda.is_available() and torch.cuda.is_initialized():
                 saved["cuda_rng"] = torch.cuda.get_rng_state_all()
             torch.save(saved, tmp / STATE_FILE)
@@ -442,7 +488,6 @@ class Loop:
         legacy = self.output / LEGACY_FILE
         if legacy.exists():
             legacy.unlink()                   # train-bgt's old single file: the directory replaces it
-        self.saved_at = (state.step, state.epoch, state.position)
 
     def _restore(self, checkpoint: Checkpoint) -> None:
         saved, state = checkpoint.state, self.state

@@ -61,8 +61,7 @@ class TrainConfig(LoopConfig):
     SAVED_AS: ClassVar[str] = "train_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = (
         "encoder", "dim", "hidden", "recurrent_units", "activation", "layers", "peepholes", "bidirectional_combine",
-        "ngram_orders", "ngram_min_count", "vocab_size", "sp_vocab_size", "sp_model", "dropout", "word_dropout",
-        "init_embeddings", "max_words")
+        "ngram_orders", "ngram_min_count", "vocab_size", "sp_vocab_size", "dropout", "word_dropout", "max_words")
     encoder: str = "sp"
     mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
     dim: int = bounded(300, 1, MAX_WIDTH)
@@ -74,7 +73,7 @@ class TrainConfig(LoopConfig):
     bidirectional_combine: str = "sum"   # bigran: sum | ff (one tanh layer over [forward ; backward])
     ngram_orders: list[int] = field(default_factory=lambda: [2, 3, 4])   # charagram n-gram orders
     ngram_min_count: int = bounded(2, 1)   # charagram: keep n-grams seen at least this often in the training data
-    vocab_size: int = bounded(200_000, 1, MAX_VOCABULARY)   # word / trigram vocabulary (most frequent units of the training data)
+    vocab_size: int = bounded(200_000, 1, MAX_VOCABULARY)   # word / trigram vocabulary (most frequent units of data)
     sp_vocab_size: int = bounded(20_000, 1, MAX_VOCABULARY)
     sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
     batch_size: int = bounded(100, 1)

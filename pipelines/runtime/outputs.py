@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import glob
+import json
 import os
 import re
 import shlex
@@ -28,6 +29,7 @@ import shutil
 import signal
 import threading
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Callable, Iterable
 
 from paranmt.pipelines.runtime.output_lock import output_locked
@@ -321,22 +323,65 @@ TEMPORARIES = ("checkpoint.tmp", "best.tmp", "initial.tmp")         # directory 
 # what --overwrite removes besides the temporaries: every state a new run could pick up from the old one (the
 # initial encoder a regularizer pulls toward, a trained sentencepiece model, the metrics log that is appended to);
 # model files are written over by the new run, and files of other names (a parse cache) are left alone
-REPLACED = (*CHECKPOINTS, "best", "initial", "work", "metrics.jsonl", "sp.model", "sp.vocab")
+TRAINING_INPUTS = "training_inputs.json"     # the training files a run started on (size, sha256): --resume compares
+REPLACED = (*CHECKPOINTS, "best", "initial", "work", "metrics.jsonl", "sp.model", "sp.vocab", TRAINING_INPUTS)
 
 
 @contextmanager
 def training_output(output: str, inputs: Iterable[str | None], resume: bool, overwrite: bool,
-                    argv: list[str] | None, command: str):
+                    argv: list[str] | None, command: str, config, data: Iterable[str]):
     """The output contract of a trainer's model directory `output` (train, train-paraphraser, train-bgt) for its
     whole run: apart from the inputs (`check_apart`), one run at a time (`output_locked`: a second
     run is one line naming the first, which is never called stopped or advised to be resumed while it runs), the
-    earlier run's model or checkpoint claimed (`claim_model_directory`), and a stop in one line
+    earlier run's model or checkpoint claimed (`claim_model_directory`), a --resume only onto the same model
+    (`config`, a LoopConfig: models/training/loop.check_resume; a finished run is left as it is) and the same
+    training data (`data`, the training inputs as given: `same_training_data`), and a stop in one line
     (`training_stops`). Yields the mode ("fresh", "resume" or "overwrite")."""
     check_apart(output, inputs)
     with output_locked(output, command):
         mode = claim_model_directory(output, resume, overwrite)
+        if mode == "resume":
+            from paranmt.models.training.loop import check_resume, find_checkpoint
+
+            checkpoint = find_checkpoint(Path(output))
+            if checkpoint is not None:
+                check_resume(config, checkpoint, output)
+        same_training_data(output, data, mode)
         with training_stops(output, argv, command):
             yield mode
+
+
+def training_files(given: str) -> list[str]:
+    """The local files a training input names: itself (a file), the shards of a directory or glob
+    (`layout.local_shards`), or the files of a Moses prefix (`named_files`)."""
+    from paranmt.schemas import layout
+
+    if os.path.isfile(given):
+        return [given]
+    return layout.local_shards(given) if os.path.isdir(given) or glob.has_magic(given) else named_files(given)
+
+
+def same_training_data(output: str, data: Iterable[str], mode: str) -> None:
+    """A fresh run records the size and sha256 of every training file (`training_files` of `data`) in
+    `output/TRAINING_INPUTS`; a --resume compares the files it is given with that record (as a build's resume does:
+    schemas/metadata.py `input_changes`) and refuses, naming each change, when they differ: its checkpoint stands
+    part-way through an epoch of the old data. A record of an older version's run that is missing is no check."""
+    from paranmt.models.files import read_json, write_text_atomically
+    from paranmt.schemas.metadata import input_changes, input_fingerprint
+
+    record = Path(output) / TRAINING_INPUTS
+    current = {path: input_fingerprint(path) for given in data for path in training_files(given)}
+    if mode != "resume":
+        make_output_dir(output)
+        write_text_atomically(record, json.dumps({"files": current}, indent=2) + "\n")
+        return
+    recorded = read_json(record, dict, "record of the training data").get("files") if record.is_file() else None
+    changes = input_changes(recorded, current) if isinstance(recorded, dict) else []
+    if changes:
+        more = f" (and {len(changes) - 5} more)" if len(changes) > 5 else ""
+        raise ConfigError(f"--resume: the training data changed since the run in {output} started "
+                          f"({'; '.join(changes[:5])}{more}): its checkpoint stands part-way through the old data; "
+                          f"train into another --output, or --overwrite to start again")
 
 
 def claim_model_directory(output: str, resume: bool, overwrite: bool) -> str:

@@ -181,6 +181,51 @@ def test_settings_a_training_cannot_use_are_one_line_and_a_diverging_one_stops_b
     assert all(np.isfinite(weights[name]).all() for name in weights.files)
 
 
+def snapshot(directory: Path) -> dict:
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def test_resume_goes_on_only_with_the_same_model_and_data_and_leaves_a_finished_run_as_it_is(pairs, tmp_path,
+                                                                                              capsys):
+    """Issue 47: `--resume` with a changed --encoder / --dim kept the checkpoint's model but rewrote
+    train_config.json with settings it does not have; `--resume` of a finished run trained one more update and
+    overwrote the model. Now a change of what makes the checkpoint (architecture, vocabulary, the training files) is
+    one line naming it, exit 2, and a finished run is left byte for byte as it is unless a limit is raised."""
+    model = tmp_path / "model"
+    argv = ["train", "--train", str(pairs), "--output", str(model), *TINY, "--max-steps", "4"]
+    assert main(argv) == 0
+    finished = snapshot(model)
+    assert main([*argv, "--resume"]) == 2
+    assert one_line(capsys, "train") == (
+        f"paranmt train: configuration error: --resume: {model} holds a finished training (update 4, epoch 0; it "
+        f"reached max_steps 4): nothing to resume; raise --max-steps to train further, or --overwrite to start again")
+    for change, named in ((["--dim", "16"], "dim: 8 -> 16"), (["--encoder", "lstm"], "encoder: 'word' -> 'lstm'"),
+                          (["--set", "vocab_size=50"], "vocab_size: 200000 -> 50")):
+        assert main([*argv, "--max-steps", "6", *change, "--resume"]) == 2
+        assert one_line(capsys, "train") == (
+            f"paranmt train: configuration error: --resume: the checkpoint in {model} was made with other settings of "
+            f"its model or data ({named}), which cannot change on a resume; leave them out (--resume goes on with the "
+            f"checkpoint's) or give its values, or --overwrite to start again")
+    data = pairs.read_bytes()
+    pairs.write_bytes(data.replace(b"a", b"e", 1))
+    assert main([*argv, "--max-steps", "6", "--resume"]) == 2
+    assert one_line(capsys, "train") == (
+        f"paranmt train: configuration error: --resume: the training data changed since the run in {model} started "
+        f"({pairs}: content changed (same size, {len(data)} bytes, different sha256)): its checkpoint stands part-way "
+        f"through the old data; train into another --output, or --overwrite to start again")
+    assert snapshot(model) == finished, "no refusal writes anything (train_config.json included)"
+    pairs.write_bytes(data)
+    assert main([*argv, "--max-steps", "6", "--resume"]) == 0          # a raised limit goes on
+    steps = [line for line in (model / "metrics.jsonl").read_text().splitlines()]
+    assert [json_step(line) for line in steps] == [1, 2, 3, 4, 4, 5, 6, 6]
+
+
+def json_step(line: str) -> int:
+    import json
+
+    return json.loads(line)["step"]
+
+
 # -- finetune-sts and train-words: cannot resume, so --overwrite alone --------------------------------------------
 WORDS = [("quick", "fast"), ("big", "large"), ("small", "little"), ("begin", "start"), ("end", "finish"),
          ("happy", "glad"), ("sad", "unhappy"), ("car", "automobile")]
@@ -719,6 +764,32 @@ def test_train_parser_refuses_its_inputs_an_earlier_run_and_a_packaged_parser(pa
     assert main(parser_recipe) == 2
     assert (f"--output {tmp_path / 'parser'} already holds a packaged parser; give --overwrite to replace it, or "
             f"choose another --output") in one_line(capsys, "train-parser")
+
+
+def test_train_parser_takes_only_its_own_package_for_done(parser_recipe, tmp_path, capsys):
+    """Issue 47: any packaged parser in --output (the shipped one) counted as the run's own package step: --resume
+    would replace it, or call a run complete that never packaged. Only the package this run's work directory
+    records (the output and its MANIFEST's sha256) is done; another one is refused on --resume, one line, exit 2."""
+    import json
+
+    from paranmt.models.parsing.train import done_steps
+    from paranmt.schemas.metadata import file_sha256
+
+    work, output = tmp_path / "work", tmp_path / "parser"
+    assert main([*parser_recipe, "--steps", "prepare"]) == 0
+    output.mkdir()
+    (output / "MANIFEST.json").write_text('{"recipe": "the shipped parser"}\n')
+    assert done_steps(work, output) == ["prepare"]
+    assert main([*parser_recipe, "--resume"]) == 2
+    assert one_line(capsys, "train-parser") == (
+        f"paranmt train-parser: configuration error: --output {output} holds a packaged parser that the run in {work} "
+        f"did not write (the shipped one, or another run's): --resume would replace it; choose another --output, or "
+        f"give --overwrite without --resume to run the recipe again into it")
+    assert (output / "MANIFEST.json").read_text() == '{"recipe": "the shipped parser"}\n'
+    (work / "package.json").write_text(json.dumps({"output": str(output.resolve()),
+                                                   "manifest_sha256": file_sha256(output / "MANIFEST.json")}))
+    assert done_steps(work, output) == ["prepare", "package"]          # what this run packaged there
+    assert done_steps(work, tmp_path / "elsewhere") == ["prepare"]
 
 
 def test_a_signal_or_a_full_disk_during_train_parser_is_one_line_naming_resume(parser_recipe, tmp_path, signal_when,

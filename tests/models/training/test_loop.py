@@ -166,7 +166,7 @@ def test_patience_stops_once_the_dev_metric_stops_improving(tmp_path, caplog, ev
 
 def test_a_resumed_run_keeps_its_patience_count(tmp_path):
     """Cut between two stale evaluations and resumed, a run stops where the uninterrupted one stopped; a run that
-    had already run out of patience does not train again."""
+    had already run out of patience does not train again (its resume is refused, nothing written)."""
     config = dict(epochs=30, checkpoint_every=2, log_every=2, seed=3, device="cpu", patience=3)
     whole = LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min"))
     end = Loop(whole, LoopConfig(**config), tmp_path / "whole").run()
@@ -180,9 +180,13 @@ def test_a_resumed_run_keeps_its_patience_count(tmp_path):
     resumed = LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min"))
     state = Loop(resumed, LoopConfig(**config), tmp_path / "parts", resume=True).run()
     assert (state.step, state.stale) == (end.step, 3) and torch.equal(whole.model.weight, resumed.model.weight)
-    again = Loop(LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min")), LoopConfig(**config),
-                 tmp_path / "parts", resume=True).run()
-    assert again.step == end.step and lines(tmp_path / "parts")[-1]["stopped"] == "patience"
+    before = (tmp_path / "parts" / "metrics.jsonl").read_text()
+    with pytest.raises(ConfigError, match=f"finished training \\(update {end.step}, .*it reached patience 3\\): "
+                                          "nothing to resume; raise --patience to train further"):
+        Loop(LeastSquares(evaluate_at="checkpoint", best=("dev_mse", "min")), LoopConfig(**config),
+             tmp_path / "parts", resume=True).run()
+    assert (tmp_path / "parts" / "metrics.jsonl").read_text() == before and before.splitlines()[-1].endswith(
+        '"stopped": "patience"}')
 
 
 def test_a_training_that_diverges_stops_before_it_saves_weights_that_are_not_numbers(tmp_path):
@@ -283,7 +287,8 @@ def test_a_model_larger_than_the_memory_is_refused_naming_the_settings_that_make
 
     for config, named in ((TrainConfig(encoder="word", dim=65536, vocab_size=10_000_000),
                            "encoder word with dim 65536, vocab_size 10000000"),
-                          (BGTConfig(dim=65536, heads=4, sp_vocab_size=10_000_000), "sp_vocab_size 10000000, dim 65536"),
+                          (BGTConfig(dim=65536, heads=4, sp_vocab_size=10_000_000),
+                           "sp_vocab_size 10000000, dim 65536"),
                           (ParaphraserTrainConfig(vocab_size=10_000_000, embed_dim=65536),
                            "vocab_size 10000000, embed_dim 65536")):
         with pytest.raises(ConfigError, match=f"^{named}.* make a model of about [0-9,]+ parameters; training it "
