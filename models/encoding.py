@@ -88,6 +88,11 @@ class LineRejects:
     def total(self) -> int:
         return sum(self.by_reason.values())
 
+    @property
+    def lines_read(self) -> int:
+        """The lines `lines` read, over every file."""
+        return sum(seen.lines for seen in self.files.values())
+
     def add(self, reason: str, n: int = 1) -> None:
         """Count `n` refused records under `read/<reason>`."""
         key = f"{STAGE}/{reason}"

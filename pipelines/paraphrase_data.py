@@ -10,7 +10,9 @@ Writes (models/generation/corpora.py says what goes in and how the held-out spli
     DIR/sentences.held-out.txt
     DIR/parses.tsv                     the parse cache (sentence TAB parse), unless --parse-cache names another
 Every sentence is parsed once with the configured parser (pairs first); the parse cache is appended to batch by
-batch, so a stopped run keeps what was parsed.
+batch, so a stopped run keeps what was parsed. Lines of the data folder that are not UTF-8 or lack columns are
+rejects (models/generation/corpora.py), said on stderr and counted in DIR/paraphrase_data.json; `--max-reject-rate`
+(of the lines read) stops the run before it parses, exit 1, as in `paranmt build`.
 
 The output contract (pipelines/runtime/outputs.py): a DIR that is, holds or lies inside the data folder or the
 parser is refused; a DIR holding the data of a finished run is refused unless `--overwrite` (which writes every file
@@ -28,9 +30,12 @@ import logging
 from pathlib import Path
 from typing import ClassVar
 
+from paranmt.models.encoding import LineRejects
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.output_lock import output_locked
+from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
+                                               report_rejects)
 from paranmt.schemas.config import Config, bounded, check_ranges
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
@@ -88,22 +93,28 @@ def run(args) -> int:
 
     config = load_command_config(ParaphraseDataConfig, args, FLAG_HELP, "paraphrase-data config",
                                  required=("data", "output"))
+    check_reject_rate(args.max_reject_rate)
     parser_dir = asset_path(config.parser)
+    rejects = LineRejects()
     try:
         loadable_model_files(parser_dir)
-        corpora = split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences)
+        corpora = split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences,
+                                rejects)
     except (ParserModelError, FileNotFoundError) as error:
         raise ConfigError(str(error)) from None
     outputs.check_apart(config.output, [config.data, parser_dir])
     with output_locked(config.output, "paraphrase-data"):
-        make_data(config, corpora, parser_dir, args)
-    return 0
+        return make_data(config, corpora, parser_dir, args, rejects)
 
 
-def make_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, args) -> None:
-    """Claim the output (`check_output`) and write the data, stopping in one line."""
+def make_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, args, rejects: LineRejects) -> int:
+    """Claim the output (`check_output`), say the lines `rejects` counted (EXIT_REJECTS over --max-reject-rate) and
+    write the data, stopping in one line."""
     check_output(config, args.resume, args.overwrite)
     output = make_output_dir(config.output)
+    report_rejects("paraphrase-data", rejects, rejects.lines_read, str(output / SUMMARY))
+    if over_reject_rate("paraphrase-data", rejects.total, rejects.lines_read, args.max_reject_rate):
+        return EXIT_REJECTS
     cache_path = Path(config.parse_cache) if config.parse_cache else output / PARSE_CACHE
 
     def status() -> str:
@@ -115,11 +126,14 @@ def make_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, args
         return "run the same command again (the parse cache is reused)"
 
     with outputs.stops_in_one_line(status, advice, str(output)):
-        write_data(config, corpora, parser_dir, output, cache_path)
+        write_data(config, corpora, parser_dir, output, cache_path, rejects)
+    return 0
 
 
-def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, output: Path, cache_path: Path) -> None:
-    """Parse what the cache lacks, then write the files of the module docstring, each atomically."""
+def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, output: Path, cache_path: Path,
+               rejects: LineRejects) -> None:
+    """Parse what the cache lacks, then write the files of the module docstring, each atomically (the summary with
+    the lines `rejects` counted)."""
     import pyarrow.parquet as pq
 
     from paranmt.models.generation.corpora import pair_rows
@@ -140,7 +154,9 @@ def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, out
     counts = {name: len(values) for name, values in corpora.items()}
     write_text_atomically(str((output / SUMMARY).resolve()), json.dumps(
         {"data": str(config.data), "parser": config.parser, "held_out_per_mille": config.held_out_per_mille,
-         "max_words": config.max_words, "max_sentences": config.max_sentences, "counts": counts}, indent=2) + "\n")
+         "max_words": config.max_words, "max_sentences": config.max_sentences, "counts": counts,
+         "lines_read": rejects.lines_read, "rejected": rejects.by_reason, "not_utf8": rejects.advice()},
+        indent=2) + "\n")
     log.info("paraphrase data in %s: %s", output, counts)
 
 
@@ -156,11 +172,12 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "paraphrase-data", ParaphraseDataConfig, FLAG_HELP, run,
-                       example="max_sentences=30000", description=__doc__,
-                       help="assemble paraphraser training / held-out data (human paraphrase pairs, English "
-                       "sentences) from ../shared/data, parsed",
-                       resume="continue the run that stopped in --output (the sentences in its parse cache are not "
-                              "parsed again); refused when there is none",
-                       overwrite="write the data of an earlier run in --output again (its parse cache is reused); "
-                                 "without --resume or --overwrite, an --output holding one is refused")
+    parser = add_config_command(
+        subparsers, "paraphrase-data", ParaphraseDataConfig, FLAG_HELP, run, example="max_sentences=30000",
+        description=__doc__, help="assemble paraphraser training / held-out data (human paraphrase pairs, English "
+        "sentences) from ../shared/data, parsed",
+        resume="continue the run that stopped in --output (the sentences in its parse cache are not parsed again); "
+               "refused when there is none",
+        overwrite="write the data of an earlier run in --output again (its parse cache is reused); without --resume "
+                  "or --overwrite, an --output holding one is refused")
+    add_reject_rate_flag(parser)

@@ -16,12 +16,19 @@ Held-out split (stable, by md5 of the text): a pair is held out when md5(s1 TAB 
 `held_out_per_mille`; a sentence when md5(sentence) mod 1000 < the same; the sentences of held-out pairs never go
 into the training sentences. `max_sentences` keeps that many training sentences, the first in md5 order (an unbiased
 sample), so that parsing fits a time budget.
+
+The files are read as `paranmt build` reads lines (models/encoding.py `LineRejects`): a line that is not UTF-8 is a
+reject (`read/invalid_utf8`; an STS input line with its gold line) and a TSV row without the columns its file needs
+one too (`read/wrong_column_count`), counted, never read as U+FFFD characters; a file that is not text at all is a
+DataFileError naming it (models/files.py `require_text`).
 """
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+
+from paranmt.models.encoding import LineRejects
 
 STS_SETS = ("STS2012-train", "STS2012-test", "STS2013-test", "STS2014-test", "STS2015-test")
 
@@ -39,42 +46,64 @@ def stable_bucket(text: str) -> int:
     return int(hashlib.md5(text.encode("utf-8")).hexdigest(), 16) % 1000
 
 
-def _text_file(path: Path) -> Path:
-    """`path`, after checking that it is a text file: DataFileError naming a data file that is missing or not UTF-8
-    text at all (models/files.py `require_text`; a few undecodable bytes are replaced by the readers here)."""
+def _lines(path: Path, rejects: LineRejects) -> list[str | None]:
+    """The lines of the data file `path` (a byte order mark at its start dropped), None for one that is not UTF-8
+    (the caller counts its record); DataFileError naming a file that is missing or not text at all."""
     from paranmt.models.files import require_text
 
     require_text(path, "data")
-    return path
+    lines = list(rejects.lines(path))
+    if lines and lines[0] is not None:
+        lines[0] = lines[0].removeprefix("\ufeff")
+    return lines
 
 
-def _tsv_rows(path: Path) -> list[list[str]]:
-    with _text_file(path).open(encoding="utf-8-sig", errors="replace") as handle:
-        return [line.rstrip("\n").split("\t") for line in handle]
+def _tsv_rows(path: Path, columns: int, rejects: LineRejects, header: bool = True) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of the rows of the TSV `path` (after its header line) that have at least `columns`
+    fields; the other lines are rejects (`read/invalid_utf8`, `read/wrong_column_count`; blank ones are skipped)."""
+    rows = []
+    for number, line in enumerate(_lines(path, rejects), 1):
+        if header and number == 1:
+            continue
+        if line is None:
+            rejects.add("invalid_utf8")
+        elif line.strip():
+            row = line.split("\t")
+            if len(row) < columns:
+                rejects.add("wrong_column_count")
+            else:
+                rows.append((number, row))
+    return rows
 
 
-def human_pairs(data: Path) -> list[HumanPair]:
+def human_pairs(data: Path, rejects: LineRejects) -> list[HumanPair]:
     pairs = []
     for name in ("SICK_train.txt", "SICK_trial.txt"):
-        for row in _tsv_rows(data / "sts" / "SICK" / name)[1:]:
-            if len(row) >= 5 and row[4] == "ENTAILMENT" and float(row[3]) >= 4.0:
+        for _, row in _tsv_rows(data / "sts" / "SICK" / name, 5, rejects):
+            if row[4] == "ENTAILMENT" and float(row[3]) >= 4.0:
                 pairs.append(HumanPair("sick", f"sick:{name}:{row[0]}", row[1], row[2]))
-    for row in _tsv_rows(data / "transfer" / "mrpc-msr-para-train.tsv")[1:]:
-        if len(row) >= 5 and row[0] == "1":
+    for _, row in _tsv_rows(data / "transfer" / "mrpc-msr-para-train.tsv", 5, rejects):
+        if row[0] == "1":
             pairs.append(HumanPair("mrpc", f"mrpc:train:{row[1]}-{row[2]}", row[3], row[4]))
-    for line, row in enumerate(_tsv_rows(data / "sts" / "stsbenchmark" / "sts-train.csv"), 1):
-        if len(row) >= 7 and _score(row[4]) >= 4.0:
+    for line, row in _tsv_rows(data / "sts" / "stsbenchmark" / "sts-train.csv", 7, rejects, header=False):
+        if _score(row[4]) >= 4.0:
             pairs.append(HumanPair("sts", f"sts:stsb-train:{line}", row[5], row[6]))
     for folder in STS_SETS:
         for gold_file in sorted((data / "sts" / folder).glob("STS.gs.*.txt")):
             name = gold_file.name[len("STS.gs."):-len(".txt")]
             if not gold_file.with_name(f"STS.input.{name}.txt").is_file():
                 continue
-            inputs = _tsv_rows(gold_file.with_name(f"STS.input.{name}.txt"))
-            golds = _text_file(gold_file).read_text(encoding="utf-8", errors="replace").splitlines()
-            for line, (gold, row) in enumerate(zip(golds, inputs), 1):
-                if gold.strip() and _score(gold) >= 4.0 and len(row) >= 2:
-                    pairs.append(HumanPair("sts", f"sts:{folder}/{name}:{line}", row[0], row[1]))
+            inputs = _lines(gold_file.with_name(f"STS.input.{name}.txt"), rejects)
+            golds = _lines(gold_file, rejects)
+            for line, (gold, text) in enumerate(zip(golds, inputs), 1):
+                if gold is None or text is None:
+                    rejects.add("invalid_utf8")
+                elif gold.strip() and _score(gold) >= 4.0:
+                    row = text.split("\t")
+                    if len(row) < 2:
+                        rejects.add("wrong_column_count")
+                    else:
+                        pairs.append(HumanPair("sts", f"sts:{folder}/{name}:{line}", row[0], row[1]))
     seen, unique = set(), []
     for pair in pairs:
         key = (pair.s1.strip(), pair.s2.strip())
@@ -91,29 +120,35 @@ def _score(text: str) -> float:
         return -1.0
 
 
-def english_sentences(data: Path, pairs: list[HumanPair]) -> list[str]:
+def english_sentences(data: Path, pairs: list[HumanPair], rejects: LineRejects) -> list[str]:
     sentences = []
     for path in sorted((data / "bitext" / "cs-en").glob("*.eng")):
-        sentences += _text_file(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        for line in _lines(path, rejects):
+            if line is None:
+                rejects.add("invalid_utf8")
+            else:
+                sentences.append(line)
     sentences += [s for p in pairs for s in (p.s1, p.s2)]
     for name in ("subj.tsv", "cr.tsv"):
-        sentences += [row[1] for row in _tsv_rows(data / "transfer" / name)[1:] if len(row) >= 2]
-    for row in _tsv_rows(data / "transfer" / "mrpc-msr-para-train.tsv")[1:]:
+        sentences += [row[1] for _, row in _tsv_rows(data / "transfer" / name, 2, rejects)]
+    for _, row in _tsv_rows(data / "transfer" / "mrpc-msr-para-train.tsv", 5, LineRejects()):    # counted above
         sentences += row[3:5]
     return [" ".join(s.split()) for s in sentences]
 
 
 def split_corpora(data: str | Path, held_out_per_mille: int = 50, max_words: int = 30,
-                  max_sentences: int = 0) -> dict:
-    """{"pairs_train", "pairs_held_out": [HumanPair], "sentences_train", "sentences_held_out": [str]}."""
+                  max_sentences: int = 0, rejects: LineRejects | None = None) -> dict:
+    """{"pairs_train", "pairs_held_out": [HumanPair], "sentences_train", "sentences_held_out": [str]}; the lines
+    rejected while reading are counted in `rejects`."""
     data = Path(data)
+    rejects = LineRejects() if rejects is None else rejects
     if not (data / "sts" / "SICK").is_dir():
         raise FileNotFoundError(f"{data} does not look like ../shared/data (no sts/SICK)")
-    pairs = human_pairs(data)
+    pairs = human_pairs(data, rejects)
     held = [p for p in pairs if stable_bucket(f"{p.s1}\t{p.s2}") < held_out_per_mille]
     train = [p for p in pairs if stable_bucket(f"{p.s1}\t{p.s2}") >= held_out_per_mille]
     held_sentences = {s for p in held for s in (p.s1, p.s2)}
-    sentences = [s for s in dict.fromkeys(english_sentences(data, train))
+    sentences = [s for s in dict.fromkeys(english_sentences(data, train, rejects))
                  if s and len(s.split()) <= max_words and s not in held_sentences]
     sentences_held = [s for s in sentences if stable_bucket(s) < held_out_per_mille]
     sentences_train = sorted((s for s in sentences if stable_bucket(s) >= held_out_per_mille),

@@ -12,6 +12,13 @@ from paranmt.pipelines.cli import main
 LINES = 200
 
 
+def in_latin1(line: str) -> bytes:
+    """A SICK row with a non-ASCII word added to its first sentence, encoded in latin-1 (not UTF-8)."""
+    fields = line.split("\t")
+    fields[1] += " café"
+    return "\t".join(fields).encode("latin-1")
+
+
 @pytest.fixture
 def moses(bitext, tmp_path):
     """200 real cs-en pairs as a Moses prefix whose Czech line 7 is in cp1250 and English line 12 in latin-1."""
@@ -157,7 +164,7 @@ def test_finetune_sts_says_records_and_limits_its_rejects(repo, shared_data, tmp
         lines = (shared_data / "sts" / "SICK" / name).read_text(encoding="utf-8").splitlines()[:101]
         raw = [line.encode() for line in lines]
         if name == "SICK_train.txt":
-            raw[5] = lines[5].replace("A ", "A café ", 1).encode("latin-1")
+            raw[5] = in_latin1(lines[5])
         (sick / name).write_bytes(b"\n".join(raw) + b"\n")
     out = tmp_path / "tuned"
     argv = ["finetune-sts", "--model", str(repo / "assets" / "encoder-sp"), "--task", "sick-r", "--data-dir",
@@ -193,3 +200,30 @@ def test_an_sts_line_that_is_not_utf8_is_left_out_and_named_not_scored_as_replac
     assert rejects.by_reason == {"read/invalid_utf8": 1}
     assert skipped[0].startswith(f"1 of {len(lines)} lines are not UTF-8, the first at "
                                  f"{copy / 'STS2017.eval.v1.1' / 'STS.input.track5.en-en.txt'} line 3 (")
+
+
+def test_paraphrase_data_says_records_and_limits_its_rejects(tiny_data_folder, tmp_path, capsys):
+    """The tiny ../shared/data copy with a SICK pair in latin-1 and an MRPC row cut short."""
+    import shutil
+
+    data = tmp_path / "data"
+    shutil.copytree(tiny_data_folder, data)
+    sick, mrpc = data / "sts" / "SICK" / "SICK_train.txt", data / "transfer" / "mrpc-msr-para-train.tsv"
+    lines = sick.read_text(encoding="utf-8").splitlines()
+    sick.write_bytes(b"\n".join([line.encode() for line in lines[:-1]] + [
+        in_latin1(lines[-1])]) + b"\n")
+    rows = mrpc.read_text(encoding="utf-8").splitlines()
+    mrpc.write_text("\n".join(rows[:-1] + ["\t".join(rows[-1].split("\t")[:4])]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["paraphrase-data", "--data", str(data), "--output", str(out), "--max-reject-rate", "0.01"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0].startswith(f"paranmt paraphrase-data: 1 of {len(lines)} lines are not UTF-8, the first at {sick} "
+                             f"line {len(lines)} (invalid UTF-8 at byte ")
+    assert err[1].startswith("paranmt paraphrase-data: 2 of ") and err[1].endswith(
+        f" input records were rejected (read/invalid_utf8 1, read/wrong_column_count 1); counted in "
+        f"{out / 'paraphrase_data.json'}")
+    assert err[2].startswith("paranmt paraphrase-data: reject rate ") and len(err) == 3
+    assert main(["paraphrase-data", "--data", str(data), "--output", str(out)]) == 0
+    summary = json.loads((out / "paraphrase_data.json").read_text())
+    assert summary["rejected"] == {"read/invalid_utf8": 1, "read/wrong_column_count": 1}
+    assert summary["counts"]["pairs_train"] + summary["counts"]["pairs_held_out"] == 7     # of 9: 1 SICK, 1 MRPC lost
