@@ -9,11 +9,10 @@ batches of `translate.group_size` consecutive rows of a shard, like every stage.
 
 The model is loaded once per worker process; with `translate.share_across_processes` (default: on CUDA) once per
 machine through Beam's `multi_process_shared.MultiProcessShared`, so that a GPU holds one copy that every SDK
-process of the machine calls. A model on gs:// is copied to the machine first (`local_model_path`).
+process of the machine calls (`paranmt.transforms.shared_model`: the server's files in a private folder of the run,
+a secret key of its own). A model on gs:// is copied to the machine first (`local_model_path`).
 """
 from __future__ import annotations
-
-from apache_beam.utils.multi_process_shared import MultiProcessShared
 
 from paranmt.models.device import select_device
 from paranmt.models.nmt.model_dir import BACKENDS, ModelDir, ModelDirError
@@ -21,6 +20,7 @@ from paranmt.models.nmt.stage import TranslateStage
 from paranmt.schemas.build_config import TranslateConfig
 from paranmt.schemas.config import check_choice
 from paranmt.transforms.io.model_cache import local_model_path
+from paranmt.transforms.shared_model import shared_model
 from paranmt.transforms.stage import checked_model
 
 
@@ -41,9 +41,7 @@ class WorkerTranslateStage(TranslateStage):
         if share is None:
             share = select_device(self.device, self.threads).kind == "cuda"
         if share:
-            tag = (f"paranmt-translate-{self.model}-{self.backend}-{self.source_lang}-{self.target_lang}"
-                   f"{'-vmap' if self.use_vmap else ''}-{self.compute_type}")
-            self.translator = MultiProcessShared(self.load_translator, tag=tag, always_proxy=True).acquire()
+            self.translator = shared_model(self.load_translator, self.identity())
         else:
             super().setup()
 

@@ -66,12 +66,15 @@ class TranslateStage(PairStage):
                                source_lang=self.source_lang, target_lang=self.target_lang, use_vmap=self.use_vmap,
                                compute_type=self.compute_type)
 
+    def identity(self) -> tuple:
+        """What the translator is made from: the key of the one copy a process (or machine) shares."""
+        return ("translate", self.model, self.backend, self.device, self.threads, self.source_lang, self.target_lang,
+                self.use_vmap, self.compute_type)
+
     def setup(self) -> None:
         """The translator, loaded once per process (`process_model`)."""
         if self.translator is None:
-            self.translator = process_model(
-                ("translate", self.model, self.backend, self.device, self.threads, self.source_lang,
-                 self.target_lang, self.use_vmap, self.compute_type), self.load_translator)
+            self.translator = process_model(self.identity(), self.load_translator)
 
     def translate_unique(self, sources: list[str], lengths: list[int]) -> list[Translation | Exception]:
         """Translations of `sources` (same order) with token-budget batches and split-and-retry; a sentence
