@@ -74,7 +74,8 @@ class OutputLock:
     def beside(cls, output: str, what: str) -> "OutputLock":
         """The lock of the one-file output `output`: `.<name>.lock.json` in the directory that holds it."""
         directory, name = output.rsplit("/", 1) if "/" in output else (".", output)
-        return cls(output, FileSystems.join(directory or "/", f".{name}.lock.json"), what)
+        join = _filesystems().join if "://" in output else os.path.join
+        return cls(output, join(directory or "/", f".{name}.lock.json"), what)
 
     def _local_path(self) -> str | None:
         if "://" not in self.path:
