@@ -205,6 +205,31 @@ def test_a_training_that_diverges_stops_before_it_saves_weights_that_are_not_num
     assert not bool(torch.isfinite(task.model.weight).all())
 
 
+def test_a_stopped_run_resumed_at_a_limit_it_reached_makes_no_update_and_a_finished_one_is_left_as_it_is(tmp_path):
+    """Issue 47: `--resume` at a limit trained one update more. A run stopped (Ctrl-C) after its checkpoint of
+    update 2, resumed with max_steps 2, makes no update: it ends with the checkpoint's weights. Resumed again, it is
+    finished: refused, nothing written; with max_steps raised it goes on."""
+    class Interrupted(LeastSquares):
+        def step(self, index, state):
+            if state.step == 3:
+                raise KeyboardInterrupt
+            return super().step(index, state)
+
+    config = dict(epochs=5, checkpoint_every=2, log_every=1, device="cpu")
+    with pytest.raises(KeyboardInterrupt):
+        Loop(Interrupted(), LoopConfig(**config), tmp_path).run()
+    saved = torch.load(tmp_path / "checkpoint" / "model.pt", weights_only=True)
+    resumed = LeastSquares()
+    state = Loop(resumed, LoopConfig(**config, max_steps=2), tmp_path, resume=True).run()
+    assert state.step == 2 and torch.equal(resumed.model.weight, saved["weight"])
+    assert [r["step"] for r in lines(tmp_path)] == [1, 2, 3, 2] and lines(tmp_path)[-1]["done"]
+    before = (tmp_path / "metrics.jsonl").read_text()
+    with pytest.raises(ConfigError, match="holds a finished training \\(update 2, epoch 0; it reached max_steps 2\\)"):
+        Loop(LeastSquares(), LoopConfig(**config, max_steps=2), tmp_path, resume=True).run()
+    assert (tmp_path / "metrics.jsonl").read_text() == before
+    assert Loop(LeastSquares(), LoopConfig(**config, max_steps=4), tmp_path, resume=True).run().step == 4
+
+
 def test_patience_needs_a_dev_metric(tmp_path):
     with pytest.raises(ConfigError, match="patience 2 needs a dev evaluation"):
         Loop(LeastSquares(), LoopConfig(epochs=1, patience=2, device="cpu"), tmp_path).run()
