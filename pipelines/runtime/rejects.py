@@ -10,9 +10,12 @@ build's clean rejects); over `--max-reject-rate` the command says so in one line
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
-from paranmt.models.encoding import LineRejects
 from paranmt.schemas.errors import ConfigError
+
+if TYPE_CHECKING:       # `build --help` imports no models/ module (tests/pipelines/test_build_cli.py)
+    from paranmt.models.encoding import LineRejects
 
 EXIT_REJECTS = 1        # the exit code of a run over --max-reject-rate (as an unbalanced build)
 
