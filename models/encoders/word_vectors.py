@@ -19,10 +19,12 @@ data or `sp_model`.
   spaces: the last d fields are the vector). Its tokens are words, matched against the encoder's word tables; an
   encoder without word tables matches them against its sentencepiece tables instead (a file keyed by pieces).
   A file token equal to the unit wins; otherwise the first file token whose lowercase form equals it ("The"
-  initializes "the" when the file has no "the").
+  initializes "the" when the file has no "the"). A line that is not UTF-8 is left out (models/encoding.py
+  `LineRejects`; a warning names the file and the first such line), never read as a token of U+FFFD characters.
 """
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +33,11 @@ import numpy as np
 import torch
 from torch import nn
 
+from paranmt.models.encoding import LineRejects
 from paranmt.models.files import require_text
+
+
+log = logging.getLogger(__name__)
 
 
 class WordVectorsError(ValueError):
@@ -48,35 +54,39 @@ class Coverage:
 
 def read_word_vectors(path: str | Path, wanted: set[str]) -> tuple[dict[str, np.ndarray], int]:
     """Vectors of the tokens in `wanted`, matched as the module docstring says, and the file's d. A file that is
-    not text (models/files.py `require_text`: binary, compressed) is a DataFileError naming it; a few
-    undecodable bytes in a text file are read as U+FFFD."""
+    not text (models/files.py `require_text`: binary, compressed) is a DataFileError naming it; a line that is not
+    UTF-8 in a text file is left out, with a warning."""
     require_text(path, "word-vector file")
     exact: dict[str, np.ndarray] = {}
     folded: dict[str, np.ndarray] = {}
     dim = None
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, line in enumerate(handle, 1):
-            fields = line.rstrip("\n").rstrip(" ").split(" ")
-            if number == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
-                continue                                             # word2vec header "count dim"
-            if dim is None:
-                dim = len(fields) - 1
-                if dim < 1:
-                    raise WordVectorsError(f"{path}:{number}: expected 'token v1 ... vd', got {line[:60]!r}")
-            if len(fields) < dim + 1:
-                raise WordVectorsError(f"{path}:{number}: {len(fields) - 1} values, expected {dim}")
-            token = " ".join(fields[:-dim])
-            if token in wanted:
-                key, found = token, exact
-            else:
-                key, found = token.lower(), folded
-            if key not in wanted or key in exact or key in found:
-                continue
-            try:
-                vector = np.asarray(fields[-dim:], dtype=np.float32)
-            except ValueError:
-                raise WordVectorsError(f"{path}:{number}: non-numeric vector values") from None
-            found[key] = vector
+    rejects = LineRejects()
+    for number, line in enumerate(rejects.lines(path), 1):
+        if line is None:
+            continue
+        fields = line.rstrip(" ").split(" ")
+        if number == 1 and len(fields) == 2 and all(f.isdigit() for f in fields):
+            continue                                             # word2vec header "count dim"
+        if dim is None:
+            dim = len(fields) - 1
+            if dim < 1:
+                raise WordVectorsError(f"{path}:{number}: expected 'token v1 ... vd', got {line[:60]!r}")
+        if len(fields) < dim + 1:
+            raise WordVectorsError(f"{path}:{number}: {len(fields) - 1} values, expected {dim}")
+        token = " ".join(fields[:-dim])
+        if token in wanted:
+            key, found = token, exact
+        else:
+            key, found = token.lower(), folded
+        if key not in wanted or key in exact or key in found:
+            continue
+        try:
+            vector = np.asarray(fields[-dim:], dtype=np.float32)
+        except ValueError:
+            raise WordVectorsError(f"{path}:{number}: non-numeric vector values") from None
+        found[key] = vector
+    for advice in rejects.advice():
+        log.warning("word-vector file: %s", advice)
     if dim is None:
         raise WordVectorsError(f"{path}: no word vectors")
     return {**folded, **exact}, dim

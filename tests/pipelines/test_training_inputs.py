@@ -227,3 +227,13 @@ def test_paraphrase_data_says_records_and_limits_its_rejects(tiny_data_folder, t
     summary = json.loads((out / "paraphrase_data.json").read_text())
     assert summary["rejected"] == {"read/invalid_utf8": 1, "read/wrong_column_count": 1}
     assert summary["counts"]["pairs_train"] + summary["counts"]["pairs_held_out"] == 7     # of 9: 1 SICK, 1 MRPC lost
+
+
+def test_a_word_vector_line_that_is_not_utf8_is_left_out_with_a_warning(tmp_path, caplog):
+    from paranmt.models.encoders.word_vectors import read_word_vectors
+
+    vectors = tmp_path / "vectors.txt"
+    vectors.write_bytes("3 2\ncar 1 2\n".encode() + "café 3 4\n".encode("latin-1") + "naïve 5 6\n".encode())
+    found, dim = read_word_vectors(vectors, {"car", "caf\ufffd", "naïve"})
+    assert dim == 2 and sorted(found) == ["car", "naïve"]
+    assert f"word-vector file: 1 of 4 lines are not UTF-8, the first at {vectors} line 3 (" in caplog.text
