@@ -54,7 +54,8 @@ def run(args) -> int:
     check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
     with training_output(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
-                         args.overwrite, getattr(args, "argv", None), "train-bgt", config, args.train):
+                         args.overwrite, getattr(args, "argv", None), "train-bgt", config, args.train,
+                         {"max_words": args.max_words}):
         pairs, counts = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
                                             shard_columns=("ref", "cs"))
         report_rejects("train-bgt", counts.rejects, counts.read, str(output / TRAIN_DATA))

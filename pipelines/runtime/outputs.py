@@ -329,13 +329,14 @@ REPLACED = (*CHECKPOINTS, "best", "initial", "work", "metrics.jsonl", "sp.model"
 
 @contextmanager
 def training_output(output: str, inputs: Iterable[str | None], resume: bool, overwrite: bool,
-                    argv: list[str] | None, command: str, config, data: Iterable[str]):
+                    argv: list[str] | None, command: str, config, data: Iterable[str],
+                    selection: dict | None = None):
     """The output contract of a trainer's model directory `output` (train, train-paraphraser, train-bgt) for its
     whole run: apart from the inputs (`check_apart`), one run at a time (`output_locked`: a second
     run is one line naming the first, which is never called stopped or advised to be resumed while it runs), the
     earlier run's model or checkpoint claimed (`claim_model_directory`), a --resume only onto the same model
     (`config`, a LoopConfig: models/training/loop.check_resume; a finished run is left as it is) and the same
-    training data (`data`, the training inputs as given: `same_training_data`), and a stop in one line
+    training data (`data`, the training inputs as given, and `selection`: `same_training_data`), and a stop in one line
     (`training_stops`). Yields the mode ("fresh", "resume" or "overwrite")."""
     check_apart(output, inputs)
     with output_locked(output, command):
@@ -346,7 +347,7 @@ def training_output(output: str, inputs: Iterable[str | None], resume: bool, ove
             checkpoint = find_checkpoint(Path(output))
             if checkpoint is not None:
                 check_resume(config, checkpoint, output)
-        same_training_data(output, data, mode)
+        same_training_data(output, data, mode, selection)
         with training_stops(output, argv, command):
             yield mode
 
@@ -361,11 +362,13 @@ def training_files(given: str) -> list[str]:
     return layout.local_shards(given) if os.path.isdir(given) or glob.has_magic(given) else named_files(given)
 
 
-def same_training_data(output: str, data: Iterable[str], mode: str) -> None:
+def same_training_data(output: str, data: Iterable[str], mode: str, selection: dict | None = None) -> None:
     """A fresh run records the size and sha256 of every training file (`training_files` of `data`) in
-    `output/TRAINING_INPUTS`; a --resume compares the files it is given with that record (as a build's resume does:
-    schemas/metadata.py `input_changes`) and refuses, naming each change, when they differ: its checkpoint stands
-    part-way through an epoch of the old data. A record of an older version's run that is missing is no check."""
+    `output/TRAINING_INPUTS`, with the `selection` (the flags outside the config that choose which pairs are kept:
+    train-bgt's max_words); a --resume compares the files it is given with that record (as a build's resume does:
+    schemas/metadata.py `input_changes`) and the selection, and refuses, naming each change, when they differ: its
+    checkpoint stands part-way through an epoch of the old data. A record of an older version's run that is missing
+    is no check."""
     from paranmt.models.files import read_json, write_text_atomically
     from paranmt.schemas.metadata import input_changes, input_fingerprint
 
@@ -373,10 +376,13 @@ def same_training_data(output: str, data: Iterable[str], mode: str) -> None:
     current = {path: input_fingerprint(path) for given in data for path in training_files(given)}
     if mode != "resume":
         make_output_dir(output)
-        write_text_atomically(record, json.dumps({"files": current}, indent=2) + "\n")
+        write_text_atomically(record, json.dumps({"files": current, "selection": selection or {}}, indent=2) + "\n")
         return
-    recorded = read_json(record, dict, "record of the training data").get("files") if record.is_file() else None
-    changes = input_changes(recorded, current) if isinstance(recorded, dict) else []
+    recorded = read_json(record, dict, "record of the training data") if record.is_file() else {}
+    files, chosen = recorded.get("files"), recorded.get("selection") or {}
+    changes = (input_changes(files, current) if isinstance(files, dict) else []) + [
+        f"{key}: {chosen[key]!r} -> {value!r}" for key, value in (selection or {}).items()
+        if key in chosen and chosen[key] != value]
     if changes:
         more = f" (and {len(changes) - 5} more)" if len(changes) > 5 else ""
         raise ConfigError(f"--resume: the training data changed since the run in {output} started "

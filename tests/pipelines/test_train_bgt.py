@@ -107,3 +107,18 @@ def test_a_truncated_sp_model_is_trained_again_or_named_when_a_checkpoint_needs_
     assert len(err) == 1 and err[0].startswith(f"paranmt train-bgt: configuration error: {out / 'sp.model'} is not "
                                                "a readable sentencepiece model (")
     assert err[0].endswith(f"; the checkpoint in {out} was trained with it: start again with --overwrite")
+
+
+def test_resume_refuses_another_max_words(bitext, tmp_path, one_line):
+    """--max-words (a flag of train-bgt's, outside its config) chooses the pairs it trains on: a --resume with
+    another one is refused like changed training files (issue 47), one line, exit 2."""
+    out = tmp_path / "bgt"
+    argv = ["train-bgt", "--train", str(bitext / "multi30k_test_2016_flickr"), "--output", str(out), *TINY_BGT,
+            "--max-steps", "1"]
+    assert main(argv) == 0
+    assert main([*argv, "--max-steps", "2", "--max-words", "50", "--resume"]) == 2
+    assert one_line("train-bgt") == (
+        f"paranmt train-bgt: configuration error: --resume: the training data changed since the run in {out} started "
+        "(max_words: 100 -> 50): its checkpoint stands part-way through the old data; train into another --output, "
+        "or --overwrite to start again")
+    assert main([*argv, "--max-steps", "2", "--resume"]) == 0
