@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import ClassVar, Iterator
 
 
+from paranmt.models.encoding import LineRejects
 from paranmt.models.files import model_directory, read_json
 from paranmt.models.nmt.fairseq_options import fairseq_flags, option_value
 from paranmt.schemas.config import Config, load_config
@@ -193,20 +194,27 @@ def bitext_files(data: RecipeData) -> list[tuple[str, str, str | None]]:
     return found
 
 
-def read_pairs(source: str, target: str | None) -> Iterator[tuple[str, str]]:
-    """Pairs of one input: two line-aligned files (a line-count mismatch is an error), or TSV `src TAB tgt`."""
+def read_pairs(source: str, target: str | None, rejects: LineRejects) -> Iterator[tuple[str, str]]:
+    """Pairs of one input: two line-aligned files (a line-count mismatch is an error), or TSV `src TAB tgt`. Lines
+    are read as `paranmt build` reads them (models/encoding.py): a line that is not UTF-8 (a pair with such a side),
+    a blank TSV line or one without its second column is a reject counted in `rejects`, never a pair of U+FFFD
+    characters."""
     if target is None:
-        with open(source, encoding="utf-8", errors="replace") as lines:
-            for line in lines:
-                columns = line.rstrip("\n").split("\t")
-                yield (columns[0], columns[1]) if len(columns) >= 2 else (columns[0], "")
+        for line in rejects.text_lines(source):
+            columns = line.split("\t")
+            if len(columns) < 2:
+                rejects.add("wrong_column_count")
+            else:
+                yield columns[0], columns[1]
         return
-    with open(source, encoding="utf-8", errors="replace") as src, \
-            open(target, encoding="utf-8", errors="replace") as tgt:
-        src_lines, tgt_lines = src.read().splitlines(), tgt.read().splitlines()
+    src_lines, tgt_lines = list(rejects.lines(source)), list(rejects.lines(target))
     if len(src_lines) != len(tgt_lines):
         raise ValueError(f"{source} has {len(src_lines)} lines but {target} has {len(tgt_lines)}")
-    yield from zip(src_lines, tgt_lines)
+    for src, tgt in zip(src_lines, tgt_lines):
+        if src is None or tgt is None:
+            rejects.add("invalid_utf8")
+        else:
+            yield src, tgt
 
 
 def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
@@ -217,9 +225,10 @@ def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
     normalizers = {lang: MosesPunctNormalizer(lang=lang) for lang in (config.source_lang, config.target_lang)}
     splits = {name: ([], []) for name in ("train", "valid", "test")}
     stats: dict = {"inputs": {}, "dropped_empty": 0, "dropped_too_long": 0}
+    rejects = LineRejects()
     for stem, source, target in bitext_files(data):
         kept = 0
-        for line_number, (src, tgt) in enumerate(read_pairs(source, target)):
+        for line_number, (src, tgt) in enumerate(read_pairs(source, target, rejects)):
             src, tgt = src.strip(), tgt.strip()
             if not src or not tgt:
                 stats["dropped_empty"] += 1
@@ -241,6 +250,7 @@ def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
             kept += 1
         stats["inputs"][stem] = {"pairs": kept, "role": "valid/test" if stem == data.valid
                                  else "heldout" if stem in data.heldout else "train"}
+    stats.update(rejected=rejects.by_reason, not_utf8=rejects.advice())
     if not splits["train"][0]:
         raise ConfigError("nmt recipe: no training pairs were read (check data.inputs / data.suffixes)")
     if not splits["valid"][0]:
@@ -317,6 +327,11 @@ class NMTRecipe:
         stats = prepare_data(self.config, self.raw)
         (self.work / "data_stats.json").write_text(json.dumps(stats, indent=2))
         log.info("data: %d train, %d valid, %d test pairs", stats["train"], stats["valid"], stats["test"])
+        for advice in stats["not_utf8"]:
+            log.warning("data: %s", advice)
+        if stats["rejected"]:
+            log.warning("data: input lines rejected (%s); counted in %s", stats["rejected"],
+                        self.work / "data_stats.json")
 
     def init_model(self) -> tuple[Path, dict] | None:
         """(directory, nmt.json) of `init_from`, or None."""

@@ -237,3 +237,22 @@ def test_a_word_vector_line_that_is_not_utf8_is_left_out_with_a_warning(tmp_path
     found, dim = read_word_vectors(vectors, {"car", "caf\ufffd", "naïve"})
     assert dim == 2 and sorted(found) == ["car", "naïve"]
     assert f"word-vector file: 1 of 4 lines are not UTF-8, the first at {vectors} line 3 (" in caplog.text
+
+
+def test_train_nmt_data_step_counts_lines_that_are_not_utf8_instead_of_training_on_them(moses, pairs_tsv, bitext,
+                                                                                         tmp_path):
+    from paranmt.models.nmt.recipe import RecipeConfig, RecipeData, prepare_data
+
+    valid = "multi30k_test_2016_flickr"
+    config = RecipeConfig(data=RecipeData(inputs=[str(moses.with_suffix(".ces")), str(bitext / f"{valid}.ces")],
+                                          suffixes=["ces", "eng"], valid=valid, valid_lines=20))
+    stats = prepare_data(config, tmp_path / "moses")
+    assert stats["rejected"] == {"read/invalid_utf8": 2} and stats["train"] == LINES - 2
+    assert stats["not_utf8"][0].startswith(f"1 of {LINES} lines are not UTF-8, the first at {moses}.ces line 7 (")
+    (tmp_path / "valid.tsv").write_text("Hello .\tAhoj .\n" * 30, encoding="utf-8")
+    config = RecipeConfig(data=RecipeData(format="tsv", inputs=[str(pairs_tsv), str(tmp_path / "valid.tsv")],
+                                          valid="valid", valid_lines=20))
+    stats = prepare_data(config, tmp_path / "tsv")
+    assert stats["rejected"] == {"read/invalid_utf8": 1, "read/empty_line": 1, "read/wrong_column_count": 1}
+    for folder in ("moses", "tsv"):
+        assert not any("\ufffd" in file.read_text() for file in (tmp_path / folder).iterdir())
