@@ -105,15 +105,15 @@ def test_a_signal_while_an_evaluation_writes_leaves_no_results(command, how, cod
 
 def test_a_full_disk_while_an_evaluation_writes_is_one_line(eval_data, tmp_path, monkeypatch, one_line):
     output = tmp_path / "out"
-    write_text = pathlib.Path.write_text
+    write_bytes = pathlib.Path.write_bytes     # what models/files.write_bytes_atomically writes with
 
     def full(self, text, *args, **kwargs):
         if self.name.startswith(".summary.md.tmp-"):
-            write_text(self, text[: len(text) // 2], *args, **kwargs)   # written up to the last free byte
+            write_bytes(self, text[: len(text) // 2], *args, **kwargs)   # written up to the last free byte
             raise OSError(errno.ENOSPC, "No space left on device")
-        return write_text(self, text, *args, **kwargs)
+        return write_bytes(self, text, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    monkeypatch.setattr(pathlib.Path, "write_bytes", full)
     assert main(evaluation("eval", eval_data, output)) == 1
     assert one_line("eval") == ("paranmt eval: stopped: the disk is full (OSError: [Errno 28] No space left "
                                         "on device): free space on it, then; the partial output is removed; run the "

@@ -36,15 +36,15 @@ def test_eval_paraphraser_refuses_its_input_and_earlier_results(tiny_models, hel
 def test_a_full_disk_while_eval_paraphraser_writes_is_one_line(tiny_models, held_out_shards, tmp_path, monkeypatch,
                                                                one_line):
     output = tmp_path / "eval"
-    write_text = pathlib.Path.write_text
+    write_bytes = pathlib.Path.write_bytes     # what models/files.write_bytes_atomically writes with
 
     def full(self, text, *args, **kwargs):              # results.csv and results.md are written by then
         if self.name.startswith(".outputs.jsonl.tmp-"):
-            write_text(self, text[: len(text) // 2], *args, **kwargs)
+            write_bytes(self, text[: len(text) // 2], *args, **kwargs)
             raise OSError(errno.ENOSPC, "No space left on device")
-        return write_text(self, text, *args, **kwargs)
+        return write_bytes(self, text, *args, **kwargs)
 
-    monkeypatch.setattr(pathlib.Path, "write_text", full)
+    monkeypatch.setattr(pathlib.Path, "write_bytes", full)
     assert main(["eval-paraphraser", "--model", str(tiny_models), "--input", str(held_out_shards), "--output",
                  str(output), "--max-pairs", "4", "--beam", "2", "--templates", "top2", "--device", "cpu"]) == 1
     assert one_line("eval-paraphraser") == (
