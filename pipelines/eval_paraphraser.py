@@ -72,14 +72,20 @@ def read_shard_pairs(input_path: str, max_pairs: int):
 
 def read_tsv_pairs(input_path: str, max_pairs: int, cache, parser_dir: str):
     """The first `max_pairs` pairs of a pair TSV with both sides and both parses (missing parses made by the
-    parser, batch by batch until enough pairs have them), as EvalPairs; and the rows skipped."""
+    parser, batch by batch until enough pairs have them), as EvalPairs; and the rows skipped (the lines rejected as
+    `paranmt build` rejects them among them: not UTF-8, blank, short of columns; a warning line per file with lines
+    that are not UTF-8)."""
+    from paranmt.models.encoding import LineRejects
     from paranmt.models.generation.data import GenerationDataError, fill_parses, read_pairs
     from paranmt.models.generation.evaluate import EvalPair
 
+    rejects = LineRejects()
     try:
-        rows = read_pairs([input_path])
+        rows = read_pairs([input_path], rejects)
     except (GenerationDataError, OSError) as error:
         raise ConfigError(f"--input {input_path}: {error}") from None
+    for advice in rejects.advice():
+        LOG.warning("--input: %s", advice)
     name = Path(input_path).name
     usable = [(f"{name}:{i + 1}", pair) for i, pair in enumerate(rows) if pair.s1.strip() and pair.s2.strip()]
     pairs, start = [], 0
@@ -88,7 +94,7 @@ def read_tsv_pairs(input_path: str, max_pairs: int, cache, parser_dir: str):
         start += len(chunk)
         fill_parses([pair for _, pair in chunk], cache, parser_dir, "parse-generator")   # both sides parsed
         pairs += [EvalPair(pair_id, p.s1, p.s2, p.p1, p.p2) for pair_id, p in chunk if p.p1 and p.p2]
-    return pairs, len(rows) - len(pairs) - (len(usable) - start)
+    return pairs, rejects.total + len(rows) - len(pairs) - (len(usable) - start)
 
 
 def markdown_table(results: list[dict]) -> str:

@@ -100,3 +100,19 @@ def test_a_pair_tsv_is_parsed_and_evaluated(tiny_models, sick_pairs, tmp_path):
     assert float(results["copy-input"]["kept_in_template"]) == 0
     requests = [json.loads(line) for line in (output / "requests.jsonl").read_text().splitlines()]
     assert {(r["source"], r["template"]) for r in requests} == {(s, t) for s in sentences for t in templates}
+
+
+def test_a_pair_tsv_line_that_is_not_utf8_is_a_skipped_reject_with_a_warning(tiny_models, sick_pairs, tmp_path,
+                                                                               caplog):
+    """Issue 47: a line in latin-1 was evaluated as a pair of U+FFFD sentences; it is a reject, counted as skipped."""
+    rows = [f"{p['ref']}\t{p['bt']}\n".encode() for p in sick_pairs[:4]]
+    rows.insert(2, "Un café au lait\tA coffee with milk, café\n".encode("latin-1"))
+    tsv = tmp_path / "pairs.tsv"
+    tsv.write_bytes(b"ref\tbt\n" + b"".join(rows))
+    output = tmp_path / "eval"
+    assert main(["eval-paraphraser", "--model", str(tiny_models), "--input", str(tsv), "--output", str(output),
+                 "--max-pairs", "10", "--beam", "2", "--templates", "top2"]) == 0
+    outputs = [json.loads(line) for line in (output / "outputs.jsonl").read_text().splitlines()]
+    assert [o["s1"] for o in outputs] == [p["ref"] for p in sick_pairs[:4]]
+    assert "4 pairs (1 rows skipped)" in (output / "results.md").read_text()
+    assert f"--input: 1 of 6 lines are not UTF-8, the first at {tsv} line 4 (" in caplog.text
