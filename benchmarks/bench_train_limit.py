@@ -2,7 +2,7 @@
 step beside this CPU's matmul speed and beside a reference built from torch's fused modules.
 
     python benchmarks/bench_train_limit.py --input PAIRS [--pairs 4000] [--kinds lstm gran-3 ...] [--threads 1 2]
-        [--megabatch 40] [--batch-size 100] [--dim 300] [--profile]
+        [--megabatch 40] [--batch-size 100] [--dim 300] [--profile] [--bgt-input BITEXT [--bgt-steps 5]]
 
 PAIRS is anything `paranmt train` reads (at most 40 words a side are kept; the first --pairs of them). A step is
 the trainer's steady state: one mega-batch of M x batch pairs through the trainer's own code (`EncoderTask.step`:
@@ -21,6 +21,8 @@ count, printed as a Markdown table:
   padded shapes (the 4 x batch sentences of the step, padded to their longest), plus the no-gradient forward over
   the mega-batch's share (2 x batch sentences per update, padded per 2048 as `encode` batches them); the same
   sentences (word units) the step sees.
+`--bgt-input BITEXT` adds `train-bgt` (its defaults, the sentencepiece model of --bgt-sp-model): a step is one
+update over a token batch as the trainer cuts them (FLOPs counted on a warm-up update; no reference yet).
 `--profile` adds, per kind, the top torch operators of one timed step by self CPU time (torch.profiler), which say
 where the time goes. Threads: torch's intra-op threads and numpy's BLAS (threadpoolctl) are set to each --threads
 value in turn.
@@ -45,6 +47,7 @@ from paranmt.models.training.trainer import EncoderTask, TrainConfig, scramble_p
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.errors import ConfigError
 
+ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_KINDS = ("word", "lstm", "blstm", "lstm-last", "gran", "gran-3", "lstm-og", "rnn")
 RNN_LAYER = torch.ops.aten.mkldnn_rnn_layer
 RNN_LAYER_BACKWARD = torch.ops.aten.mkldnn_rnn_layer_backward
@@ -124,6 +127,37 @@ class Kind:
         return wall / updates, cpu / updates, batch[1], table
 
 
+class BGT:
+    """`train-bgt` (BGTTask with its defaults and the sentencepiece model given) on a bitext: a step is one update
+    over a batch of up to max_tokens tokens, as the trainer cuts them."""
+
+    def __init__(self, pairs: list[tuple[str, str]], sp_model: str, work: Path):
+        from paranmt.models.bgt.trainer import BGTConfig, BGTTask
+
+        config = BGTConfig(sp_model=sp_model, threads=0, device="cpu")
+        self.task = BGTTask(config, work / "train-bgt", pairs)
+        torch.manual_seed(config.seed)
+        self.task.setup(None, select_device("cpu", 0))
+        self.state = LoopState()
+        self.order = [batch for _, batch in self.task.batches(self.state)]
+
+    def count_flops(self) -> float:
+        """FLOPs of a warm-up update."""
+        counter = FlopCounterMode(display=False)
+        with counter:
+            self.task.step(self.order[0], self.state)
+        return counter.get_total_flops()
+
+    def timed(self, steps: int) -> tuple[float, float, int]:
+        """(wall, CPU) seconds per update over the next `steps` batches, and the pairs they held."""
+        batches = [self.order[1 + i % (len(self.order) - 1)] for i in range(steps)]
+        wall, cpu = time.perf_counter(), time.process_time()
+        for batch in batches:
+            self.task.step(batch, self.state)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        return wall / steps, cpu / steps, sum(map(len, batches))
+
+
 class Reference:
     """nn.LSTM + mean pooling over the padded shapes of a step's sentences (module docstring)."""
 
@@ -160,13 +194,18 @@ class Reference:
         return (time.process_time() - start) / (n // b)
 
 
+def read(flag: str, path: str) -> list[tuple]:
+    """The pairs of at most 40 words of `path`, as `paranmt train` reads them."""
+    try:
+        return read_pairs([path], max_words=40)[0]
+    except (TrainingDataError, OSError) as error:
+        raise ConfigError(f"{flag}: {error}") from None
+
+
 def load(args) -> list[tuple[str, str]]:
     if not Path(args.input).exists():
         raise ConfigError(f"--input {args.input} does not exist")
-    try:
-        pairs, _ = read_pairs([args.input], max_words=40)
-    except (TrainingDataError, OSError) as error:
-        raise ConfigError(str(error)) from None
+    pairs = read("--input", args.input)
     needed = args.batch_size * args.megabatch
     if min(len(pairs), args.pairs) < needed:
         raise ConfigError(f"a mega-batch of {args.megabatch} x {args.batch_size} pairs needs {needed} pairs; --input "
@@ -185,10 +224,15 @@ def main() -> None:
     parser.add_argument("--dim", type=int, default=300)
     parser.add_argument("--work", default="work/bench-train-limit", help="scratch directory (vocabularies)")
     parser.add_argument("--profile", action="store_true", help="print each kind's top operators")
+    parser.add_argument("--bgt-input", help="also time train-bgt on this bitext (anything `paranmt train-bgt` reads)")
+    parser.add_argument("--bgt-sp-model", default=str(ROOT / "assets/nmt-cs-en/spm.model"),
+                        help="the sentencepiece model of train-bgt (default: the shipped NMT model's cs-en one)")
+    parser.add_argument("--bgt-steps", type=int, default=5, help="timed train-bgt updates")
     args = parser.parse_args()
-    if min(args.pairs, args.megabatch, args.batch_size, args.dim) < 1:
-        raise ConfigError("--pairs, --megabatch, --batch-size and --dim must be positive")
+    if min(args.pairs, args.megabatch, args.batch_size, args.dim, args.bgt_steps) < 1:
+        raise ConfigError("--pairs, --megabatch, --batch-size, --dim and --bgt-steps must be positive")
     pairs = load(args)
+    bitext = [(a, b) for a, b, *_ in read("--bgt-input", args.bgt_input)] if args.bgt_input else []
     reuse_freed_memory()
     words = WordFeaturizer.build([s for pair in pairs for s in pair], 200_000)
     print("| kind | threads | wall s/step | CPU s/step | pairs/CPU-s | GFLOP/step | GFLOP/s | % matmul | x ref |")
@@ -210,6 +254,12 @@ def main() -> None:
                       f"{gflops / cpu:.1f} | {100 * gflops / cpu / peak:.0f}% | {cpu / ref:.2f} |", flush=True)
                 if table:
                     profiles.append(f"{kind}, {threads} thread(s):\n{table}")
+            if args.bgt_input:
+                bgt = BGT(bitext, args.bgt_sp_model, Path(args.work))
+                gflops = bgt.count_flops() / 1e9
+                wall, cpu, seen = bgt.timed(args.bgt_steps)
+                print(f"| train-bgt | {threads} | {wall:.3f} | {cpu:.3f} | {seen / args.bgt_steps / cpu:.0f} | "
+                      f"{gflops:.2f} | {gflops / cpu:.1f} | {100 * gflops / cpu / peak:.0f}% | |", flush=True)
             print(f"| matmul 1024² fp32 | {threads} | | | | | {peak:.1f} | 100% | |", flush=True)
     for table in profiles:
         print(table)
