@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paranmt.models.evaluation.transfer import TASKS, TransferProbeConfig
+from paranmt.models.evaluation.transfer import DEFAULT_TASKS, TASKS, TransferProbeConfig
 from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
                                                  add_config_command, add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import results_output
@@ -31,7 +31,7 @@ class TransferConfig(EvaluationConfig, TransferProbeConfig):
     """The settings of `paranmt eval-transfer` (EvaluationConfig's and the probes': TransferProbeConfig, folds,
     inner_folds, c_grid, limit, seed, max_iter): the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and
     `--set`."""
-    tasks: list[str] = field(default_factory=lambda: list(TASKS))
+    tasks: list[str] = field(default_factory=lambda: list(DEFAULT_TASKS))
     baselines: list[str] = field(default_factory=lambda: list(BASELINES))
     name: str | None = None
     batch_size: int = bounded(1024, 1)

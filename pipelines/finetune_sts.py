@@ -1,13 +1,17 @@
-"""`paranmt finetune-sts`: supervised STS (Tai et al. 2015, as in the GRAN paper; paranmt.models.training.
-sts_finetune has the head, the target distribution and the loss). Starts from a trained encoder (`--model`),
-trains Tai et al.'s similarity head on it (and fine-tunes the encoder unless `--freeze-encoder`; `--l2-to-init`
-pulls its weights toward the starting ones) on `--task sick-r` (SICK relatedness) or `stsb` (STS Benchmark), from
-`--data-dir` (a folder laid out like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`). Writes into `--output`:
-`results.csv` (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's
-expected score, on the dev and the test set), `report.json` (with the data's rejects: lines that are not UTF-8,
-said on stderr too; `--max-reject-rate` as in `paranmt build`), `metrics.jsonl` (per epoch: KL, dev Pearson),
-`encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz). Settings:
-FinetuneConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`.
+"""`paranmt finetune-sts`: supervised tasks on a trained encoder (Tai et al. 2015, as in the GRAN paper and the
+thesis' §3.2.4; paranmt.models.training.sts_finetune has the heads, the targets and the losses). Starts from a
+trained encoder (`--model`), trains a head on it (and fine-tunes the encoder unless `--freeze-encoder`;
+`--l2-to-init` pulls its weights toward the starting ones, the papers' "universal" setting; `--projection N`
+projects the embeddings to N dimensions first) on `--task sick-r` (SICK relatedness) or `stsb` (STS Benchmark),
+Pearson, or `sick-e` (SICK entailment) or `sst2` (SST-2 sentiment), accuracy, from `--data-dir` (a folder laid out
+like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`, `transfer/sst2/`). Writes into `--output`: `results.csv`
+(model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's expected score;
+or model,dataset,accuracy: `majority` = the training set's most frequent class, `supervised` = the head's class;
+on the dev and the test set), `report.json` (with the data's rejects: lines that are not UTF-8, said on stderr
+too; `--max-reject-rate` as in `paranmt build`), `metrics.jsonl` (per epoch: KL or NLL, the dev metric),
+`encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz). sst2 without
+`transfer/sst2/test.tsv` tests on dev.tsv and says so. Settings: FinetuneConfig defaults <- `--config YAML` <- flags
+<- `--set KEY=VALUE`.
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
 refused unless `--overwrite` (fine-tuning cannot resume); one that is, holds or lies inside `--model` or
@@ -35,62 +39,82 @@ WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     
 def run(args) -> int:
     from paranmt.models.training.sts_finetune import FinetuneConfig
 
+    from paranmt.models.training.sts_finetune import task_folder
+
     config = load_command_config(FinetuneConfig, args, FLAG_HELP, "finetune-sts config")
     check_reject_rate(args.max_reject_rate)
-    sts_dir = Path(args.data_dir) / "sts"
-    if not sts_dir.is_dir():
-        raise ConfigError(f"--data-dir {args.data_dir} has no sts/ folder")
+    folder = task_folder(config.task)
+    if not (Path(args.data_dir) / folder).is_dir():
+        raise ConfigError(f"--data-dir {args.data_dir} has no {folder}/ folder")
     with fresh_output(args.output, [args.model, args.data_dir], WRITES, args.overwrite, "a fine-tuning run's files",
                       getattr(args, "argv", None), "finetune-sts"):
-        return finetune_into(args, config, sts_dir, Path(args.output))
+        return finetune_into(args, config, Path(args.data_dir), Path(args.output))
 
 
-def finetune_into(args, config, sts_dir: Path, output: Path) -> int:
+def finetune_into(args, config, data_dir: Path, output: Path) -> int:
     """Open the encoder, fine-tune it on the task's splits and write everything into `output`."""
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoding import LineRejects
-    from paranmt.models.training.sts_finetune import FinetuneDataError, finetune, limit_dataset, load_splits, save_head
+    from paranmt.models.training.sts_finetune import (CLASSIFICATION_TASKS, FinetuneDataError, finetune,
+                                                      limit_dataset, load_labelled_splits, load_splits, save_head)
 
     encoder = open_encoder(args.model, config.threads)
     rejects = LineRejects()
+    labels = CLASSIFICATION_TASKS.get(config.task, ((),))[0]
     try:
-        splits = load_splits(sts_dir, config.task, config.dev_fraction, config.seed, rejects)
+        if labels:
+            splits = load_labelled_splits(data_dir, config.task, config.dev_fraction, config.seed)
+        else:
+            splits = load_splits(data_dir / "sts", config.task, config.dev_fraction, config.seed, rejects)
     except FinetuneDataError as error:
         raise ConfigError(str(error)) from None
-    read = rejects.total + sum(len(dataset.gold) for dataset in splits.values())
+    size = {name: len(d.labels) if labels else len(d.gold) for name, d in splits.items()}
+    read = rejects.total + sum(size.values())
     report_rejects("finetune-sts", rejects, read, str(output / "report.json"))
     if over_reject_rate("finetune-sts", rejects.total, read, args.max_reject_rate):
         return EXIT_REJECTS
     splits = {name: limit_dataset(d, config.limit, config.seed) for name, d in splits.items()}
-    log.info("%s: train %d, dev %d (%s), test %d (%s) pairs", config.task, len(splits["train"].gold),
-             len(splits["dev"].gold), splits["dev"].name, len(splits["test"].gold), splits["test"].name)
+    size = {name: len(d.labels) if labels else len(d.gold) for name, d in splits.items()}
+    log.info("%s: train %d, dev %d (%s), test %d (%s) examples", config.task, size["train"], size["dev"],
+             splits["dev"].name, size["test"], splits["test"].name)
     output.mkdir(parents=True, exist_ok=True)
     tuned, head, report = finetune(encoder, splits, config, output / "metrics.jsonl")
     tuned.save(output / "encoder", dtype=getattr(encoder, "weights_dtype", "float32"))
-    save_head(head, output / "head")
+    save_head(head, output / "head", labels)
     report.update({"model": args.model, "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:])),
-                   "datasets": {name: {"name": d.name, "pairs": len(d.gold)} for name, d in splits.items()},
+                   "datasets": {name: {"name": d.name, "pairs": size[name]} for name, d in splits.items()},
                    "rejected": rejects.by_reason, "not_utf8": rejects.advice()})
     (output / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    write_results_csv(output, ["model", "dataset", "pearson"], ([model, splits[split].name, report[model][split]]
-                                                                 for split in ("dev", "test")
-                                                                 for model in ("unsupervised", "supervised")))
+    metric, baseline = report["metric"], report["baseline"]
+    write_results_csv(output, ["model", "dataset", metric], ([model, splits[split].name, report[model][split]]
+                                                             for split in ("dev", "test")
+                                                             for model in (baseline, "supervised")))
     for split in ("dev", "test"):
-        print(f"{splits[split].name}\tunsupervised {100 * report['unsupervised'][split]:.1f}"
+        print(f"{splits[split].name}\t{baseline} {100 * report[baseline][split]:.1f}"
               f"\tsupervised {100 * report['supervised'][split]:.1f}")
+    unseen = report.get("test_not_in_training")
+    if unseen:
+        print(f"{splits['test'].name}, the {unseen['examples']} examples inside no training example\t{baseline} "
+              f"{100 * unseen[baseline]:.1f}\tsupervised {100 * unseen['supervised']:.1f}")
+    if config.task == "sst2" and splits["test"].name == "sst2/dev":
+        print(f"sst2: no {data_dir / 'transfer' / 'sst2' / 'test.tsv'}: the test set is dev.tsv, the dev set "
+              f"{size['dev']} examples held out of train.tsv")
     return 0
 
 
 # FinetuneConfig field -> help of its flag (--field-name; the field's default is appended)
 FLAG_HELP = {
-    "task": "sick-r (SICK relatedness) or stsb (STS Benchmark)",
+    "task": "sick-r (SICK relatedness) or stsb (STS Benchmark): Pearson; sick-e (SICK entailment) or sst2 (SST-2 "
+            "sentiment): accuracy",
     "epochs": "passes over the training pairs",
     "batch_size": "pairs per Adam step",
     "lr": "Adam learning rate (head and encoder)",
     "hidden": "hidden size of the head (Tai: 50)",
     "l2_to_init": "lambda_w of the L2 penalty toward the starting encoder weights (0: off)",
-    "freeze_encoder": "train the head only",
-    "dev_fraction": "stsb without sts-test.csv: share of sts-train held out as dev (sts-dev is then test)",
+    "freeze_encoder": "train the head only (frozen features)",
+    "projection": "project the embeddings to N dimensions (a learned linear map) before the head (0: none)",
+    "dev_fraction": "stsb / sst2 without a test file: share of the training set held out as dev (the dev file is "
+                    "then test)",
     "limit": "at most N pairs per split (0 = all; quick checks)",
     "max_steps": "stop after N updates (0 = no limit)",
     "seed": "random seed (head initialization, batch order, the stsb dev split)",
@@ -99,13 +123,13 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    from paranmt.models.training.sts_finetune import TASKS, FinetuneConfig
+    from paranmt.models.training.sts_finetune import ALL_TASKS, FinetuneConfig
 
     parser = add_config_command(subparsers, "finetune-sts", FinetuneConfig, FLAG_HELP, run,
-                                choices={"task": tuple(TASKS)}, flags={"freeze_encoder": {"action": "store_true"}},
-                                example="epochs=5", description=__doc__, help="supervised STS: Tai et al.'s "
-                                "similarity head on a trained encoder (SICK-R or STS-B), next to its unsupervised "
-                                "cosine", overwrite="replace the files an earlier run wrote into --output (without "
+                                choices={"task": ALL_TASKS}, flags={"freeze_encoder": {"action": "store_true"}},
+                                example="epochs=5", description=__doc__, help="supervised tasks: Tai et "
+                                "al.'s heads on a trained encoder (SICK-R, STS-B: Pearson beside the unsupervised "
+                                "cosine; SICK-E, SST-2: accuracy)", overwrite="replace the files an earlier run wrote into --output (without "
                                 "it, an --output holding them is refused)")
-    add_evaluation_arguments(parser, "its sts/ folder", "directory for results.csv, report.json, encoder/, head/")
+    add_evaluation_arguments(parser, "its sts/ folder (sst2: transfer/sst2/)", "directory for results.csv, report.json, encoder/, head/")
     add_reject_rate_flag(parser)

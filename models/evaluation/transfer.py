@@ -11,6 +11,10 @@ Tasks and data (under a data directory laid out like ../shared/data):
   #2 String); trained on train (C by inner cross-validation), accuracy and F1 (of the paraphrase class) on val.
   The official MRPC test split is not staged: these numbers are on the 500-pair val split, not comparable to
   published MRPC test numbers to the decimal.
+- `sst2`: `transfer/sst2/train.tsv`, `dev.tsv` and, when there, `test.tsv` (GLUE's SST-2 layout: header
+  `sentence TAB label`, label 0 = negative, 1 = positive); with test.tsv: train, C chosen on dev, accuracy on
+  test; without it (as in ../shared/data): dev.tsv is the test split (C by inner cross-validation). Not among
+  eval-transfer's default tasks (DEFAULT_TASKS): its 60k training phrases make it the slowest probe by far.
 Pair features (sick-e, mrpc): [u, v, |u - v|, u * v].
 
 Classifier (SPEC: AMBIG; decided here, as SentEval's scikit-learn setting does): L2-regularized logistic
@@ -43,7 +47,8 @@ from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
-TASKS = ("mr", "cr", "subj", "sick-e", "mrpc")
+TASKS = ("mr", "cr", "subj", "sick-e", "mrpc", "sst2")
+DEFAULT_TASKS = ("mr", "cr", "subj", "sick-e", "mrpc")
 SENTENCE_TASKS = ("mr", "cr", "subj")
 C_GRID = (0.001, 0.01, 0.1, 1.0, 10.0)
 SICK_LABELS = ("ENTAILMENT", "NEUTRAL", "CONTRADICTION")
@@ -55,15 +60,18 @@ class TransferDataError(ValueError):
 
 @dataclass
 class Split:
-    """One split of a task: sentences (pair tasks: `first` and `second`) with integer labels."""
+    """One split of a task: sentences (pair tasks: `first` and `second`) with integer labels; `name` says where
+    it was read from (`SICK/SICK_train`, `sst2/dev`)."""
 
     first: list[str]
     labels: np.ndarray
     second: list[str] | None = None
+    name: str = ""
 
-    def subset(self, index: np.ndarray) -> "Split":
+    def subset(self, index: np.ndarray, name: str | None = None) -> "Split":
         return Split([self.first[i] for i in index], self.labels[index],
-                     None if self.second is None else [self.second[i] for i in index])
+                     None if self.second is None else [self.second[i] for i in index],
+                     self.name if name is None else name)
 
     def sentences(self) -> list[str]:
         return self.first + (self.second or [])
@@ -127,6 +135,17 @@ def _labelled_sentences(path: Path) -> Split:
     return Split([row[1] for row in rows[1:]], np.array([int(row[0]) for row in rows[1:]]))
 
 
+def _sst2(path: Path) -> Split:
+    rows = _read_tsv(path)
+    if rows[0][:2] != ["sentence", "label"]:
+        raise TransferDataError(f"{path}: expected SST-2's header `sentence TAB label`")
+    bad = [i for i, row in enumerate(rows[1:], 2) if len(row) != 2 or row[1] not in ("0", "1")]
+    if bad:
+        raise TransferDataError(f"{path}:{bad[0]}: expected `sentence TAB 0|1`")
+    return Split([row[0].strip() for row in rows[1:]], np.array([int(row[1]) for row in rows[1:]]),
+                 name=f"sst2/{path.stem}")
+
+
 def _mrpc(path: Path) -> Split:
     rows = _read_tsv(path)
     if not rows or rows[0][0] != "Quality":
@@ -151,7 +170,8 @@ def _sick_entailment(path: Path) -> Split:
     if unknown:
         raise TransferDataError(f"{path}: unknown entailment labels {sorted(unknown)}")
     return Split([r["sentence_A"] for r in rows], np.array([SICK_LABELS.index(r["entailment_judgment"])
-                                                            for r in rows]), [r["sentence_B"] for r in rows])
+                                                            for r in rows]), [r["sentence_B"] for r in rows],
+                 f"SICK/{path.stem}")
 
 
 def load_task(name: str, data_dir: str | Path) -> TransferTask:
@@ -168,6 +188,12 @@ def load_task(name: str, data_dir: str | Path) -> TransferTask:
         folder = data_dir / "transfer"
         return TransferTask(name, {"train": _mrpc(folder / "mrpc-msr-para-train.tsv"),
                                    "test": _mrpc(folder / "mrpc-msr-para-val.tsv")}, ("accuracy", "f1"))
+    if name == "sst2":
+        folder = data_dir / "transfer" / "sst2"
+        train, dev = _sst2(folder / "train.tsv"), _sst2(folder / "dev.tsv")
+        if (folder / "test.tsv").is_file():
+            return TransferTask(name, {"train": train, "dev": dev, "test": _sst2(folder / "test.tsv")})
+        return TransferTask(name, {"train": train, "test": dev})
     raise TransferDataError(f"unknown transfer task {name!r}; choose from {', '.join(TASKS)}")
 
 

@@ -1,5 +1,7 @@
-"""Supervised STS (Tai et al. 2015, as the GRAN paper uses it; SPEC §9 "Head"): a similarity head on two sentence
-embeddings, trained with the encoder (initialized from a trained encoder) on SICK relatedness or STS Benchmark.
+"""Supervised tasks on a trained encoder (Tai et al. 2015, as the GRAN paper and the thesis' §3.2.4 use it; SPEC §9
+"Head"): a head on sentence embeddings, trained with the encoder (initialized from a trained encoder) or on its
+frozen features: relatedness (SICK relatedness, STS Benchmark; Pearson), entailment (SICK-E; accuracy) and
+sentiment (SST-2; accuracy).
 
 Head, for embeddings h_L, h_R of the two sentences, each first rescaled to unit root-mean-square
 (h = g sqrt(d) / ||g||; decided here: averaging encoders give entries around 0.01, which leave Tai et al.'s
@@ -19,6 +21,23 @@ Tasks: `sick-r` (bins 1..5; SICK_train / SICK_trial / SICK_test_annotated) and `
 sts-dev / sts-test; when sts-test.csv is absent, as in ../shared/data, sts-dev is the test set and a seeded
 `dev_fraction` of sts-train is held out as the dev set). Each epoch ends with the dev Pearson of y^; the epoch
 with the best dev Pearson is kept (its encoder and head).
+
+Classification tasks (SPEC §9: "Entailment: 3-way softmax + NLL; sentiment: FC sigmoid layer -> 2-way softmax +
+NLL"), read by the transfer evaluation's readers (models/evaluation/transfer.py `load_task`):
+- `sick-e`: the pair layer above with 3 outputs (ENTAILMENT, NEUTRAL, CONTRADICTION), p^ = softmax(W_p h_s + b_p);
+  SICK_train / SICK_trial / SICK_test_annotated;
+- `sst2`: one sentence, h_s = sigmoid(W h + b_h), p^ = softmax(W_p h_s + b_p) over (negative, positive);
+  `transfer/sst2/train.tsv` / `dev.tsv` / `test.tsv`; when test.tsv is absent (as in ../shared/data), dev.tsv is
+  the test set and a seeded `dev_fraction` of train.tsv is held out as the dev set (as stsb without sts-test).
+Loss: the mean negative log-likelihood of the gold class (+ the L2-to-initial term); the epoch with the best dev
+accuracy is kept. The baseline beside the head is the majority class of the training set (its accuracy on dev and
+test), where relatedness tasks have the encoder's unsupervised cosine.
+
+The settings of the thesis' §3.2.4 (SPEC §12.5): full fine-tuning (the default), the "universal" setting (the
+encoder initialized from a trained paraphrastic model and pulled back toward it: `l2_to_init` > 0) and frozen
+features (`freeze_encoder`), optionally linearly projected to `projection` dimensions before the head (a learned
+d x projection matrix, no bias, trained with the head on the task; the thesis learned its projection on PPDB and
+froze it: decided here, as no PPDB is staged). The projection applies to every task's head.
 """
 from __future__ import annotations
 
@@ -38,6 +57,8 @@ from torch import nn
 from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.encoding import LineRejects
 from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
+from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataError
+from paranmt.models.evaluation.transfer import load_task as transfer_task
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice
@@ -50,10 +71,21 @@ TASKS = {
     "sick-r": ((1, 5), ("SICK/SICK_train", "SICK/SICK_trial", "SICK/SICK_test_annotated")),
     "stsb": ((0, 5), ("stsbenchmark/sts-train", "stsbenchmark/sts-dev", "stsbenchmark/sts-test")),
 }
+# classification task -> (its class names, the folder of its files under the data dir)
+CLASSIFICATION_TASKS = {
+    "sick-e": (SICK_LABELS, "sts/SICK"),
+    "sst2": (("negative", "positive"), "transfer/sst2"),
+}
+ALL_TASKS = (*TASKS, *CLASSIFICATION_TASKS)
+
+
+def task_folder(task: str) -> str:
+    """The folder under the data dir that `task`'s files are in (`sts` for the relatedness tasks)."""
+    return CLASSIFICATION_TASKS[task][1] if task in CLASSIFICATION_TASKS else "sts"
 
 
 class FinetuneDataError(ValueError):
-    """Missing task files or gold scores outside the task's range."""
+    """Missing or malformed task files, or gold scores outside the task's range."""
 
 
 @dataclass
@@ -68,17 +100,18 @@ class FinetuneConfig(LoopConfig):
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
     threads: int = bounded(1, 0)                # torch CPU threads (0: leave torch's setting)
     device: str = "cpu"
-    task: str = "sick-r"                        # sick-r | stsb (TASKS)
+    task: str = "sick-r"                        # sick-r | stsb | sick-e | sst2 (ALL_TASKS)
     batch_size: int = bounded(25, 1)
     hidden: int = bounded(50, 1, MAX_WIDTH)
     l2_to_init: float = bounded(0.0, 0)         # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
     freeze_encoder: bool = False                # train the head only (frozen features)
-    dev_fraction: float = bounded(0.1, 0, 1)    # stsb without sts-test.csv: share of sts-train held out as dev
+    projection: int = bounded(0, 0, MAX_WIDTH)  # learned linear projection of the embeddings before the head (0: none)
+    dev_fraction: float = bounded(0.1, 0, 1)    # stsb / sst2 without a test file: share of train held out as dev
     limit: int = bounded(0, 0)                  # at most this many pairs per split (0 = all; quick checks)
 
     def validate(self) -> "FinetuneConfig":
         super().validate()
-        check_choice("task", self.task, tuple(TASKS))
+        check_choice("task", self.task, ALL_TASKS)
         if not 0 < self.dev_fraction < 1:
             raise ConfigError(f"dev_fraction must lie strictly between 0 and 1, not {self.dev_fraction}")
         return self
@@ -101,24 +134,57 @@ def target_distribution(scores: np.ndarray, low: int, high: int) -> np.ndarray:
     return target
 
 
-class SimilarityHead(nn.Module):
-    """Tai et al.'s head: log p^ [n, K] from two embedding batches; `expected` gives y^ = r^T p^."""
+class _Head(nn.Module):
+    """What every head does first: the embeddings, linearly projected to `projection` dimensions when it is > 0,
+    rescaled to unit root-mean-square (module docstring)."""
 
-    def __init__(self, dim: int, hidden: int, low: int, high: int):
+    def __init__(self, dim: int, projection: int = 0):
         super().__init__()
-        self.low, self.high = low, high
-        self.product = nn.Linear(dim, hidden, bias=False)
-        self.difference = nn.Linear(dim, hidden)
-        self.output = nn.Linear(hidden, high - low + 1)
-        self.register_buffer("scores", torch.arange(low, high + 1, dtype=torch.float32))
+        self.dim = dim
+        self.projection = nn.Linear(dim, projection, bias=False) if projection else None
+        self.width = projection or dim
+
+    def features(self, vectors: torch.Tensor) -> torch.Tensor:
+        return unit_rms(vectors if self.projection is None else self.projection(vectors))
+
+
+class PairHead(_Head):
+    """Tai et al.'s pair layer: log p^ [n, outputs] from two embedding batches."""
+
+    def __init__(self, dim: int, hidden: int, outputs: int, projection: int = 0):
+        super().__init__(dim, projection)
+        self.product = nn.Linear(self.width, hidden, bias=False)
+        self.difference = nn.Linear(self.width, hidden)
+        self.output = nn.Linear(hidden, outputs)
 
     def forward(self, left: torch.Tensor, right: torch.Tensor) -> torch.Tensor:
-        left, right = unit_rms(left), unit_rms(right)
+        left, right = self.features(left), self.features(right)
         hidden = torch.sigmoid(self.product(left * right) + self.difference((left - right).abs()))
         return torch.log_softmax(self.output(hidden), dim=1)
 
+
+class SimilarityHead(PairHead):
+    """The pair layer over the score bins low..high; `expected` gives y^ = r^T p^."""
+
+    def __init__(self, dim: int, hidden: int, low: int, high: int, projection: int = 0):
+        super().__init__(dim, hidden, high - low + 1, projection)
+        self.low, self.high = low, high
+        self.register_buffer("scores", torch.arange(low, high + 1, dtype=torch.float32))
+
     def expected(self, log_probabilities: torch.Tensor) -> torch.Tensor:
         return log_probabilities.exp() @ self.scores
+
+
+class SentenceHead(_Head):
+    """The sentiment head: log p^ [n, outputs] = log softmax(W_p sigmoid(W h + b_h) + b_p) of one embedding batch."""
+
+    def __init__(self, dim: int, hidden: int, outputs: int, projection: int = 0):
+        super().__init__(dim, projection)
+        self.hidden = nn.Linear(self.width, hidden)
+        self.output = nn.Linear(hidden, outputs)
+
+    def forward(self, vectors: torch.Tensor) -> torch.Tensor:
+        return torch.log_softmax(self.output(torch.sigmoid(self.hidden(self.features(vectors)))), dim=1)
 
 
 def unit_rms(vectors: torch.Tensor, eps: float = 1e-12) -> torch.Tensor:
@@ -163,6 +229,28 @@ def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1, seed:
     return {"train": train, "dev": dev, "test": test}
 
 
+def load_labelled_splits(data_dir: str | Path, task: str, dev_fraction: float = 0.1, seed: int = 1
+                         ) -> dict[str, Split]:
+    """{train, dev, test} Splits (models/evaluation/transfer.py) of the classification `task` from the data dir
+    (the folder holding sts/ and transfer/); a task without a dev split (sst2 without test.tsv: its dev.tsv is the
+    test split) gets a seeded `dev_fraction` of its training examples held out as dev."""
+    if task not in CLASSIFICATION_TASKS:
+        raise FinetuneDataError(f"unknown task {task!r}; choose from {', '.join(ALL_TASKS)}")
+    try:
+        splits = dict(transfer_task(task, data_dir).splits)
+    except TransferDataError as error:
+        raise FinetuneDataError(str(error)) from None
+    if "dev" not in splits:
+        train = splits["train"]
+        order = np.random.default_rng(seed).permutation(len(train.labels))
+        cut = int(round(dev_fraction * len(order)))
+        splits["dev"] = train.subset(np.sort(order[:cut]), f"{train.name}[held-out {dev_fraction:g}]")
+        splits["train"] = train.subset(np.sort(order[cut:]))
+        log.info("no test file for %s: testing on %s, dev = %d examples held out of the training set", task,
+                 splits["test"].name, cut)
+    return {name: splits[name] for name in ("train", "dev", "test")}
+
+
 def missing(sts_dir: str | Path, name: str) -> FinetuneDataError:
     """The error for a dataset of a task that the STS reader did not find: its file is there but not in the task's
     format (the reader skips such files), or there is none."""
@@ -178,11 +266,13 @@ def _subset(dataset: STSDataset, index: np.ndarray, name: str) -> STSDataset:
                       dataset.gold[index])
 
 
-def limit_dataset(dataset: STSDataset, limit: int, seed: int) -> STSDataset:
-    if not limit or limit >= len(dataset.gold):
+def limit_dataset(dataset: STSDataset | Split, limit: int, seed: int) -> STSDataset | Split:
+    """At most `limit` pairs or examples of `dataset` (a seeded sample, in their order; all when limit is 0)."""
+    size = len(dataset.labels) if isinstance(dataset, Split) else len(dataset.gold)
+    if not limit or limit >= size:
         return dataset
-    return _subset(dataset, np.sort(np.random.default_rng(seed).permutation(len(dataset.gold))[:limit]),
-                   dataset.name)
+    index = np.sort(np.random.default_rng(seed).permutation(size)[:limit])
+    return dataset.subset(index) if isinstance(dataset, Split) else _subset(dataset, index, dataset.name)
 
 
 @torch.no_grad()
@@ -195,8 +285,32 @@ def predict(encoder: SentenceEncoder, head: SimilarityHead, dataset: STSDataset,
     return head.expected(head(left, right)).numpy()
 
 
+@torch.no_grad()
+def predict_classes(encoder: SentenceEncoder, head: PairHead | SentenceHead, split: Split,
+                    batch_size: int = 1024) -> np.ndarray:
+    """The most probable class of every example of `split` (eval mode)."""
+    encoder.eval()
+    head.eval()
+    first = torch.from_numpy(encoder.encode(split.first, batch_size))
+    if split.second is None:
+        return head(first).argmax(1).numpy()
+    return head(first, torch.from_numpy(encoder.encode(split.second, batch_size))).argmax(1).numpy()
+
+
 def pearson(predicted: np.ndarray, gold: np.ndarray) -> float:
     return float(pearsonr(predicted, gold)[0])
+
+
+def majority_accuracy(train_labels: np.ndarray, labels: np.ndarray) -> float:
+    """Accuracy on `labels` of always answering the most frequent class of `train_labels` (ties: the lowest)."""
+    return float((labels == np.bincount(train_labels).argmax()).mean())
+
+
+def not_in_training(train_texts: list[str], texts: list[str]) -> np.ndarray:
+    """bool [n]: which of `texts` occur in no training text, not even inside one (SST-2's phrases are cut from
+    the same sentences, so most held-out phrases lie inside a training phrase)."""
+    joined = "\n".join(train_texts)
+    return np.array([text not in joined for text in texts], dtype=bool)
 
 
 def _dense_gradients(encoder: SentenceEncoder) -> list[nn.Embedding]:
@@ -209,24 +323,48 @@ def _dense_gradients(encoder: SentenceEncoder) -> list[nn.Embedding]:
 
 
 class FinetuneTask(Task):
-    """Head (+ encoder unless frozen) training as a task of the shared loop (models/training/loop.py): per epoch a
-    permutation of the training pairs from the one generator seeded with `seed`, cut into mini-batches; per
-    mini-batch one Adam step on J; at each epoch's end (and at a stop inside one) the dev Pearson of y^, in the
-    epoch's metrics line with the mean KL; the best epoch's encoder and head are kept (in memory)."""
-    shown = ("kl",)
-    best = ("dev_pearson", "max")
+    """Head (+ encoder unless frozen) training on a relatedness task as a task of the shared loop
+    (models/training/loop.py): per epoch a permutation of the training pairs from the one generator seeded with
+    `seed`, cut into mini-batches; per mini-batch one Adam step on J; at each epoch's end (and at a stop inside one)
+    the dev Pearson of y^, in the epoch's metrics line with the mean KL; the best epoch's encoder and head are kept
+    (in memory). `ClassifierTask` changes the head, the loss and the dev metric."""
+    loss_name = "kl"
+    metric = "pearson"
 
-    def __init__(self, encoder: SentenceEncoder, splits: dict[str, STSDataset], config: FinetuneConfig):
+    def __init__(self, encoder: SentenceEncoder, splits: dict, config: FinetuneConfig):
         self.description = f"finetune-sts {config.task}"
         self.start, self.splits, self.config = encoder, splits, config
         self.kept = {"epoch": 0, "state": None}
+        self.shown = (self.loss_name,)
+        self.best = (f"dev_{self.metric}", "max")
+
+    def make_head(self, dim: int) -> nn.Module:
+        (low, high), _ = TASKS[self.config.task]
+        return SimilarityHead(dim, self.config.hidden, low, high, self.config.projection)
+
+    def make_target(self) -> torch.Tensor:
+        (low, high), _ = TASKS[self.config.task]
+        return torch.from_numpy(target_distribution(self.splits["train"].gold, low, high))
+
+    def train_size(self) -> int:
+        return len(self.splits["train"].gold)
+
+    def loss(self, index: np.ndarray) -> torch.Tensor:
+        train = self.splits["train"]
+        vectors = self.encoder.embed([train.s1[i] for i in index] + [train.s2[i] for i in index])
+        left, right = vectors.split(len(index))
+        return kl_loss(self.head(left, right), self.target[index])
+
+    def score(self, split: str) -> float:
+        """The task's metric of the model as it is now on `split` (train, dev or test)."""
+        dataset = self.splits[split]
+        return pearson(predict(self.encoder, self.head, dataset), dataset.gold)
 
     def setup(self, checkpoint, device) -> None:
         c = self.config
-        (low, high), _ = TASKS[c.task]
         self.encoder = copy.deepcopy(self.start)
         self.switched = _dense_gradients(self.encoder)
-        self.head = SimilarityHead(self.encoder.dim, c.hidden, low, high)
+        self.head = self.make_head(self.encoder.dim)
         parameters = list(self.head.parameters())
         self.regularizer = l2_to_initial({}, 0.0)
         if c.freeze_encoder:
@@ -235,77 +373,134 @@ class FinetuneTask(Task):
             parameters += list(self.encoder.parameters())
             self.regularizer = l2_to_initial(dict(self.encoder.named_parameters()), c.l2_to_init)
         self.optimizer = torch.optim.Adam(parameters, lr=c.lr)
-        self.target = torch.from_numpy(target_distribution(self.splits["train"].gold, low, high))
+        self.target = self.make_target()
         self.rng = np.random.default_rng(c.seed)
 
     def steps_per_epoch(self) -> int:
-        return math.ceil(len(self.splits["train"].gold) / self.config.batch_size)
+        return math.ceil(self.train_size() / self.config.batch_size)
 
     def epoch_size(self) -> int:
         return self.steps_per_epoch()
 
     def batches(self, state: LoopState):
-        order, size = self.rng.permutation(len(self.splits["train"].gold)), self.config.batch_size
+        order, size = self.rng.permutation(self.train_size()), self.config.batch_size
         for start in range(state.position * size, len(order), size):
             yield 1, order[start:start + size]
 
     def step(self, index: np.ndarray, state: LoopState) -> tuple[int, dict]:
-        train = self.splits["train"]
         self.encoder.train(not self.config.freeze_encoder)
         self.head.train()
-        vectors = self.encoder.embed([train.s1[i] for i in index] + [train.s2[i] for i in index])
-        left, right = vectors.split(len(index))
-        loss = kl_loss(self.head(left, right), self.target[index])
+        loss = self.loss(index)
         total_loss = loss + self.regularizer()
         self.optimizer.zero_grad()
         total_loss.backward()
         self.optimizer.step()
-        return 1, {"kl": loss.item()}
+        return 1, {self.loss_name: loss.item()}
 
     def parameters(self):
         return [*self.encoder.parameters(), *self.head.parameters()]
 
     def record(self, window: Window, state: LoopState) -> dict:
-        return {"kl": window.sums["kl"] / window.updates, "seconds": window.seconds}
+        return {self.loss_name: window.sums[self.loss_name] / window.updates, "seconds": window.seconds}
 
     def evaluate(self, state: LoopState) -> dict:
-        dev = self.splits["dev"]
-        return {"dev_pearson": pearson(predict(self.encoder, self.head, dev), dev.gold)}
+        return {f"dev_{self.metric}": self.score("dev")}
 
     def keep_best(self, state: LoopState, metrics: dict) -> None:
         self.kept = {"epoch": metrics["epoch"],
                      "state": (copy.deepcopy(self.encoder.state_dict()), copy.deepcopy(self.head.state_dict()))}
 
 
-def finetune(encoder: SentenceEncoder, splits: dict[str, STSDataset], config: FinetuneConfig,
-             metrics_file: Path | None = None) -> tuple[SentenceEncoder, SimilarityHead, dict]:
-    """Train head (+ encoder unless frozen) on splits['train'] (`FinetuneTask` in the shared loop), keep the best
-    epoch by dev Pearson.
+class ClassifierTask(FinetuneTask):
+    """The same loop for a classification task (sick-e, sst2): the pair head (pairs) or the sentence head, mean
+    NLL of the gold class, dev accuracy."""
+    loss_name = "nll"
+    metric = "accuracy"
 
-    Returns (encoder, head, report) with report = {unsupervised: {dev, test}, supervised: {dev, test},
-    best_epoch, steps}; the unsupervised numbers are the cosine of the encoder as given (before training)."""
-    unsupervised = {split: score_dataset(encoder.encode, splits[split]).pearson for split in ("dev", "test")}
-    task = FinetuneTask(encoder, splits, config)
+    def make_head(self, dim: int) -> nn.Module:
+        c = self.config
+        outputs = len(CLASSIFICATION_TASKS[c.task][0])
+        head = PairHead if self.splits["train"].second is not None else SentenceHead
+        return head(dim, c.hidden, outputs, c.projection)
+
+    def make_target(self) -> torch.Tensor:
+        return torch.from_numpy(self.splits["train"].labels).long()
+
+    def train_size(self) -> int:
+        return len(self.splits["train"].labels)
+
+    def loss(self, index: np.ndarray) -> torch.Tensor:
+        train = self.splits["train"]
+        first = [train.first[i] for i in index]
+        if train.second is None:
+            log_p = self.head(self.encoder.embed(first))
+        else:
+            left, right = self.encoder.embed(first + [train.second[i] for i in index]).split(len(index))
+            log_p = self.head(left, right)
+        return nn.functional.nll_loss(log_p, self.target[index])
+
+    def score(self, split: str) -> float:
+        examples = self.splits[split]
+        return float((predict_classes(self.encoder, self.head, examples) == examples.labels).mean())
+
+
+def finetune(encoder: SentenceEncoder, splits: dict, config: FinetuneConfig,
+             metrics_file: Path | None = None) -> tuple[SentenceEncoder, nn.Module, dict]:
+    """Train head (+ encoder unless frozen) on splits['train'] (`FinetuneTask`, or `ClassifierTask` for a
+    classification task, in the shared loop), keep the best epoch by the dev metric.
+
+    Returns (encoder, head, report) with report = {metric, baseline, <baseline>: {dev, test}, supervised: {dev,
+    test}, best_epoch, steps, config}: for relatedness (STSDataset splits) the metric is pearson and the baseline
+    `unsupervised`, the cosine of the encoder as given (before training); for classification (Split splits) the
+    metric is accuracy and the baseline `majority`, the training set's most frequent class. A sentence task adds
+    `test_not_in_training`: the test examples that occur inside no training example, their count and both
+    accuracies on them."""
+    classes = config.task in CLASSIFICATION_TASKS
+    if classes:
+        baseline_name = "majority"
+        baseline = {split: majority_accuracy(splits["train"].labels, splits[split].labels) for split in ("dev", "test")}
+        task = ClassifierTask(encoder, splits, config)
+    else:
+        baseline_name = "unsupervised"
+        baseline = {split: score_dataset(encoder.encode, splits[split]).pearson for split in ("dev", "test")}
+        task = FinetuneTask(encoder, splits, config)
     state = Loop(task, config.validate(), metrics_file=metrics_file).run()
     encoder, head = task.encoder, task.head
     if task.kept["state"] is not None:
         encoder.load_state_dict(task.kept["state"][0])
         head.load_state_dict(task.kept["state"][1])
+    supervised = {split: task.score(split) for split in ("dev", "test")}
+    report = {"metric": task.metric, "baseline": baseline_name, baseline_name: baseline, "supervised": supervised,
+              "best_epoch": task.kept["epoch"], "steps": state.step, "config": asdict(config)}
+    test = splits["test"]
+    if classes and test.second is None:
+        unseen = np.flatnonzero(not_in_training(splits["train"].first, test.first))
+        if len(unseen):
+            subset = test.subset(unseen)
+            report["test_not_in_training"] = {
+                "examples": len(unseen), "majority": majority_accuracy(splits["train"].labels, subset.labels),
+                "supervised": float((predict_classes(encoder, head, subset) == subset.labels).mean())}
     for module in task.switched:
         module.sparse = True
     encoder.requires_grad_(True)
-    supervised = {split: pearson(predict(encoder, head, splits[split]), splits[split].gold)
-                  for split in ("dev", "test")}
-    report = {"unsupervised": unsupervised, "supervised": supervised, "best_epoch": task.kept["epoch"],
-              "steps": state.step, "config": asdict(config)}
     return encoder.eval(), head.eval(), report
 
 
-def save_head(head: SimilarityHead, directory: Path) -> None:
-    """head.json (sizes, score range) + head.npz (weights) in `directory`."""
+def save_head(head: nn.Module, directory: Path, labels: tuple[str, ...] = ()) -> None:
+    """head.json (kind, sizes, score range or class names, formula) + head.npz (weights) in `directory`."""
     directory.mkdir(parents=True, exist_ok=True)
     np.savez(directory / "head.npz", **{k: v.numpy() for k, v in head.state_dict().items()})
-    (directory / "head.json").write_text(json.dumps(
-        {"dim": head.product.in_features, "hidden": head.product.out_features, "low": head.low,
-         "high": head.high, "formula": "p = softmax(W_p sigmoid(W_x (u*v) + W_+ |u-v| + b_h) + b_p); y = r.p"},
-        indent=2) + "\n")
+    described = {"dim": head.dim, "projection": head.width if head.projection is not None else 0,
+                 "hidden": head.output.in_features}
+    if isinstance(head, SimilarityHead):
+        described.update(kind="similarity", low=head.low, high=head.high,
+                         formula="p = softmax(W_p sigmoid(W_x (u*v) + W_+ |u-v| + b_h) + b_p); y = r.p")
+    elif isinstance(head, PairHead):
+        described.update(kind="pair-classes", labels=list(labels),
+                         formula="p = softmax(W_p sigmoid(W_x (u*v) + W_+ |u-v| + b_h) + b_p)")
+    else:
+        described.update(kind="sentence-classes", labels=list(labels),
+                         formula="p = softmax(W_p sigmoid(W u + b_h) + b_p)")
+    if described["projection"]:
+        described["formula"] += "; u, v = P x, P = projection.weight"
+    (directory / "head.json").write_text(json.dumps(described, indent=2) + "\n")

@@ -19,6 +19,10 @@ def test_tasks_load_with_the_staged_sizes(shared_data):
     assert mrpc.first[0].startswith("Amrozi accused his brother") and mrpc.labels[:2].tolist() == [1, 0]
     sick = load_task("sick-e", shared_data).splits["train"]
     assert sick.labels[0] == 1, "pair 1 of SICK_train is NEUTRAL"
+    sst = load_task("sst2", shared_data).splits        # no test.tsv staged: dev.tsv is the test split
+    assert {split: (s.name, len(s.labels)) for split, s in sst.items()} == {"train": ("sst2/train", 60614),
+                                                                            "test": ("sst2/dev", 6735)}
+    assert sst["test"].first[0] == "the expressive power of the camera" and sst["test"].labels[0] == 1
 
 
 def test_bad_task_files_are_clear_errors(tmp_path):

@@ -1,13 +1,16 @@
-"""Tai et al.'s supervised STS head: targets on hand-computed values, the KL loss, L2 toward the initial weights,
-and a short fine-tuning run on real SICK pairs."""
+"""Tai et al.'s supervised heads: targets on hand-computed values, the KL loss, L2 toward the initial weights, a
+short fine-tuning run on real SICK pairs; the classification tasks (SICK-E, SST-2): their splits from the real
+layout, their heads, and a head trained on a few hundred real rows beating the majority class."""
 import numpy as np
 import pytest
 import torch
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.training.regularizers import l2_to_initial
-from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, SimilarityHead, finetune,
-                                                  kl_loss, limit_dataset, load_splits, target_distribution, unit_rms)
+from paranmt.models.training.sts_finetune import (FinetuneConfig, FinetuneDataError, PairHead, SentenceHead,
+                                                  SimilarityHead, finetune, kl_loss, limit_dataset,
+                                                  load_labelled_splits, load_splits, majority_accuracy,
+                                                  not_in_training, target_distribution, unit_rms)
 
 
 def test_target_distribution_of_tai_et_al_on_hand_values():
@@ -80,3 +83,58 @@ def test_short_finetuning_lowers_the_training_loss_and_keeps_the_encoder_loadabl
     assert set(report["supervised"]) == {"dev", "test"} and all(-1 <= v <= 1 for v in report["supervised"].values())
     tuned.save(tmp_path / "encoder")
     assert load_encoder(tmp_path / "encoder").encode(["a man plays"]).shape == (1, 300)
+
+
+def test_classification_splits_from_the_real_layout(shared_data, tmp_path):
+    sick = load_labelled_splits(shared_data, "sick-e")
+    assert [len(sick[s].labels) for s in ("train", "dev", "test")] == [4500, 500, 4927]
+    assert sick["test"].name == "SICK/SICK_test_annotated" and sick["train"].second is not None
+    sst = load_labelled_splits(shared_data, "sst2", dev_fraction=0.1, seed=1)
+    assert sst["test"].name == "sst2/dev", "no test.tsv is staged: dev.tsv is the test set"
+    assert [len(sst[s].labels) for s in ("train", "dev", "test")] == [54553, 6061, 6735], "60,614 = 54,553 + 6,061"
+    assert sst["dev"].name == "sst2/train[held-out 0.1]" and sst["train"].second is None
+    assert not set(sst["dev"].first) - set(load_labelled_splits(shared_data, "sst2")["dev"].first), "seeded"
+    # a data dir with test.tsv: train, dev and test as they are
+    folder = tmp_path / "transfer" / "sst2"
+    folder.mkdir(parents=True)
+    lines = (shared_data / "transfer" / "sst2" / "dev.tsv").read_text().splitlines()
+    for name, rows in (("train", lines[1:41]), ("dev", lines[41:61]), ("test", lines[61:81])):
+        (folder / f"{name}.tsv").write_text("\n".join([lines[0], *rows]) + "\n")
+    with_test = load_labelled_splits(tmp_path, "sst2")
+    assert [(d.name, len(d.labels)) for d in with_test.values()] == [("sst2/train", 40), ("sst2/dev", 20),
+                                                                     ("sst2/test", 20)]
+    (folder / "test.tsv").write_text("label\tsentence\n1\tgood\n")
+    with pytest.raises(FinetuneDataError, match="header `sentence TAB label`"):
+        load_labelled_splits(tmp_path, "sst2")
+    with pytest.raises(FinetuneDataError, match="unknown task"):
+        load_labelled_splits(tmp_path, "sick-r")
+
+
+def test_classification_heads_shapes_projection_and_scale_invariance():
+    torch.manual_seed(0)
+    u, v = torch.randn(3, 8), torch.randn(3, 8)
+    pair = PairHead(dim=8, hidden=5, outputs=3)
+    assert pair(u, v).shape == (3, 3) and torch.allclose(pair(u, v).exp().sum(1), torch.ones(3))
+    assert torch.allclose(pair(100 * u, 0.01 * v), pair(u, v), atol=1e-5)
+    sentence = SentenceHead(dim=8, hidden=5, outputs=2, projection=4)
+    assert sentence.projection.weight.shape == (4, 8) and sentence.hidden.in_features == 4
+    assert sentence(u).shape == (3, 2) and torch.allclose(sentence(u).exp().sum(1), torch.ones(3))
+    assert majority_accuracy(np.array([1, 1, 0]), np.array([1, 0, 0, 1])) == 0.5
+    assert not_in_training(["a good film", "bad"], ["good film", "bad", "a great film"]).tolist() == [False, False,
+                                                                                                      True]
+
+
+@pytest.mark.parametrize("task, extra", [("sick-e", {}), ("sst2", {"freeze_encoder": True, "projection": 100})])
+def test_a_trained_head_beats_the_majority_class_on_real_rows(repo, shared_data, tmp_path, task, extra):
+    encoder = load_encoder(repo / "assets" / "encoder-sp")
+    splits = {k: limit_dataset(d, 600, 1) for k, d in load_labelled_splits(shared_data, task).items()}
+    config = FinetuneConfig(task=task, epochs=2, batch_size=25, **extra)
+    tuned, head, report = finetune(encoder, splits, config, tmp_path / "metrics.jsonl")
+    assert report["metric"] == "accuracy" and report["baseline"] == "majority"
+    assert report["supervised"]["test"] > report["majority"]["test"] + 0.05, report
+    lines = (tmp_path / "metrics.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and '"nll"' in lines[0] and '"dev_accuracy"' in lines[0]
+    assert ("test_not_in_training" in report) == (task == "sst2")
+    if extra.get("freeze_encoder"):
+        assert torch.equal(tuned.embedding.weight, encoder.embedding.weight), "a frozen encoder stays as it was"
+        assert head.projection.weight.shape == (100, 300)
