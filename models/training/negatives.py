@@ -58,9 +58,10 @@ def forbidden_mask(anchor_pair: np.ndarray, anchor_texts: np.ndarray, pool_pair:
                    pool_text: np.ndarray) -> np.ndarray:
     """[n_anchors, n_pool] bool: candidate j is in anchor i's pair (`pool_pair[j] == anchor_pair[i]`) or its text id
     equals any of anchor i's pair's text ids (`anchor_texts[i]` is a [k] row of text ids)."""
-    same_pair = pool_pair[None, :] == anchor_pair[:, None]
-    same_text = (pool_text[None, :, None] == anchor_texts[:, None, :]).any(axis=2)
-    return same_pair | same_text
+    forbidden = pool_pair[None, :] == anchor_pair[:, None]
+    for column in anchor_texts.T:                   # one [n_anchors, n_pool] comparison per text of the pair
+        forbidden |= pool_text[None, :] == column[:, None]
+    return forbidden
 
 
 def _forbidden_pools(text1: list[str], text2: list[str], bilingual: bool) -> tuple[np.ndarray, np.ndarray]:

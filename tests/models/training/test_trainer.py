@@ -8,7 +8,7 @@ import torch
 from paranmt.models.encoders import load_encoder
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
-from paranmt.models.training.negatives import mine_megabatch, select_negatives
+from paranmt.models.training.negatives import forbidden_mask, mine_megabatch, select_negatives
 from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at, sts_dev
 from paranmt.schemas.errors import ConfigError
 
@@ -49,6 +49,17 @@ def test_duplicates_are_never_negatives_and_bilingual_uses_the_other_side():
     side1, index1, *_ = mine_megabatch(g, g.copy(), text1, text2, False, "max", rng)
     picked = [(text1 if s == 1 else text2)[i] for s, i in zip(side1, index1)]
     assert picked[0] not in ("a cat", "kočka") and picked[2] not in ("a cat", "kočka")
+
+
+def test_forbidden_mask_is_own_pair_or_any_text_of_it():
+    """forbidden[i, j] = pool_pair[j] == anchor_pair[i] or pool_text[j] in anchor_texts[i] (texts repeat here)."""
+    rng = np.random.default_rng(0)
+    anchor_pair, anchor_texts = np.arange(50), rng.integers(0, 30, (50, 2))
+    pool_pair, pool_text = np.concatenate([anchor_pair, anchor_pair]), rng.integers(0, 30, 100)
+    expected = [[pool_pair[j] == anchor_pair[i] or pool_text[j] in anchor_texts[i] for j in range(100)]
+                for i in range(50)]
+    forbidden = forbidden_mask(anchor_pair, anchor_texts, pool_pair, pool_text)
+    assert forbidden.tolist() == expected and 0 < forbidden.mean() < 0.5
 
 
 def test_megabatch_annealing_schedule():
