@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The supervised tasks of the thesis' §3.2.4 (Tables 5-6) and P17 (Table 8) on one encoder (issue 44 item 5): SICK-E
-# and SST-2 accuracy, SICK relatedness Pearson, each in four settings of `paranmt finetune-sts`: the encoder
-# fine-tuned with the head, the "universal" setting (fine-tuned, pulled back toward the starting weights), frozen
-# features (head only), and frozen features projected to 1200 dimensions. Run from the repository root:
+# The supervised tasks of the thesis' §3.2.4 (Tables 5-6) and P17 (Tables 5, 8) on one encoder (issue 44
+# item 5): SICK-E and SST-2 accuracy, SICK relatedness and P17's STS 2012-15 split Pearson, each in four
+# settings of `paranmt finetune-sts`: the encoder fine-tuned with the head, the "universal" setting (fine-tuned,
+# pulled back toward the starting weights), frozen features (head only), and frozen features projected to 1200
+# dimensions. Run from the repository root:
 #     benchmarks/supervised_tasks.sh [ENCODER] [OUT]     (defaults assets/encoder-sp, work/supervised)
-# SST2_EPOCHS (default 2) and EPOCHS (default 10, SICK) set the passes; a finished run (results.csv) is skipped.
+# SST2_EPOCHS (default 2) and EPOCHS (default 10, SICK and STS) set the passes; a finished run (results.csv) is skipped.
 # Tables: benchmarks/RESULTS.md, "Supervised tasks: SICK-E, SST-2, the universal setting (issue 44 item 5)".
 set -euo pipefail
 ENCODER=${1:-assets/encoder-sp}
@@ -15,7 +16,7 @@ EPOCHS=${EPOCHS:-10}
 SST2_EPOCHS=${SST2_EPOCHS:-2}
 L2=${L2:-1e-4}
 mkdir -p "$OUT"
-for task in sick-e sst2 sick-r; do
+for task in sick-e sst2 sick-r sts12-15; do
   epochs=$EPOCHS
   if [ "$task" = sst2 ]; then epochs=$SST2_EPOCHS; fi
   for setting in fine-tuned universal frozen frozen-1200; do

@@ -2,8 +2,8 @@
 thesis' §3.2.4; paranmt.models.training.sts_finetune has the heads, the targets and the losses). Starts from a
 trained encoder (`--model`), trains a head on it (and fine-tunes the encoder unless `--freeze-encoder`;
 `--l2-to-init` pulls its weights toward the starting ones, the papers' "universal" setting; `--projection N`
-projects the embeddings to N dimensions first) on `--task sick-r` (SICK relatedness) or `stsb` (STS Benchmark),
-Pearson, or `sick-e` (SICK entailment) or `sst2` (SST-2 sentiment), accuracy, from `--data-dir` (a folder laid out
+projects the embeddings to N dimensions first) on `--task sick-r` (SICK relatedness), `stsb` (STS Benchmark) or `sts12-15`
+(P17's 40/10/50% split of the SemEval STS 2012-2015 test sets), Pearson, or `sick-e` (SICK entailment) or `sst2` (SST-2 sentiment), accuracy, from `--data-dir` (a folder laid out
 like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`, `transfer/sst2/`). Writes into `--output`: `results.csv`
 (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's expected score;
 or model,dataset,accuracy: `majority` = the training set's most frequent class, `supervised` = the head's class;
@@ -104,7 +104,8 @@ def finetune_into(args, config, data_dir: Path, output: Path) -> int:
 
 # FinetuneConfig field -> help of its flag (--field-name; the field's default is appended)
 FLAG_HELP = {
-    "task": "sick-r (SICK relatedness) or stsb (STS Benchmark): Pearson; sick-e (SICK entailment) or sst2 (SST-2 "
+    "task": "sick-r (SICK relatedness), stsb (STS Benchmark) or sts12-15 (P17's 40/10/50 split of STS 2012-15): "
+            "Pearson; sick-e (SICK entailment) or sst2 (SST-2 "
             "sentiment): accuracy",
     "epochs": "passes over the training pairs",
     "batch_size": "pairs per Adam step",

@@ -108,7 +108,7 @@ COVERAGE = {
     "--output work/encoder-sp-st": RUN,
     "paranmt eval-transfer --model DIR --data-dir ../shared/data --output DIR [--tasks mr cr subj sick-e mrpc]":
         ARGUMENTS,
-    "paranmt finetune-sts --model DIR --task {sick-r,stsb,sick-e,sst2} --data-dir ../shared/data --output DIR": ARGUMENTS,
+    "paranmt finetune-sts --model DIR --task {sick-r,stsb,sts12-15,sick-e,sst2} --data-dir ../shared/data --output DIR": ARGUMENTS,
     # docs/filtering.md
     "paranmt filter --input SHARDS --output DIR [--config paranmt-5m|simile|lexicon|FILE.yaml]": ARGUMENTS,
     "paranmt stats --input SHARDS --output DIR [--sample-size 100000] [--idf-reference FILE]": ARGUMENTS,

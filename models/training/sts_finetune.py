@@ -17,9 +17,10 @@ Target distribution of a gold score y in [low, high] (Tai et al. with 1-based bi
 with f = floor(y), p[f] = f - y + 1 and p[f + 1] = y - f (bins indexed by their score value), all other bins 0;
 y = high puts all mass on the last bin. E.g. bins 1..5, y = 3.6: p = [0, 0, 0.4, 0.6, 0]; r^T p = 3.6.
 Loss: J = (1/m) Σ KL(p || p^) + λ_w Σ ‖θ_enc − θ_enc(init)‖² (the L2-to-initial option on the encoder weights).
-Tasks: `sick-r` (bins 1..5; SICK_train / SICK_trial / SICK_test_annotated) and `stsb` (bins 0..5; sts-train /
+Tasks: `sick-r` (bins 1..5; SICK_train / SICK_trial / SICK_test_annotated), `stsb` (bins 0..5; sts-train /
 sts-dev / sts-test; when sts-test.csv is absent, as in ../shared/data, sts-dev is the test set and a seeded
-`dev_fraction` of sts-train is held out as the dev set). Each epoch ends with the dev Pearson of y^; the epoch
+`dev_fraction` of sts-train is held out as the dev set) and `sts12-15` (bins 0..5; P17's 40/10/50% split of every
+SemEval STS 2012-2015 test dataset, `semeval_splits`). Each epoch ends with the dev Pearson of y^; the epoch
 with the best dev Pearson is kept (its encoder and head).
 
 Classification tasks (SPEC §9: "Entailment: 3-way softmax + NLL; sentiment: FC sigmoid layer -> 2-way softmax +
@@ -56,7 +57,7 @@ from torch import nn
 
 from paranmt.models.encoders import SentenceEncoder
 from paranmt.models.encoding import LineRejects
-from paranmt.models.evaluation.sts import STSDataset, discover_datasets, score_dataset
+from paranmt.models.evaluation.sts import YEAR_GROUP, STSDataset, discover_datasets, score_dataset
 from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataError
 from paranmt.models.evaluation.transfer import load_task as transfer_task
 from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
@@ -66,11 +67,14 @@ from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
-# task -> (score range, dataset names under the data dir's sts/ folder: train, dev, test)
+# task -> (score range, dataset names under the data dir's sts/ folder: train, dev, test; none: semeval_splits)
 TASKS = {
     "sick-r": ((1, 5), ("SICK/SICK_train", "SICK/SICK_trial", "SICK/SICK_test_annotated")),
     "stsb": ((0, 5), ("stsbenchmark/sts-train", "stsbenchmark/sts-dev", "stsbenchmark/sts-test")),
+    "sts12-15": ((0, 5), ()),
 }
+SEMEVAL_YEARS = ("2012", "2013", "2014", "2015")
+SEMEVAL_SHARES = (0.4, 0.1)         # train, dev shares of each dataset; the rest (50%) is test
 # classification task -> (its class names, the folder of its files under the data dir)
 CLASSIFICATION_TASKS = {
     "sick-e": (SICK_LABELS, "sts/SICK"),
@@ -100,7 +104,7 @@ class FinetuneConfig(LoopConfig):
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
     threads: int = bounded(1, 0)                # torch CPU threads (0: leave torch's setting)
     device: str = "cpu"
-    task: str = "sick-r"                        # sick-r | stsb | sick-e | sst2 (ALL_TASKS)
+    task: str = "sick-r"                        # sick-r | stsb | sts12-15 | sick-e | sst2 (ALL_TASKS)
     batch_size: int = bounded(25, 1)
     hidden: int = bounded(50, 1, MAX_WIDTH)
     l2_to_init: float = bounded(0.0, 0)         # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
@@ -204,6 +208,8 @@ def load_splits(sts_dir: str | Path, task: str, dev_fraction: float = 0.1, seed:
     if task not in TASKS:
         raise FinetuneDataError(f"unknown task {task!r}; choose from {', '.join(TASKS)}")
     (low, high), names = TASKS[task]
+    if not names:
+        return semeval_splits(sts_dir, seed, rejects)
     found = {d.name: d for d in discover_datasets(sts_dir, list(names), rejects)[0]}
     train, dev, test = (found.get(n) for n in names)
     if train is None:
@@ -249,6 +255,30 @@ def load_labelled_splits(data_dir: str | Path, task: str, dev_fraction: float = 
         log.info("no test file for %s: testing on %s, dev = %d examples held out of the training set", task,
                  splits["test"].name, cut)
     return {name: splits[name] for name in ("train", "dev", "test")}
+
+
+def semeval_splits(sts_dir: str | Path, seed: int = 1, rejects: LineRejects | None = None) -> dict[str, STSDataset]:
+    """P17's supervised STS (§4.3, SPEC §12.5): each SemEval STS 2012-2015 test dataset found under `sts_dir` cut
+    by a seeded permutation into 40% train, 10% dev and 50% test (SEMEVAL_SHARES), each split pooled over the
+    datasets; the test Pearson is over the pooled test pairs (the paper leaves pooled vs per-dataset open: AMBIG,
+    decided pooled, as its single STS number per model suggests)."""
+    datasets = [d for d in discover_datasets(sts_dir, None, rejects)[0]
+                if (match := YEAR_GROUP.match(d.group)) and match.group(1) in SEMEVAL_YEARS]
+    if not datasets:
+        raise FinetuneDataError(f"no STS 2012-2015 test datasets (STS<year>-test/) under {sts_dir}")
+    rng = np.random.default_rng(seed)
+    parts: dict[str, list[STSDataset]] = {"train": [], "dev": [], "test": []}
+    for dataset in datasets:
+        order = rng.permutation(len(dataset.gold))
+        train_end = int(round(SEMEVAL_SHARES[0] * len(order)))
+        dev_end = train_end + int(round(SEMEVAL_SHARES[1] * len(order)))
+        for name, index in (("train", order[:train_end]), ("dev", order[train_end:dev_end]),
+                            ("test", order[dev_end:])):
+            parts[name].append(_subset(dataset, np.sort(index), dataset.name))
+    share = {"train": "40%", "dev": "10%", "test": "50%"}
+    return {name: STSDataset(f"STS2012-2015[{share[name]} of {len(datasets)} datasets]", "semeval",
+                             [s for d in chunk for s in d.s1], [s for d in chunk for s in d.s2],
+                             np.concatenate([d.gold for d in chunk])) for name, chunk in parts.items()}
 
 
 def missing(sts_dir: str | Path, name: str) -> FinetuneDataError:

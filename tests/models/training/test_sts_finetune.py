@@ -67,6 +67,15 @@ def test_splits_from_the_real_layout(shared_data):
     assert [len(stsb[s].gold) for s in ("train", "dev", "test")] == [5174, 575, 1500], "5,749 = 5,174 + 575"
     with pytest.raises(FinetuneDataError, match="unknown task"):
         load_splits(shared_data / "sts", "sst")
+    # P17's split: 40/10/50% of each of the 19 STS 2012-15 test sets staged (2013 SMT is not), pooled
+    semeval = load_splits(shared_data / "sts", "sts12-15", seed=1)
+    assert [len(semeval[s].gold) for s in ("train", "dev", "test")] == [4544, 1137, 5677], "11,358 pairs"
+    assert semeval["test"].name == "STS2012-2015[50% of 19 datasets]"
+    assert semeval["train"].gold.min() >= 0 and semeval["train"].gold.max() <= 5
+    again = load_splits(shared_data / "sts", "sts12-15", seed=1)["train"]
+    assert again.s1 == semeval["train"].s1, "seeded"
+    with pytest.raises(FinetuneDataError, match="no STS 2012-2015 test datasets"):
+        load_splits(shared_data / "sts" / "SICK", "sts12-15")
 
 
 def test_short_finetuning_lowers_the_training_loss_and_keeps_the_encoder_loadable(repo, shared_data, tmp_path):
