@@ -3,6 +3,7 @@ with the baselines in the same table (thesis Table 60), and the share of `--temp
 paraphrase in the asked template (models/generation/evaluate.py defines every column).
 
     paranmt eval-paraphraser --model DIR --input HELD_OUT_PAIRS [--output DIR] [--max-pairs 500] [--templates top10]
+                             [--nmt-bt POOL]
 
 HELD_OUT_PAIRS, from data the models were not trained on: a `paranmt build` output (or a glob of its files) with
 ref, bt and both parses (the parse stage run), or a pair TSV as `paranmt train-paraphraser` reads it
@@ -12,6 +13,10 @@ lines; the TSV of `paranmt export --format scpn` too). A TSV's sentences without
 file); its pairs are named `<file name>:<row>` (1-based data row). Pairs are taken in input order, the first
 --max-pairs that have both sides and both parses (the others are counted as skipped). The SCPN model with its
 parse generator is required; the plain model's row appears when --model also holds a plain paraphraser.
+The back-translation baseline (row nmt-bt, models/generation/evaluate.py) draws each pair's output from POOL
+(`--nmt-bt`, default the input itself): shards or a pair TSV of other translations, where a row whose ref is the
+pair's input and whose id is not the pair's own is another system's translation of the same source (wmt-bt: the
+other systems' outputs of a segment; build POOL with the input's read and clean stages so that refs compare equal).
 Prints the table; with --output writes DIR/results.csv, DIR/results.md, DIR/outputs.jsonl (every system's output
 per pair) and DIR/requests.jsonl (the SCPN rows of the template requests, kept or not, in `paranmt paraphrase`'s
 columns). A DIR holding the results of an earlier run is refused unless `--overwrite` (which also deletes its parse
@@ -50,6 +55,33 @@ PARSES = "parses.tsv"           # the parse cache of a pair TSV input in --outpu
 def is_pair_tsv(input_path: str) -> bool:
     """A single file that is not Parquet: read as `train-paraphraser`'s pair inputs; anything else is shards."""
     return Path(input_path).is_file() and not input_path.endswith(".parquet")
+
+
+def shard_rows(input_path: str):
+    """(id, ref, bt) of every row of shards (a directory or glob), read as they are consumed; a missing input or
+    column is a ConfigError at once."""
+    from paranmt.transforms.shards import check_columns, iter_row_batches, list_shards
+
+    files = list_shards(input_path)
+    check_columns(files, ["id", "ref", "bt"], "eval-paraphraser --nmt-bt")
+    return ((row["id"], row["ref"], row["bt"]) for path in files
+            for batch in iter_row_batches(path, ["id", "ref", "bt"]) for row in batch)
+
+
+def tsv_rows(input_path: str):
+    """(id, ref, bt) of every row of a pair TSV, ids `<file name>:<row>` as `read_tsv_pairs` names its pairs."""
+    from paranmt.models.generation.data import GenerationDataError, read_pairs
+
+    try:
+        rows = read_pairs([input_path])
+    except (GenerationDataError, OSError) as error:
+        raise ConfigError(f"--nmt-bt {input_path}: {error}") from None
+    return [(f"{Path(input_path).name}:{i + 1}", pair.s1, pair.s2) for i, pair in enumerate(rows)]
+
+
+def nmt_bt_pool(path: str):
+    """The (id, ref, bt) rows of the NMT-BT pool: a pair TSV or shards, as --input is read."""
+    return tsv_rows(path) if is_pair_tsv(path) else shard_rows(path)
 
 
 def read_shard_pairs(input_path: str, max_pairs: int):
@@ -112,9 +144,11 @@ def markdown_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dict], list[dict]]:
+def evaluate(config, pairs, plain_dir: str | None, nmt_bt: list[tuple[str, str] | None]
+             ) -> tuple[list[dict], list[dict], list[dict]]:
     """(metric rows, per-pair outputs, SCPN rows of the template requests) for the systems of
-    models/generation/evaluate.py; `config` is resolved, its template_list the requests' templates."""
+    models/generation/evaluate.py; `config` is resolved, its template_list the requests' templates; `nmt_bt` the
+    NMT-BT output (id, text) of each pair, or None."""
     from paranmt.models.generation.evaluate import kept_in_template, parse_generator_row, score_system
     from paranmt.models.generation.paraphraser import load_generator
     from paranmt.models.generation.pipeline import Job, LoadedModels, load_models, open_pipeline
@@ -148,8 +182,11 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
         plain.post_filter = None
         systems["plain"] = best(plain.run_jobs(sources, [Job(i) for i in range(len(pairs))]))
     systems["copy-input"] = (sources, reparsed(sources))
-    systems["back-translation"] = ([pair.s2 for pair in pairs], reparsed([pair.s2 for pair in pairs]))
     results = {name: score_system(name, pairs, outputs, parses, scorer) for name, (outputs, parses) in systems.items()}
+    with_bt = [i for i, found in enumerate(nmt_bt) if found]
+    bt_texts = [nmt_bt[i][1] for i in with_bt]
+    LOG.info("NMT-BT: another translation of the input for %d of %d pairs", len(with_bt), len(pairs))
+    results["nmt-bt"] = score_system("nmt-bt", [pairs[i] for i in with_bt], bt_texts, reparsed(bt_texts), scorer)
 
     sentences = list(dict.fromkeys(sources))
     number = {sentence: str(i + 1) for i, sentence in enumerate(sentences)}
@@ -161,19 +198,23 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
     if plain is not None:
         plain.post_filter = post_filter
         answers["plain"] = plain.paraphrase(sentences)
-    for name, outputs in (("copy-input", sources), ("back-translation", [pair.s2 for pair in pairs])):
-        rows = [{"source_id": number[source], "source": source, "paraphrase": output, "template": None}
-                for source, output in zip(sources, outputs)]
-        scpn.score_candidates(rows)
+    for name, indices, outputs in (("copy-input", range(len(pairs)), sources), ("nmt-bt", with_bt, bt_texts)):
+        rows = [{"source_id": number[sources[i]], "source": sources[i], "paraphrase": output, "template": None}
+                for i, output in zip(indices, outputs)]
+        if rows:
+            scpn.score_candidates(rows)
         answers[name] = rows
+    answered = {"nmt-bt": len({sources[i] for i in with_bt})}
     for name, rows in answers.items():
-        results[name]["kept_in_template"] = kept_in_template(len(sentences), templates, rows)
+        results[name]["kept_in_template"] = kept_in_template(answered.get(name, len(sentences)), templates, rows)
 
     ordered = list(results.values())
     ordered.insert(2, parse_generator_row(pairs, [row["target_parse"] for row in generated]))
     outputs = [{"id": pair.id, "s1": pair.s1, "s2": pair.s2, "t1": pair.t1, "t2": pair.t2,
                 "generated_parse": generated[i]["target_parse"],
-                **{name: texts[i] for name, (texts, _) in systems.items()}} for i, pair in enumerate(pairs)]
+                **{name: texts[i] for name, (texts, _) in systems.items()},
+                "nmt-bt": nmt_bt[i][1] if nmt_bt[i] else None, "nmt-bt_id": nmt_bt[i][0] if nmt_bt[i] else None}
+               for i, pair in enumerate(pairs)]
     return ordered, outputs, requests
 
 
@@ -181,11 +222,12 @@ def evaluate(config, pairs, plain_dir: str | None) -> tuple[list[dict], list[dic
 class EvalParaphraserConfig(Config):
     """The settings of `paranmt eval-paraphraser`: the keys of `--config FILE.yaml` (the generator's under
     `paraphrase:`, a ParaphraseConfig), the flags (FLAG_HELP; `--beam` sets paraphrase.beam) and `--set`."""
-    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "parse_cache")
+    RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "parse_cache", "nmt_bt")
     input: str = ""
     output: str | None = None
     max_pairs: int = bounded(500, 1)
     parse_cache: str | None = None
+    nmt_bt: str | None = None
     paraphrase: ParaphraseConfig = field(default_factory=lambda: ParaphraseConfig(templates="top10"))
 
     def validate(self) -> "EvalParaphraserConfig":
@@ -205,19 +247,23 @@ FLAG_HELP = {
     "paraphrase.n_best": "paraphrases per template request",
     "parse_cache": "pair TSV input: parse cache TSV to reuse and extend (default DIR/parses.tsv with --output, else "
                    "a temporary file)",
+    "nmt_bt": "shards or a pair TSV whose rows with a pair's input as ref are other translations of its source: the "
+              "nmt-bt row's outputs (default: the input itself)",
     **GENERATOR_HELP,
 }
 
 
 def run(args) -> int:
     from paranmt.models.generation.data import ParseCache
+    from paranmt.models.generation.evaluate import nmt_bt_candidates
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
 
     c = load_command_config(EvalParaphraserConfig, args, FLAG_HELP, "eval-paraphraser config", required=("input",))
     models = asset_path(c.paraphrase.model)
-    inputs = [c.input, *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
-                                                       c.paraphrase.parser, c.paraphrase.encoder) if path)]
+    inputs = [c.input, *([c.nmt_bt] if c.nmt_bt else []),
+              *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
+                                              c.paraphrase.parser, c.paraphrase.encoder) if path)]
     config = c.paraphrase.resolve(local_model_path)
     try:
         plain_dir = str(find_models(models, "plain", config.arch).paraphraser.path)
@@ -229,6 +275,7 @@ def run(args) -> int:
                            extra=() if c.parse_cache else (PARSES,)) if output else \
         stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again")
     with stops:
+        pool = nmt_bt_pool(c.nmt_bt or c.input)
         if is_pair_tsv(c.input):
             with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
                 pairs, skipped = read_tsv_pairs(c.input, c.max_pairs, ParseCache(cache_path or Path(scratch) / PARSES),
@@ -238,7 +285,8 @@ def run(args) -> int:
         if not pairs:
             raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
         LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
-        results, outputs, requests = evaluate(config, pairs, plain_dir)
+        nmt_bt = nmt_bt_candidates(pairs, pool)
+        results, outputs, requests = evaluate(config, pairs, plain_dir, nmt_bt)
         table = markdown_table(results)
         if output:
             write_results(output, results, outputs, requests, report(config, c.input, pairs, skipped, table))

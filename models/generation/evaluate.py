@@ -24,15 +24,19 @@ An output the parser cannot parse matches no template. Systems (rows of the CSV)
     plain                 the uncontrolled paraphraser (when the model set has one)
     copy-input            o = s1 (a lower bound: its template_match is the share of pairs with t1 == t2; its
                           kept_in_template is 0 under the post-filter's copy guard, `--keep-copies` lifts it)
-    back-translation      o = s2 (the corpus's own paraphrase; it IS the target, so its template_match and BLEU
-                          are 100 by construction; its keeps_input_template is the thesis's "back-translations
-                          keep the input's template" number, 28.7% there)
+    nmt-bt                the back-translation baseline (thesis §6.4 NMT-BT: s1 run en→cs→en): o = another
+                          translation of s1's source, i.e. another row of the NMT-BT pool (`nmt_bt_candidates`)
+                          whose reference is s1, where the pair's s2 is one system's output and o another
+                          system's output of the same source segment. Scored on the pairs that have one (its
+                          `pairs` column); the thesis: 28.7% keep the input's template, 11.1% hit the target's.
 The columns template_match to simile score every output before any post-filter (Table 60); kept_in_template is
 the only post-filtered one.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
@@ -58,6 +62,24 @@ class EvalPair:
     @property
     def t2(self) -> str:
         return template_of(self.p2)
+
+
+def nmt_bt_candidates(pairs: list[EvalPair], pool: Iterable[tuple[str, str, str]]) -> list[tuple[str, str] | None]:
+    """For each pair, its NMT-BT output as (row id, text), or None: among the pool's (id, ref, bt) rows whose ref is
+    the pair's s1 and whose id is not the pair's own (another system's translation of the same source), the one
+    with the smallest md5 of `pair id TAB row id`: a seeded draw, the same whatever the pool's order. A row whose
+    bt equals s2 (two systems that wrote the same sentence) is drawn like any other."""
+    wanted = {pair.s1 for pair in pairs}
+    by_ref: dict[str, list[tuple[str, str]]] = {}
+    for row_id, ref, bt in pool:
+        if ref in wanted and bt and bt.strip():
+            by_ref.setdefault(ref, []).append((row_id, bt))
+
+    def draw(pair: EvalPair) -> tuple[str, str] | None:
+        others = [row for row in by_ref.get(pair.s1, ()) if row[0] != pair.id]
+        return min(others, key=lambda row: hashlib.md5(f"{pair.id}\t{row[0]}".encode()).hexdigest(), default=None)
+
+    return [draw(pair) for pair in pairs]
 
 
 def share(flags: list[bool]) -> float | None:
