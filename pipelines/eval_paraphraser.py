@@ -275,7 +275,7 @@ def run(args) -> int:
                            extra=() if c.parse_cache else (PARSES,)) if output else \
         stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again")
     with stops:
-        pool = nmt_bt_pool(c.nmt_bt or c.input)
+        pool = nmt_bt_pool(c.nmt_bt) if c.nmt_bt else None      # a wrong --nmt-bt: one line before any work
         if is_pair_tsv(c.input):
             with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
                 pairs, skipped = read_tsv_pairs(c.input, c.max_pairs, ParseCache(cache_path or Path(scratch) / PARSES),
@@ -285,7 +285,7 @@ def run(args) -> int:
         if not pairs:
             raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
         LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
-        nmt_bt = nmt_bt_candidates(pairs, pool)
+        nmt_bt = nmt_bt_candidates(pairs, nmt_bt_pool(c.input) if pool is None else pool)
         results, outputs, requests = evaluate(config, pairs, plain_dir, nmt_bt)
         table = markdown_table(results)
         if output:
