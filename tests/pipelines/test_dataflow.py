@@ -25,6 +25,7 @@ from paranmt.pipelines.dataflow import plan_dataflow_job
 from paranmt.pipelines.runtime.extras import stage_extras
 from paranmt.schemas.build_config import load_build_config
 from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
 from paranmt.schemas.records import empty_row, pairs_to_table
 
 REPO = Path(__file__).resolve().parents[2]
@@ -112,8 +113,8 @@ def test_models_on_the_launching_machine_are_flagged(gpu_launch):
     assert sorted(warnings) == sorted(
         f"stage {stage!r} reads its model from {path} on this machine, which Dataflow workers cannot see: copy it "
         f"to gs:// and pass the URL, or launch from the worker image (docs/dataflow.md)"
-        for stage, path in [("translate", str(NMT_TINY)), ("score", f"{REPO}/assets/encoder-sp"),
-                            ("parse", f"{REPO}/assets/parser-en")])
+        for stage, path in [("translate", str(NMT_TINY)), ("score", asset_path("assets/encoder-sp")),
+                            ("parse", asset_path("assets/parser-en"))])     # as a shell reads them (e0a0093)
 
 
 @pytest.fixture(scope="module")
