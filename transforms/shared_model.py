@@ -3,7 +3,7 @@
 
 Why: Beam's shared model server is a `multiprocessing` manager (requests and replies are pickles) that listens on
 localhost with Beam's fixed, public authentication key `b'mps'` (`multi_process_shared.AUTH_KEY`), and keeps its
-address and lock files in the shared temporary directory under names anyone can predict (`<temporary directory>/<tag>.address`).
+address and lock files in the shared temporary directory under names anyone can predict (`<tag>.address` there).
 Any user of the machine could connect to it (an unpickled request runs code as the user of the run) or write the
 address file first and point the run's workers at a server of their own.
 
