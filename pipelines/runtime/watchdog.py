@@ -151,8 +151,13 @@ def is_resource_tracker(process: psutil.Process) -> bool:
     leaves it alive: it ignores SIGINT and SIGTERM and exits by itself once this process has ended, unlinking the
     named semaphores of the nannies' queues (/dev/shm) that os._exit leaves; killed, it leaked them, and the nanny
     thread dropping a dead worker's queue before os._exit found it gone and printed `UserWarning: resource_tracker:
-    process died unexpectedly` below the one line."""
-    return any(RESOURCE_TRACKER in part for part in command_line(process))
+    process died unexpectedly` below the one line. Told by the pid this process's tracker recorded (a tracker just
+    started may still show an empty command line while it execs: matched by its command line alone, CI's loaded
+    machine killed it once), or by its command line."""
+    from multiprocessing import resource_tracker
+
+    return (process.pid == getattr(resource_tracker._resource_tracker, "_pid", None)
+            or any(RESOURCE_TRACKER in part for part in command_line(process)))
 
 
 def worker_matcher(options: PipelineOptions) -> Callable[[psutil.Process], bool] | None:

@@ -17,6 +17,7 @@ import pytest
 
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.runtime.building.progress import Progress
+from paranmt.pipelines.runtime import watchdog
 from paranmt.pipelines.runtime.watchdog import exit_cause, failure_cause, is_beam_worker, is_dask_worker
 
 FAULTY_BUILD = Path(__file__).with_name("faulty_build.py")
@@ -205,6 +206,19 @@ def test_a_stop_spares_the_resource_tracker_that_unlinks_the_semaphores(tmp_path
     assert one_line(err).startswith("paranmt build: stopped: interrupted by SIGINT (Ctrl-C); ")
     assert not Path("/dev/shm", "sem." + out.strip().lstrip("/")).exists()
 
+
+
+def test_the_tracker_is_told_by_its_pid_while_its_command_line_is_still_empty(monkeypatch):
+    """Right after it is spawned the tracker may still be exec'ing, its command line empty: the pid this process
+    recorded tells it all the same, and no other process is taken for it."""
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    tracker = psutil.Process(resource_tracker._resource_tracker._pid)
+    assert watchdog.is_resource_tracker(tracker)
+    monkeypatch.setattr(watchdog, "command_line", lambda process: [])
+    assert watchdog.is_resource_tracker(tracker)
+    assert not watchdog.is_resource_tracker(psutil.Process())
 
 STOP_WHILE_PROGRESS_PRINTS = """
 import sys, time
