@@ -14,5 +14,5 @@ class PipelineStopped(RuntimeError):
 
 class TrainingDiverged(PipelineStopped):
     """A training whose loss or weights stopped being finite numbers (a learning rate too high, usually), stopped
-    before a model of NaNs is saved (models/training/loop.py); the message says what and at which update, and the
+    before a model of NaNs is saved (models/loop.py); the message says what and at which update, and the
     command's stop line (pipelines/runtime/outputs.stops_in_one_line) adds what is kept."""

@@ -210,12 +210,12 @@ def name_problems(text: str, files: set[str]) -> list[str]:
 
 def test_the_rules_find_named_paths():
     roots = {"models", "docs", "schemas", "tests"}
-    text = ("see models/training/loop.py, `schemas/config.load_config` and docs/*.md. DIR/models/x and "
+    text = ("see models/loop.py, `schemas/config.load_config` and docs/*.md. DIR/models/x and "
             "paranmt.models.x are not paths; models/<area>/stage.py names models/; tests/fixtures/trainers/, "
             "tests/gone.")
-    assert named_paths(text, roots) == ["models/training/loop.py", "schemas/config.load_config", "docs/*.md",
+    assert named_paths(text, roots) == ["models/loop.py", "schemas/config.load_config", "docs/*.md",
                                         "models/", "models/", "tests/fixtures/trainers/", "tests/gone"]
-    files = {"models/training/loop.py", "schemas/config.py", "docs/a.md", "tests/fixtures/trainers/cases.py"}
+    files = {"models/loop.py", "schemas/config.py", "docs/a.md", "tests/fixtures/trainers/cases.py"}
     paths = files | folders(files)
     assert [resolves(p, files, paths) for p in named_paths(text, roots)] == [True, True, True, True, True, True, False]
 

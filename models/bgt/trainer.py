@@ -11,7 +11,7 @@ then decayed with the inverse square root of the update number:
 
 The KL weight is annealed linearly from 0 to 1 over `kl_anneal_steps` updates (models/bgt/model.py).
 On CUDA (device auto/cuda) the forward pass runs under fp16 autocast with a gradient scaler; on CPU in fp32.
-The updates run in the shared training loop (models/training/loop.py; `BGTTask`): `<output>/checkpoint/`
+The updates run in the shared training loop (models/loop.py; `BGTTask`): `<output>/checkpoint/`
 (model.pt with the model's state, trainer_state.pt with optimizer, scaler, counters, RNG; the learning rate is a
 function of the update number, so it needs no state of its own) is written every `checkpoint_every` updates and
 at the end (atomically); `resume` continues from it, or from the single `<output>/checkpoint.pt` that train-bgt
@@ -37,7 +37,7 @@ from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
 from paranmt.models.files import ModelFileError, reading
 from paranmt.models.safe_load import load_weights_only
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.trainer import keep_best_encoder, sts_dev
 from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded
 from paranmt.schemas.errors import ConfigError
@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BGTConfig(LoopConfig):
-    """BGT's settings (the loop's own: LoopConfig, models/training/loop.py)."""
+    """BGT's settings (the loop's own: LoopConfig, models/loop.py)."""
     SAVED_AS: ClassVar[str] = "bgt_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = ("variant", "languages", "sp_vocab_size", "dim", "latent", "encoder_layers",
                                          "decoder_layers", "heads", "ffn", "dropout", "max_len")

@@ -5,7 +5,7 @@ windows of 50 batches the instances are grouped by length so that padding stays 
 (`Instance.drawn`: sentence-only instances get a fresh word shuffle), one Adam step on the mean NLL per target
 unit, gradients clipped to `clip_norm`. Device: the project's choice (models/device.py: `auto` = CUDA when
 available); on CUDA, fp16 autocast with a gradient scaler unless `fp16: off` (models/device.py `half_precision`).
-The updates run in the shared training loop (models/training/loop.py; `ParaphraserTask`). Checkpoints (the model
+The updates run in the shared training loop (models/loop.py; `ParaphraserTask`). Checkpoints (the model
 in its saved layout + `trainer_state.pt` with optimizer, gradient scaler, counters and RNG states) go to
 `<output>/checkpoint/` every `checkpoint_every` updates and at the end, written beside the old one and swapped
 (`write_directory`); `resume` continues from there with the same data order. A JSON-lines log
@@ -31,7 +31,7 @@ import torch
 from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
 from paranmt.schemas.config import FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded
 from paranmt.schemas.errors import ConfigError
 
@@ -41,7 +41,7 @@ LENGTH_WINDOW = 50
 
 @dataclass
 class ParaphraserTrainConfig(LoopConfig):
-    """The paraphraser trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
+    """The paraphraser trainer's settings (the loop's own: LoopConfig, models/loop.py)."""
     SAVED_AS: ClassVar[str] = "train_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = (
         "task", "arch", "require_different", "max_words", "vocab_size", "embed_dim", "hidden", "parse_embed_dim",

@@ -41,7 +41,7 @@ from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
 from paranmt.models.files import DataFileError, reading
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
@@ -188,7 +188,7 @@ def build_encoder(pairs: list[tuple[str, str]], config: ParagramConfig) -> tuple
 
 
 class ParagramTask(Task):
-    """PARAGRAM training as a task of the shared loop (models/training/loop.py): per epoch a permutation of the
+    """PARAGRAM training as a task of the shared loop (models/loop.py): per epoch a permutation of the
     pairs from the one generator seeded with `seed` (it also draws MIX / RAND negatives), cut into mini-batches;
     per mini-batch one AdaGrad step on J; one metrics line per epoch: mean loss and seconds of training so far."""
     description = "train-words"

@@ -60,7 +60,7 @@ from paranmt.models.encoding import LineRejects
 from paranmt.models.evaluation.sts import YEAR_GROUP, STSDataset, discover_datasets, score_dataset
 from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataError
 from paranmt.models.evaluation.transfer import load_task as transfer_task
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice
 from paranmt.schemas.errors import ConfigError
@@ -354,7 +354,7 @@ def _dense_gradients(encoder: SentenceEncoder) -> list[nn.Embedding]:
 
 class FinetuneTask(Task):
     """Head (+ encoder unless frozen) training on a relatedness task as a task of the shared loop
-    (models/training/loop.py): per epoch a permutation of the training pairs from the one generator seeded with
+    (models/loop.py): per epoch a permutation of the training pairs from the one generator seeded with
     `seed`, cut into mini-batches; per mini-batch one Adam step on J; at each epoch's end (and at a stop inside one)
     the dev Pearson of y^, in the epoch's metrics line with the mean KL; the best epoch's encoder and head are kept
     (in memory). `ClassifierTask` changes the head, the loss and the dev metric."""

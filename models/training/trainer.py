@@ -18,7 +18,7 @@ directory (the tables of the unit kinds it has: word, trigram, n-gram, sp) or fr
 word tables; the sp tables of an encoder without word tables; models/encoders/word_vectors.py); the initial encoder
 (after that initialization) is saved to `<output>/initial/` whenever a regularizer pulls toward it (resume reads it
 back).
-The steps run in the shared training loop (models/training/loop.py; `EncoderTask`): per epoch the pairs in
+The steps run in the shared training loop (models/loop.py; `EncoderTask`): per epoch the pairs in
 `epoch_order(seed, epoch)`; checkpoints (encoder + optimizer + counters + RNG states) in `<output>/checkpoint/`
 every `checkpoint_every` steps and at the end; `resume=True` continues from there exactly (same data order). The
 JSON-lines metrics log (`<output>/metrics.jsonl`) gets loss, mega-batch size and pairs/s every `log_every` steps
@@ -42,7 +42,7 @@ import torch
 
 from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
@@ -57,7 +57,7 @@ DEV_AT = ("epoch", "checkpoint")
 
 @dataclass
 class TrainConfig(LoopConfig):
-    """The encoder trainer's settings (the loop's own: LoopConfig, models/training/loop.py)."""
+    """The encoder trainer's settings (the loop's own: LoopConfig, models/loop.py)."""
     SAVED_AS: ClassVar[str] = "train_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = (
         "encoder", "dim", "hidden", "recurrent_units", "activation", "layers", "peepholes", "bidirectional_combine",

@@ -214,7 +214,7 @@ def stops_in_one_line(status: Callable[[], str], advice: Callable[[], str], wher
                       cleanup: Callable[[], None] | None = None):
     """Run the block; Ctrl-C (KeyboardInterrupt), SIGTERM (a handler installed for the block, main thread only),
     a full disk (`disk_full`, checked beside `where`) and a training that diverged (TrainingDiverged,
-    models/training/loop.py) end it as `Stopped`: `stopped: <what>; <status()>; <advice()>` with exit 130, 143 or
+    models/loop.py) end it as `Stopped`: `stopped: <what>; <status()>; <advice()>` with exit 130, 143 or
     1, after `cleanup()` (remove the temporaries of the write cut short). Any other error goes through unchanged."""
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _terminated) if main else None
@@ -335,14 +335,14 @@ def training_output(output: str, inputs: Iterable[str | None], resume: bool, ove
     whole run: apart from the inputs (`check_apart`), one run at a time (`output_locked`: a second
     run is one line naming the first, which is never called stopped or advised to be resumed while it runs), the
     earlier run's model or checkpoint claimed (`claim_model_directory`), a --resume only onto the same model
-    (`config`, a LoopConfig: models/training/loop.check_resume; a finished run is left as it is) and the same
+    (`config`, a LoopConfig: models/loop.check_resume; a finished run is left as it is) and the same
     training data (`data`, the training inputs as given, and `selection`: `same_training_data`), and a stop in one line
     (`training_stops`). Yields the mode ("fresh", "resume" or "overwrite")."""
     check_apart(output, inputs)
     with output_locked(output, command):
         mode = claim_model_directory(output, resume, overwrite)
         if mode == "resume":
-            from paranmt.models.training.loop import check_resume, find_checkpoint
+            from paranmt.models.loop import check_resume, find_checkpoint
 
             checkpoint = find_checkpoint(Path(output))
             if checkpoint is not None:

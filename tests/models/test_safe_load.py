@@ -179,7 +179,7 @@ def test_the_paraphraser_and_bgt_trainers_refuse_a_crafted_trainer_state(tmp_pat
 def test_the_shared_training_loop_refuses_a_crafted_checkpoint(tmp_path, marker, name):
     """The loop's resume (train-words, finetune-sts, and the trainers moving onto it): its checkpoint directory
     and the old single-file checkpoint."""
-    from paranmt.models.training.loop import find_checkpoint
+    from paranmt.models.loop import find_checkpoint
 
     craft(tmp_path / name, marker)
     with pytest.raises(UnsafeFileError, match=f"{name}: refused"):

@@ -1,4 +1,4 @@
-"""The shared training loop (models/training/loop.py) on a small least-squares task: exact resume, stops, per-epoch
+"""The shared training loop (models/loop.py) on a small least-squares task: exact resume, stops, per-epoch
 lines, keep-best across a resume, patience (an early stop that survives a resume), the recovery of an interrupted
 checkpoint swap, and config checks."""
 import json
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from paranmt.models.training.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.schemas.config import load_config
 from paranmt.schemas.errors import ConfigError, TrainingDiverged
 
@@ -153,7 +153,7 @@ def test_patience_stops_once_the_dev_metric_stops_improving(tmp_path, caplog, ev
     dev = [(r["step"], r["dev_mse"]) for r in lines(tmp_path / "all") if "dev_mse" in r]
     stop = stop_of([value for _, value in dev], 2)
     assert stop is not None and dev[stop][0] < 180, "the fixture's dev metric must stall before the last update"
-    caplog.set_level("INFO", logger="paranmt.models.training.loop")
+    caplog.set_level("INFO", logger="paranmt.models.loop")
     task = LeastSquares(evaluate_at=evaluate_at, best=("dev_mse", "min"))
     state = Loop(task, LoopConfig(**config, patience=2), tmp_path / "patient").run()
     assert state.step == dev[stop][0] and state.stale == 2

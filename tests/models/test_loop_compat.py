@@ -1,4 +1,4 @@
-"""Every trainer gives the results it gave before the shared training loop (models/training/loop.py), and resumes
+"""Every trainer gives the results it gave before the shared training loop (models/loop.py), and resumes
 from the checkpoints the old trainers wrote: tests/fixtures/trainers/cases.py ran the same tiny fixed-seed cases
 with the old code and kept their metrics (expected.json) and one old checkpoint of each kind (old-checkpoints/)."""
 import importlib.util
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "trainers"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "trainers"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text())
 
 
@@ -71,7 +71,7 @@ def test_a_fixed_seed_run_gives_the_old_metrics(name, shared_data, tmp_path):
 
 
 # the settings an old checkpoint was made with where the case's differ (SOURCE.md: the paraphraser's has 150 units):
-# --resume refuses a vocabulary other than the checkpoint's (models/training/loop.check_resume)
+# --resume refuses a vocabulary other than the checkpoint's (models/loop.check_resume)
 OLD_CHECKPOINT_SETTINGS = {"paraphraser": {"vocab_size": 150}}
 
 
