@@ -21,11 +21,7 @@ ParaphraseConfig's keys; the classifier's under `classifier:`, ClassifierConfig'
 """
 from __future__ import annotations
 
-import csv
 import dataclasses
-import hashlib
-import io
-import json
 import logging
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -33,9 +29,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.adversarial.classifier import ClassifierConfig
+from paranmt.models.adversarial.experiment import CACHE, RESULTS
 from paranmt.models.adversarial.tasks import TASKS
-from paranmt.models.evaluation.tables import write_result_file
-from paranmt.models.files import DataFileError, read_text, reading
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import (add_config_command, check_generator_section, generator_flags,
@@ -46,31 +41,6 @@ from paranmt.schemas.paths import PROJECT_ROOT, asset_path
 
 LOG = logging.getLogger(__name__)
 DEFAULT_DATA = PROJECT_ROOT.parent / "shared" / "data"
-RESULTS = ("results.csv", "results.md", "samples.json")
-CACHE = "paraphrases"           # DIR/paraphrases/*.jsonl: what --resume reuses
-COLUMNS = ("method", "attacked", "test_acc_before", "broken_before", "augmented", "test_acc_after", "broken_after",
-           "paraphrases_per_example")
-
-
-def cached_paraphrases(cache: Path | None, key: dict, make):
-    """`make()` (a list of paraphrase lists, one per example: `key["rows"]`), stored in `cache`/<hash of
-    key>.jsonl (written whole) and reused when present; a cached file that does not hold one list of paraphrases
-    per example is a DataFileError naming it."""
-    if cache is None:
-        return make()
-    digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    path = cache / f"{key['method']}-{key['split']}-{digest}.jsonl"
-    if path.is_file():
-        LOG.info("reusing %s", path)
-        with reading(path, "file of cached paraphrases", DataFileError):
-            found = [json.loads(line)["paraphrases"] for line in read_text(path, "paraphrase cache").splitlines()]
-        if len(found) != key["rows"] or not all(isinstance(p, list) for p in found):
-            raise DataFileError(f"{path} holds {len(found)} lines, not a list of paraphrases for each of the "
-                                f"{key['rows']} examples (a damaged cache: delete it to make it again)")
-        return found
-    result = make()
-    write_result_file(path, "".join(json.dumps({"paraphrases": p}, ensure_ascii=False) + "\n" for p in result))
-    return result
 
 
 def held_output(output: Path) -> tuple[str | None, bool]:
@@ -123,16 +93,6 @@ def adversarial_stops(output: Path | None, argv: list[str] | None):
 
     with outputs.stops_in_one_line(status, advice, str(output or "."), cleanup):
         yield
-
-
-def markdown(results: list[dict], task: str) -> str:
-    lines = [f"| method ({task}) | attacked | test acc. before | broken before | + paraphrases | test acc. after | "
-             "broken after |", "|---|---|---|---|---|---|---|"]
-    for r in results:
-        lines.append(f"| {r['method']} | {r['attacked']} | {100 * r['test_acc_before']:.1f} | "
-                     f"{100 * r['broken_before']:.1f} | {r['augmented']} | {100 * r['test_acc_after']:.1f} | "
-                     f"{100 * r['broken_after']:.1f} |")
-    return "\n".join(lines)
 
 
 @dataclass
@@ -208,6 +168,7 @@ FLAGS = {"paraphrase.model": {"name": "--paraphraser"}, "no_filter": {"action": 
 
 
 def run(args) -> int:
+    from paranmt.models.adversarial.experiment import Experiment
     from paranmt.models.adversarial.tasks import load_task
     from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.transforms.io.model_cache import local_model_path
@@ -222,62 +183,10 @@ def run(args) -> int:
     methods = c.methods(local_model_path)
     output = claim_output(c.output, inputs, args.resume, args.overwrite)
     with adversarial_stops(output, getattr(args, "argv", None)):
-        table = experiment(c, data, methods, output)
+        table = Experiment(c, data, output).run(
+            {method: (config, config.template_list if method == "scpn" else None) for method, config in methods.items()})
     print(table)
     return 0
-
-
-def experiment(c: AdversarialConfig, data, methods: dict, output: Path | None) -> str:
-    """Train, attack, augment, retrain, attack again (the module docstring's steps) for each method; write the
-    results into `output` (each file whole); returns the table."""
-    from paranmt.models.adversarial.attack import attack, augmented, paraphrase_examples
-    from paranmt.models.adversarial.classifier import TextClassifier
-    from paranmt.models.generation.pipeline import open_pipeline
-
-    train = data.splits["train"][:c.train_rows] if c.train_rows else data.splits["train"]
-    test = data.splits["test"][:c.test_rows] if c.test_rows else data.splits["test"]
-    attacked, to_augment = test[:c.attack_rows], train[:c.augment_rows]
-    LOG.info("%s: %d training, %d test examples; attacking %d, augmenting from %d", c.task, len(train),
-             len(test), len(attacked), len(to_augment))
-    before = TextClassifier(len(data.labels), data.pair, c.classifier).fit(train)
-    accuracy_before = before.accuracy(test)
-    results, samples = [], {}
-    for method, config in methods.items():
-        pipeline = open_pipeline(config)
-        pipeline.post_filter = None if c.no_filter else pipeline.post_filter
-        pool = config.template_list if method == "scpn" else None
-
-        def make(examples, split):
-            key = {"method": method, "split": split, "task": c.task, "rows": len(examples),
-                   "settings": {k: v for k, v in vars(config).items()}, "per_example": c.templates_per_example,
-                   "filter": not c.no_filter, "seed": c.seed}
-            return cached_paraphrases(output / CACHE if output else None, key, lambda: paraphrase_examples(
-                pipeline, examples, pool, c.templates_per_example, c.seed))
-
-        LOG.info("%s: paraphrasing %d attacked examples", method, len(attacked))
-        attack_paraphrases = make(attacked, "attack")
-        LOG.info("%s: paraphrasing %d training examples", method, len(to_augment))
-        augment_paraphrases = make(to_augment, "augment") if to_augment else []
-        first = attack(before, attacked, attack_paraphrases)
-        extra = augmented(train, to_augment, augment_paraphrases)
-        after_model = TextClassifier(len(data.labels), data.pair, c.classifier).fit(extra)
-        second = attack(after_model, attacked, attack_paraphrases)
-        results.append({"method": method, "attacked": len(attacked), "test_acc_before": accuracy_before,
-                        "broken_before": first.broken_share, "augmented": len(extra) - len(train),
-                        "test_acc_after": after_model.accuracy(test), "broken_after": second.broken_share,
-                        "paraphrases_per_example": sum(map(len, attack_paraphrases)) / max(len(attacked), 1)})
-        samples[method] = [{"sentence": e.sentences[0], "paraphrases": p}
-                           for e, p in zip(attacked[:20], attack_paraphrases[:20])]
-    table = markdown(results, c.task)
-    if output:
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, COLUMNS)
-        writer.writeheader()
-        writer.writerows(results)
-        write_result_file(output / "results.csv", buffer.getvalue())
-        write_result_file(output / "results.md", f"# adversarial {c.task}\n\n{table}\n")
-        write_result_file(output / "samples.json", json.dumps(samples, indent=1, ensure_ascii=False) + "\n")
-    return table
 
 
 def register(subparsers) -> None:

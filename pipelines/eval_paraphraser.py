@@ -29,7 +29,6 @@ generator's settings under `paraphrase:` with ParaphraseConfig's keys, e.g. `par
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import logging
@@ -104,122 +103,6 @@ def read_shard_pairs(input_path: str, max_pairs: int):
     return pairs, skipped
 
 
-def read_tsv_pairs(input_path: str, max_pairs: int, cache, parser_dir: str):
-    """The first `max_pairs` pairs of a pair TSV with both sides and both parses (missing parses made by the
-    parser, batch by batch until enough pairs have them), as EvalPairs; and the rows skipped (the lines rejected as
-    `paranmt build` rejects them among them: not UTF-8, blank, short of columns; a warning line per file with lines
-    that are not UTF-8)."""
-    from paranmt.models.encoding import LineRejects
-    from paranmt.models.generation.data import GenerationDataError, fill_parses, read_pairs
-    from paranmt.models.generation.evaluate import EvalPair
-
-    rejects = LineRejects()
-    try:
-        rows = read_pairs([input_path], rejects)
-    except (GenerationDataError, OSError) as error:
-        raise ConfigError(f"--input {input_path}: {error}") from None
-    for advice in rejects.advice():
-        LOG.warning("--input: %s", advice)
-    name = Path(input_path).name
-    usable = [(f"{name}:{i + 1}", pair) for i, pair in enumerate(rows) if pair.s1.strip() and pair.s2.strip()]
-    pairs, start = [], 0
-    while len(pairs) < max_pairs and start < len(usable):
-        chunk = usable[start:start + max_pairs - len(pairs)]
-        start += len(chunk)
-        fill_parses([pair for _, pair in chunk], cache, parser_dir, "parse-generator")   # both sides parsed
-        pairs += [EvalPair(pair_id, p.s1, p.s2, p.p1, p.p2) for pair_id, p in chunk if p.p1 and p.p2]
-    return pairs, rejects.total + len(rows) - len(pairs) - (len(usable) - start)
-
-
-def markdown_table(results: list[dict]) -> str:
-    from paranmt.models.generation.evaluate import METRICS
-
-    def cell(column: str, value) -> str:
-        if value is None:
-            return ""
-        if isinstance(value, float):
-            return f"{value:.3f}" if column in ("para_score", "simile") else f"{value:.1f}"
-        return str(value)
-
-    lines = ["| system | pairs | " + " | ".join(METRICS) + " |", "|---" * (len(METRICS) + 2) + "|"]
-    lines += ["| " + " | ".join(cell(c, row.get(c)) for c in ("system", "pairs", *METRICS)) + " |" for row in results]
-    return "\n".join(lines)
-
-
-def evaluate(config, pairs, plain_dir: str | None, nmt_bt: list[tuple[str, str] | None]
-             ) -> tuple[list[dict], list[dict], list[dict]]:
-    """(metric rows, per-pair outputs, SCPN rows of the template requests) for the systems of
-    models/generation/evaluate.py; `config` is resolved, its template_list the requests' templates; `nmt_bt` the
-    NMT-BT output (id, text) of each pair, or None."""
-    from paranmt.models.generation.evaluate import kept_in_template, parse_generator_row, score_system
-    from paranmt.models.generation.paraphraser import load_generator
-    from paranmt.models.generation.pipeline import Job, LoadedModels, load_models, open_pipeline
-    from paranmt.models.scoring.simile import SimileScorer
-
-    models = load_models(config)
-    scpn = open_pipeline(config, models)
-    post_filter, scpn.post_filter = scpn.post_filter, None    # Table 60 scores every output, before any post-filter
-    scorer = SimileScorer(models.encoder)
-    sources = [pair.s1 for pair in pairs]
-
-    def best(rows):
-        rows = [row for row in rows if row["rank"] == 0]      # one per job
-        return [row.get("paraphrase") or "" for row in rows], [row.get("paraphrase_parse") for row in rows]
-
-    def reparsed(texts):
-        parsed, _ = scpn.parser.parse_texts(texts)
-        return [parsed[text][0] for text in texts]
-
-    LOG.info("SCPN with gold target parses on %d pairs", len(pairs))
-    gold = scpn.run_jobs(sources, [Job(i, None, pair.p2) for i, pair in enumerate(pairs)])
-    LOG.info("parse generator + SCPN on %d pairs", len(pairs))
-    generated = [row for row in scpn.run_jobs(sources, [Job(i, pair.t2) for i, pair in enumerate(pairs)])
-                 if row["rank"] == 0]
-    systems = {"scpn-gold-parse": best(gold), "scpn-generated-parse": best(generated)}
-    plain = None
-    if plain_dir:
-        LOG.info("plain paraphraser on %d pairs", len(pairs))
-        plain = open_pipeline(dataclasses.replace(config, task="plain"), LoadedModels(
-            load_generator(plain_dir, config.device, config.threads), None, models.parser, models.encoder))
-        plain.post_filter = None
-        systems["plain"] = best(plain.run_jobs(sources, [Job(i) for i in range(len(pairs))]))
-    systems["copy-input"] = (sources, reparsed(sources))
-    results = {name: score_system(name, pairs, outputs, parses, scorer) for name, (outputs, parses) in systems.items()}
-    with_bt = [i for i, found in enumerate(nmt_bt) if found]
-    bt_texts = [nmt_bt[i][1] for i in with_bt]
-    LOG.info("NMT-BT: another translation of the input for %d of %d pairs", len(with_bt), len(pairs))
-    results["nmt-bt"] = score_system("nmt-bt", [pairs[i] for i in with_bt], bt_texts, reparsed(bt_texts), scorer)
-
-    sentences = list(dict.fromkeys(sources))
-    number = {sentence: str(i + 1) for i, sentence in enumerate(sentences)}
-    templates = config.template_list
-    LOG.info("requests: %d sentences x %d templates, post-filtered", len(sentences), len(templates))
-    scpn.post_filter = post_filter
-    requests = scpn.paraphrase(sentences, templates)
-    answers = {"scpn-generated-parse": requests}
-    if plain is not None:
-        plain.post_filter = post_filter
-        answers["plain"] = plain.paraphrase(sentences)
-    for name, indices, outputs in (("copy-input", range(len(pairs)), sources), ("nmt-bt", with_bt, bt_texts)):
-        rows = [{"source_id": number[sources[i]], "source": sources[i], "paraphrase": output, "template": None}
-                for i, output in zip(indices, outputs)]
-        if rows:
-            scpn.score_candidates(rows)
-        answers[name] = rows
-    answered = {"nmt-bt": len({sources[i] for i in with_bt})}
-    for name, rows in answers.items():
-        results[name]["kept_in_template"] = kept_in_template(answered.get(name, len(sentences)), templates, rows)
-
-    ordered = list(results.values())
-    ordered.insert(2, parse_generator_row(pairs, [row["target_parse"] for row in generated]))
-    outputs = [{"id": pair.id, "s1": pair.s1, "s2": pair.s2, "t1": pair.t1, "t2": pair.t2,
-                "generated_parse": generated[i]["target_parse"],
-                **{name: texts[i] for name, (texts, _) in systems.items()},
-                "nmt-bt": nmt_bt[i][1] if nmt_bt[i] else None, "nmt-bt_id": nmt_bt[i][0] if nmt_bt[i] else None}
-               for i, pair in enumerate(pairs)]
-    return ordered, outputs, requests
-
-
 @dataclass
 class EvalParaphraserConfig(Config):
     """The settings of `paranmt eval-paraphraser`: the keys of `--config FILE.yaml` (the generator's under
@@ -257,7 +140,7 @@ FLAG_HELP = {
 
 def run(args) -> int:
     from paranmt.models.generation.data import ParseCache
-    from paranmt.models.generation.evaluate import nmt_bt_candidates
+    from paranmt.models.generation.evaluate import evaluate, markdown_table, nmt_bt_candidates, read_tsv_pairs, report
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
 
@@ -288,25 +171,13 @@ def run(args) -> int:
             raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
         LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
         nmt_bt = nmt_bt_candidates(pairs, nmt_bt_pool(c.input) if pool is None else pool)
-        results, outputs, requests = evaluate(config, pairs, plain_dir, nmt_bt)
+        results, outputs, requests = evaluate(config, config.template_list, pairs, plain_dir, nmt_bt)
         table = markdown_table(results)
         if output:
-            write_results(output, results, outputs, requests, report(config, c.input, pairs, skipped, table))
+            write_results(output, results, outputs, requests,
+                          report(config, config.template_list, c.input, pairs, skipped, table))
     print(table)
     return 0
-
-
-def report(config, input_path: str, pairs, skipped: int, table: str) -> str:
-    """results.md: the settings, the requests of kept_in_template, and the table."""
-    sentences = len({pair.s1 for pair in pairs})
-    return (f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
-            f"{input_path}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
-            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}, fusion "
-            f"{f'{config.fusion_model} (weight {config.fusion_weight})' if config.fusion_model else 'none'}"
-            f"\n\nkept_in_template: {sentences} sentences "
-            f"x {len(config.template_list)} templates (--templates {config.templates}) = "
-            f"{sentences * len(config.template_list)} requests, n-best {config.n_best}, post-filter overlap >= "
-            f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")
 
 
 def write_results(output: Path, results: list[dict], outputs: list[dict], requests: list[dict], report: str) -> None:

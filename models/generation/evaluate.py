@@ -34,14 +34,20 @@ the only post-filtered one.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import logging
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
 from paranmt.models.generation.templates import matches_template, template_of
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
+from paranmt.schemas.errors import ConfigError
+
+LOG = logging.getLogger(__name__)
 
 METRICS = ("template_match", "template_match_differing", "keeps_input_template", "bleu", "para_score", "simile",
            "kept_in_template")
@@ -130,3 +136,173 @@ def kept_in_template(sources: int, templates: list[str], rows: list[dict]) -> fl
                     hits.add((row["source_id"], template))
     requests = sources * len(templates)
     return 100.0 * len(hits) / requests if requests else None
+
+
+def read_tsv_pairs(input_path: str, max_pairs: int, cache, parser_dir: str) -> tuple[list[EvalPair], int]:
+    """The first `max_pairs` pairs of a pair TSV (models/generation/data.py) with both sides and both parses
+    (missing parses made by the parser into `cache`, a ParseCache, batch by batch until enough pairs have them),
+    named `<file name>:<row>`; and the rows skipped (the lines rejected as `paranmt build` rejects them among them:
+    not UTF-8, blank, short of columns; a warning line per file with lines that are not UTF-8)."""
+    from paranmt.models.encoding import LineRejects
+    from paranmt.models.generation.data import GenerationDataError, fill_parses, read_pairs
+
+    rejects = LineRejects()
+    try:
+        rows = read_pairs([input_path], rejects)
+    except (GenerationDataError, OSError) as error:
+        raise ConfigError(f"--input {input_path}: {error}") from None
+    for advice in rejects.advice():
+        LOG.warning("--input: %s", advice)
+    name = Path(input_path).name
+    usable = [(f"{name}:{i + 1}", pair) for i, pair in enumerate(rows) if pair.s1.strip() and pair.s2.strip()]
+    pairs, start = [], 0
+    while len(pairs) < max_pairs and start < len(usable):
+        chunk = usable[start:start + max_pairs - len(pairs)]
+        start += len(chunk)
+        fill_parses([pair for _, pair in chunk], cache, parser_dir, "parse-generator")   # both sides parsed
+        pairs += [EvalPair(pair_id, p.s1, p.s2, p.p1, p.p2) for pair_id, p in chunk if p.p1 and p.p2]
+    return pairs, rejects.total + len(rows) - len(pairs) - (len(usable) - start)
+
+
+def best_of_each(rows: list[dict]) -> tuple[list[str], list[str | None]]:
+    """The output and its parse of the best row (rank 0) of each job."""
+    rows = [row for row in rows if row["rank"] == 0]
+    return [row.get("paraphrase") or "" for row in rows], [row.get("paraphrase_parse") for row in rows]
+
+
+def reparsed(pipeline, texts: list[str]) -> list[str | None]:
+    """The parse of each text by the pipeline's parser."""
+    parsed, _ = pipeline.parser.parse_texts(texts)
+    return [parsed[text][0] for text in texts]
+
+
+@dataclass
+class Systems:
+    """The generators of an evaluation over loaded `models`: SCPN with its parse generator (`scpn`) and, once
+    opened, the plain paraphraser (`plain`), whose post-filter (`post_filter`) is set aside while Table 60's
+    columns are made; `scorer` SIMILE of the paraphrastic encoder."""
+    models: object
+    scpn: object
+    post_filter: object
+    scorer: SimileScorer
+    plain: object = None
+
+    @classmethod
+    def open(cls, config) -> "Systems":
+        """SCPN's pipeline of a resolved ParaphraseConfig, its models loaded, its post-filter set aside."""
+        from paranmt.models.generation.pipeline import load_models, open_pipeline
+
+        models = load_models(config)
+        scpn = open_pipeline(config, models)
+        post_filter, scpn.post_filter = scpn.post_filter, None     # Table 60 scores every output, unfiltered
+        return cls(models, scpn, post_filter, SimileScorer(models.encoder))
+
+    def open_plain(self, config, plain_dir: str) -> None:
+        """The plain paraphraser of `plain_dir` on the same parser and encoder, its post-filter set aside."""
+        from paranmt.models.generation.paraphraser import load_generator
+        from paranmt.models.generation.pipeline import LoadedModels, open_pipeline
+
+        self.plain = open_pipeline(dataclasses.replace(config, task="plain"), LoadedModels(
+            load_generator(plain_dir, config.device, config.threads), None, self.models.parser, self.models.encoder))
+        self.plain.post_filter = None
+
+    def outputs(self, config, pairs: list[EvalPair], plain_dir: str | None) -> tuple[dict, list[dict]]:
+        """Each system's (outputs, their parses), one per pair, before any post-filter; and the parse generator's
+        rows (their `target_parse` is its p2^)."""
+        from paranmt.models.generation.pipeline import Job
+
+        sources = [pair.s1 for pair in pairs]
+        LOG.info("SCPN with gold target parses on %d pairs", len(pairs))
+        gold = self.scpn.run_jobs(sources, [Job(i, None, pair.p2) for i, pair in enumerate(pairs)])
+        LOG.info("parse generator + SCPN on %d pairs", len(pairs))
+        generated = [row for row in self.scpn.run_jobs(sources, [Job(i, pair.t2) for i, pair in enumerate(pairs)])
+                     if row["rank"] == 0]
+        systems = {"scpn-gold-parse": best_of_each(gold), "scpn-generated-parse": best_of_each(generated)}
+        if plain_dir:
+            LOG.info("plain paraphraser on %d pairs", len(pairs))
+            self.open_plain(config, plain_dir)
+            systems["plain"] = best_of_each(self.plain.run_jobs(sources, [Job(i) for i in range(len(pairs))]))
+        systems["copy-input"] = (sources, reparsed(self.scpn, sources))
+        return systems, generated
+
+    def answers(self, pairs: list[EvalPair], templates: list[str], with_bt: list[int], bt_texts: list[str]
+                ) -> tuple[dict[str, list[dict]], int]:
+        """Each system's rows for the requests (distinct sources x `templates`), post-filtered as `paranmt
+        paraphrase` filters them, and the number of distinct sources."""
+        sources = [pair.s1 for pair in pairs]
+        sentences = list(dict.fromkeys(sources))
+        number = {sentence: str(i + 1) for i, sentence in enumerate(sentences)}
+        LOG.info("requests: %d sentences x %d templates, post-filtered", len(sentences), len(templates))
+        self.scpn.post_filter = self.post_filter
+        answers = {"scpn-generated-parse": self.scpn.paraphrase(sentences, templates)}
+        if self.plain is not None:
+            self.plain.post_filter = self.post_filter
+            answers["plain"] = self.plain.paraphrase(sentences)
+        for name, indices, outputs in (("copy-input", range(len(pairs)), sources), ("nmt-bt", with_bt, bt_texts)):
+            rows = [{"source_id": number[sources[i]], "source": sources[i], "paraphrase": output, "template": None}
+                    for i, output in zip(indices, outputs)]
+            if rows:
+                self.scpn.score_candidates(rows)
+            answers[name] = rows
+        return answers, len(sentences)
+
+
+def pair_outputs(pairs: list[EvalPair], systems: dict, generated: list[dict],
+                 nmt_bt: list[tuple[str, str] | None]) -> list[dict]:
+    """outputs.jsonl: per pair its sides, parses, templates, the parse generator's p2^ and every system's output."""
+    return [{"id": pair.id, "s1": pair.s1, "s2": pair.s2, "t1": pair.t1, "t2": pair.t2,
+             "generated_parse": generated[i]["target_parse"],
+             **{name: texts[i] for name, (texts, _) in systems.items()},
+             "nmt-bt": nmt_bt[i][1] if nmt_bt[i] else None, "nmt-bt_id": nmt_bt[i][0] if nmt_bt[i] else None}
+            for i, pair in enumerate(pairs)]
+
+
+def evaluate(config, templates: list[str], pairs: list[EvalPair], plain_dir: str | None,
+             nmt_bt: list[tuple[str, str] | None]) -> tuple[list[dict], list[dict], list[dict]]:
+    """(metric rows, per-pair outputs, SCPN rows of the template requests) of the systems of the module docstring;
+    `config` a resolved ParaphraseConfig, `templates` the requests' templates, `plain_dir` the plain paraphraser
+    (None: no plain row), `nmt_bt` the NMT-BT output (id, text) of each pair, or None."""
+    run = Systems.open(config)
+    systems, generated = run.outputs(config, pairs, plain_dir)
+    results = {name: score_system(name, pairs, outputs, parses, run.scorer)
+               for name, (outputs, parses) in systems.items()}
+    with_bt = [i for i, found in enumerate(nmt_bt) if found]
+    bt_texts = [nmt_bt[i][1] for i in with_bt]
+    LOG.info("NMT-BT: another translation of the input for %d of %d pairs", len(with_bt), len(pairs))
+    results["nmt-bt"] = score_system("nmt-bt", [pairs[i] for i in with_bt], bt_texts, reparsed(run.scpn, bt_texts),
+                                     run.scorer)
+    answers, sentences = run.answers(pairs, templates, with_bt, bt_texts)
+    answered = {"nmt-bt": len({pairs[i].s1 for i in with_bt})}
+    for name, rows in answers.items():
+        results[name]["kept_in_template"] = kept_in_template(answered.get(name, sentences), templates, rows)
+    ordered = list(results.values())
+    ordered.insert(2, parse_generator_row(pairs, [row["target_parse"] for row in generated]))
+    return ordered, pair_outputs(pairs, systems, generated, nmt_bt), answers["scpn-generated-parse"]
+
+
+def markdown_table(results: list[dict]) -> str:
+    """The results as a Markdown table: a row per system, a column per metric."""
+    def cell(column: str, value) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, float):
+            return f"{value:.3f}" if column in ("para_score", "simile") else f"{value:.1f}"
+        return str(value)
+
+    lines = ["| system | pairs | " + " | ".join(METRICS) + " |", "|---" * (len(METRICS) + 2) + "|"]
+    lines += ["| " + " | ".join(cell(c, row.get(c)) for c in ("system", "pairs", *METRICS)) + " |" for row in results]
+    return "\n".join(lines)
+
+
+def report(config, templates: list[str], input_path: str, pairs: list[EvalPair], skipped: int, table: str) -> str:
+    """results.md: the settings (a resolved ParaphraseConfig and the requests' templates), the requests of
+    kept_in_template, and the table."""
+    sentences = len({pair.s1 for pair in pairs})
+    return (f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
+            f"{input_path}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "
+            f"{config.rerank}, no_repeat_ngram {config.no_repeat_ngram}, fusion "
+            f"{f'{config.fusion_model} (weight {config.fusion_weight})' if config.fusion_model else 'none'}"
+            f"\n\nkept_in_template: {sentences} sentences "
+            f"x {len(templates)} templates (--templates {config.templates}) = "
+            f"{sentences * len(templates)} requests, n-best {config.n_best}, post-filter overlap >= "
+            f"{config.min_overlap}, para_score >= {config.min_similarity}\n\n{table}\n")
