@@ -1,6 +1,8 @@
-"""`paranmt eval-xling`: cross-lingual evaluation of a bilingual encoder on a line-aligned bitext (`--source`
-Czech, `--target` English): (a) retrieval P@1 in both directions (every sentence against all sentences of the other
-side; by cosine and by ratio margin), (b) a BUCC-style mining task built from the bitext plus distractors
+"""`paranmt eval-xling`: cross-lingual evaluation of a bilingual or multilingual encoder on a line-aligned bitext
+(`--source` in `--source-lang`, default cs; `--target` in `--target-lang`, default en; an encoder whose
+MANIFEST.json lists its languages must list both): (a) retrieval P@1 in both directions (every sentence against all
+sentences of the other side; by cosine and by ratio margin; on a Tatoeba-style set of 1,000 held-out pairs this is
+Tatoeba accuracy), (b) a BUCC-style mining task built from the bitext plus distractors
 (docs/mining.md): precision, recall and F1 of `paranmt mine`'s selection at its threshold (calibrated on the data,
 or `--threshold`) and at the best threshold. Writes `results.csv` (task,setting,metric,value,n) and `summary.md`.
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
@@ -45,14 +47,14 @@ def read_bitext(source: str, target: str) -> tuple[list[str], list[str]]:
 
 def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strategy: str, threshold,
              gold_fraction: float, seed: int, search: SearchConfig, batch_size: int,
-             extra_sources=(), extra_targets=()) -> list[dict]:
-    """Result rows (FIELDS) of both tasks."""
+             extra_sources=(), extra_targets=(), languages: tuple[str, str] = ("cs", "en")) -> list[dict]:
+    """Result rows (FIELDS) of both tasks; retrieval directions named by `languages` (source, target)."""
     def encode(texts):
         return normalize_rows(encoder.encode(texts, batch_size))
 
     rows = []
     x, y = encode(sources), encode(targets)
-    for setting, value in retrieval_p_at_1(x, y, sources, targets, k, search).items():
+    for setting, value in retrieval_p_at_1(x, y, sources, targets, k, search, languages).items():
         rows.append({"task": "retrieval", "setting": setting, "metric": "p_at_1", "value": value, "n": len(sources)})
     task = make_mining_task(sources, targets, gold_fraction, seed, extra_sources, extra_targets)
     mined = mine_vectors(encode(task.source), encode(task.target), k, strategy, search=search)
@@ -105,13 +107,13 @@ class XlingConfig(MiningSettings):
 
 # XlingConfig field -> help of its flag (--field-name; the default is appended)
 FLAG_HELP = {
-    "source": "Czech side of the bitext, one sentence a line",
-    "target": "English side, line-aligned with --source",
+    "source": "source side of the bitext (in --source-lang), one sentence a line",
+    "target": "target side (in --target-lang), line-aligned with --source",
     "output": "directory for results.csv and summary.md",
     "gold_fraction": "share of the usable pairs kept as gold pairs in the mining task",
     "seed": "seed of the mining task's split and shuffle",
-    "distractors_source": "extra Czech distractor sentences (one a line)",
-    "distractors_target": "extra English distractor sentences (one a line)",
+    "distractors_source": "extra distractor sentences in --source-lang (one a line)",
+    "distractors_target": "extra distractor sentences in --target-lang (one a line)",
     **SEARCH_FLAG_HELP,
 }
 
@@ -120,6 +122,7 @@ def run(args) -> int:
     from paranmt.models.encoders import open_encoder
 
     c = load_command_config(XlingConfig, args, FLAG_HELP, "eval-xling config", required=("source", "target", "output"))
+    c.check_encoder_languages()
     with results_output(c.output, [c.encoder, c.source, c.target, c.distractors_source, c.distractors_target],
                         RESULTS, args.overwrite, getattr(args, "argv", None), "eval-xling"):
         sources, targets = read_bitext(c.source, c.target)
@@ -130,8 +133,10 @@ def run(args) -> int:
         encoder = open_encoder(c.encoder, c.threads)
         rows = evaluate(encoder, sources, targets, k=c.k, strategy=c.strategy, threshold=c.threshold_value(),
                         gold_fraction=c.gold_fraction, seed=c.seed, search=c, batch_size=c.batch_size,
-                        extra_sources=extra_sources, extra_targets=extra_targets)
-        write_results(rows, Path(c.output), f"Cross-lingual evaluation: {c.encoder} on {c.source} / {c.target}")
+                        extra_sources=extra_sources, extra_targets=extra_targets,
+                        languages=(c.source_lang, c.target_lang))
+        write_results(rows, Path(c.output), f"Cross-lingual evaluation ({c.source_lang}-{c.target_lang}): "
+                                            f"{c.encoder} on {c.source} / {c.target}")
     for row in rows:
         print(f"{row['task']}\t{row['setting']}\t{row['metric']}\t{_fmt(row['value'])}\t{row['n']}")
     return 0
@@ -141,5 +146,6 @@ def register(subparsers) -> None:
     choices, flags = search_flags()
     parser = add_config_command(subparsers, "eval-xling", XlingConfig, FLAG_HELP, run, choices=choices, flags=flags,
                                 example="gold_fraction=0.5", description=__doc__,
-                                help="cross-lingual retrieval and mining evaluation of an encoder")
+                                help="cross-lingual retrieval and mining evaluation of an encoder (any language "
+                                     "pair)")
     add_overwrite_flag(parser, "the results.csv and summary.md")

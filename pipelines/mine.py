@@ -1,8 +1,10 @@
-"""`paranmt mine`: margin-based bitext mining between a Czech and an English monolingual corpus (Artetxe &
-Schwenk 2019 ratio margin over k nearest neighbours, candidates by forward/backward/intersection/max), with a
-bilingual sentence encoder and faiss. Inputs: one sentence per line, plain or compressed (.gz, .bz2, .xz, .zst),
-any filesystem Beam knows; `--source-column`/`--target-column` take one tab-separated column instead of the line.
-Writes DIR/mined.parquet and DIR/mined.tsv (cs, en, margin, cos; best first; the TSV has no header line, so
+"""`paranmt mine`: margin-based bitext mining between two monolingual corpora, `--source` in `--source-lang`
+(default cs) and `--target` in `--target-lang` (default en) (Artetxe & Schwenk 2019 ratio margin over k nearest
+neighbours, candidates by forward/backward/intersection/max), with a bilingual or multilingual sentence encoder
+(one whose MANIFEST.json lists its languages must list both) and faiss. Inputs: one sentence per line, plain or
+compressed (.gz, .bz2, .xz, .zst), any filesystem Beam knows; `--source-column`/`--target-column` take one
+tab-separated column instead of the line. Writes DIR/mined.parquet and DIR/mined.tsv (source, target, margin, cos;
+best first; the Parquet columns are named by the languages, `cs`, `en` by default; the TSV has no header line, so
 `paranmt build --format tsv --columns cs=0,ref=1` reads it) and DIR/mine.json (counts and settings).
 
 The output contract (pipelines/runtime/outputs.py): a DIR that is, holds or lies inside an input (the corpora, the
@@ -51,8 +53,8 @@ class MineConfig(MiningSettings):
 
 
 FLAG_HELP = {
-    "source": "Czech sentences, one a line (plain or compressed)",
-    "target": "English sentences, one a line (plain or compressed)",
+    "source": "sentences in --source-lang, one a line (plain or compressed)",
+    "target": "sentences in --target-lang, one a line (plain or compressed)",
     "output": "output directory",
     "source_column": "take this 0-based tab-separated column of each line",
     "target_column": "take this 0-based tab-separated column of each line",
@@ -73,15 +75,18 @@ def encode_file(path: str, column: int | None, encoder, work: Path, name: str, b
     return corpus
 
 
-def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: EncodedCorpus) -> None:
-    """mined.parquet and mined.tsv, best first, written in chunks of WRITE_ROWS pairs, each atomically
-    (transforms/shards.py `atomic_file`: under its final name only when complete)."""
+def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: EncodedCorpus,
+                  languages: tuple[str, str] = ("cs", "en")) -> None:
+    """mined.parquet (text columns named by `languages`) and mined.tsv, best first, written in chunks of WRITE_ROWS
+    pairs, each atomically (transforms/shards.py `atomic_file`: under its final name only when complete)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from paranmt.transforms.shards import atomic_file
 
-    schema = pa.schema([("cs", pa.string()), ("en", pa.string()), ("margin", pa.float32()), ("cos", pa.float32())])
+    source, target = languages
+    schema = pa.schema([(source, pa.string()), (target, pa.string()), ("margin", pa.float32()),
+                        ("cos", pa.float32())])
     with atomic_file(str(output.resolve() / "mined.parquet")) as parquet_file, \
             atomic_file(str(output.resolve() / "mined.tsv")) as tsv_file, \
             pq.ParquetWriter(parquet_file, schema) as parquet:
@@ -91,8 +96,7 @@ def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: Encode
             part = slice(start, start + WRITE_ROWS)
             cs_texts, en_texts = cs.texts(pairs.source[part]), en.texts(pairs.target[part])
             margins, cosines = pairs.margin[part], pairs.cos[part]
-            parquet.write_table(pa.table({"cs": cs_texts, "en": en_texts, "margin": margins, "cos": cosines},
-                                         schema=schema))
+            parquet.write_table(pa.table([cs_texts, en_texts, margins, cosines], schema=schema))
             tsv_file.write("".join(f"{c}\t{e}\t{m:.6f}\t{x:.6f}\n" for c, e, m, x in zip(
                 cs_texts, en_texts, margins.tolist(), cosines.tolist())).encode("utf-8"))
 
@@ -115,6 +119,7 @@ def check_output(config: MineConfig, overwrite: bool) -> None:
 
 def run(args) -> int:
     config = load_command_config(MineConfig, args, FLAG_HELP, "mine config", required=("source", "target", "output"))
+    config.check_encoder_languages()
     check_output(config, args.overwrite)
     with outputs.rerun_stops(config.output, getattr(args, "argv", None), "mine"):
         return mine(config)
@@ -136,11 +141,12 @@ def mine(args: MineConfig) -> int:
                                           args.threshold_value())
         threshold = calibration.threshold
         search_cpu = time.process_time() - search_started
-        write_outputs(output, pairs, cs, en)
+        write_outputs(output, pairs, cs, en, (args.source_lang, args.target_lang))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     summary = {
-        "source": args.source, "target": args.target, "encoder": os.path.abspath(asset_path(args.encoder)),
+        "source": args.source, "target": args.target, "source_lang": args.source_lang,
+        "target_lang": args.target_lang, "encoder": os.path.abspath(asset_path(args.encoder)),
         "k": args.k, "strategy": args.strategy, "threshold": threshold, "threshold_mode": str(args.threshold),
         "calibration": dataclasses.asdict(calibration),
         "index": args.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
@@ -148,7 +154,7 @@ def mine(args: MineConfig) -> int:
         "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
     }
     write_text_atomically(str(output.resolve() / "mine.json"), json.dumps(summary, indent=2) + "\n")
-    print(f"mined {len(pairs)} pairs from {len(cs)} cs x {len(en)} en sentences "
+    print(f"mined {len(pairs)} pairs from {len(cs)} {args.source_lang} x {len(en)} {args.target_lang} sentences "
           f"(k={args.k}, {args.strategy}, {calibration.describe()}, {summary['index']} search) -> "
           f"{output / 'mined.parquet'}, {output / 'mined.tsv'}")
     return 0
@@ -157,6 +163,6 @@ def mine(args: MineConfig) -> int:
 def register(subparsers) -> None:
     choices, flags = search_flags()
     add_config_command(subparsers, "mine", MineConfig, FLAG_HELP, run, choices=choices, flags=flags, example="k=8",
-                       help="mine cs-en sentence pairs from two monolingual corpora", description=__doc__,
+                       help="mine sentence pairs (cs-en by default) from two monolingual corpora", description=__doc__,
                        overwrite="replace an earlier mining in --output (without it, an --output holding one is "
                                  "refused)")

@@ -29,13 +29,16 @@ class MiningTask:
 
 
 def retrieval_p_at_1(x: np.ndarray, y: np.ndarray, x_texts: list[str], y_texts: list[str], k: int = 4,
-                     search: SearchConfig | None = None) -> dict[str, float]:
-    """P@1 of line-aligned unit vectors x[i] <-> y[i]: {'cs->en cosine', 'cs->en margin', 'en->cs ...'}."""
+                     search: SearchConfig | None = None, languages: tuple[str, str] = ("cs", "en")
+                     ) -> dict[str, float]:
+    """P@1 of line-aligned unit vectors x[i] (in languages[0]) <-> y[i] (in languages[1]): for cs, en
+    {'cs->en cosine', 'cs->en margin', 'en->cs cosine', 'en->cs margin'}."""
     search = search or SearchConfig()
     x_texts, y_texts = np.asarray(x_texts, dtype=object), np.asarray(y_texts, dtype=object)
+    source, target = languages
     results = {}
-    for name, queries, base, gold, found_texts in (("cs->en", x, y, y_texts, y_texts),
-                                                   ("en->cs", y, x, x_texts, x_texts)):
+    for name, queries, base, gold, found_texts in ((f"{source}->{target}", x, y, y_texts, y_texts),
+                                                   (f"{target}->{source}", y, x, x_texts, x_texts)):
         top = knn(queries, base, 1, search)[1][:, 0]
         results[f"{name} cosine"] = float(np.mean(found_texts[top] == gold))
         forward = mine_vectors(queries, base, k, "forward", search=search)

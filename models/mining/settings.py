@@ -1,6 +1,7 @@
-"""The settings of a mining (`paranmt mine`, and `paranmt eval-xling`'s mining task): the encoder, the candidate
-strategy and threshold, the k-NN search (`MiningSettings`, a typed Config whose flags pipelines/runtime/arguments.py
-describes: SEARCH_FLAG_HELP), and the selection of the pairs at the threshold (`choose_pairs`)."""
+"""The settings of a mining (`paranmt mine`, and `paranmt eval-xling`'s mining task): the language pair, the
+encoder, the candidate strategy and threshold, the k-NN search (`MiningSettings`, a typed Config whose flags
+pipelines/runtime/arguments.py describes: SEARCH_FLAG_HELP), and the selection of the pairs at the threshold
+(`choose_pairs`)."""
 from __future__ import annotations
 
 import dataclasses
@@ -11,6 +12,8 @@ from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs
 from paranmt.schemas.config import bounded, check_choice
 from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.metadata import manifest_languages
+from paranmt.schemas.paths import asset_path
 
 AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
 DEFAULT_ENCODER = "assets/encoder-xling"   # the bilingual encoder
@@ -19,8 +22,11 @@ DEFAULT_ENCODER = "assets/encoder-xling"   # the bilingual encoder
 @dataclasses.dataclass
 class MiningSettings(SearchConfig):
     """The encoder, selection and search settings of `mine` and `eval-xling`: the k-NN search's (SearchConfig:
-    index, block_size, ef_search, hnsw_m, approx_above, threads, which is also the encoder's threads) and
-    `threshold`: `auto` or a number (text, so that YAML and --set take either)."""
+    index, block_size, ef_search, hnsw_m, approx_above, threads, which is also the encoder's threads),
+    `threshold`: `auto` or a number (text, so that YAML and --set take either), and the languages of the source and
+    target sentences (ISO 639-1 codes; the names of `mine`'s output columns and of eval-xling's directions)."""
+    source_lang: str = "cs"
+    target_lang: str = "en"
     strategy: str = "max"
     threshold: str = AUTO
     encoder: str = DEFAULT_ENCODER
@@ -28,6 +34,12 @@ class MiningSettings(SearchConfig):
     batch_size: int = bounded(1024, 1)
 
     def validate(self):
+        for name, language in (("source_lang", self.source_lang), ("target_lang", self.target_lang)):
+            if not language.strip() or not language.replace("-", "").isalnum():
+                raise ConfigError(f"--{name.replace('_', '-')} must be a language code such as en, not {language!r}")
+        if self.source_lang == self.target_lang:
+            raise ConfigError(f"--source-lang and --target-lang are both {self.source_lang}: a mining pairs two "
+                              "languages")
         check_choice("strategy", self.strategy, STRATEGIES)
         if self.k < 1:
             raise ConfigError(f"--k must be >= 1, not {self.k}")
@@ -43,6 +55,17 @@ class MiningSettings(SearchConfig):
             return parse_threshold(self.threshold)
         except ValueError as error:
             raise ConfigError(f"--threshold: {error}") from None
+
+    def check_encoder_languages(self) -> None:
+        """ConfigError when the encoder's MANIFEST.json declares its languages (schemas/metadata.py) and the source
+        or target language is not among them; an encoder that declares none is not checked."""
+        languages = manifest_languages(asset_path(self.encoder))
+        missing = [lang for lang in (self.source_lang, self.target_lang) if languages and lang not in languages]
+        if missing:
+            raise ConfigError(f"{self.encoder} encodes {', '.join(languages)} (its MANIFEST.json), not "
+                              f"{', '.join(missing)}: give --encoder DIR trained on "
+                              f"{self.source_lang}-{self.target_lang}")
+
 
 def parse_threshold(text: str):
     """`auto` or a number; ValueError for anything else."""

@@ -61,7 +61,9 @@ class PairCounts:
                 "not_utf8": self.rejects.advice()}
 
 
-def detect_format(path: str) -> str:
+def detect_format(path: str, suffixes: tuple[str, str] | None = None) -> str:
+    """The format of `path` (`auto`): a Moses prefix when its two files exist (the given suffixes, else
+    AUTO_SUFFIXES)."""
     p = Path(path)
     if p.is_dir():
         return "shards"
@@ -69,7 +71,8 @@ def detect_format(path: str) -> str:
         return "shards"
     if p.is_file():
         return "tsv"
-    if any(Path(f"{path}.{a}").is_file() and Path(f"{path}.{b}").is_file() for a, b in AUTO_SUFFIXES):
+    if any(Path(f"{path}.{a}").is_file() and Path(f"{path}.{b}").is_file() for a, b in
+           ([suffixes] if suffixes else AUTO_SUFFIXES)):
         return "moses"
     raise TrainingDataError(f"training input {path!r} not found (not a shard dir, Parquet, TSV or Moses prefix)")
 
@@ -140,8 +143,9 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
     pair is followed by the values of those columns."""
     pairs, counts = [], PairCounts()
     for path in paths:
-        for side1, side2, *values in _raw_pairs(path, detect_format(path) if fmt == "auto" else fmt, suffixes,
-                                                (*shard_columns, *carry), counts.rejects):
+        path_format = detect_format(path, suffixes) if fmt == "auto" else fmt
+        for side1, side2, *values in _raw_pairs(path, path_format, suffixes, (*shard_columns, *carry),
+                                                counts.rejects):
             counts.read += 1
             side1, side2 = (side1 or "").strip(), (side2 or "").strip()
             if not side1 or not side2:

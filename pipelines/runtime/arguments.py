@@ -285,9 +285,12 @@ def check_generator_section(section, name: str = "paraphrase") -> None:
 
 # MiningSettings field (models/mining/settings.py) -> help of its flag, for `mine` and `eval-xling`
 SEARCH_FLAG_HELP = {
+    "source_lang": "language of the source sentences (ISO 639-1); an encoder whose MANIFEST.json lists languages "
+                   "must list it",
+    "target_lang": "language of the target sentences (ISO 639-1), as --source-lang",
     "strategy": "candidate strategy",
     "threshold": "minimum margin, or auto: calibrated on the margins of the data at hand (docs/mining.md)",
-    "encoder": "bilingual encoder directory",
+    "encoder": "bilingual or multilingual encoder directory",
     "k": "neighbours for the margin and the candidates",
     "index": "k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k sentence pairs, "
              "hnsw above)",

@@ -1,0 +1,75 @@
+"""Training and held-out files of the cross-lingual encoders (issue 48; benchmarks/xling_runs.sh).
+
+For a language pair X-en of ../shared/data/bitext/X-en (Moses layout `<set>.<x3>` / `<set>.eng`): a Tatoeba-style
+held-out set of 1,000 line-aligned pairs taken from tatoeba-union at an even stride (the file is sorted by its
+X side, so the tail would be sentences starting with Z), written as `heldout.<x3>` / `heldout.eng`; and every
+other pair of the folder, minus any pair sharing a side with a held-out pair (Tatoeba repeats sentences under
+several translations), as `train.eng` / `train.<x3>` (English first, as `paranmt train --suffixes eng,<x3>`
+reads them). `--limit N` keeps the first N training pairs of a seeded shuffle (the size curve).
+
+    python benchmarks/xling_data.py --bitext ../shared/data/bitext/es-en --output work/xling/data/es-en [--limit N]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+HELD_OUT = 1000
+TATOEBA = "tatoeba-union"
+
+
+def read_pairs(prefix: Path, code: str) -> list[tuple[str, str]]:
+    """(X, English) pairs of PREFIX.<code> / PREFIX.eng with both sides non-empty."""
+    foreign = prefix.with_name(f"{prefix.name}.{code}").read_text(encoding="utf-8").splitlines()
+    english = prefix.with_name(f"{prefix.name}.eng").read_text(encoding="utf-8").splitlines()
+    if len(foreign) != len(english):
+        sys.exit(f"{prefix}: {len(foreign)} {code} lines but {len(english)} eng lines")
+    return [(x.strip(), e.strip()) for x, e in zip(foreign, english) if x.strip() and e.strip()]
+
+
+def split(bitext: Path, held_out: int = HELD_OUT, limit: int = 0, seed: int = 1):
+    """(code, held-out pairs, training pairs) of one bitext folder."""
+    codes = {p.suffix[1:] for p in bitext.glob(f"{TATOEBA}.*")} - {"eng"}
+    if len(codes) != 1:
+        sys.exit(f"{bitext}: expected one {TATOEBA}.<x3> beside {TATOEBA}.eng, found {sorted(codes)}")
+    code = codes.pop()
+    tatoeba = read_pairs(bitext / TATOEBA, code)
+    stride = len(tatoeba) // held_out
+    if stride < 1:
+        sys.exit(f"{bitext}: {len(tatoeba)} Tatoeba pairs, fewer than the {held_out} held out")
+    chosen = set(range(0, stride * held_out, stride))
+    heldout = [tatoeba[i] for i in sorted(chosen)]
+    seen_x, seen_en = {x for x, _ in heldout}, {e for _, e in heldout}
+    rest = [p for i, p in enumerate(tatoeba) if i not in chosen]
+    for prefix in sorted({p.with_suffix("") for p in bitext.glob(f"*.{code}")} - {bitext / TATOEBA}):
+        rest += read_pairs(prefix, code)
+    train = [(x, e) for x, e in rest if x not in seen_x and e not in seen_en]
+    if limit:
+        random.Random(seed).shuffle(train)
+        train = train[:limit]
+    return code, heldout, train
+
+
+def write(path: Path, lines) -> None:
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bitext", required=True, type=Path, help="a bitext folder X-en")
+    parser.add_argument("--output", required=True, type=Path)
+    parser.add_argument("--limit", type=int, default=0, help="keep N training pairs (0: all)")
+    args = parser.parse_args()
+    code, heldout, train = split(args.bitext, limit=args.limit)
+    args.output.mkdir(parents=True, exist_ok=True)
+    write(args.output / f"heldout.{code}", (x for x, _ in heldout))
+    write(args.output / "heldout.eng", (e for _, e in heldout))
+    write(args.output / f"train.{code}", (x for x, _ in train))
+    write(args.output / "train.eng", (e for _, e in train))
+    print(f"{args.bitext.name}: {len(heldout)} held-out pairs, {len(train)} training pairs -> {args.output}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,33 @@
+#!/bin/bash
+# P19's Table 2 here (issue 48): bilingual SP encoders for es-en, ar-en and tr-en, each with both languages through
+# one sentencepiece vocabulary and the mega-batch margin loss of configs/train/sp-bitext.yaml (the recipe of
+# assets/encoder-xling) for EPOCHS epochs, a random-init baseline of the same vocabulary, STS (every STS2017 track)
+# and the Tatoeba-style held-out retrieval of `paranmt eval-xling`. Results: benchmarks/RESULTS.md, "Bilingual
+# encoders beyond Czech (issue 48)".
+# Usage: bash benchmarks/xling_runs.sh RUN...   RUN: a pair (es-en ar-en tr-en de-en ru-en) or es-en@N (the first
+# N training pairs of a seeded shuffle: the size curve). Every step resumes or is skipped when done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+EPOCHS=${EPOCHS:-5}
+OUT=${OUT:-work/xling}
+PARANMT=${PARANMT:-.venv/bin/paranmt}
+resumable() { if [ -e "$1/checkpoint" ] || [ -e "$1/checkpoint.old" ]; then echo --resume; fi; }
+for run in "$@"; do
+  pair=${run%@*}; limit=0; [ "$run" != "$pair" ] && limit=${run#*@}
+  data=$OUT/data/$run; model=$OUT/sp-$run
+  [ -f "$data/train.eng" ] || .venv/bin/python benchmarks/xling_data.py --bitext "../shared/data/bitext/$pair" \
+    --output "$data" --limit "$limit"
+  code=$(ls "$data"/heldout.* | sed 's/.*\.//' | grep -v eng)
+  if [ ! -f "$model/weights.npz" ] || [ -e "$model/checkpoint" ]; then
+    $PARANMT train --config configs/train/sp-bitext.yaml --epochs "$EPOCHS" --train "$data/train" \
+      --suffixes "eng,$code" --output "$model" $(resumable "$model")
+  fi
+  [ "$limit" = 0 ] && [ ! -f "$OUT/random-$pair/weights.npz" ] && $PARANMT train --config configs/train/sp-bitext.yaml \
+    --epochs 0 --sp-model "$model/sp.model" --train "$data/train" --suffixes "eng,$code" --output "$OUT/random-$pair"
+  for m in "$model" $([ "$limit" = 0 ] && echo "$OUT/random-$pair"); do
+    [ -f "$m/eval/results.csv" ] || $PARANMT eval --model "$m" --sts-dir ../shared/data/sts --output "$m/eval"
+    [ -f "$m/xling/results.csv" ] || $PARANMT eval-xling --encoder "$m" --source "$data/heldout.$code" \
+      --target "$data/heldout.eng" --source-lang "${pair%-en}" --target-lang en --output "$m/xling"
+  done
+done
