@@ -10,10 +10,11 @@ keeps misaligned pairs away from the GPU: with `min_xsim` set, a row whose xsim 
 (stage `xsim`, reason `low_xsim`, the value in `detail`, the pair in `raw`); rows with a null xsim are never
 rejected. `min_xsim` None (the default) rejects nothing. Settings: the build's `xsim` section (XsimConfig).
 
-The encoder covers the languages its MANIFEST.json declares (`languages`; both shipped ones,
-assets/encoder-xling and assets/encoder-sp: cs, en). The build refuses, before any work, a `source_lang` outside
-them (transforms/score.py); a row whose own `src_lang` (from the input) is outside them gets `xsim` null, counted
-as `xsim/unsupported_language`, and is never rejected.
+The encoder covers the languages its MANIFEST.json declares (`languages`: cs, en for assets/encoder-xling and
+assets/encoder-sp; a multilingual encoder lists every language it was trained on). The build refuses, before any
+work, a `source_lang` outside them (transforms/score.py); a row whose own `src_lang` (from the input, e.g. a
+wmt-bt build's per-row source language) is outside them gets `xsim` null, counted as `xsim/unsupported_language`
+and per language as `xsim/unsupported_language/<src_lang>` (the build prints both), and is never rejected.
 """
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ class XsimStage(PairStage):
         covered = [self.languages is None or not row.get("src_lang") or row["src_lang"] in self.languages
                    for row in rows]
         self.last_counts = Counter(unsupported_language=covered.count(False))
+        self.last_counts.update(f"unsupported_language/{language_key(row['src_lang'])}"
+                                for row, ok in zip(rows, covered) if not ok)
         both = [i for i, row in enumerate(rows) if covered[i] and (row.get("cs") or "").strip()
                 and (row.get("ref") or "").strip()]
         cosines = self.scorer.score([rows[i]["cs"] for i in both], [rows[i]["ref"] for i in both])
@@ -69,3 +72,10 @@ class XsimStage(PairStage):
             else:
                 outputs[i]["xsim"] = value
         return outputs
+
+
+def language_key(src_lang: str) -> str:
+    """`src_lang` as a counter key: a language code as it is, anything else (a wrong column mapped to src_lang)
+    as `other`, so that such input cannot make a counter per row."""
+    code = str(src_lang)
+    return code if len(code) <= 12 and code.replace("-", "").replace("_", "").isalnum() else "other"

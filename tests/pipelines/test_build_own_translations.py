@@ -115,3 +115,42 @@ def test_per_row_source_languages_with_xsim_score_only_the_covered_rows(tmp_path
     assert "5 row(s) have a src_lang the xsim encoder does not cover: their xsim is null" in capsys.readouterr().out
     rows = pd.read_parquet(out)
     assert rows.groupby("src_lang")["xsim"].count().to_dict() == {"cs": 6, "de": 0}
+
+
+@pytest.fixture(scope="module")
+def declared_cs_de_en(repo, tmp_path_factory):
+    """An encoder directory whose MANIFEST.json declares cs, de and en: the shipped cs-en weights with German added
+    to the list (what is tested is what the build does with the languages an encoder declares)."""
+    from paranmt.models.files import file_sha256
+
+    folder = tmp_path_factory.mktemp("declared") / "encoder"
+    folder.mkdir()
+    files = []
+    for name in ("config.json", "weights.npz", "sp.model"):
+        (folder / name).write_bytes((repo / "assets" / "encoder-xling" / name).read_bytes())
+        files.append({"path": name, "sha256": file_sha256(folder / name)})
+    (folder / "MANIFEST.json").write_text(json.dumps({"languages": ["cs", "de", "en"], "files": files}))
+    return folder
+
+
+def test_an_encoder_declaring_several_languages_scores_each_of_their_rows(tmp_path, wmt_tsv, german_jsonl,
+                                                                          declared_cs_de_en, shared_data, capsys):
+    """A wmt-bt-style build (per-row src_lang) with xsim: rows in a declared language (cs, de) get an xsim, the
+    Japanese rows a null one, counted per language in the build's line; no row is dropped."""
+    with gzip.open(shared_data / "wmt-bt" / "wmt22.ja-en.tsv.gz", "rt", encoding="utf-8") as handle:
+        japanese = [next(handle).rstrip("\n") for _ in range(5)][1:]
+    czech = gzip.open(wmt_tsv, "rt", encoding="utf-8").read().splitlines()[:7]
+    german = [json.loads(line) for line in german_jsonl.read_text(encoding="utf-8").splitlines()[:5]]
+    mixed = tmp_path / "mixed.tsv"
+    mixed.write_text("\n".join(czech + ["\t".join(r.values()) for r in german] + japanese) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert build("--input", mixed, "--format", "tsv", "--columns", NAMED + ",src_lang=src_lang", "--output", out,
+                 "--stages", "read,clean,xsim", "--set", f"xsim.encoder={declared_cs_de_en}",
+                 "--set", "clean.max_length_ratio=0") == 0
+    printed = capsys.readouterr().out
+    assert "read 15 = written 15 + rejected 0" in printed
+    assert "4 row(s) have a src_lang the xsim encoder does not cover: their xsim is null (ja 4)" in printed
+    rows = pd.read_parquet(out)
+    assert rows.groupby("src_lang")["xsim"].count().to_dict() == {"cs": 6, "de": 5, "ja": 0}
+    metrics = json.loads((out / "__paranmt__" / "metrics.json").read_text())
+    assert metrics["beam_counters"]["xsim/unsupported_language/ja"] == 4

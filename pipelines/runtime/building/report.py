@@ -54,7 +54,11 @@ def report_build(plan: BuildPlan, done: set[str], result, elapsed: float, finger
               f"(--strict-columns rejects such lines)")
     other = counters.get("xsim/unsupported_language", 0)
     if other:
-        print(f"  {other} row(s) have a src_lang the xsim encoder does not cover: their xsim is null")
+        prefix = "xsim/unsupported_language/"
+        languages = sorted(((n, name[len(prefix):]) for name, n in counters.items() if name.startswith(prefix)),
+                           key=lambda item: (-item[0], item[1]))
+        print(f"  {other} row(s) have a src_lang the xsim encoder does not cover: their xsim is null ("
+              + ", ".join(f"{language} {n}" for n, language in languages) + ")")
     for hint in encoding_hints(config.output, shards):
         print(f"paranmt build: {hint}", file=sys.stderr)
     print(f"  outputs: {config.output}/*.parquet, rejects in {join_path(config.output, layout.REJECTS)}/*.pq, "

@@ -1,7 +1,7 @@
 """XsimStage: cross-lingual cosine of cs and ref with the shipped bilingual encoder, opt-in low_xsim rejects."""
 import pytest
 
-from paranmt.models.scoring.xsim import XsimStage
+from paranmt.models.scoring.xsim import XsimStage, language_key
 from paranmt.schemas.build_config import XsimConfig
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.records import empty_row, is_reject
@@ -64,6 +64,8 @@ def test_rows_in_a_language_the_encoder_lacks_get_a_null_xsim_and_are_counted(re
     outputs = stage.process_batch(rows)
     assert [r["xsim"] for r in outputs[1::2]] == [None] * 3, "never scored, so never rejected by min_xsim"
     assert all(is_reject(r) for r in outputs[::2]) and stage.last_counts["unsupported_language"] == 3
+    assert stage.last_counts["unsupported_language/de"] == 3
+    assert language_key("zh-Hant") == "zh-Hant" and language_key("Ein ganzer Satz, kein Code") == "other"
 
 
 def test_the_build_refuses_xsim_for_a_source_language_its_encoder_lacks_in_one_line(repo):
