@@ -205,15 +205,21 @@ def discover_datasets(root: str | Path, select: list[str] | None = None, rejects
     return sorted(datasets, key=lambda d: d.name), skipped + rejects.advice()
 
 
-def score_dataset(encode, dataset: STSDataset) -> STSResult:
-    """Pearson/Spearman of cos(encode(s1), encode(s2)) against gold; `encode(list[str]) -> [n, dim]` array."""
+def pair_similarities(encode, dataset: STSDataset) -> np.ndarray:
+    """cos(encode(s1), encode(s2)) of each pair of `dataset` (0 where an embedding is zero); `encode(list[str]) ->
+    [n, dim]` array, called once on the dataset's distinct sentences."""
     unique = list(dict.fromkeys(dataset.s1 + dataset.s2))
     vectors = encode(unique)
     index = {s: i for i, s in enumerate(unique)}
     a = vectors[[index[s] for s in dataset.s1]]
     b = vectors[[index[s] for s in dataset.s2]]
     norms = np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1)
-    similarity = np.where(norms > 0, np.einsum("ij,ij->i", a, b) / np.where(norms > 0, norms, 1.0), 0.0)
+    return np.where(norms > 0, np.einsum("ij,ij->i", a, b) / np.where(norms > 0, norms, 1.0), 0.0)
+
+
+def score_dataset(encode, dataset: STSDataset) -> STSResult:
+    """Pearson/Spearman of cos(encode(s1), encode(s2)) against gold; `encode(list[str]) -> [n, dim]` array."""
+    similarity = pair_similarities(encode, dataset)
     return STSResult(dataset.name, len(dataset.gold), float(pearsonr(similarity, dataset.gold)[0]),
                      float(spearmanr(similarity, dataset.gold)[0]))
 
@@ -235,6 +241,27 @@ def year_means(results: list[STSResult]) -> dict[str, float]:
     if means:
         means["mean"] = float(np.mean(list(means.values())))
     return means
+
+
+def year_datasets(pearsons: dict[str, float]) -> dict[str, float]:
+    """The entries of `pearsons` (dataset -> r) whose dataset belongs to a test-year group (YEAR_GROUP)."""
+    return {name: r for name, r in pearsons.items() if YEAR_GROUP.match(name.split("/")[0])}
+
+
+def model_differences(pearsons: dict[str, dict[str, float]]) -> list[tuple[str, str, float, int, str]]:
+    """Per pair of models (in the order given), the mean over the datasets both have of |r_a - r_b| (ParaNMT-50M
+    Table 10: models with close averages differ per dataset), the number of those datasets and the dataset where
+    they differ most. `pearsons`: model -> dataset -> Pearson r."""
+    names = list(pearsons)
+    rows = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            shared = [d for d in pearsons[a] if d in pearsons[b]]
+            if not shared:
+                continue
+            gaps = {d: abs(pearsons[a][d] - pearsons[b][d]) for d in shared}
+            rows.append((a, b, float(np.mean(list(gaps.values()))), len(shared), max(gaps, key=gaps.get)))
+    return rows
 
 
 def papers_mean(means: dict[str, float]) -> float | None:
@@ -269,3 +296,36 @@ def write_results(results: list[STSResult], skipped: list[str], output: str | Pa
     if skipped:
         lines += ["", "## Skipped inputs", ""] + [f"- {s}" for s in skipped]
     write_result_file(output / "summary.md", "\n".join(lines) + "\n")
+
+
+# the thesis' Tables 20-21 (CHARAGRAM vs word averaging): STS pairs binned by their unknown words and by the length
+# of their longer sentence, (label, lowest, highest) in words
+LENGTH_BINS = (("<=4", 0, 4), ("5", 5, 5), ("6", 6, 6), ("7", 7, 7), ("8", 8, 8), ("9", 9, 9), ("10", 10, 10),
+               ("11-15", 11, 15), ("16-20", 16, 20), (">=21", 21, None))
+
+
+def unknown_word_bins(unknown: np.ndarray) -> dict[str, np.ndarray]:
+    """Masks of pairs by their number of unknown words (Table 20's rows, ">=3" added): "0", "1", "2", ">=3",
+    ">=1" and "all"."""
+    unknown = np.asarray(unknown)
+    return {"0": unknown == 0, "1": unknown == 1, "2": unknown == 2, ">=3": unknown >= 3, ">=1": unknown >= 1,
+            "all": np.ones(len(unknown), dtype=bool)}
+
+
+def length_bins(lengths: np.ndarray) -> dict[str, np.ndarray]:
+    """Masks of pairs by the length in words of their longer sentence (Table 21's rows, LENGTH_BINS)."""
+    lengths = np.asarray(lengths)
+    return {label: (lengths >= low) & (lengths <= (np.inf if high is None else high))
+            for label, low, high in LENGTH_BINS}
+
+
+def pearson_by_bin(gold: np.ndarray, similarities: dict[str, np.ndarray], bins: dict[str, np.ndarray]
+                   ) -> list[tuple[str, int, dict[str, float]]]:
+    """Per bin (in order): its number of pairs and each model's Pearson r of similarity against gold over them
+    (NaN for a bin of fewer than 3 pairs)."""
+    rows = []
+    for label, mask in bins.items():
+        count = int(mask.sum())
+        rows.append((label, count, {name: float(pearsonr(values[mask], gold[mask])[0]) if count >= 3 else float("nan")
+                                    for name, values in similarities.items()}))
+    return rows
