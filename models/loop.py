@@ -62,8 +62,8 @@ from tqdm import tqdm
 
 from paranmt.models.device import Device, reuse_freed_memory, select_device
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import (DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_fits,
-                                    check_ranges)
+from paranmt.schemas.config import (DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_fits, check_ranges,
+                                    choice, setting)
 from paranmt.schemas.errors import ConfigError, TrainingDiverged
 
 log = logging.getLogger(__name__)
@@ -83,17 +83,18 @@ class LoopConfig(Config):
     (`model_size`, schemas/config.check_fits) before anything is allocated."""
     FIXED: ClassVar[tuple[str, ...]] = ()
     SHAPES: ClassVar[tuple[str, ...]] = ()
-    epochs: int = bounded(10, 0)               # 0: no training (the model as initialized is saved)
-    lr: float = bounded(1e-3, 0)               # learning rate (each task's optimizer)
-    max_steps: int = bounded(0, 0)             # stop after this many updates in total (0 = no limit)
-    time_budget_minutes: float = bounded(0, 0)   # stop after this much training time in total (0 = no limit)
-    patience: int = bounded(0, 0)              # stop after N dev evaluations without a new best (0 = off)
-    checkpoint_every: int = bounded(1000, 0)   # updates between checkpoints (0: only at the end)
-    log_every: int = bounded(100, 0)           # updates between metrics lines (0: one line per epoch)
-    seed: int = 1
-    threads: int = bounded(1, 0)               # CPU threads of torch (0: leave torch's setting)
-    device: str = "auto"                       # auto (CUDA when available) | cpu | cuda
-    weights_dtype: str = "float32"             # dtype of the saved final weights (float16 halves the size)
+    epochs: int = bounded(10, 0, help="passes over the training data (0: the model as initialized is saved)")
+    lr: float = bounded(1e-3, 0, help="learning rate")
+    max_steps: int = bounded(0, 0, help="stop after this many mini-batches in total (0: no limit)")
+    time_budget_minutes: float = bounded(0, 0, help="stop after this much training time in total (0: no limit)")
+    patience: int = bounded(0, 0, help="stop after N dev evaluations in a row without a new best (0: off)")
+    checkpoint_every: int = bounded(1000, 0, help="write <output>/checkpoint every N mini-batches (and at the end)")
+    log_every: int = bounded(100, 0, help="a line of <output>/metrics.jsonl every N mini-batches (0: one per epoch)")
+    seed: int = setting(1, help="random seed (data order, initialization, dropout)")
+    threads: int = bounded(1, 0, help="CPU threads of torch")
+    device: str = choice("auto", DEVICES, help="training device: auto = CUDA when available")
+    weights_dtype: str = choice("float32", WEIGHTS_DTYPES, help="dtype of the saved final weights (float16 halves the "
+                                "size)")
 
     def validate(self) -> "LoopConfig":
         check_ranges(self)

@@ -173,7 +173,7 @@ def run(args) -> int:
     from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.transforms.io.model_cache import local_model_path
 
-    c = load_command_config(AdversarialConfig, args, FLAG_HELP, "adversarial config", required=("task",))
+    c = load_command_config(AdversarialConfig, args, "adversarial config", required=("task",))
     try:
         data = load_task(c.task, c.data)
     except TransferDataError as error:
@@ -190,7 +190,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "adversarial", AdversarialConfig, FLAG_HELP, run,
+    add_config_command(subparsers, "adversarial", AdversarialConfig, run, flag_help=FLAG_HELP,
                        choices={"task": TASKS, **GENERATOR_CHOICES}, flags=FLAGS, example="classifier.lr=0.003",
                        help="syntactically adversarial examples against a BiLSTM classifier, before and after "
                        "paraphrase augmentation", description=__doc__.split("\n\n")[0],

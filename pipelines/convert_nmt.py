@@ -301,7 +301,7 @@ EVAL_HELP = {
 def settings(args, config_class, keys, what: str, config_file: bool = True):
     """`args` with the command's settings (`load_command_config`: defaults <- YAML <- flags <- --set) in place of
     the flags'."""
-    for key, value in load_command_config(config_class, args, keys, what, config_file=config_file).to_dict().items():
+    for key, value in load_command_config(config_class, args, what, config_file=config_file).to_dict().items():
         setattr(args, key, value)
     return args
 

@@ -70,7 +70,7 @@ def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.files import read_text
 
-    config = load_command_config(EncodeConfig, args, FLAG_HELP, "encode config", required=("model",))
+    config = load_command_config(EncodeConfig, args, "encode config", required=("model",))
     if config.output:
         check_output(config, args.overwrite)
     where = os.path.dirname(os.path.abspath(config.output)) if config.output else "."
@@ -91,6 +91,6 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "encode", EncodeConfig, FLAG_HELP, run, example="batch_size=256",
+    add_config_command(subparsers, "encode", EncodeConfig, run, flag_help=FLAG_HELP, example="batch_size=256",
                        help="embed sentences with a saved encoder", description=__doc__,
                        overwrite="replace an existing --output file (without it, an existing one is refused)")

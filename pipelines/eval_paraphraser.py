@@ -144,7 +144,7 @@ def run(args) -> int:
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
 
-    c = load_command_config(EvalParaphraserConfig, args, FLAG_HELP, "eval-paraphraser config", required=("input",))
+    c = load_command_config(EvalParaphraserConfig, args, "eval-paraphraser config", required=("input",))
     models = asset_path(c.paraphrase.model)
     inputs = [c.input, *([c.nmt_bt] if c.nmt_bt else []),
               *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
@@ -197,7 +197,7 @@ def write_results(output: Path, results: list[dict], outputs: list[dict], reques
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-paraphraser", EvalParaphraserConfig, FLAG_HELP, run,
+    parser = add_config_command(subparsers, "eval-paraphraser", EvalParaphraserConfig, run, flag_help=FLAG_HELP,
                                 choices=GENERATOR_CHOICES, flags=GENERATOR_FLAGS, example="paraphrase.beam=2",
                                 help="template match, BLEU, para_score, SIMILE and kept paraphrases per template "
                                 "request of the paraphrasers on held-out pairs, with baselines",

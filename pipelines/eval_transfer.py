@@ -68,7 +68,7 @@ def run(args) -> int:
     from paranmt.models.encoders.base import random_copy
     from paranmt.models.evaluation.transfer import TransferDataError, evaluate, load_task, write_results
 
-    c = load_command_config(TransferConfig, args, FLAG_HELP, "eval-transfer config", required=EVALUATION_REQUIRED)
+    c = load_command_config(TransferConfig, args, "eval-transfer config", required=EVALUATION_REQUIRED)
     if not Path(c.data_dir).is_dir():
         raise ConfigError(f"--data-dir {c.data_dir} is not a directory")
     with results_output(c.output, [c.model, c.data_dir], RESULTS, args.overwrite, getattr(args, "argv", None),
@@ -92,7 +92,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-transfer", TransferConfig, FLAG_HELP, run,
+    parser = add_config_command(subparsers, "eval-transfer", TransferConfig, run, flag_help=FLAG_HELP,
                                 choices={"baselines": BASELINES}, flags={"baselines": {"nargs": "*"}},
                                 example="folds=5", description=__doc__, help="SentEval-style transfer tasks (MR, CR, "
                                 "SUBJ, SICK-E, MRPC) with logistic-regression probes on frozen embeddings")

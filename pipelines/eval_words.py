@@ -26,7 +26,7 @@ def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.evaluation.word_similarity import discover_benchmarks, evaluate, write_results
 
-    c = load_command_config(EvaluationConfig, args, FLAG_HELP, "eval-words config", required=EVALUATION_REQUIRED)
+    c = load_command_config(EvaluationConfig, args, "eval-words config", required=EVALUATION_REQUIRED)
     folder = Path(c.data_dir) / "word-sim"
     if not folder.is_dir():
         raise ConfigError(f"--data-dir {c.data_dir} has no word-sim/ folder")
@@ -47,7 +47,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-words", EvaluationConfig, FLAG_HELP, run, example="threads=2",
+    parser = add_config_command(subparsers, "eval-words", EvaluationConfig, run, flag_help=FLAG_HELP, example="threads=2",
                                 help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an encoder: "
                                 "Spearman of the cosine", description=__doc__)
     add_overwrite_flag(parser, "the results.csv and summary.md")

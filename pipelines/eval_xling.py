@@ -121,7 +121,7 @@ FLAG_HELP = {
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
 
-    c = load_command_config(XlingConfig, args, FLAG_HELP, "eval-xling config", required=("source", "target", "output"))
+    c = load_command_config(XlingConfig, args, "eval-xling config", required=("source", "target", "output"))
     c.check_encoder_languages()
     with results_output(c.output, [c.encoder, c.source, c.target, c.distractors_source, c.distractors_target],
                         RESULTS, args.overwrite, getattr(args, "argv", None), "eval-xling"):
@@ -144,7 +144,7 @@ def run(args) -> int:
 
 def register(subparsers) -> None:
     choices, flags = search_flags()
-    parser = add_config_command(subparsers, "eval-xling", XlingConfig, FLAG_HELP, run, choices=choices, flags=flags,
+    parser = add_config_command(subparsers, "eval-xling", XlingConfig, run, flag_help=FLAG_HELP, choices=choices, flags=flags,
                                 example="gold_fraction=0.5", description=__doc__,
                                 help="cross-lingual retrieval and mining evaluation of an encoder (any language "
                                      "pair)")

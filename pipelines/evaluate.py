@@ -69,7 +69,7 @@ FLAG_HELP = {
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
 
-    config = load_command_config(EvalConfig, args, FLAG_HELP, "eval config", required=("model", "sts_dir", "output"))
+    config = load_command_config(EvalConfig, args, "eval config", required=("model", "sts_dir", "output"))
     if not Path(config.sts_dir).is_dir():
         raise ConfigError(f"--sts-dir {config.sts_dir} is not a directory")
     with results_output(config.output, [config.model, config.sts_dir], RESULTS, args.overwrite,
@@ -98,7 +98,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval", EvalConfig, FLAG_HELP, run,
+    parser = add_config_command(subparsers, "eval", EvalConfig, run, flag_help=FLAG_HELP,
                                 choices={"hard_negation": NEGATION_RULES}, flags={"hard": {"action": "store_true"}},
                                 example="hard_fraction=0.1",
                                 help="STS evaluation of a sentence encoder", description=__doc__)

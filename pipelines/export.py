@@ -185,7 +185,7 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "export", ExportConfig, FLAG_HELP, run, choices={"format": FORMATS},
+    add_config_command(subparsers, "export", ExportConfig, run, flag_help=FLAG_HELP, choices={"format": FORMATS},
                        flags={"lowercase": {"action": argparse.BooleanOptionalAction}}, example="lowercase=false",
                        help="export shards as ParaNMT text, SCPN training data or a Hugging Face dataset",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
@@ -194,7 +194,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    config = load_command_config(ExportConfig, args, FLAG_HELP, "export config",
+    config = load_command_config(ExportConfig, args, "export config",
                                  required=("format", "input", "output"))
     totals = run_export(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     print(json.dumps(totals, sort_keys=True))

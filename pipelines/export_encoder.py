@@ -36,7 +36,7 @@ class EncoderExportConfig(Config):
 
 
 def run(args) -> int:
-    config = load_command_config(EncoderExportConfig, args, ("format",), "export-encoder config")
+    config = load_command_config(EncoderExportConfig, args, "export-encoder config")
     output = Path(args.output)
     check_apart(args.output, [args.model])
     if output.exists() and (not output.is_dir() or any(output.iterdir()) and not (output / "modules.json").is_file()):
@@ -62,7 +62,7 @@ def export(args, config: EncoderExportConfig, output: Path) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "export-encoder", EncoderExportConfig, {"format": "target format"}, run,
+    parser = add_config_command(subparsers, "export-encoder", EncoderExportConfig, run, flag_help={"format": "target format"},
                                 choices={"format": FORMATS}, example="format=sentence-transformers",
                                 help="write a saved encoder for sentence-transformers", description=__doc__)
     parser.add_argument("--model", required=True, help="encoder directory (`paranmt train` output, assets/encoder-sp)")

@@ -168,7 +168,7 @@ def register(subparsers) -> None:
         epilog="Any Beam option passes through and wins over the local default (a DirectRunner in this process, "
                "--direct_running_mode in_memory), e.g. --direct_running_mode multi_processing, or --runner "
                "DataflowRunner --project P --region R --temp_location gs://... with gs:// paths.")
-    add_config_flags(parser, FilterConfig, FLAG_HELP, {"dedup_normalization": NORMALIZATIONS}, FLAGS)
+    add_config_flags(parser, FilterConfig, flags=FLAGS, flag_help=FLAG_HELP, choices={"dedup_normalization": NORMALIZATIONS})
     presets = ", ".join(sorted(path.stem for path in PRESETS_DIR.glob("*.yaml")))
     parser.add_argument("--config", help=f"a preset name ({presets}; configs/filters/) or a filter YAML file")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -180,7 +180,7 @@ def register(subparsers) -> None:
 
 def filter_config(args) -> FilterConfig:
     """FilterConfig defaults <- `--config` (a preset or a YAML file) <- the flags given <- `--set`."""
-    overrides = {name: getattr(args, name) for name in FLAG_HELP}
+    overrides = {name: getattr(args, name) for name in args.config_keys}
     overrides.update(parse_assignments(args.set))
     return load_filter_config(args.config, overrides)
 

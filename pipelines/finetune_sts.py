@@ -41,7 +41,7 @@ def run(args) -> int:
 
     from paranmt.models.training.sts_finetune import task_folder
 
-    config = load_command_config(FinetuneConfig, args, FLAG_HELP, "finetune-sts config")
+    config = load_command_config(FinetuneConfig, args, "finetune-sts config")
     check_reject_rate(args.max_reject_rate)
     folder = task_folder(config.task)
     if not (Path(args.data_dir) / folder).is_dir():
@@ -102,35 +102,13 @@ def finetune_into(args, config, data_dir: Path, output: Path) -> int:
     return 0
 
 
-# FinetuneConfig field -> help of its flag (--field-name; the field's default is appended)
-FLAG_HELP = {
-    "task": "sick-r (SICK relatedness), stsb (STS Benchmark) or sts12-15 (P17's 40/10/50 split of STS 2012-15): "
-            "Pearson; sick-e (SICK entailment) or sst2 (SST-2 "
-            "sentiment): accuracy",
-    "epochs": "passes over the training pairs",
-    "batch_size": "pairs per Adam step",
-    "lr": "Adam learning rate (head and encoder)",
-    "hidden": "hidden size of the head (Tai: 50)",
-    "l2_to_init": "lambda_w of the L2 penalty toward the starting encoder weights (0: off)",
-    "freeze_encoder": "train the head only (frozen features)",
-    "projection": "project the embeddings to N dimensions (a learned linear map) before the head (0: none)",
-    "dev_fraction": "stsb / sst2 without a test file: share of the training set held out as dev (the dev file is "
-                    "then test)",
-    "limit": "at most N pairs per split (0 = all; quick checks)",
-    "max_steps": "stop after N updates (0 = no limit)",
-    "seed": "random seed (head initialization, batch order, the stsb dev split)",
-    "threads": "torch CPU threads",
-}
-
-
 def register(subparsers) -> None:
-    from paranmt.models.training.sts_finetune import ALL_TASKS, FinetuneConfig
+    from paranmt.models.training.sts_finetune import FinetuneConfig
 
-    parser = add_config_command(subparsers, "finetune-sts", FinetuneConfig, FLAG_HELP, run,
-                                choices={"task": ALL_TASKS}, flags={"freeze_encoder": {"action": "store_true"}},
-                                example="epochs=5", description=__doc__, help="supervised tasks: Tai et "
-                                "al.'s heads on a trained encoder (SICK-R, STS-B: Pearson beside the unsupervised "
-                                "cosine; SICK-E, SST-2: accuracy)", overwrite="replace the files an earlier run wrote into --output (without "
-                                "it, an --output holding them is refused)")
+    parser = add_config_command(subparsers, "finetune-sts", FinetuneConfig, run, example="epochs=5",
+                                description=__doc__, help="supervised tasks: Tai et al.'s heads on a trained encoder "
+                                "(SICK-R, STS-B: Pearson beside the unsupervised cosine; SICK-E, SST-2: accuracy)",
+                                overwrite="replace the files an earlier run wrote into --output (without it, an "
+                                "--output holding them is refused)")
     add_evaluation_arguments(parser, "its sts/ folder (sst2: transfer/sst2/)", "directory for results.csv, report.json, encoder/, head/")
     add_reject_rate_flag(parser)

@@ -117,7 +117,7 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "lexicon", LexiconConfig, FLAG_HELP, run, example="min_count=3",
+    add_config_command(subparsers, "lexicon", LexiconConfig, run, flag_help=FLAG_HELP, example="min_count=3",
                        help="paraphrase lexicon (cross-sentence and adjusted PMI) with its SimLex-999 evaluation",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
                        overwrite="replace an earlier lexicon in --output (without it, an --output holding one is "
@@ -144,7 +144,7 @@ def print_summary(result: dict, output: str) -> None:
 
 
 def run(args) -> int:
-    config = load_command_config(LexiconConfig, args, FLAG_HELP, "lexicon config", required=("input", "output"))
+    config = load_command_config(LexiconConfig, args, "lexicon config", required=("input", "output"))
     result = run_lexicon(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     print_summary(result, config.output.rstrip("/"))
     return 0

@@ -118,7 +118,7 @@ def check_output(config: MineConfig, overwrite: bool) -> None:
 
 
 def run(args) -> int:
-    config = load_command_config(MineConfig, args, FLAG_HELP, "mine config", required=("source", "target", "output"))
+    config = load_command_config(MineConfig, args, "mine config", required=("source", "target", "output"))
     config.check_encoder_languages()
     check_output(config, args.overwrite)
     with outputs.rerun_stops(config.output, getattr(args, "argv", None), "mine"):
@@ -162,7 +162,7 @@ def mine(args: MineConfig) -> int:
 
 def register(subparsers) -> None:
     choices, flags = search_flags()
-    add_config_command(subparsers, "mine", MineConfig, FLAG_HELP, run, choices=choices, flags=flags, example="k=8",
+    add_config_command(subparsers, "mine", MineConfig, run, flag_help=FLAG_HELP, choices=choices, flags=flags, example="k=8",
                        help="mine sentence pairs (cs-en by default) from two monolingual corpora", description=__doc__,
                        overwrite="replace an earlier mining in --output (without it, an --output holding one is "
                                  "refused)")

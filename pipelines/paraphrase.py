@@ -239,7 +239,7 @@ def run(args) -> int:
     from paranmt.pipelines.runtime.output_lock import OutputLock
     from paranmt.transforms.io.model_cache import local_model_path
 
-    c = load_command_config(ParaphraseCommandConfig, args, FLAG_HELP, "paraphrase config",
+    c = load_command_config(ParaphraseCommandConfig, args, "paraphrase config",
                             required=("input", "output"))
     config = c.generator()
     argv = getattr(args, "argv", None)
@@ -294,7 +294,7 @@ def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "paraphrase", ParaphraseCommandConfig, FLAG_HELP, run,
+    add_config_command(subparsers, "paraphrase", ParaphraseCommandConfig, run, flag_help=FLAG_HELP,
                        choices={"task": TASKS, "column": COLUMNS, **GENERATOR_CHOICES}, flags=FLAGS, example="beam=8",
                        help="paraphrase sentences (or a corpus) with SCPN templates or the plain paraphraser",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,

@@ -91,7 +91,7 @@ def run(args) -> int:
     from paranmt.models.generation.corpora import split_corpora
     from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
-    config = load_command_config(ParaphraseDataConfig, args, FLAG_HELP, "paraphrase-data config",
+    config = load_command_config(ParaphraseDataConfig, args, "paraphrase-data config",
                                  required=("data", "output"))
     check_reject_rate(args.max_reject_rate)
     parser_dir = asset_path(config.parser)
@@ -173,7 +173,7 @@ FLAG_HELP = {
 
 def register(subparsers) -> None:
     parser = add_config_command(
-        subparsers, "paraphrase-data", ParaphraseDataConfig, FLAG_HELP, run, example="max_sentences=30000",
+        subparsers, "paraphrase-data", ParaphraseDataConfig, run, flag_help=FLAG_HELP, example="max_sentences=30000",
         description=__doc__, help="assemble paraphraser training / held-out data (human paraphrase pairs, English "
         "sentences) from ../shared/data, parsed",
         resume="continue the run that stopped in --output (the sentences in its parse cache are not parsed again); "

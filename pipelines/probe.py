@@ -24,8 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.models.encoders import BASE_KINDS
-from paranmt.models.training.data import FORMATS, TRAIN_DATA, PairCounts
+from paranmt.models.training.data import TRAIN_DATA, PairCounts
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
@@ -35,26 +34,8 @@ from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_fla
 
 WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs", TRAIN_DATA)      # what a probe writes into its output
 
-# ProbeConfig field -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {
-    "input": "corpora: shard directories, Parquet corpora, TSV pair files, Moses prefixes (as `paranmt train`)",
-    "output": "output directory (results.csv, probe.png, probe_config.yaml, runs/)",
-    "format": f"format of the inputs, one of {', '.join(FORMATS)}",
-    "suffixes": "Moses suffixes SIDE1 SIDE2",
-    "by": "rank each corpus by this column (e.g. para_score, trigram_overlap, simile) and probe each fold",
-    "folds": "folds of the ranking, fold 0 = lowest (default 10 with --by: tenths)",
-    "pairs": "training pairs per run (all of a corpus or fold when it has fewer)",
-    "models": f"encoder kinds, each trained on every corpus/fold: {', '.join(BASE_KINDS)} (lstm = LSTMavg) or a "
-              "sum/concatenation of them",
-    "seed": "seed of the draw of the training pairs",
-    "sts_dir": "STS root folder (as `paranmt eval --sts-dir`)",
-    "datasets": "STS datasets scored, by name or part of it",
-}
-FLAGS = tuple(FLAG_HELP) + ("resume", "keep_encoders")
-
-
 def run(args) -> int:
-    config = load_command_config(ProbeConfig, args, FLAGS, "probe config")
+    config = load_command_config(ProbeConfig, args, "probe config")
     check_reject_rate(args.max_reject_rate)
     output = Path(config.output)
     check_apart(config.output, [*config.input, config.sts_dir])
@@ -102,12 +83,8 @@ def unfinished_runs(output: Path) -> list[Path]:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "probe", ProbeConfig, FLAG_HELP, run, choices={"format": FORMATS},
-                                example="train.epochs=2", description=__doc__,
+    parser = add_config_command(subparsers, "probe", ProbeConfig, run, example="train.epochs=2", description=__doc__,
                                 help="train small encoders on each corpus (or fold) and compare STS",
-                                resume="skip the runs results.csv holds (refused when there is no results.csv)",
                                 overwrite="delete an earlier probe in --output first (without --resume or "
-                                          "--overwrite, an --output holding one is refused)", resume_default=None)
-    parser.add_argument("--keep-encoders", action="store_true", default=None,
-                        help="keep each run's encoder under DIR/runs/ (default: its logs only)")
+                                          "--overwrite, an --output holding one is refused)")
     add_reject_rate_flag(parser)

@@ -82,7 +82,7 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "report", ReportConfig, FLAG_HELP, run, example="per_band=100",
+    add_config_command(subparsers, "report", ReportConfig, run, flag_help=FLAG_HELP, example="per_band=100",
                        help="a corpus report to open in a browser (one HTML file), and a rating sheet",
                        description=__doc__.split("\n\n")[0],
                        flags={"rate": {"action": "store_true", "default": None}},
@@ -93,7 +93,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 
-    config = load_command_config(ReportConfig, args, FLAG_HELP, "report config", required=("output",))
+    config = load_command_config(ReportConfig, args, "report config", required=("output",))
     argv = getattr(args, "argv", None)
     if config.ratings:
         claim_results(config.output, config.ratings, RATINGS, args.overwrite)

@@ -42,7 +42,7 @@ FLAG_HELP = {"hyp": "system output, one sentence a line", "ref": "references, li
 
 
 def run(args) -> int:
-    c = load_command_config(SimileConfig, args, FLAG_HELP, "simile config", required=("hyp", "ref"))
+    c = load_command_config(SimileConfig, args, "simile config", required=("hyp", "ref"))
     hyps, refs = (list(read_sentences(path, what=flag, strict=True)) for flag, path in (("--hyp", c.hyp),
                                                                                         ("--ref", c.ref)))
     if len(hyps) != len(refs):
@@ -57,5 +57,5 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "simile", SimileConfig, FLAG_HELP, run, example="batch_size=256",
+    add_config_command(subparsers, "simile", SimileConfig, run, flag_help=FLAG_HELP, example="batch_size=256",
                        help="SIMILE of a system output against references (corpus mean)", description=__doc__)

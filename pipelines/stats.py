@@ -112,7 +112,7 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "stats", StatsConfig, FLAG_HELP, run, example="sample_size=5000",
+    add_config_command(subparsers, "stats", StatsConfig, run, flag_help=FLAG_HELP, example="sample_size=5000",
                        help="corpus statistics report (Markdown, JSON, PNG plots)",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
                        overwrite="replace an earlier report in --output (without it, an --output holding one is "
@@ -120,7 +120,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    config = load_command_config(StatsConfig, args, FLAG_HELP, "stats config", required=("input", "output"))
+    config = load_command_config(StatsConfig, args, "stats config", required=("input", "output"))
     report = run_stats(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     with FileSystems.open(FileSystems.join(config.output.rstrip("/"), "stats.md")) as handle:
         print(handle.read().decode("utf-8").split("\n## ")[0])

@@ -18,39 +18,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.models.bgt.model import VARIANTS
 from paranmt.models.training.data import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import training_output
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
                                                report_rejects)
-from paranmt.schemas.config import DEVICES
-
-# BGTConfig field -> help of its flag (--field-name; the field's default is appended); flags left at None keep the
-# YAML/default value
-FLAG_HELP = {
-    "variant": "bgt or a Table 48 baseline",
-    "sp_model": "sentencepiece model covering both languages (default: train one of sp_vocab_size pieces on the "
-                "data)",
-    "dim": "model width (the thesis 1024)",
-    "latent": "size of each latent = the embedding size",
-    "encoder_layers": "encoder layers (the thesis 5)",
-    "decoder_layers": "decoder layers",
-    "max_tokens": "tokens per batch",
-    "epochs": "passes over the pairs",
-    "max_steps": "stop after N updates (0 = no limit)",
-    "time_budget_minutes": "stop after this much training time (0 = no limit)",
-    "patience": "stop after N dev evaluations (epoch ends) in a row without a new best (needs dev_sts_dir; 0 = off)",
-    "device": "auto: CUDA with fp16 when present",
-    "threads": "CPU threads",
-    "seed": "random seed",
-}
 
 
 def run(args) -> int:
     from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer
 
-    config = load_command_config(BGTConfig, args, FLAG_HELP, "bgt config", saved_in=lambda _: args.output)
+    config = load_command_config(BGTConfig, args, "bgt config", saved_in=lambda _: args.output)
     check_reject_rate(args.max_reject_rate)
     output = Path(args.output)
     with training_output(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
@@ -77,8 +55,7 @@ def register(subparsers) -> None:
     parser.add_argument("--train", nargs="+", required=True, help="bitext: Moses prefix(es), TSV, or shards")
     parser.add_argument("--output", required=True, help="output directory (encoder, checkpoint/, metrics.jsonl)")
     parser.add_argument("--format", choices=FORMATS, default="auto")
-    add_config_arguments(parser, BGTConfig, FLAG_HELP, {"variant": VARIANTS, "device": DEVICES},
-                         example="dev_sts_dir=../shared/data/sts")
+    add_config_arguments(parser, BGTConfig, example="dev_sts_dir=../shared/data/sts")
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,
                         help="skip pairs with a side longer than this many words")
     add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)",

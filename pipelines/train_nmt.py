@@ -21,7 +21,7 @@ from paranmt.schemas.paths import asset_path
 
 
 def run(args) -> int:
-    config = load_command_config(RecipeConfig, args, FLAG_HELP, "nmt recipe config",
+    config = load_command_config(RecipeConfig, args, "nmt recipe config",
                                 saved_in=lambda loaded: NMTRecipe(loaded).work)
     steps = tuple(args.steps.split(",")) if args.steps else None
     for step in steps or ():
@@ -78,7 +78,7 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "train-nmt", RecipeConfig, FLAG_HELP, run,
+    parser = add_config_command(subparsers, "train-nmt", RecipeConfig, run, flag_help=FLAG_HELP,
                                 choices={"objective": OBJECTIVES, "mrt.cost": ("simile", "bleu", "both")},
                                 flags={"mrt.cost": {"name": "--mrt-cost"}, "mrt.gamma": {"name": "--mrt-gamma"},
                                        "mrt.nbest": {"name": "--mrt-nbest"},

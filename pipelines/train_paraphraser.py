@@ -95,7 +95,7 @@ def run(args) -> int:
 
     if not args.input and not args.sentences:
         raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
-    config = load_command_config(ParaphraserTrainConfig, args, FLAG_HELP, "paraphraser training config",
+    config = load_command_config(ParaphraserTrainConfig, args, "paraphraser training config",
                                 saved_in=lambda _: args.output)
     check_reject_rate(args.max_reject_rate)
     with training_output(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,

@@ -49,7 +49,7 @@ def claim_outputs(args, steps: tuple[str, ...]) -> None:
 
 
 def train_parser(args) -> int:
-    config = load_command_config(ParserTrainConfig, args, FLAG_HELP, "parser recipe config")
+    config = load_command_config(ParserTrainConfig, args, "parser recipe config")
     steps = tuple(args.steps.split(","))
     for step in steps:
         check_choice("--steps", step, STEPS)
@@ -98,7 +98,7 @@ FLAG_HELP = {
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "train-parser", ParserTrainConfig, FLAG_HELP, train_parser,
+    parser = add_config_command(subparsers, "train-parser", ParserTrainConfig, train_parser, flag_help=FLAG_HELP,
                                 example="vector_dim=100", description=__doc__,
                                 help="train the English parser (stanza) on the PTB sample",
                                 resume="continue the run in --work-dir (the steps done are skipped) and package it "

@@ -27,7 +27,7 @@ WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jso
 def run(args) -> int:
     from paranmt.models.training.paragram import ParagramConfig
 
-    config = load_command_config(ParagramConfig, args, FLAG_HELP, "train-words config")
+    config = load_command_config(ParagramConfig, args, "train-words config")
     source = Path(args.input)
     kind = args.format if args.format != "auto" else ("lexicon" if source.is_dir() else "ppdb")
     with fresh_output(args.output, [args.input, config.init_vectors], WRITES, args.overwrite,
@@ -59,34 +59,10 @@ def train_into(args, config, source: Path, kind: str, output: Path) -> int:
     return 0
 
 
-# ParagramConfig field -> help of its flag (--field-name; the field's default is appended)
-FLAG_HELP = {
-    "dim": "size of the word vectors",
-    "similarity": "cosine (the 300-d setting) or dot (the 25-d one, with margin 1)",
-    "margin": "margin delta of the hinge loss",
-    "negatives": "negative per word in the mini-batch: the most similar (max), max or random half of the time (mix), "
-                 "random (rand)",
-    "batch_size": "word pairs per AdaGrad step",
-    "epochs": "passes over the word pairs",
-    "lr": "AdaGrad learning rate",
-    "l2_to_init": "lambda of lambda * ||W_init - W||^2",
-    "init_vectors": "word2vec / GloVe text file to start from (and regularize toward)",
-    "max_steps": "stop after this many steps (0 = no limit)",
-    "seed": "random seed (initialization, batch order)",
-    "score_column": "lexicon: column to rank by",
-    "min_score": "lexicon: keep pairs scoring >= this",
-    "max_pairs": "at most N pairs (best first; 0 = all)",
-    "threads": "torch CPU threads",
-}
-
-
 def register(subparsers) -> None:
-    from paranmt.models.training.negatives import STRATEGIES
-    from paranmt.models.training.paragram import SCORE_COLUMNS, SIMILARITIES, ParagramConfig
+    from paranmt.models.training.paragram import ParagramConfig
 
-    parser = add_config_command(subparsers, "train-words", ParagramConfig, FLAG_HELP, run, example="dim=25",
-                                choices={"similarity": SIMILARITIES, "negatives": STRATEGIES,
-                                         "score_column": SCORE_COLUMNS},
+    parser = add_config_command(subparsers, "train-words", ParagramConfig, run, example="dim=25",
                                 help="PARAGRAM word embeddings from a paraphrase lexicon or a PPDB file",
                                 description=__doc__, overwrite="replace the word encoder an earlier run wrote into "
                                 "--output (without it, an --output holding one is refused)")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -39,7 +39,7 @@ from paranmt.models.files import ModelFileError, reading
 from paranmt.models.safe_load import load_weights_only
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.trainer import keep_best_encoder, sts_dev
-from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded
+from paranmt.schemas.config import DEVICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -51,27 +51,39 @@ class BGTConfig(LoopConfig):
     SAVED_AS: ClassVar[str] = "bgt_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = ("variant", "languages", "sp_vocab_size", "dim", "latent", "encoder_layers",
                                          "decoder_layers", "heads", "ffn", "dropout", "max_len")
-    variant: str = "bgt"                 # one of models.bgt.model.VARIANTS
-    languages: list[str] = field(default_factory=lambda: ["en", "cs"])   # English first, as the pairs are read
-    sp_model: str | None = None          # a sentencepiece model covering both languages (else one is trained)
-    sp_vocab_size: int = bounded(8000, 1, MAX_VOCABULARY)
-    dim: int = bounded(256, 1, MAX_WIDTH)   # model width (the thesis: 1024)
-    latent: int = bounded(256, 1, MAX_WIDTH)   # k, the size of every latent (and of the sentence embedding)
-    encoder_layers: int = bounded(2, 1, MAX_LAYERS)   # the thesis: 5
-    decoder_layers: int = bounded(1, 1, MAX_LAYERS)   # the thesis: 1
-    heads: int = bounded(4, 1, MAX_WIDTH)
-    ffn: int = bounded(1024, 1, MAX_WIDTH)
-    dropout: float = 0.1
-    max_len: int = bounded(100, 1, MAX_WIDTH)   # sentencepiece tokens per side (longer sides are cut)
-    label_smoothing: float = 0.1         # of the translation loss
-    kl_anneal_steps: int = 65536         # 2^16, as the thesis
-    max_tokens: int = 4096               # tokens per batch (the longer side of each pair, summed)
-    lr: float = bounded(5e-4, 0)
-    warmup: int = 4000
-    epochs: int = bounded(20, 0)
+    variant: str = choice("bgt", VARIANTS, help="bgt or a Table 48 baseline")
+    languages: list[str] = setting(default_factory=lambda: ["en", "cs"], help="the two languages of the bitext, "
+                                   "English first, as the pairs are read")
+    sp_model: str | None = setting(None, help="sentencepiece model covering both languages (default: train one of "
+                                   "sp_vocab_size pieces on the data)")
+    sp_vocab_size: int = bounded(8000, 1, MAX_VOCABULARY, help="pieces of the sentencepiece model trained on the data "
+                                 "(without --sp-model)")
+    dim: int = bounded(256, 1, MAX_WIDTH, help="model width (the thesis 1024)")
+    latent: int = bounded(256, 1, MAX_WIDTH, help="size of each latent = the embedding size")
+    encoder_layers: int = bounded(2, 1, MAX_LAYERS, help="encoder layers (the thesis 5)")
+    decoder_layers: int = bounded(1, 1, MAX_LAYERS, help="decoder layers")
+    heads: int = bounded(4, 1, MAX_WIDTH, help="attention heads (dim must be a multiple)")
+    ffn: int = bounded(1024, 1, MAX_WIDTH, help="feed-forward size of the transformer layers")
+    dropout: float = setting(0.1, help="dropout of the transformer layers (< 1)")
+    max_len: int = bounded(100, 1, MAX_WIDTH, help="sentencepiece tokens per side (longer sides are cut)")
+    label_smoothing: float = setting(0.1, help="label smoothing of the translation loss (< 1)")
+    kl_anneal_steps: int = setting(65536, help="updates over which the KL weight grows to 1 (the thesis 2^16)")
+    max_tokens: int = setting(4096, help="tokens per batch")
+    lr: float = bounded(5e-4, 0, help="peak learning rate, reached after --warmup updates")
+    warmup: int = setting(4000, help="updates of linear learning-rate warmup, then inverse square root decay")
+    epochs: int = bounded(20, 0, help="passes over the pairs")
     log_every: int = bounded(50, 0)
-    dev_sts_dir: str | None = None
-    dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
+    dev_sts_dir: str | None = setting(None, help="STS root folder; its dev_datasets are scored at each epoch end and "
+                                      "the best model kept in <output>/best/")
+    dev_datasets: list[str] = setting(default_factory=lambda: ["STS2017/track5.en-en"], help="the datasets of "
+                                      "--dev-sts-dir scored as dev, each by its name or a part of it")
+    max_steps: int = bounded(0, 0, help="stop after N updates (0 = no limit)")
+    time_budget_minutes: float = bounded(0, 0, help="stop after this much training time (0 = no limit)")
+    patience: int = bounded(0, 0, help="stop after N dev evaluations (epoch ends) in a row without a new best (needs "
+                            "dev_sts_dir; 0 = off)")
+    device: str = choice("auto", DEVICES, help="auto: CUDA with fp16 when present")
+    threads: int = bounded(1, 0, help="CPU threads")
+    seed: int = setting(1, help="random seed")
 
     def validate(self) -> "BGTConfig":
         super().validate()

@@ -45,7 +45,7 @@ from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
-from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice
+from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -60,26 +60,31 @@ class WordPairsError(DataFileError):
 @dataclass
 class ParagramConfig(LoopConfig):
     """The settings of `paranmt train-words` (`--config` YAML keys, `--set`, the flags): the loop's (LoopConfig:
-    epochs, lr, max_steps, time_budget_minutes, log_every, seed, threads; a CPU run without checkpoints: FIXED),
+    epochs, lr, max_steps, time_budget_minutes, log_every, seed, threads; a CPU run without checkpoints or a dev
+    metric: FIXED),
     the model's, and which pairs of a lexicon are read (score_column, min_score, max_pairs; max_pairs also for
     PPDB)."""
-    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
-    epochs: int = bounded(10, 1)
-    lr: float = bounded(0.05, 0)                # AdaGrad (> 0)
+    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype", "patience")
+    epochs: int = bounded(10, 1, help="passes over the word pairs")
+    lr: float = bounded(0.05, 0, help="AdaGrad learning rate")
     checkpoint_every: int = bounded(0, 0)
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
-    threads: int = bounded(1, 1)                # torch CPU threads
+    threads: int = bounded(1, 1, help="torch CPU threads")
     device: str = "cpu"
-    dim: int = bounded(300, 1, MAX_WIDTH)
-    similarity: str = "cosine"                  # cosine | dot
-    margin: float = 0.4                         # δ (the 25-d dot-product setting of the thesis used 1)
-    negatives: str = "max"                      # max | mix | rand, within the mini-batch
-    batch_size: int = bounded(100, 2)
-    l2_to_init: float = bounded(1e-6, 0)        # λ of λ ||W_init - W||²
-    init_vectors: str | None = None             # word2vec / GloVe text file (optional)
-    score_column: str = "pmi_adj"               # lexicon input: the column pairs are ranked by
-    min_score: float = 0.0                      # lexicon input: keep pairs scoring >= this
-    max_pairs: int = bounded(0, 0)              # at most this many pairs, best first (0 = all)
+    dim: int = bounded(300, 1, MAX_WIDTH, help="size of the word vectors")
+    similarity: str = choice("cosine", SIMILARITIES, help="cosine (the 300-d setting) or dot (the 25-d one, with "
+                             "margin 1)")
+    margin: float = setting(0.4, help="margin delta of the hinge loss")
+    negatives: str = choice("max", STRATEGIES, help="negative per word in the mini-batch: the most similar (max), max "
+                            "or random half of the time (mix), random (rand)")
+    batch_size: int = bounded(100, 2, help="word pairs per AdaGrad step")
+    l2_to_init: float = bounded(1e-6, 0, help="lambda of lambda * ||W_init - W||^2")
+    init_vectors: str | None = setting(None, help="word2vec / GloVe text file to start from (and regularize toward)")
+    score_column: str = choice("pmi_adj", SCORE_COLUMNS, help="lexicon: column to rank by")
+    min_score: float = setting(0.0, help="lexicon: keep pairs scoring >= this")
+    max_pairs: int = bounded(0, 0, help="at most N pairs (best first; 0 = all)")
+    max_steps: int = bounded(0, 0, help="stop after this many steps (0 = no limit)")
+    seed: int = setting(1, help="random seed (initialization, batch order)")
 
     def validate(self) -> "ParagramConfig":
         super().validate()

@@ -35,9 +35,10 @@ from typing import Callable, ClassVar
 import numpy as np
 import yaml
 
+from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.training.data import FORMATS, TRAIN_DATA, PairCounts, TrainingDataError, read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, read_yaml_mapping
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, read_yaml_mapping, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import make_output_dir
 
@@ -55,19 +56,26 @@ class ProbeConfig(Config):
     a concatenation such as `word,trigram` is one kind); `train`: the training settings of every run."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "resume", "models", "keep_encoders")
 
-    input: list[str] = field(default_factory=list)
-    output: str = ""
-    format: str = "auto"                 # of every input, as `paranmt train --format`
-    suffixes: list[str] | None = None    # moses inputs: SIDE1, SIDE2 (default en/cs or eng/ces)
-    by: str | None = None                # rank each corpus by this column and probe each fold
-    folds: int | None = bounded(None, 1)   # folds of the ranking (default 10 with `by`: the paper's tenths)
-    pairs: int = bounded(100_000, 1)     # training pairs per run (all of a corpus or fold when it has fewer)
-    models: list[str] = field(default_factory=lambda: list(DEFAULT_MODELS))
-    seed: int = 1                        # of the draw of the pairs (training: train.seed)
-    sts_dir: str = ""                    # STS root folder (as `paranmt eval --sts-dir`)
-    datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])   # names containing one
-    resume: bool = False
-    keep_encoders: bool = False          # keep each run's trained encoder under runs/ (else its logs only)
+    input: list[str] = setting(default_factory=list, help="corpora: shard directories, Parquet corpora, TSV pair "
+                               "files, Moses prefixes (as `paranmt train`)")
+    output: str = setting("", help="output directory (results.csv, probe.png, probe_config.yaml, runs/)")
+    format: str = choice("auto", FORMATS, help=f"format of the inputs, one of {', '.join(FORMATS)}")
+    suffixes: list[str] | None = setting(None, help="Moses suffixes SIDE1 SIDE2")
+    by: str | None = setting(None, help="rank each corpus by this column (e.g. para_score, trigram_overlap, simile) "
+                             "and probe each fold")
+    folds: int | None = bounded(None, 1, help="folds of the ranking, fold 0 = lowest (default 10 with --by: tenths)")
+    pairs: int = bounded(100_000, 1, help="training pairs per run (all of a corpus or fold when it has fewer)")
+    models: list[str] = setting(default_factory=lambda: list(DEFAULT_MODELS), help=f"encoder kinds, each trained on "
+                                f"every corpus/fold: {', '.join(BASE_KINDS)} (lstm = LSTMavg) or a "
+                                "sum/concatenation of them")
+    seed: int = setting(1, help="seed of the draw of the training pairs")
+    sts_dir: str = setting("", help="STS root folder (as `paranmt eval --sts-dir`)")
+    datasets: list[str] = setting(default_factory=lambda: ["STS2017/track5.en-en"], help="STS datasets scored, by "
+                                  "name or part of it")
+    resume: bool = setting(False, flag={"action": "store_true"}, help="skip the runs results.csv holds (refused when "
+                           "there is no results.csv)")
+    keep_encoders: bool = setting(False, flag={"action": "store_true"}, help="keep each run's encoder under DIR/runs/ "
+                                  "(default: its logs only)")
     train: TrainConfig = field(default_factory=lambda: TrainConfig(encoder=PER_RUN, epochs=1))
 
     def validate(self) -> "ProbeConfig":

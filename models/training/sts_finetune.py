@@ -62,7 +62,7 @@ from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataE
 from paranmt.models.evaluation.transfer import load_task as transfer_task
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
-from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice
+from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -98,20 +98,26 @@ class FinetuneConfig(LoopConfig):
     epochs, lr, max_steps, time_budget_minutes, patience over the dev Pearson, log_every, seed, threads; a CPU run
     without checkpoints: FIXED) and the head's."""
     FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
-    epochs: int = bounded(10, 1)
-    lr: float = bounded(1e-3, 0)                # Adam, head and encoder
+    epochs: int = bounded(10, 1, help="passes over the training pairs")
+    lr: float = bounded(1e-3, 0, help="Adam learning rate (head and encoder)")
     checkpoint_every: int = bounded(0, 0)
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
-    threads: int = bounded(1, 0)                # torch CPU threads (0: leave torch's setting)
+    threads: int = bounded(1, 0, help="torch CPU threads")
     device: str = "cpu"
-    task: str = "sick-r"                        # sick-r | stsb | sts12-15 | sick-e | sst2 (ALL_TASKS)
-    batch_size: int = bounded(25, 1)
-    hidden: int = bounded(50, 1, MAX_WIDTH)
-    l2_to_init: float = bounded(0.0, 0)         # λ_w of ‖θ_enc − θ_enc(init)‖² (0: off)
-    freeze_encoder: bool = False                # train the head only (frozen features)
-    projection: int = bounded(0, 0, MAX_WIDTH)  # learned linear projection of the embeddings before the head (0: none)
-    dev_fraction: float = bounded(0.1, 0, 1)    # stsb / sst2 without a test file: share of train held out as dev
-    limit: int = bounded(0, 0)                  # at most this many pairs per split (0 = all; quick checks)
+    task: str = choice("sick-r", ALL_TASKS, help="sick-r (SICK relatedness), stsb (STS Benchmark) or sts12-15 (P17's "
+                       "40/10/50 split of STS 2012-15): Pearson; sick-e (SICK entailment) or sst2 (SST-2 sentiment): "
+                       "accuracy")
+    batch_size: int = bounded(25, 1, help="pairs per Adam step")
+    hidden: int = bounded(50, 1, MAX_WIDTH, help="hidden size of the head (Tai: 50)")
+    l2_to_init: float = bounded(0.0, 0, help="lambda_w of the L2 penalty toward the starting encoder weights (0: off)")
+    freeze_encoder: bool = setting(False, flag={"action": "store_true"}, help="train the head only (frozen features)")
+    projection: int = bounded(0, 0, MAX_WIDTH, help="project the embeddings to N dimensions (a learned linear map) "
+                              "before the head (0: none)")
+    dev_fraction: float = bounded(0.1, 0, 1, help="stsb / sst2 without a test file: share of the training set held "
+                                  "out as dev (the dev file is then test)")
+    limit: int = bounded(0, 0, help="at most N pairs per split (0 = all; quick checks)")
+    max_steps: int = bounded(0, 0, help="stop after N updates (0 = no limit)")
+    seed: int = setting(1, help="random seed (head initialization, batch order, the stsb dev split)")
 
     def validate(self) -> "FinetuneConfig":
         super().validate()

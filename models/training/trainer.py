@@ -33,20 +33,20 @@ import dataclasses
 import json
 import logging
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 import torch
 
-from paranmt.models.encoders import RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
+from paranmt.models.encoders import BASE_KINDS, RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
-from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, check_choice
+from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -62,40 +62,68 @@ class TrainConfig(LoopConfig):
     SHAPES: ClassVar[tuple[str, ...]] = (
         "encoder", "dim", "hidden", "recurrent_units", "activation", "layers", "peepholes", "bidirectional_combine",
         "ngram_orders", "ngram_min_count", "vocab_size", "sp_vocab_size", "dropout", "word_dropout", "max_words")
-    encoder: str = "sp"
-    mode: str = "monolingual"            # monolingual (en-en pairs) | bilingual (cs-en bitext)
-    dim: int = bounded(300, 1, MAX_WIDTH)
-    hidden: int | None = bounded(None, 1, MAX_WIDTH)   # recurrent hidden size (default: dim)
-    recurrent_units: str = "word"        # word | sp: units of the recurrent encoders and of add/proj/dan
-    activation: str = "tanh"             # dan, rnn: tanh | relu; charagram: tanh | linear
-    layers: int = bounded(1, 1, MAX_LAYERS)         # dan: number of layers
-    peepholes: bool = True               # lstm-og / lstm-nog: Gers peephole connections
-    bidirectional_combine: str = "sum"   # bigran: sum | ff (one tanh layer over [forward ; backward])
-    ngram_orders: list[int] = field(default_factory=lambda: [2, 3, 4])   # charagram n-gram orders
-    ngram_min_count: int = bounded(2, 1)   # charagram: keep n-grams seen at least this often in the training data
-    vocab_size: int = bounded(200_000, 1, MAX_VOCABULARY)   # word / trigram vocabulary (most frequent units of data)
-    sp_vocab_size: int = bounded(20_000, 1, MAX_VOCABULARY)
-    sp_model: str | None = None          # an existing sentencepiece model (else one is trained on the data)
-    batch_size: int = bounded(100, 1)
-    margin: float = bounded(0.4, 0)
-    objective: str = "margin"            # margin (the papers' two-sided hinge) | bicvm (Elgohary & Carpuat's J_bi)
-    distance: str = "cosine"             # margin objective: cosine | euclidean (squared distance)
-    noise_samples: int = bounded(5, 1)   # bicvm: random noise sentences per side (k)
-    lambda_w: float = bounded(0.0, 0)    # L2 of the embedding rows toward their initial values
-    lambda_c: float = bounded(0.0, 0)    # L2 of the composition parameters (toward 0; iRNN: toward its init)
-    lambda_frobenius: float = bounded(0.0, 0)   # L2 of the embedding rows toward 0 (BiCVM's (lambda/2)||W||_F^2)
-    init_embeddings: str | None = None   # encoder directory or word2vec/GloVe text file initializing the embeddings
-    epochs: int = bounded(5, 0)          # 0 = no training: save the random-init encoder (baselines)
-    megabatch_size: int = bounded(40, 1)
-    anneal_every: int = bounded(150, 0)  # grow M by 1 every N mini-batches (0 = M fixed at megabatch_size)
-    negatives: str = "max"               # max | mix | rand
-    dropout: float = bounded(0.0, 0)    # < 1
-    word_dropout: float = bounded(0.0, 0)   # < 1
-    scramble: float | None = bounded(None, 0, 1)   # default: 0.3 for recurrent encoders, 0 otherwise
-    max_words: int = bounded(100, 1)     # skip training pairs with a longer side (whitespace words)
-    dev_sts_dir: str | None = None       # evaluate STS at each epoch end (datasets matching dev_datasets)
-    dev_datasets: list[str] = field(default_factory=lambda: ["STS2017/track5.en-en"])
-    dev_at: str = "epoch"                # epoch: dev STS at each epoch end | checkpoint: at each checkpoint
+    encoder: str = setting("sp", help=f"encoder architecture, one of {', '.join(BASE_KINDS)} (docs/encoders.md), or a "
+                           "sum (word+trigram+lstm) or concatenation (word,trigram) of any of them")
+    mode: str = choice("monolingual", MODES, help="monolingual: English paraphrase pairs; bilingual: cs-en bitext "
+                       "(negatives from the other side)")
+    dim: int = bounded(300, 1, MAX_WIDTH, help="embedding size")
+    hidden: int | None = bounded(None, 1, MAX_WIDTH, help="hidden size of the recurrent encoders (default: dim)")
+    recurrent_units: str = choice("word", ("word", "sp"), help="units of the recurrent encoders and of add/proj/dan: "
+                                  "words or sentencepiece pieces")
+    activation: str = choice("tanh", ("tanh", "relu", "linear"), help="activation of dan and rnn (tanh, relu) and of "
+                             "charagram (tanh, linear)")
+    layers: int = bounded(1, 1, MAX_LAYERS, help="layers of dan")
+    peepholes: bool = setting(True, help="peephole connections of lstm-og / lstm-nog (true/false)")
+    bidirectional_combine: str = choice("sum", ("sum", "ff"), help="bigran: sum the directions (sum) or one tanh "
+                                        "layer over both (ff)")
+    ngram_orders: list[int] = setting(default_factory=lambda: [2, 3, 4], help="character n-gram orders of charagram")
+    ngram_min_count: int = bounded(2, 1, help="charagram keeps the n-grams seen at least this often in the training "
+                                   "data")
+    vocab_size: int = bounded(200_000, 1, MAX_VOCABULARY, help="word / trigram vocabulary: the most frequent units of "
+                              "the training data")
+    sp_vocab_size: int = bounded(20_000, 1, MAX_VOCABULARY, help="vocabulary of the sentencepiece model trained on "
+                                 "the data")
+    sp_model: str | None = setting(None, help="an existing sentencepiece model for sp encoders (else one is trained "
+                                   "on the training data)")
+    batch_size: int = bounded(100, 1, help="pairs per mini-batch (one Adam step)")
+    margin: float = bounded(0.4, 0, help="margin of the contrastive loss (delta; Elgohary & Carpuat tuned 1/10/100 "
+                            "for squared Euclidean)")
+    objective: str = choice("margin", OBJECTIVES, help="margin: the papers' two-sided hinge against mined negatives; "
+                            "bicvm: BiCVM's squared-Euclidean hinge against --noise-samples random sentences (use "
+                            "with --encoder add)")
+    distance: str = choice("cosine", DISTANCES, help="similarity of the margin objective: cosine, or minus the "
+                           "squared Euclidean distance (euclidean)")
+    noise_samples: int = bounded(5, 1, help="bicvm: random noise sentences per side (k)")
+    lambda_w: float = bounded(0.0, 0, help="L2 of the used embedding rows toward their initial values (lambda_w)")
+    lambda_c: float = bounded(0.0, 0, help="L2 of the composition parameters, toward 0 (iRNN: toward its identity "
+                              "initialization) (lambda_c)")
+    lambda_frobenius: float = bounded(0.0, 0, help="L2 of the used embedding rows toward 0 (BiCVM's "
+                                      "(lambda/2)||W||_F^2 = this value)")
+    init_embeddings: str | None = setting(None, help="initial embeddings, matched row by unit: an encoder directory "
+                                          "(e.g. assets/encoder-sp: its word/trigram/sp tables; with its sp.model as "
+                                          "--sp-model the sp table is copied whole) or a word2vec/GloVe text file "
+                                          "(words; sp pieces for an encoder without word units); dim must match")
+    epochs: int = bounded(5, 0, help="passes over the training pairs (0 saves the randomly initialized encoder)")
+    megabatch_size: int = bounded(40, 1, help="mega-batch size M, in mini-batches: negatives are chosen among M x "
+                                  "batch-size pairs")
+    anneal_every: int = bounded(150, 0, help="grow M by 1 every N mini-batches up to --megabatch-size (0: M fixed)")
+    negatives: str = choice("max", STRATEGIES, help="negative per sentence in each mega-batch: the most similar "
+                            "(max), max or random half of the time (mix), random (rand)")
+    dropout: float = bounded(0.0, 0, help="dropout on the embeddings")
+    word_dropout: float = bounded(0.0, 0, help="probability of dropping each word (unit) of a training sentence")
+    scramble: float | None = bounded(None, 0, 1, help="probability of shuffling a pair's word order (default 0.3 for "
+                                     "recurrent encoders, else 0)")
+    max_words: int = bounded(100, 1, help="skip training pairs with a longer side (whitespace words)")
+    dev_sts_dir: str | None = setting(None, help="STS root folder; its STS2017 en-en (dev_datasets) is scored at each "
+                                      "--dev-at and the best model kept in <output>/best/")
+    dev_datasets: list[str] = setting(default_factory=lambda: ["STS2017/track5.en-en"], help="the datasets of "
+                                      "--dev-sts-dir scored as dev, each by its name or a part of it")
+    dev_at: str = choice("epoch", DEV_AT, help="score the dev STS at each epoch end (epoch) or at each checkpoint and "
+                         "the end (checkpoint)")
+    patience: int = bounded(0, 0, help="stop after N dev evaluations in a row without a new best (needs "
+                            "--dev-sts-dir; 0: off)")
+    lr: float = bounded(0.001, 0, help="Adam learning rate")
+    log_every: int = bounded(100, 0, help="log loss, M and pairs/s to <output>/metrics.jsonl every N mini-batches")
 
     def validate(self) -> "TrainConfig":
         from paranmt.models.encoders import SQUARE_KINDS, EncoderError, check_kind

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges, near_matches
+from paranmt.schemas.config import (DEVICES, CommandLineValue, Config, bounded, check_ranges, field_spec,
+                                    near_matches)
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -93,42 +94,73 @@ def unrecognized_arguments(groups: list[list[str]], flags=()) -> str:
     return f"unrecognized arguments: {', '.join(named)}"
 
 
-def add_config_flags(parser, config_class, flag_help: dict, choices: dict, flags: dict | None = None) -> None:
-    """One flag per key of `flag_help`: a field of the dataclass `config_class` or, dotted, of one of its sections
-    (`paraphrase.beam` -> `--beam`, dest the key, which schemas.config.load_config takes as it is); the flag is
-    `--field-name` of the last part, its help text the key's with the field's default appended; type from the
-    annotation's first type, bool as true/false, lists as several values; `choices` per key. Every flag defaults
-    to None, so an absent flag keeps the YAML / default value: a command's flags generated from its config's
-    fields. `flags`: per key, what its flag keeps of an older command line (argparse settings that win: `name`
-    for another flag name, `action` `store_true` for a switch without a value, `type`, `metavar`, `nargs`)."""
+def config_keys(config_class, sections: tuple[str, ...] = ()) -> list[str]:
+    """The keys of `config_class`'s settings, each of which has a flag: its fields that are not `fixed`
+    (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (whose keys
+    `--config` and `--set` reach), and the same of each section named in `sections`, dotted (`paraphrase.beam`)."""
+    instance, keys = config_class(), []
+    for spec in dataclasses.fields(config_class):
+        value = getattr(instance, spec.name)
+        if spec.name in sections:
+            keys += [f"{spec.name}.{key}" for key in config_keys(type(value))]
+        elif not (dataclasses.is_dataclass(value) or spec.name in getattr(config_class, "FIXED", ())
+                  or field_spec(config_class, spec.name).get("fixed")):
+            keys.append(spec.name)
+    return keys
+
+
+def add_config_flags(parser, config_class, sections: tuple[str, ...] = (), flags: dict | None = None,
+                     flag_help: dict | None = None, choices: dict | None = None) -> None:
+    """One flag per setting of the dataclass `config_class` (`config_keys`: its own fields and those of the
+    sections named in `sections`, dotted: `paraphrase.beam` -> `--beam`, dest the key, which
+    schemas.config.load_config takes as it is): `--field-name` of the last part, its help text the field's
+    (`setting`, `bounded`, `choice` of schemas/config.py; a redeclared field keeps its base class's) with the
+    field's default appended, its choices the field's; type from the annotation's first type, bool as
+    true/false, lists as several values, a mapping as YAML text. Every flag defaults to None, so an absent flag
+    keeps the YAML / default value. `flags`: per key, argparse settings that win over the field's (`name` for
+    another flag name, `help`, `action` `store_true` for a switch without a value, `type`, `metavar`, `nargs`),
+    for a section's field whose flag a command names its own way. `flag_help` (a key -> help dict) and `choices`:
+    the flags of a command whose config's fields do not yet carry their help. The keys are recorded as the
+    parser's default `config_keys`, which `load_command_config` reads back."""
     instance = config_class()
-    for key, text in flag_help.items():
+    keys = list(flag_help) if flag_help is not None else config_keys(config_class, sections)
+    for key in keys:
         spec, default = config_field(instance, key)
+        *parts, name = key.split(".")
+        owner = type(config_field(instance, ".".join(parts))[1]) if parts else config_class
+        declared = field_spec(owner, name)
+        text = flag_help[key] if flag_help is not None else declared.get("help")
+        if not text:
+            raise TypeError(f"{owner.__name__}.{name} has no help: declare it with setting(), bounded() or "
+                            f"choice() and their help=, or as fixed() when it is no setting of the user's")
         # the annotation's first type; annotations are strings here, e.g. "int | None", "list[int]"
         annotation = str(spec.type).split(" |")[0]
-        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int,
-                "list[float]": float}.get(annotation, str)
-        override = (flags or {}).get(key, {})
+        kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int, "list[float]": float,
+                "str": str, "list[str]": str}.get(annotation, CommandLineValue)
+        override = {**declared.get("flag", {}), **(flags or {}).get(key, {})}
+        key_choices = (choices or {}).get(key) or declared.get("choices")
         shown = default not in (None, "", []) and "action" not in override   # a switch says what it does
         default_text = " ".join(map(str, default)) if isinstance(default, list) else default
-        settings = {"dest": key, "type": kind, "choices": choices.get(key), "default": None,
+        settings = {"dest": key, "type": kind, "choices": key_choices, "default": None,
                     "nargs": "+" if annotation.startswith("list") else None,
-                    "metavar": None if choices.get(key) else key.split(".")[-1].upper(),
+                    "metavar": None if key_choices else "YAML" if kind is CommandLineValue else name.upper(),
                     "help": text + (f" (default {default_text})" if shown else "")}
         if "action" in override:        # a switch: no value, so no type, nargs, choices or metavar of its own
             settings.update(type=None, nargs=None, choices=None, metavar=None)
         settings.update(override)
-        name = settings.pop("name", "--" + key.split(".")[-1].replace("_", "-"))
-        parser.add_argument(name, **{key: value for key, value in settings.items()
+        flag = settings.pop("name", "--" + name.replace("_", "-"))
+        parser.add_argument(flag, **{key: value for key, value in settings.items()
                                      if value is not None or key == "default"})
+    parser.set_defaults(config_keys=[*(parser.get_default("config_keys") or []), *keys])
 
 
-def add_config_arguments(parser, config_class, flag_help: dict, choices: dict | None = None,
-                         flags: dict | None = None, example: str = "", config_file: bool = True) -> None:
+def add_config_arguments(parser, config_class, flag_help: dict | None = None, choices: dict | None = None,
+                         flags: dict | None = None, example: str = "", config_file: bool = True,
+                         sections: tuple[str, ...] = ()) -> None:
     """A command configured by one typed config: its flags (`add_config_flags`), `--config FILE.yaml` (keys = the
     config's fields; not with `config_file` False, for a command whose --config names another file) and `--set
     KEY=VALUE` (repeatable); `load_command_config` reads them back."""
-    add_config_flags(parser, config_class, flag_help, choices or {}, flags)
+    add_config_flags(parser, config_class, sections, flags, flag_help, choices)
     if config_file:
         parser.add_argument("--config", help=f"YAML with {config_class.__name__} keys (the flags' names with _ for "
                             f"-; flags and --set win)")
@@ -136,8 +168,9 @@ def add_config_arguments(parser, config_class, flag_help: dict, choices: dict | 
                         help="override any config key" + (f", e.g. --set {example}" if example else ""))
 
 
-def add_config_command(subparsers, name: str, config_class, flag_help: dict, func, *, help: str, description: str,
-                       choices: dict | None = None, flags: dict | None = None, example: str = "",
+def add_config_command(subparsers, name: str, config_class, func, *, help: str, description: str,
+                       flag_help: dict | None = None, choices: dict | None = None, flags: dict | None = None,
+                       example: str = "",
                        resume: str | None = None, overwrite: str | None = None, resume_default: bool | None = False,
                        **defaults):
     """The parser of a command configured by one typed config: `name` with its line of `paranmt --help` (`help`,
@@ -161,17 +194,18 @@ def add_rerun_flags(parser, resume: str | None, overwrite: str | None, resume_de
         parser.add_argument("--overwrite", action="store_true", help=overwrite)
 
 
-def load_command_config(config_class, args, flag_help: dict, what: str, required: tuple[str, ...] = (),
+def load_command_config(config_class, args, what: str, required: tuple[str, ...] = (),
                         config_file: bool = True, saved_in: Callable[[Config], str | Path] | None = None):
     """The command's config: `config_class` defaults <- `--config` YAML (not with `config_file` False:
-    `add_config_arguments`) <- its flags (those given) <- `--set` (schemas.config.load_config, the one loader),
-    validated (`validate()`); a `required` field left empty is one line naming its flag and key. `saved_in`, for a
-    command that resumes: its output directory, given the config loaded so far (it may be a config field); with
-    `--resume`, the config the stopped run saved there (`config_class.SAVED_AS`, `saved_config`) takes the place of
-    the defaults, so the run goes on with its settings and the YAML, flags and --set given override them."""
+    `add_config_arguments`) <- its flags (`add_config_flags`, those given) <- `--set` (schemas.config.load_config,
+    the one loader), validated (`validate()`); a `required` field left empty is one line naming its flag and key.
+    `saved_in`, for a command that resumes: its output directory, given the config loaded so far (it may be a config
+    field); with `--resume`, the config the stopped run saved there (`config_class.SAVED_AS`, `saved_config`) takes
+    the place of the defaults, so the run goes on with its settings and the YAML, flags and --set given override
+    them."""
     from paranmt.schemas.config import load_config, parse_assignments
 
-    overrides = {name: getattr(args, name) for name in flag_help}
+    overrides = {name: getattr(args, name) for name in args.config_keys}
     overrides.update(parse_assignments(args.set))
     path = args.config if config_file else None
     config = load_config(config_class, path, overrides, what=what)

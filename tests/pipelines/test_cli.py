@@ -163,7 +163,7 @@ def test_a_commands_settings_come_from_its_config_then_its_flags_then_set(comman
                                                     *argv])
         if command == "filter":         # a preset name or a file
             return command_module.filter_config(args)
-        return load_command_config(config_class, args, command_module.FLAG_HELP, f"{command} config")
+        return load_command_config(config_class, args, f"{command} config")
 
     assert str(getattr(settings(), field)) == str(in_yaml)
     assert str(getattr(settings(flag, flag_value), field)) == str(float(flag_value) if field == "threshold" else

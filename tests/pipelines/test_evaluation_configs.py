@@ -81,7 +81,7 @@ def settings(command: str, argv: list[str]):
     module_name, class_name = CONFIGS[command]
     module = importlib.import_module(f"paranmt.pipelines.{module_name}")
     args = make_parser(command).parse_args([command, *argv])
-    return load_command_config(getattr(module, class_name), args, module.FLAG_HELP, f"{command} config")
+    return load_command_config(getattr(module, class_name), args, f"{command} config")
 
 
 def value(config, key: str):
