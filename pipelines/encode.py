@@ -16,33 +16,24 @@ import numpy as np
 
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 
 
 @dataclasses.dataclass
 class EncodeConfig(Config):
-    """The settings of `paranmt encode`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt encode`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("model", "input", "output")
-    model: str = ""
-    input: str | None = None
-    output: str | None = None
-    batch_size: int = bounded(1024, 1)
-    threads: int = bounded(1, 1)
+    model: str = setting("", help="encoder directory")
+    input: str | None = setting(None, help="sentence file (default: stdin)")
+    output: str | None = setting(None, help="FILE.npy or text file (default: text to stdout)")
+    batch_size: int = bounded(1024, 1, help="sentences per encoder call")
+    threads: int = bounded(1, 1, help="torch CPU threads")
 
     def validate(self) -> "EncodeConfig":
         check_ranges(self)
         return self
-
-
-FLAG_HELP = {
-    "model": "encoder directory",
-    "input": "sentence file (default: stdin)",
-    "output": "FILE.npy or text file (default: text to stdout)",
-    "batch_size": "sentences per encoder call",
-    "threads": "torch CPU threads",
-}
 
 
 def check_output(config: EncodeConfig, overwrite: bool) -> None:
@@ -91,6 +82,6 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "encode", EncodeConfig, run, flag_help=FLAG_HELP, example="batch_size=256",
+    add_config_command(subparsers, "encode", EncodeConfig, run, example="batch_size=256",
                        help="embed sentences with a saved encoder", description=__doc__,
                        overwrite="replace an existing --output file (without it, an existing one is refused)")

@@ -11,14 +11,14 @@ underscores) <- flags <- `--set KEY=VALUE`.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from paranmt.models.evaluation.transfer import DEFAULT_TASKS, TASKS, TransferProbeConfig
-from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
-                                                 add_config_command, add_overwrite_flag, load_command_config)
+from paranmt.pipelines.runtime.arguments import (EVALUATION_REQUIRED, EvaluationConfig, add_config_command,
+                                                 add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import results_output
-from paranmt.schemas.config import bounded, check_choice
+from paranmt.schemas.config import bounded, check_choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -29,12 +29,14 @@ BASELINES = ("bag-of-words", "random")
 @dataclass
 class TransferConfig(EvaluationConfig, TransferProbeConfig):
     """The settings of `paranmt eval-transfer` (EvaluationConfig's and the probes': TransferProbeConfig, folds,
-    inner_folds, c_grid, limit, seed, max_iter): the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and
+    inner_folds, c_grid, limit, seed, max_iter): the keys of `--config FILE.yaml`, the flags (one per field) and
     `--set`."""
-    tasks: list[str] = field(default_factory=lambda: list(DEFAULT_TASKS))
-    baselines: list[str] = field(default_factory=lambda: list(BASELINES))
-    name: str | None = None
-    batch_size: int = bounded(1024, 1)
+    data_dir: str = setting("", help="folder laid out like ../shared/data (transfer/, sts/SICK/)")
+    tasks: list[str] = setting(default_factory=lambda: list(DEFAULT_TASKS), help=f"tasks, of {' '.join(TASKS)}")
+    baselines: list[str] = setting(default_factory=lambda: list(BASELINES), choices=BASELINES, flag={"nargs": "*"},
+                                   help="baseline models added as rows (none: --baselines alone)")
+    name: str | None = setting(None, help="the model's name in the table (default: the directory name)")
+    batch_size: int = bounded(1024, 1, help="sentences per encoder call")
 
     def validate(self) -> "TransferConfig":
         EvaluationConfig.validate(self)
@@ -45,22 +47,6 @@ class TransferConfig(EvaluationConfig, TransferProbeConfig):
         for baseline in self.baselines:
             check_choice("baselines", baseline, BASELINES)
         return self
-
-
-# TransferConfig field -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {
-    **EVALUATION_FLAG_HELP,
-    "data_dir": "folder laid out like ../shared/data (transfer/, sts/SICK/)",
-    "tasks": f"tasks, of {' '.join(TASKS)}",
-    "baselines": "baseline models added as rows (none: --baselines alone)",
-    "name": "the model's name in the table (default: the directory name)",
-    "folds": "cross-validation folds of mr/cr/subj",
-    "inner_folds": "inner folds that choose C",
-    "c_grid": "inverse L2 strengths tried",
-    "limit": "at most N examples per split, stratified (0 = all; for quick checks)",
-    "seed": "seed of the folds, the samples and the random encoder",
-    "batch_size": "sentences per encoder call",
-}
 
 
 def run(args) -> int:
@@ -92,8 +78,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-transfer", TransferConfig, run, flag_help=FLAG_HELP,
-                                choices={"baselines": BASELINES}, flags={"baselines": {"nargs": "*"}},
-                                example="folds=5", description=__doc__, help="SentEval-style transfer tasks (MR, CR, "
-                                "SUBJ, SICK-E, MRPC) with logistic-regression probes on frozen embeddings")
+    parser = add_config_command(subparsers, "eval-transfer", TransferConfig, run, example="folds=5",
+                                description=__doc__, help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, MRPC) "
+                                "with logistic-regression probes on frozen embeddings")
     add_overwrite_flag(parser, "the results.csv and summary.md")

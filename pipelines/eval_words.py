@@ -4,29 +4,35 @@ Spearman's rho of cos(f(w1), f(w2)) against the human ratings of every benchmark
 (dataset,n,spearman,covered,spearman_all) and `summary.md` into `--output`.
 An --output holding the results of an earlier run is refused unless `--overwrite`; one that is, holds or lies
 inside an input is refused; Ctrl-C, SIGTERM or a full disk stop it in one line naming the rerun, leaving no
-results file. Settings (pipelines/runtime/arguments.py EvaluationConfig): defaults <- `--config FILE.yaml` (keys:
-model, data_dir, output, threads) <- flags <- `--set KEY=VALUE`.
+results file. Settings (WordSimilarityConfig: pipelines/runtime/arguments.py EvaluationConfig's): defaults <-
+`--config FILE.yaml` (keys: model, data_dir, output, threads) <- flags <- `--set KEY=VALUE`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import (EVALUATION_FLAG_HELP, EVALUATION_REQUIRED, EvaluationConfig,
-                                                 add_config_command, add_overwrite_flag, load_command_config)
+from paranmt.pipelines.runtime.arguments import (EVALUATION_REQUIRED, EvaluationConfig, add_config_command,
+                                                 add_overwrite_flag, load_command_config)
 from paranmt.pipelines.runtime.outputs import results_output
+from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
 
 
-FLAG_HELP = {**EVALUATION_FLAG_HELP, "data_dir": "folder laid out like ../shared/data (its word-sim/)"}
+@dataclass
+class WordSimilarityConfig(EvaluationConfig):
+    """The settings of `paranmt eval-words`: EvaluationConfig's (model, data_dir, output, threads), the keys of
+    `--config FILE.yaml`, the flags (one per field) and `--set`."""
+    data_dir: str = setting("", help="folder laid out like ../shared/data (its word-sim/)")
 
 
 def run(args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.evaluation.word_similarity import discover_benchmarks, evaluate, write_results
 
-    c = load_command_config(EvaluationConfig, args, "eval-words config", required=EVALUATION_REQUIRED)
+    c = load_command_config(WordSimilarityConfig, args, "eval-words config", required=EVALUATION_REQUIRED)
     folder = Path(c.data_dir) / "word-sim"
     if not folder.is_dir():
         raise ConfigError(f"--data-dir {c.data_dir} has no word-sim/ folder")
@@ -47,7 +53,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-words", EvaluationConfig, run, flag_help=FLAG_HELP, example="threads=2",
+    parser = add_config_command(subparsers, "eval-words", WordSimilarityConfig, run, example="threads=2",
                                 help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an encoder: "
                                 "Spearman of the cosine", description=__doc__)
     add_overwrite_flag(parser, "the results.csv and summary.md")

@@ -13,7 +13,7 @@ Settings (EvalConfig): defaults <- `--config FILE.yaml` (its keys: the flags' na
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -22,7 +22,7 @@ from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_d
                                           write_results, year_means)
 from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import results_output
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
@@ -31,17 +31,20 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class EvalConfig(Config):
-    """The settings of `paranmt eval`: the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    """The settings of `paranmt eval`: the keys of `--config FILE.yaml`, the flags (one per field) and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("model", "sts_dir", "output")
-    model: str = ""
-    sts_dir: str = ""
-    output: str = ""
-    select: list[str] = field(default_factory=list)
-    hard: bool = False
-    hard_fraction: float = 0.2
-    hard_negation: str = "tokens"
-    batch_size: int = bounded(1024, 1)
-    threads: int = bounded(1, 1)
+    model: str = setting("", help="encoder directory (config.json, weights.npz, ...)")
+    sts_dir: str = setting("", help="root folder holding the STS datasets")
+    output: str = setting("", help="directory for results.csv and summary.md")
+    select: list[str] = setting(default_factory=list, help="only datasets whose name contains one of these strings")
+    hard: bool = setting(False, flag={"action": "store_true"}, help="add the Hard+/Hard- subsets and Table 49's "
+                         "difficulty splits (negation; symmetric WER extremes x gold bands) of STS 2012-2016")
+    hard_fraction: float = setting(0.2, help="share of the SWER distribution at each extreme of Hard+/Hard- (the "
+                                   "thesis: 0.2)")
+    hard_negation: str = choice("tokens", NEGATION_RULES, help="negation split: tokens ('not', 'cannot', ...'t) or "
+                                "substring ('not' or \"'t\" anywhere)")
+    batch_size: int = bounded(1024, 1, help="sentences per encoder call")
+    threads: int = bounded(1, 1, help="torch CPU threads")
 
     def validate(self) -> "EvalConfig":
         check_ranges(self)
@@ -49,21 +52,6 @@ class EvalConfig(Config):
             raise ConfigError(f"hard_fraction must be in (0, 0.5), not {self.hard_fraction}")
         check_choice("hard_negation", self.hard_negation, NEGATION_RULES)
         return self
-
-
-# EvalConfig field -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {
-    "model": "encoder directory (config.json, weights.npz, ...)",
-    "sts_dir": "root folder holding the STS datasets",
-    "output": "directory for results.csv and summary.md",
-    "select": "only datasets whose name contains one of these strings",
-    "hard": "add the Hard+/Hard- subsets and Table 49's difficulty splits (negation; symmetric WER extremes x gold "
-            "bands) of STS 2012-2016",
-    "hard_fraction": "share of the SWER distribution at each extreme of Hard+/Hard- (the thesis: 0.2)",
-    "hard_negation": "negation split: tokens ('not', 'cannot', ...'t) or substring ('not' or \"'t\" anywhere)",
-    "batch_size": "sentences per encoder call",
-    "threads": "torch CPU threads",
-}
 
 
 def run(args) -> int:
@@ -98,8 +86,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval", EvalConfig, run, flag_help=FLAG_HELP,
-                                choices={"hard_negation": NEGATION_RULES}, flags={"hard": {"action": "store_true"}},
+    parser = add_config_command(subparsers, "eval", EvalConfig, run,
                                 example="hard_fraction=0.1",
                                 help="STS evaluation of a sentence encoder", description=__doc__)
     add_overwrite_flag(parser, "the results.csv and summary.md")

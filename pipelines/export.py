@@ -24,7 +24,7 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
-from paranmt.schemas.config import Config, check_choice
+from paranmt.schemas.config import Config, check_choice, choice, setting
 from paranmt.schemas.records import SCHEMA_VERSION
 from paranmt.transforms.export import FORMATS, HEADERS, HF_SCHEMA, ExportShardFn
 from paranmt.transforms.shards import (concatenate_files, read_shard_metadata, shard_files, unique_shard_names,
@@ -164,29 +164,21 @@ def run_export(config: "ExportConfig", beam_args: list[str] | None = None, overw
 
 @dataclasses.dataclass
 class ExportConfig(Config):
-    """The settings of `paranmt export`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt export`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
-    format: str = ""
-    input: str = ""
-    output: str = ""
-    lowercase: bool | None = None
+    format: str = choice("", FORMATS, help="paranmt-txt, scpn or hf")
+    input: str = setting("", help="shard directory (top-level *.parquet) or glob")
+    output: str = setting("", help="output file (paranmt-txt, scpn) or directory (hf)")
+    lowercase: bool | None = setting(None, flag={"action": argparse.BooleanOptionalAction}, help="lowercase sentences "
+                                     "(default: on for paranmt-txt and scpn, off for hf)")
 
     def validate(self) -> "ExportConfig":
         check_choice("format", self.format, FORMATS)
         return self
 
 
-FLAG_HELP = {
-    "format": "paranmt-txt, scpn or hf",
-    "input": "shard directory (top-level *.parquet) or glob",
-    "output": "output file (paranmt-txt, scpn) or directory (hf)",
-    "lowercase": "lowercase sentences (default: on for paranmt-txt and scpn, off for hf)",
-}
-
-
 def register(subparsers) -> None:
-    add_config_command(subparsers, "export", ExportConfig, run, flag_help=FLAG_HELP, choices={"format": FORMATS},
-                       flags={"lowercase": {"action": argparse.BooleanOptionalAction}}, example="lowercase=false",
+    add_config_command(subparsers, "export", ExportConfig, run, example="lowercase=false",
                        help="export shards as ParaNMT text, SCPN training data or a Hugging Face dataset",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
                        overwrite="replace an earlier export at --output (without it, an --output holding one is "

@@ -17,7 +17,7 @@ from pathlib import Path
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
-from paranmt.schemas.config import Config, check_choice
+from paranmt.schemas.config import Config, check_choice, choice
 from paranmt.schemas.errors import ConfigError
 
 # format -> (the extra that provides its exporter, the module with `export_sentence_transformer`)
@@ -28,7 +28,7 @@ FORMATS = tuple(EXPORTERS)
 @dataclass
 class EncoderExportConfig(Config):
     """The settings of `paranmt export-encoder` (`--config` YAML keys, `--set`, the flags)."""
-    format: str = "sentence-transformers"       # FORMATS
+    format: str = choice("sentence-transformers", FORMATS, help="target format")
 
     def validate(self) -> "EncoderExportConfig":
         check_choice("format", self.format, FORMATS)
@@ -62,8 +62,8 @@ def export(args, config: EncoderExportConfig, output: Path) -> int:
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "export-encoder", EncoderExportConfig, run, flag_help={"format": "target format"},
-                                choices={"format": FORMATS}, example="format=sentence-transformers",
+    parser = add_config_command(subparsers, "export-encoder", EncoderExportConfig, run,
+                                example="format=sentence-transformers",
                                 help="write a saved encoder for sentence-transformers", description=__doc__)
     parser.add_argument("--model", required=True, help="encoder directory (`paranmt train` output, assets/encoder-sp)")
     parser.add_argument("--output", required=True, help="new directory to write")

@@ -26,7 +26,7 @@ from paranmt.pipelines.runtime.arguments import add_config_command, load_command
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
-from paranmt.schemas.config import Config
+from paranmt.schemas.config import Config, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 from paranmt.transforms.lexicon import ParaphraseLexicon
@@ -91,13 +91,13 @@ def run_lexicon(config: "LexiconConfig", beam_args: list[str] | None = None, ove
 
 @dataclasses.dataclass
 class LexiconConfig(Config):
-    """The settings of `paranmt lexicon`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt lexicon`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
-    input: str = ""
-    output: str = ""
-    simlex: str | None = None
-    min_count: int = 2
-    alpha: float = 1.0
+    input: str = setting("", help="shard directory (top-level *.parquet) or glob")
+    output: str = setting("", help="output directory")
+    simlex: str | None = setting(None, help=f"word-similarity file (default: {DEFAULT_SIMLEX})")
+    min_count: int = setting(2, help="minimum cross co-occurrence count")
+    alpha: float = setting(1.0, help="add-alpha smoothing of the PMI counts")
 
     def validate(self) -> "LexiconConfig":
         if self.min_count < 1:
@@ -107,17 +107,8 @@ class LexiconConfig(Config):
         return self
 
 
-FLAG_HELP = {
-    "input": "shard directory (top-level *.parquet) or glob",
-    "output": "output directory",
-    "simlex": f"word-similarity file (default: {DEFAULT_SIMLEX})",
-    "min_count": "minimum cross co-occurrence count",
-    "alpha": "add-alpha smoothing of the PMI counts",
-}
-
-
 def register(subparsers) -> None:
-    add_config_command(subparsers, "lexicon", LexiconConfig, run, flag_help=FLAG_HELP, example="min_count=3",
+    add_config_command(subparsers, "lexicon", LexiconConfig, run, example="min_count=3",
                        help="paraphrase lexicon (cross-sentence and adjusted PMI) with its SimLex-999 evaluation",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
                        overwrite="replace an earlier lexicon in --output (without it, an --output holding one is "

@@ -36,7 +36,7 @@ from paranmt.pipelines.runtime.arguments import add_config_command, load_command
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
                                                report_rejects)
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
 
@@ -49,15 +49,15 @@ PARSE_CACHE = "parses.tsv"
 
 @dataclasses.dataclass
 class ParaphraseDataConfig(Config):
-    """The settings of `paranmt paraphrase-data`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt paraphrase-data`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("data", "output", "parse_cache")
-    data: str = ""
-    output: str = ""
-    parser: str = "assets/parser-en"
-    parse_cache: str | None = None
-    held_out_per_mille: int = bounded(50, 0, 1000)
-    max_words: int = bounded(30, 1)
-    max_sentences: int = bounded(0, 0)
+    data: str = setting("", help="the data folder (../shared/data layout)")
+    output: str = setting("", help="output directory")
+    parser: str = setting("assets/parser-en", help="parser model directory")
+    parse_cache: str | None = setting(None, help="parse cache TSV to reuse and extend (default OUTPUT/parses.tsv)")
+    held_out_per_mille: int = bounded(50, 0, 1000, help="held-out share in 1/1000")
+    max_words: int = bounded(30, 1, help="drop longer sentences")
+    max_sentences: int = bounded(0, 0, help="keep at most N training sentences (0: all)")
 
     def validate(self) -> "ParaphraseDataConfig":
         check_ranges(self)
@@ -160,20 +160,9 @@ def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, out
     log.info("paraphrase data in %s: %s", output, counts)
 
 
-FLAG_HELP = {
-    "data": "the data folder (../shared/data layout)",
-    "output": "output directory",
-    "parser": "parser model directory",
-    "parse_cache": "parse cache TSV to reuse and extend (default OUTPUT/parses.tsv)",
-    "held_out_per_mille": "held-out share in 1/1000",
-    "max_words": "drop longer sentences",
-    "max_sentences": "keep at most N training sentences (0: all)",
-}
-
-
 def register(subparsers) -> None:
     parser = add_config_command(
-        subparsers, "paraphrase-data", ParaphraseDataConfig, run, flag_help=FLAG_HELP, example="max_sentences=30000",
+        subparsers, "paraphrase-data", ParaphraseDataConfig, run, example="max_sentences=30000",
         description=__doc__, help="assemble paraphraser training / held-out data (human paraphrase pairs, English "
         "sentences) from ../shared/data, parsed",
         resume="continue the run that stopped in --output (the sentences in its parse cache are not parsed again); "

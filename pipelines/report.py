@@ -20,7 +20,7 @@ import math
 from typing import ClassVar
 
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.row_condition import NUMERIC_COLUMNS
 
@@ -30,17 +30,24 @@ RATINGS = ("ratings.html", "ratings.json")
 
 @dataclasses.dataclass
 class ReportConfig(Config):
-    """The settings of `paranmt report`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt report`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "ratings")
-    input: str = ""
-    output: str = ""
-    by: str = "para_score"
-    per_band: int = bounded(10, 1, 10_000)
-    seed: str = "paranmt"
-    where: str | None = None
-    rate: bool = False
-    sample_size: int = bounded(10_000, 1)
-    ratings: list[str] = dataclasses.field(default_factory=list)
+    input: str = setting("", help="shards of a build, a filtered corpus or `paranmt paraphrase` (a directory or a "
+                         "glob)")
+    output: str = setting("", help="directory for index.html (or, with --ratings, ratings.html and ratings.json)")
+    by: str = setting("para_score", help="the numeric column whose bands the samples are drawn from (tenths of its "
+                      "range, or deciles)")
+    per_band: int = bounded(10, 1, 10_000, help="pairs shown per band (sources, for paraphrase shards); 100 for a "
+                            "rating sheet as P18's")
+    seed: str = setting("paranmt", help="the seed of every sample")
+    where: str | None = setting(None, help="a row condition to preview beside the filter presets, e.g. \"para_score >= "
+                                "0.5 and trigram_overlap <= 0.7\"")
+    rate: bool = setting(False, flag={"action": "store_true"}, help="add the paraphrase and fluency questions (1-3) "
+                         "to every sampled pair: a rating sheet")
+    sample_size: int = bounded(10_000, 1, help="references per corpus for the Table 1 statistics (length, IDF, "
+                               "entropies)")
+    ratings: list[str] = setting(default_factory=list, help="ratings CSV(s) saved by a rating "
+                                 "sheet (one per annotator): write the per-band table instead")
 
     def validate(self) -> "ReportConfig":
         check_ranges(self)
@@ -67,25 +74,10 @@ class ReportConfig(Config):
             raise ConfigError(f"--where {self.where!r}: {error}") from None
 
 
-FLAG_HELP = {
-    "input": "shards of a build, a filtered corpus or `paranmt paraphrase` (a directory or a glob)",
-    "output": "directory for index.html (or, with --ratings, ratings.html and ratings.json)",
-    "by": "the numeric column whose bands the samples are drawn from (tenths of its range, or deciles)",
-    "per_band": "pairs shown per band (sources, for paraphrase shards); 100 for a rating sheet as P18's",
-    "seed": "the seed of every sample",
-    "where": "a row condition to preview beside the filter presets, e.g. \"para_score >= 0.5 and "
-             "trigram_overlap <= 0.7\"",
-    "rate": "add the paraphrase and fluency questions (1-3) to every sampled pair: a rating sheet",
-    "sample_size": "references per corpus for the Table 1 statistics (length, IDF, entropies)",
-    "ratings": "ratings CSV(s) saved by a rating sheet (one per annotator): write the per-band table instead",
-}
-
-
 def register(subparsers) -> None:
-    add_config_command(subparsers, "report", ReportConfig, run, flag_help=FLAG_HELP, example="per_band=100",
+    add_config_command(subparsers, "report", ReportConfig, run, example="per_band=100",
                        help="a corpus report to open in a browser (one HTML file), and a rating sheet",
                        description=__doc__.split("\n\n")[0],
-                       flags={"rate": {"action": "store_true", "default": None}},
                        overwrite="replace an earlier report (index.html, or ratings.html and ratings.json) in "
                                  "--output")
 

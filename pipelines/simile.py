@@ -15,30 +15,24 @@ from paranmt.models.scoring.simile import SimileScorer, corpus_simile
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.outputs import stops_in_one_line
 from paranmt.schemas.build_config import ScoreConfig
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.streams import read_sentences
 
 
 @dataclass
 class SimileConfig(Config):
-    """The settings of `paranmt simile`: the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    """The settings of `paranmt simile`: the keys of `--config FILE.yaml`, the flags (one per field) and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("hyp", "ref")
-    hyp: str = ""
-    ref: str = ""
-    encoder: str = ScoreConfig.encoder
-    batch_size: int = bounded(1024, 1)
-    threads: int = bounded(1, 1)
+    hyp: str = setting("", help="system output, one sentence a line")
+    ref: str = setting("", help="references, line-aligned with --hyp")
+    encoder: str = setting(ScoreConfig.encoder, help="encoder directory (the score stage's)")
+    batch_size: int = bounded(1024, 1, help="sentences per encoder call")
+    threads: int = bounded(1, 1, help="torch CPU threads")
 
     def validate(self) -> "SimileConfig":
         check_ranges(self)
         return self
-
-
-# SimileConfig field -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {"hyp": "system output, one sentence a line", "ref": "references, line-aligned with --hyp",
-             "encoder": "encoder directory (the score stage's)", "batch_size": "sentences per encoder call",
-             "threads": "torch CPU threads"}
 
 
 def run(args) -> int:
@@ -57,5 +51,5 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "simile", SimileConfig, run, flag_help=FLAG_HELP, example="batch_size=256",
+    add_config_command(subparsers, "simile", SimileConfig, run, example="batch_size=256",
                        help="SIMILE of a system output against references (corpus mean)", description=__doc__)

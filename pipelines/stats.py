@@ -21,7 +21,7 @@ from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
-from paranmt.schemas.config import Config
+from paranmt.schemas.config import Config, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.shards import write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
@@ -89,12 +89,13 @@ def run_stats(config: "StatsConfig", beam_args: list[str] | None = None, overwri
 
 @dataclasses.dataclass
 class StatsConfig(Config):
-    """The settings of `paranmt stats`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt stats`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
-    input: str = ""
-    output: str = ""
-    sample_size: int = 100_000
-    idf_reference: str | None = None
+    input: str = setting("", help="shard directory (top-level *.parquet) or glob")
+    output: str = setting("", help="report directory")
+    sample_size: int = setting(100_000, help="rows per corpus for length / IDF / entropy statistics (as P18)")
+    idf_reference: str | None = setting(None, help="plain-text file, one sentence per line, for IDF document "
+                                        "frequencies (default: the sampled references themselves)")
 
     def validate(self) -> "StatsConfig":
         if self.sample_size < 1:
@@ -102,17 +103,8 @@ class StatsConfig(Config):
         return self
 
 
-FLAG_HELP = {
-    "input": "shard directory (top-level *.parquet) or glob",
-    "output": "report directory",
-    "sample_size": "rows per corpus for length / IDF / entropy statistics (as P18)",
-    "idf_reference": "plain-text file, one sentence per line, for IDF document frequencies (default: the sampled "
-                     "references themselves)",
-}
-
-
 def register(subparsers) -> None:
-    add_config_command(subparsers, "stats", StatsConfig, run, flag_help=FLAG_HELP, example="sample_size=5000",
+    add_config_command(subparsers, "stats", StatsConfig, run, example="sample_size=5000",
                        help="corpus statistics report (Markdown, JSON, PNG plots)",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
                        overwrite="replace an earlier report in --output (without it, an --output holding one is "

@@ -34,7 +34,7 @@ import csv
 import io
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -42,7 +42,7 @@ from scipy import sparse
 
 from paranmt.models.evaluation.tables import write_result_file, write_results_csv
 from paranmt.models.files import read_text
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -100,12 +100,12 @@ class TransferResult:
 class TransferProbeConfig(Config):
     """How the logistic-regression probes are fitted and scored (a typed config; eval-transfer's TransferConfig
     subclasses it)."""
-    folds: int = bounded(10, 2)                 # outer K of the cross-validated tasks
-    inner_folds: int = bounded(5, 2)            # K of the inner cross-validation that chooses C
-    c_grid: list[float] = field(default_factory=lambda: list(C_GRID))
-    limit: int = bounded(0, 0)                  # use at most this many examples per split (stratified; 0 = all)
-    seed: int = 1
-    max_iter: int = bounded(1000, 1)            # of each logistic regression fit
+    folds: int = bounded(10, 2, help="cross-validation folds of mr/cr/subj")
+    inner_folds: int = bounded(5, 2, help="inner folds that choose C")
+    c_grid: list[float] = setting(default_factory=lambda: list(C_GRID), help="inverse L2 strengths tried")
+    limit: int = bounded(0, 0, help="at most N examples per split, stratified (0 = all; for quick checks)")
+    seed: int = setting(1, help="seed of the folds, the samples and the random encoder")
+    max_iter: int = bounded(1000, 1, help="iterations of each logistic regression fit at most")
 
     def validate(self) -> "TransferProbeConfig":
         check_ranges(self)

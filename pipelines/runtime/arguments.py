@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from paranmt.schemas.config import (DEVICES, CommandLineValue, Config, bounded, check_ranges, field_spec,
-                                    near_matches)
+from paranmt.schemas.config import (DEVICES, CommandLineValue, Config, bounded, check_ranges, field_spec, near_matches,
+                                    setting)
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -19,21 +19,19 @@ log = logging.getLogger(__name__)
 @dataclass
 class EvaluationConfig(Config):
     """The settings every evaluation of a saved encoder over a folder laid out like ../shared/data has (eval-words,
-    eval-transfer: their configs add their own); EVALUATION_FLAG_HELP has their flags' help, EVALUATION_REQUIRED
+    eval-transfer: their configs add their own), each with the help of its flag; EVALUATION_REQUIRED
     the settings without a default."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("model", "data_dir", "output")
-    model: str = ""
-    data_dir: str = ""
-    output: str = ""
-    threads: int = bounded(1, 1)
+    model: str = setting("", help="encoder directory")
+    data_dir: str = setting("", help="folder laid out like ../shared/data")
+    output: str = setting("", help="directory for results.csv and summary.md")
+    threads: int = bounded(1, 1, help="torch CPU threads")
 
     def validate(self):
         check_ranges(self)
         return self
 
 
-EVALUATION_FLAG_HELP = {"model": "encoder directory", "data_dir": "folder laid out like ../shared/data",
-                        "output": "directory for results.csv and summary.md", "threads": "torch CPU threads"}
 EVALUATION_REQUIRED = ("model", "data_dir", "output")
 
 

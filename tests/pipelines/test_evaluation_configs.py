@@ -16,7 +16,7 @@ CONFIGS = {
     "eval": ("evaluate", "EvalConfig"),
     "eval-xling": ("eval_xling", "XlingConfig"),
     "eval-transfer": ("eval_transfer", "TransferConfig"),
-    "eval-words": ("eval_words", "EvaluationConfig"),
+    "eval-words": ("eval_words", "WordSimilarityConfig"),
     "simile": ("simile", "SimileConfig"),
     "eval-paraphraser": ("eval_paraphraser", "EvalParaphraserConfig"),
     "adversarial": ("adversarial", "AdversarialConfig"),
