@@ -4,7 +4,8 @@
 # system's output beside its reference; 53,764 usable pairs). Run from the repository root:
 #     bash benchmarks/training_choices.sh OUT RUN...   RUN in: corpus negatives differences anneal dim charagram
 # Each RUN resumes (`--resume` where a probe left results.csv; a finished script output is kept). One thread each.
-# PAIRS (default 20000) pairs per run, EPOCHS (default 3) passes over them: 600 mini-batches of 100 pairs.
+# PAIRS (default 20000) pairs per run, EPOCHS (default 3) passes over them: 600 mini-batches of 100 pairs; the
+# annealed runs grow M by 1 every PAIRS x EPOCHS / 100 / 40 mini-batches, so that M reaches 40 just before the end.
 # Tables: benchmarks/RESULTS.md, "The papers' experiments never run before (issue 44)".
 set -euo pipefail
 OUT=${1:?usage: benchmarks/training_choices.sh OUT RUN...}
@@ -15,6 +16,7 @@ DATA=${WMT_BT:-../shared/data/wmt-bt}
 STS=${STS:-../shared/data/sts}
 PAIRS=${PAIRS:-20000}
 EPOCHS=${EPOCHS:-3}
+ANNEAL_EVERY=$(( PAIRS * EPOCHS / 100 / 40 > 0 ? PAIRS * EPOCHS / 100 / 40 : 1 ))
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 CORPUS=$OUT/wmt22-cs-de-ru
 YEARS="STS2012-test STS2013-test STS2014-test STS2015-test STS2017/track5.en-en"
@@ -40,24 +42,21 @@ for run in "$@"; do
       EPOCHS=1 probe differences-lstm --models lstm
       $PYTHON benchmarks/model_differences.py --probe "$OUT/differences/results.csv" \
         "$OUT/differences-lstm/results.csv" > "$OUT/differences.md" ;;
-    anneal)        # P19 §2: M fixed at 1, fixed at 40, annealed 1 -> 40 (+1 every 15 mini-batches: 40 at 585 of 600)
-      for setting in fixed-1:1:0 fixed-40:40:0 annealed-40:40:15; do
+    anneal)        # P19 §2: at an equal number of updates, M fixed at 1, fixed at 40, annealed 1 -> 40
+      for setting in fixed-1:1:0 fixed-40:40:0 annealed-40:40:$ANNEAL_EVERY; do
         IFS=: read -r name m every <<< "$setting"
-        probe "anneal-$name" --models word trigram sp --set train.sp_model=assets/encoder-sp/sp.model \
+        probe "anneal-$name" --models word sp --set train.sp_model=assets/encoder-sp/sp.model \
           --set train.megabatch_size="$m" --set train.anneal_every="$every"
       done ;;
-    dim)           # P18 Table 8 / P19 Table 2: the embedding size with everything else fixed; STS, then transfer
+    dim)           # P19 Table 2 (P18 Table 8): SP's embedding size with everything else fixed; STS, then transfer
       for dim in 100 300 1024; do
-        probe "dim-$dim" --models word sp --set train.sp_model=assets/encoder-sp/sp.model --set train.dim=$dim \
+        probe "dim-$dim" --models sp --set train.sp_model=assets/encoder-sp/sp.model --set train.dim=$dim \
           --keep-encoders
-        for kind in word sp; do
-          run_dir="$OUT/dim-$dim/runs/wmt22-cs-de-ru.all.$kind"
-          if [ ! -f "$OUT/transfer-$kind-$dim/results.csv" ]; then
-            $PARANMT eval-transfer --model "$run_dir" --data-dir "$(dirname "$STS")" --name "$kind-$dim" \
-              --tasks mr cr subj sick-e mrpc --folds 5 --inner-folds 3 --c-grid 0.01 0.1 1 10 --baselines \
-              --output "$OUT/transfer-$kind-$dim"
-          fi
-        done
+        if [ ! -f "$OUT/transfer-sp-$dim/results.csv" ]; then
+          $PARANMT eval-transfer --model "$OUT/dim-$dim/runs/wmt22-cs-de-ru.all.sp" --data-dir "$(dirname "$STS")" \
+            --name "sp-$dim" --tasks mr cr subj sick-e mrpc --folds 5 --inner-folds 3 --c-grid 0.01 0.1 1 10 \
+            --baselines --output "$OUT/transfer-sp-$dim"
+        fi
       done ;;
     charagram)     # thesis Tables 19-21: CHARAGRAM's n-gram orders; WORD vs CHARAGRAM by unknown words and length
       probe charagram-234 --models word charagram --keep-encoders
