@@ -36,7 +36,6 @@ from pathlib import Path
 from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
 from paranmt.pipelines.runtime.outputs import (check_apart, claim, left_in, replace_earlier, rerun_stops,
                                                stops_in_one_line)
-from paranmt.schemas.config import CT2_COMPUTE_TYPES, CT2_WEIGHT_TYPES, DEVICES
 from paranmt.schemas.errors import ConfigError
 
 
@@ -118,7 +117,7 @@ def run(args) -> int:
     from paranmt.models.nmt.export import (ConvertConfig, check_dictionaries, convert_fairseq_to_ctranslate2,
                                            load_checkpoint)
 
-    args = settings(args, ConvertConfig, CONVERT_HELP, "convert-nmt settings", config_file=False)
+    args = settings(args, ConvertConfig, "convert-nmt settings", config_file=False)
     vmap_files = [args.vmap_source, args.vmap_target]
     whole = bool(args.transformers or args.fairseq_checkpoint)
     written = (lambda: left_in(args.output, None if whole else RUN_EXPORT_FILES))
@@ -202,7 +201,7 @@ def run_eval(args) -> int:
     NmtEvalConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`."""
     from paranmt.models.nmt.evaluate import NmtEvalConfig
 
-    args = settings(args, NmtEvalConfig, EVAL_HELP, "eval-nmt config")
+    args = settings(args, NmtEvalConfig, "eval-nmt config")
     if args.hypotheses:
         check_apart(args.hypotheses, [args.source, args.reference, args.model], "--hypotheses")
         if Path(args.hypotheses).is_dir():
@@ -266,39 +265,7 @@ def evaluate_model(args) -> int:
     return 0
 
 
-# ConvertConfig / NmtEvalConfig field -> help of its flag (--field-name; the field's default is appended)
-CONVERT_HELP = {
-    "source_lang": "source language (dict.<lang>.txt, the model's language pair)",
-    "target_lang": "target language",
-    "average_last": "average the last N epoch checkpoints (1 = checkpoint_last.pt as is)",
-    "fp32": "keep fp32 weights in fairseq/model.pt",
-    "quantization": "ctranslate2 weight type",
-    "vmap_pairs": "sentence pairs read for the vocabulary map",
-    "vmap_per_source": "vocabulary map: target candidates per source piece",
-    "vmap_common": "vocabulary map: target pieces always allowed, the most frequent",
-}
-EVAL_HELP = {
-    "backend": "the translator: ctranslate2, fairseq or transformers",
-    "test_name": "name recorded in the manifest (default: the source file stem)",
-    "skip_first": "ignore the first N lines (e.g. a valid set)",
-    "limit": "evaluate at most N lines (0 = all)",
-    "source_lang": "source language",
-    "target_lang": "target language",
-    "normalize_punctuation": "do not apply the Moses punctuation normalizer to the sources (the recipe and the "
-                             "clean stage do; key normalize_punctuation)",
-    "beam": "beam size",
-    "batch_tokens": "source tokens per translation batch",
-    "device": "auto: CUDA when available",
-    "threads": "CPU threads (0: the backend's default)",
-    "use_vmap": "ctranslate2: decode with the model's vocabulary map (ct2/vmap.txt); compare with a run without it "
-                "(--hypotheses of both) for the agreement",
-    "compute_type": "ctranslate2 compute type (auto: int8 on CPU for int8 weights, float16 on CUDA)",
-    "simile_encoder": "encoder of SIMILE (the score stage's by default; '' = no SIMILE)",
-    "record": "add the result to the model's MANIFEST.json",
-}
-
-
-def settings(args, config_class, keys, what: str, config_file: bool = True):
+def settings(args, config_class, what: str, config_file: bool = True):
     """`args` with the command's settings (`load_command_config`: defaults <- YAML <- flags <- --set) in place of
     the flags'."""
     for key, value in load_command_config(config_class, args, what, config_file=config_file).to_dict().items():
@@ -307,7 +274,7 @@ def settings(args, config_class, keys, what: str, config_file: bool = True):
 
 
 def register(subparsers) -> None:
-    from paranmt.models.nmt.evaluate import BACKENDS, NmtEvalConfig
+    from paranmt.models.nmt.evaluate import NmtEvalConfig
     from paranmt.models.nmt.export import ConvertConfig
 
     parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
@@ -321,8 +288,7 @@ def register(subparsers) -> None:
     parser.add_argument("--transformers", metavar="DIR",
                         help="convert this Hugging Face MarianMT / M2M-100 / NLLB directory (save_pretrained or hub "
                              "snapshot layout, local or gs://) to ctranslate2")
-    add_config_arguments(parser, ConvertConfig, CONVERT_HELP, {"quantization": CT2_WEIGHT_TYPES},
-                         {"fp32": {"action": "store_true"}}, "vmap_common=1000", config_file=False)
+    add_config_arguments(parser, ConvertConfig, example="vmap_common=1000", config_file=False)
     parser.add_argument("--vmap-source", metavar="FILE",
                         help="source side of the bitext for the vocabulary map vmap.txt (default with --config: "
                              "the recipe's training data); alone, without --vmap-target: monolingual source text "
@@ -339,11 +305,7 @@ def register(subparsers) -> None:
     evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
     evaluate.add_argument("--source", required=True, help="one source sentence per line")
     evaluate.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
-    add_config_arguments(evaluate, NmtEvalConfig, EVAL_HELP, {"backend": BACKENDS, "device": DEVICES,
-                                                           "compute_type": CT2_COMPUTE_TYPES},
-                         {"use_vmap": {"action": "store_true"}, "record": {"action": "store_true"},
-                          "normalize_punctuation": {"name": "--no-normalize-punctuation", "action": "store_false"}},
-                         "beam=5")
+    add_config_arguments(evaluate, NmtEvalConfig, example="beam=5")
     evaluate.add_argument("--hypotheses", help="write the translations to this file")
     evaluate.add_argument("--overwrite", action="store_true", help="replace an existing --hypotheses file (without "
                           "it, one is refused)")

@@ -25,9 +25,9 @@ from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import mine_vectors
 from paranmt.models.mining.settings import AUTO, MiningSettings, choose_pairs
-from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_command, add_overwrite_flag,
-                                                 load_command_config, search_flags)
+from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import results_output
+from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.streams import read_sentences
 
@@ -86,36 +86,23 @@ def _fmt(value) -> str:
 
 @dataclass
 class XlingConfig(MiningSettings):
-    """The settings of `paranmt eval-xling`: the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`;
+    """The settings of `paranmt eval-xling`: the keys of `--config FILE.yaml`, the flags (one per field) and `--set`;
     the encoder, selection and search settings are `paranmt mine`'s (MiningSettings, the same flags)."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("source", "target", "output", "distractors_source",
                                              "distractors_target")
-    source: str = ""
-    target: str = ""
-    output: str = ""
-    gold_fraction: float = 0.2
-    seed: int = 1
-    distractors_source: str | None = None
-    distractors_target: str | None = None
+    source: str = setting("", help="source side of the bitext (in --source-lang), one sentence a line")
+    target: str = setting("", help="target side (in --target-lang), line-aligned with --source")
+    output: str = setting("", help="directory for results.csv and summary.md")
+    gold_fraction: float = setting(0.2, help="share of the usable pairs kept as gold pairs in the mining task")
+    seed: int = setting(1, help="seed of the mining task's split and shuffle")
+    distractors_source: str | None = setting(None, help="extra distractor sentences in --source-lang (one a line)")
+    distractors_target: str | None = setting(None, help="extra distractor sentences in --target-lang (one a line)")
 
     def validate(self) -> "XlingConfig":
         super().validate()
         if not 0 < self.gold_fraction <= 1:
             raise ConfigError(f"gold_fraction must be in (0, 1], not {self.gold_fraction}")
         return self
-
-
-# XlingConfig field -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {
-    "source": "source side of the bitext (in --source-lang), one sentence a line",
-    "target": "target side (in --target-lang), line-aligned with --source",
-    "output": "directory for results.csv and summary.md",
-    "gold_fraction": "share of the usable pairs kept as gold pairs in the mining task",
-    "seed": "seed of the mining task's split and shuffle",
-    "distractors_source": "extra distractor sentences in --source-lang (one a line)",
-    "distractors_target": "extra distractor sentences in --target-lang (one a line)",
-    **SEARCH_FLAG_HELP,
-}
 
 
 def run(args) -> int:
@@ -143,9 +130,7 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    choices, flags = search_flags()
-    parser = add_config_command(subparsers, "eval-xling", XlingConfig, run, flag_help=FLAG_HELP, choices=choices, flags=flags,
-                                example="gold_fraction=0.5", description=__doc__,
-                                help="cross-lingual retrieval and mining evaluation of an encoder (any language "
+    parser = add_config_command(subparsers, "eval-xling", XlingConfig, run, example="gold_fraction=0.5",
+                                description=__doc__, help="cross-lingual retrieval and mining evaluation of an encoder (any language "
                                      "pair)")
     add_overwrite_flag(parser, "the results.csv and summary.md")

@@ -28,8 +28,8 @@ from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.margin import MinedPairs, mine_vectors
 from paranmt.models.mining.settings import MiningSettings, choose_pairs
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import (SEARCH_FLAG_HELP, add_config_command, load_command_config,
-                                                 search_flags)
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.streams import read_sentences
@@ -42,25 +42,14 @@ RESULTS = ("mined.parquet", "mined.tsv", "mine.json")       # what a mining writ
 
 @dataclasses.dataclass
 class MineConfig(MiningSettings):
-    """The settings of `paranmt mine`: flags, `--config` YAML keys and `--set` (FLAG_HELP)."""
+    """The settings of `paranmt mine`: flags (one per field), `--config` YAML keys and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("source", "target", "output", "work_dir")
-    source: str = ""
-    target: str = ""
-    output: str = ""
-    source_column: int | None = None
-    target_column: int | None = None
-    work_dir: str | None = None
-
-
-FLAG_HELP = {
-    "source": "sentences in --source-lang, one a line (plain or compressed)",
-    "target": "sentences in --target-lang, one a line (plain or compressed)",
-    "output": "output directory",
-    "source_column": "take this 0-based tab-separated column of each line",
-    "target_column": "take this 0-based tab-separated column of each line",
-    "work_dir": "directory for the temporary sentence/vector files (default: --output)",
-    **SEARCH_FLAG_HELP,
-}
+    source: str = setting("", help="sentences in --source-lang, one a line (plain or compressed)")
+    target: str = setting("", help="sentences in --target-lang, one a line (plain or compressed)")
+    output: str = setting("", help="output directory")
+    source_column: int | None = setting(None, help="take this 0-based tab-separated column of each line")
+    target_column: int | None = setting(None, help="take this 0-based tab-separated column of each line")
+    work_dir: str | None = setting(None, help="directory for the temporary sentence/vector files (default: --output)")
 
 
 def encode_file(path: str, column: int | None, encoder, work: Path, name: str, block_size: int,
@@ -161,8 +150,7 @@ def mine(args: MineConfig) -> int:
 
 
 def register(subparsers) -> None:
-    choices, flags = search_flags()
-    add_config_command(subparsers, "mine", MineConfig, run, flag_help=FLAG_HELP, choices=choices, flags=flags, example="k=8",
+    add_config_command(subparsers, "mine", MineConfig, run, example="k=8",
                        help="mine sentence pairs (cs-en by default) from two monolingual corpora", description=__doc__,
                        overwrite="replace an earlier mining in --output (without it, an --output holding one is "
                                  "refused)")

@@ -12,7 +12,7 @@ or a full disk stop it with one line naming the steps done, the last checkpoint 
 130 / 143 / 1); a fairseq tool that fails is one line naming its log (exit 1)."""
 from __future__ import annotations
 
-from paranmt.models.nmt.recipe import OBJECTIVES, STEPS, NMTRecipe, RecipeConfig, resolve
+from paranmt.models.nmt.recipe import STEPS, NMTRecipe, RecipeConfig, resolve
 from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
@@ -57,32 +57,14 @@ def run_recipe(recipe: NMTRecipe, args, steps: tuple[str, ...] | None) -> None:
         recipe.run(steps, force=args.force)
 
 
-
 def kept(recipe: NMTRecipe) -> list:
     """What an earlier run wrote into the work directory that --resume continues from: all it wrote but the
     recipe_config.json of a run that failed before any step began."""
     return [path for path in recipe.written() if path.name != recipe.config.SAVED_AS]
 
-# RecipeConfig key -> help of its flag (--key with dashes; --mrt-encoder for mrt.simile_encoder; the default is
-# appended); flags left at None keep the YAML's value
-FLAG_HELP = {
-    "work_dir": "override work_dir (data, sentencepiece, binarized data, checkpoints)",
-    "threads": "override threads of the fairseq subprocesses",
-    "objective": "mrt: add the minimum-risk stage",
-    "init_from": "start from an existing model directory (e.g. assets/nmt-cs-en)",
-    "mrt.cost": "1-SIMILE, 1-BLEU+1, or their mean",
-    "mrt.gamma": "weight of the token-level loss",
-    "mrt.nbest": "n-best list size",
-    "mrt.simile_encoder": "SIMILE's encoder",
-}
-
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "train-nmt", RecipeConfig, run, flag_help=FLAG_HELP,
-                                choices={"objective": OBJECTIVES, "mrt.cost": ("simile", "bleu", "both")},
-                                flags={"mrt.cost": {"name": "--mrt-cost"}, "mrt.gamma": {"name": "--mrt-gamma"},
-                                       "mrt.nbest": {"name": "--mrt-nbest"},
-                                       "mrt.simile_encoder": {"name": "--mrt-encoder"}},
+    parser = add_config_command(subparsers, "train-nmt", RecipeConfig, run, sections=("mrt",),
                                 example="train.stop_time_hours=2", description=__doc__,
                                 help="train a fairseq NMT model with the project's recipe",
                                 resume="continue the run in the work directory: skip the steps marked done, "

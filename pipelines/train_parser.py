@@ -80,25 +80,8 @@ def run_steps(args, config: ParserTrainConfig, steps: tuple[str, ...]) -> int:
     return 0
 
 
-# ParserTrainConfig field -> help of its flag (--field-name; the default is appended); the stanza flags
-# (tagger_args, parser_args) are set in the YAML or with --set
-FLAG_HELP = {
-    "treebank": "folder of PTB wsj_*.mrg files",
-    "bitext": "folder of the bitext whose English side (with the PTB training words) trains the word vectors",
-    "bitext_suffix": "suffix of the bitext's English files",
-    "dev_files": "first and last WSJ file number of the dev split (model selection)",
-    "test_files": "first and last WSJ file number of the held-out test split (scored in the MANIFEST)",
-    "vector_dim": "size of the PPMI-SVD word vectors",
-    "vector_max_vocab": "words kept for the word vectors, the most frequent",
-    "vector_min_count": "words seen fewer times get no vector",
-    "vector_window": "context window of the word vectors",
-    "threads": "OMP/MKL threads of the stanza trainers",
-    "seed": "random seed (word vectors, both trainers)",
-}
-
-
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "train-parser", ParserTrainConfig, train_parser, flag_help=FLAG_HELP,
+    parser = add_config_command(subparsers, "train-parser", ParserTrainConfig, train_parser,
                                 example="vector_dim=100", description=__doc__,
                                 help="train the English parser (stanza) on the PTB sample",
                                 resume="continue the run in --work-dir (the steps done are skipped) and package it "

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice
 
 INDEXES = ("auto", "exact", "hnsw")
 
@@ -27,12 +27,13 @@ INDEXES = ("auto", "exact", "hnsw")
 class SearchConfig(Config):
     """How neighbours are searched (see the module docstring); a typed config, the base of the mining commands'
     settings (models/mining/settings.py MiningSettings)."""
-    index: str = "auto"
-    block_size: int = bounded(65_536, 1)        # rows of queries / base per block
-    approx_above: float = bounded(4e9, 0)       # `auto` switches to hnsw above n_query * n_base = this (~63k x 63k)
-    ef_search: int = bounded(64, 1)             # hnsw: candidate list size at search time (recall vs speed)
-    hnsw_m: int = bounded(16, 2)                # hnsw: links per node
-    threads: int = bounded(1, 1)                # faiss OpenMP threads
+    index: str = choice("auto", INDEXES, help="k-NN search: exact (blocked), hnsw (approximate), auto (exact up to "
+                        "4e9 = ~63k x 63k sentence pairs, hnsw above)")
+    block_size: int = bounded(65_536, 1, help="sentences per encode/search block")
+    approx_above: float = bounded(4e9, 0, help="index auto: hnsw above this many query x base sentence pairs")
+    ef_search: int = bounded(64, 1, help="hnsw: search candidate list size")
+    hnsw_m: int = bounded(16, 2, help="hnsw: links per node")
+    threads: int = bounded(1, 1, help="torch and faiss threads")
 
     def validate(self) -> "SearchConfig":
         """ConfigError (a ValueError) naming the key of a value out of its range or choices."""

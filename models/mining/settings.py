@@ -1,16 +1,16 @@
 """The settings of a mining (`paranmt mine`, and `paranmt eval-xling`'s mining task): the language pair, the
-encoder, the candidate strategy and threshold, the k-NN search (`MiningSettings`, a typed Config whose flags
-pipelines/runtime/arguments.py describes: SEARCH_FLAG_HELP), and the selection of the pairs at the threshold
-(`choose_pairs`)."""
+encoder, the candidate strategy and threshold, the k-NN search (`MiningSettings`, a typed Config whose fields carry
+their flags' help), and the selection of the pairs at the threshold (`choose_pairs`)."""
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import math
 
 from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs
-from paranmt.schemas.config import bounded, check_choice
+from paranmt.schemas.config import bounded, check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.metadata import manifest_languages
 from paranmt.schemas.paths import asset_path
@@ -19,19 +19,30 @@ AUTO = "auto"              # the default threshold: calibrated on the margins of
 DEFAULT_ENCODER = "assets/encoder-xling"   # the bilingual encoder
 
 
+def threshold_flag(text: str) -> str:
+    """`--threshold`: `auto` or a number (the argparse type of the flag: `parse_threshold`, its mistake said as it
+    is)."""
+    try:
+        return str(parse_threshold(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 @dataclasses.dataclass
 class MiningSettings(SearchConfig):
     """The encoder, selection and search settings of `mine` and `eval-xling`: the k-NN search's (SearchConfig:
     index, block_size, ef_search, hnsw_m, approx_above, threads, which is also the encoder's threads),
     `threshold`: `auto` or a number (text, so that YAML and --set take either), and the languages of the source and
     target sentences (ISO 639-1 codes; the names of `mine`'s output columns and of eval-xling's directions)."""
-    source_lang: str = "cs"
-    target_lang: str = "en"
-    strategy: str = "max"
-    threshold: str = AUTO
-    encoder: str = DEFAULT_ENCODER
-    k: int = 4
-    batch_size: int = bounded(1024, 1)
+    source_lang: str = setting("cs", help="language of the source sentences (ISO 639-1); an encoder whose "
+                               "MANIFEST.json lists languages must list it")
+    target_lang: str = setting("en", help="language of the target sentences (ISO 639-1), as --source-lang")
+    strategy: str = choice("max", STRATEGIES, help="candidate strategy")
+    threshold: str = setting(AUTO, flag={"type": threshold_flag}, help="minimum margin, or auto: calibrated on the "
+                             "margins of the data at hand (docs/mining.md)")
+    encoder: str = setting(DEFAULT_ENCODER, help="bilingual or multilingual encoder directory")
+    k: int = setting(4, help="neighbours for the margin and the candidates")
+    batch_size: int = bounded(1024, 1, help="sentences per encoder call")
 
     def validate(self):
         for name, language in (("source_lang", self.source_lang), ("target_lang", self.target_lang)):

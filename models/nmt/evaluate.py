@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from paranmt.models.nmt.stage import token_budget_batches
 from paranmt.models.nmt.translator import Translator
 from paranmt.schemas.build_config import ScoreConfig
-from paranmt.schemas.config import CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges, choice,
+                                    setting)
 
 BACKENDS = ("ctranslate2", "fairseq", "transformers")
 
@@ -16,21 +17,27 @@ BACKENDS = ("ctranslate2", "fairseq", "transformers")
 @dataclass
 class NmtEvalConfig(Config):
     """The settings of `paranmt eval-nmt` (`--config` YAML keys, `--set`, the flags)."""
-    backend: str = "ctranslate2"                # BACKENDS
-    test_name: str = ""                         # name recorded in the manifest ("": the source file's stem)
-    skip_first: int = bounded(0, 0)             # ignore the first N lines (e.g. a valid set)
-    limit: int = bounded(0, 0)                  # at most N lines (0 = all)
-    source_lang: str = "cs"
-    target_lang: str = "en"
-    normalize_punctuation: bool = True          # the Moses punctuation normalizer on the sources (as the recipe)
-    beam: int = bounded(12, 1)
-    batch_tokens: int = bounded(4096, 1)
-    device: str = "auto"                        # DEVICES
-    threads: int = bounded(0, 0)                # CPU threads (0: the backend's default)
-    use_vmap: bool = False                      # ctranslate2: decode with the model's vocabulary map
-    compute_type: str = "auto"                  # CTranslate2 compute type (CT2_COMPUTE_TYPES)
-    simile_encoder: str = ScoreConfig.encoder   # encoder of SIMILE ("": no SIMILE)
-    record: bool = False                        # add the result to the model's MANIFEST.json
+    backend: str = choice("ctranslate2", BACKENDS, help="the translator: ctranslate2, fairseq or transformers")
+    test_name: str = setting("", help="name recorded in the manifest (default: the source file stem)")
+    skip_first: int = bounded(0, 0, help="ignore the first N lines (e.g. a valid set)")
+    limit: int = bounded(0, 0, help="evaluate at most N lines (0 = all)")
+    source_lang: str = setting("cs", help="source language")
+    target_lang: str = setting("en", help="target language")
+    normalize_punctuation: bool = setting(True, flag={"name": "--no-normalize-punctuation", "action": "store_false"},
+                                          help="do not apply the Moses punctuation normalizer to the sources (the "
+                                          "recipe and the clean stage do; key normalize_punctuation)")
+    beam: int = bounded(12, 1, help="beam size")
+    batch_tokens: int = bounded(4096, 1, help="source tokens per translation batch")
+    device: str = choice("auto", DEVICES, help="auto: CUDA when available")
+    threads: int = bounded(0, 0, help="CPU threads (0: the backend's default)")
+    use_vmap: bool = setting(False, flag={"action": "store_true"}, help="ctranslate2: decode with the model's "
+                             "vocabulary map (ct2/vmap.txt); compare with a run without it (--hypotheses of both) for "
+                             "the agreement")
+    compute_type: str = choice("auto", CT2_COMPUTE_TYPES, help="ctranslate2 compute type (auto: int8 on CPU for int8 "
+                               "weights, float16 on CUDA)")
+    simile_encoder: str = setting(ScoreConfig.encoder, help="encoder of SIMILE (the score stage's by default; '' = no "
+                                  "SIMILE)")
+    record: bool = setting(False, flag={"action": "store_true"}, help="add the result to the model's MANIFEST.json")
 
     def validate(self) -> "NmtEvalConfig":
         check_ranges(self)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paranmt.models.files import ModelFileError, reading, write_text_atomically
-from paranmt.schemas.config import CT2_WEIGHT_TYPES, Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import CT2_WEIGHT_TYPES, Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.metadata import file_sha256
 
 NMT_DESCRIPTOR = "nmt.json"
@@ -35,14 +35,14 @@ NMT_DESCRIPTOR = "nmt.json"
 class ConvertConfig(Config):
     """The settings of `paranmt convert-nmt` (`--set`, the flags): languages, checkpoint averaging, weight types,
     and the size of the vocabulary map (paranmt.models.nmt.vmap)."""
-    source_lang: str = "cs"
-    target_lang: str = "en"
-    average_last: int = bounded(1, 1)           # average the last N epoch checkpoints (1: checkpoint_last.pt as is)
-    fp32: bool = False                          # keep fp32 weights in fairseq/model.pt (else fp16)
-    quantization: str = "int8"                  # CTranslate2 weight type (CT2_WEIGHT_TYPES)
-    vmap_pairs: int = bounded(100_000, 1)       # sentence pairs read for the vocabulary map
-    vmap_per_source: int = bounded(20, 1)       # target candidates per source piece
-    vmap_common: int = bounded(300, 1)          # target pieces always allowed, the most frequent
+    source_lang: str = setting("cs", help="source language (dict.<lang>.txt, the model's language pair)")
+    target_lang: str = setting("en", help="target language")
+    average_last: int = bounded(1, 1, help="average the last N epoch checkpoints (1 = checkpoint_last.pt as is)")
+    fp32: bool = setting(False, flag={"action": "store_true"}, help="keep fp32 weights in fairseq/model.pt")
+    quantization: str = choice("int8", CT2_WEIGHT_TYPES, help="ctranslate2 weight type")
+    vmap_pairs: int = bounded(100_000, 1, help="sentence pairs read for the vocabulary map")
+    vmap_per_source: int = bounded(20, 1, help="vocabulary map: target candidates per source piece")
+    vmap_common: int = bounded(300, 1, help="vocabulary map: target pieces always allowed, the most frequent")
 
     def validate(self) -> "ConvertConfig":
         check_ranges(self)

@@ -50,7 +50,7 @@ from typing import ClassVar, Iterator
 from paranmt.models.encoding import LineRejects
 from paranmt.models.files import model_directory, read_json
 from paranmt.models.nmt.fairseq_options import fairseq_flags, option_value
-from paranmt.schemas.config import Config, load_config
+from paranmt.schemas.config import Config, choice, load_config, setting
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.paths import asset_path
 
@@ -95,11 +95,14 @@ class RecipeMRT:
     this stage. AMBIG: the thesis trains ConvS2S with Nesterov (lr 0.25, momentum 0.99, clip 0.1) for 10 epochs;
     that learning rate diverges a transformer trained with Adam, so the default continues with Adam at a small
     constant rate; `mrt.train` takes the thesis' settings for a ConvS2S model."""
-    cost: str = "simile"                  # simile | bleu | both
-    gamma: float = 0.3                    # weight of the token-level loss
-    nbest: int = 8
-    simile_encoder: str = "assets/encoder-sp"
-    init_checkpoint: str = ""             # default: the train step's checkpoint_last.pt, or init_from's model
+    cost: str = choice("simile", ("simile", "bleu", "both"), flag={"name": "--mrt-cost"}, help="1-SIMILE, 1-BLEU+1, "
+                       "or their mean")
+    gamma: float = setting(0.3, flag={"name": "--mrt-gamma"}, help="weight of the token-level loss")
+    nbest: int = setting(8, flag={"name": "--mrt-nbest"}, help="n-best list size")
+    simile_encoder: str = setting("assets/encoder-sp", flag={"name": "--mrt-encoder"}, help="SIMILE's encoder")
+    init_checkpoint: str = setting("", flag={"name": "--mrt-init-checkpoint"}, help="checkpoint the minimum-risk "
+                                   "stage starts from (default: the train step's checkpoint_last.pt, or init_from's "
+                                   "model)")
     train: dict = field(default_factory=lambda: {
         "optimizer": "adam", "adam_betas": "(0.9, 0.98)", "lr": 5e-5, "lr_scheduler": "fixed",
         "clip_norm": 0.1, "max_tokens": 1024, "max_update": 200, "save_interval_updates": 50,
@@ -115,17 +118,17 @@ class RecipeConfig(Config):
     its `--user-dir` import). Paths (`work_dir`, `data.inputs`, `init_from`, `mrt.init_checkpoint`) are relative
     to the working directory, as in a shell."""
     SAVED_AS: ClassVar[str] = "recipe_config.json"
-    source_lang: str = "cs"
-    target_lang: str = "en"
-    work_dir: str = "work/nmt"
-    threads: int = 1                      # OMP/MKL threads of the fairseq subprocesses
-    nice: int = 10                        # niceness of the fairseq subprocesses (0 = as the caller)
+    source_lang: str = setting("cs", help="language of the source side of the bitext")
+    target_lang: str = setting("en", help="language of the target side")
+    work_dir: str = setting("work/nmt", help="override work_dir (data, sentencepiece, binarized data, checkpoints)")
+    threads: int = setting(1, help="override threads of the fairseq subprocesses")
+    nice: int = setting(10, help="niceness of the fairseq subprocesses (0 = as the caller)")
     data: RecipeData = field(default_factory=RecipeData)
     sentencepiece: RecipeSentencepiece = field(default_factory=RecipeSentencepiece)
     model: dict = field(default_factory=dict)
     train: dict = field(default_factory=dict)
-    objective: str = "mle"                # mle | mrt (adds the `mrt` step)
-    init_from: str = ""                   # an existing model directory (nmt.json layout) to start from
+    objective: str = choice("mle", OBJECTIVES, help="mrt: add the minimum-risk stage")
+    init_from: str = setting("", help="start from an existing model directory (e.g. assets/nmt-cs-en)")
     mrt: RecipeMRT = field(default_factory=RecipeMRT)
 
     def validate(self) -> "RecipeConfig":

@@ -26,7 +26,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -36,7 +36,7 @@ from paranmt.models.parsing.tokenize import NAME as TOKENIZER_NAME, ptb_tokenize
 from paranmt.models.parsing.trees import parse_one
 from paranmt.models.parsing.vectors import ppmi_svd_vectors, write_text_vectors
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import MAX_VOCABULARY, MAX_WIDTH, Config, bounded, check_ranges
+from paranmt.schemas.config import MAX_VOCABULARY, MAX_WIDTH, Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.metadata import file_sha256
 
@@ -58,19 +58,22 @@ WORK_TORCH_FILES = ("pretrain.pt", "tagger/pos.pt", "parser/constituency.pt", "p
 @dataclass
 class ParserTrainConfig(Config):
     """Hyperparameters and data of the recipe (configs/parser/*.yaml)."""
-    treebank: str = "../shared/data/treebank/ptb-sample"
-    bitext: str = "../shared/data/bitext/cs-en"
-    bitext_suffix: str = ".eng"
-    dev_files: list[int] = field(default_factory=lambda: [150, 159])     # inclusive WSJ number ranges
-    test_files: list[int] = field(default_factory=lambda: [160, 179])
-    vector_dim: int = bounded(50, 1, MAX_WIDTH)
-    vector_max_vocab: int = bounded(20000, 1, MAX_VOCABULARY)
-    vector_min_count: int = bounded(2, 1)
-    vector_window: int = bounded(2, 1)
-    tagger_args: list[str] = field(default_factory=list)      # extra flags for stanza.models.tagger
-    parser_args: list[str] = field(default_factory=list)      # extra flags for stanza.models.constituency_parser
-    threads: int = bounded(1, 1)
-    seed: int = 1234
+    treebank: str = setting("../shared/data/treebank/ptb-sample", help="folder of PTB wsj_*.mrg files")
+    bitext: str = setting("../shared/data/bitext/cs-en", help="folder of the bitext whose English side (with the PTB "
+                          "training words) trains the word vectors")
+    bitext_suffix: str = setting(".eng", help="suffix of the bitext's English files")
+    dev_files: list[int] = setting(default_factory=lambda: [150, 159], help="first and last WSJ file number of the "
+                                   "dev split (model selection)")
+    test_files: list[int] = setting(default_factory=lambda: [160, 179], help="first and last WSJ file number of the "
+                                    "held-out test split (scored in the MANIFEST)")
+    vector_dim: int = bounded(50, 1, MAX_WIDTH, help="size of the PPMI-SVD word vectors")
+    vector_max_vocab: int = bounded(20000, 1, MAX_VOCABULARY, help="words kept for the word vectors, the most frequent")
+    vector_min_count: int = bounded(2, 1, help="words seen fewer times get no vector")
+    vector_window: int = bounded(2, 1, help="context window of the word vectors")
+    tagger_args: list[str] = setting(default_factory=list, help="extra flags for stanza.models.tagger")
+    parser_args: list[str] = setting(default_factory=list, help="extra flags for stanza.models.constituency_parser")
+    threads: int = bounded(1, 1, help="OMP/MKL threads of the stanza trainers")
+    seed: int = setting(1234, help="random seed (word vectors, both trainers)")
 
     def validate(self) -> "ParserTrainConfig":
         check_ranges(self)

@@ -94,14 +94,16 @@ def unrecognized_arguments(groups: list[list[str]], flags=()) -> str:
 
 def config_keys(config_class, sections: tuple[str, ...] = ()) -> list[str]:
     """The keys of `config_class`'s settings, each of which has a flag: its fields that are not `fixed`
-    (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (whose keys
-    `--config` and `--set` reach), and the same of each section named in `sections`, dotted (`paraphrase.beam`)."""
+    (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (a dataclass or
+    a mapping of free keys such as fairseq's options, whose keys `--config` and `--set` reach), and the same of each
+    section named in `sections`, dotted (`mrt.gamma`)."""
     instance, keys = config_class(), []
     for spec in dataclasses.fields(config_class):
         value = getattr(instance, spec.name)
         if spec.name in sections:
             keys += [f"{spec.name}.{key}" for key in config_keys(type(value))]
-        elif not (dataclasses.is_dataclass(value) or spec.name in getattr(config_class, "FIXED", ())
+        elif not (dataclasses.is_dataclass(value) or isinstance(value, dict)
+                  or spec.name in getattr(config_class, "FIXED", ())
                   or field_spec(config_class, spec.name).get("fixed")):
             keys.append(spec.name)
     return keys
@@ -169,14 +171,14 @@ def add_config_arguments(parser, config_class, flag_help: dict | None = None, ch
 def add_config_command(subparsers, name: str, config_class, func, *, help: str, description: str,
                        flag_help: dict | None = None, choices: dict | None = None, flags: dict | None = None,
                        example: str = "",
-                       resume: str | None = None, overwrite: str | None = None, resume_default: bool | None = False,
-                       **defaults):
+                       sections: tuple[str, ...] = (), resume: str | None = None, overwrite: str | None = None,
+                       resume_default: bool | None = False, **defaults):
     """The parser of a command configured by one typed config: `name` with its line of `paranmt --help` (`help`,
     which pipelines/cli.py reads from this call's source) and its `description`, the config's flags, `--config`
     and `--set` (`add_config_arguments`), `--resume` and `--overwrite` (`add_rerun_flags`), `func` to run it and
     further parser `defaults`; the command adds its own flags to the parser returned."""
     parser = subparsers.add_parser(name, help=help, description=description)
-    add_config_arguments(parser, config_class, flag_help, choices, flags, example)
+    add_config_arguments(parser, config_class, flag_help, choices, flags, example, sections=sections)
     add_rerun_flags(parser, resume, overwrite, resume_default)
     parser.set_defaults(func=func, **defaults)
     return parser
@@ -313,39 +315,3 @@ def check_generator_section(section, name: str = "paraphrase") -> None:
     if section.task != "scpn" or section.template_list:
         raise ConfigError(f"{name}.task and {name}.template_list are the command's; choose the models with "
                           f"{name}.model and the templates with {name}.templates")
-
-
-# MiningSettings field (models/mining/settings.py) -> help of its flag, for `mine` and `eval-xling`
-SEARCH_FLAG_HELP = {
-    "source_lang": "language of the source sentences (ISO 639-1); an encoder whose MANIFEST.json lists languages "
-                   "must list it",
-    "target_lang": "language of the target sentences (ISO 639-1), as --source-lang",
-    "strategy": "candidate strategy",
-    "threshold": "minimum margin, or auto: calibrated on the margins of the data at hand (docs/mining.md)",
-    "encoder": "bilingual or multilingual encoder directory",
-    "k": "neighbours for the margin and the candidates",
-    "index": "k-NN search: exact (blocked), hnsw (approximate), auto (exact up to 4e9 = ~63k x 63k sentence pairs, "
-             "hnsw above)",
-    "ef_search": "hnsw: search candidate list size",
-    "block_size": "sentences per encode/search block",
-    "batch_size": "sentences per encoder call",
-    "threads": "torch and faiss threads",
-}
-
-
-def threshold_flag(text: str) -> str:
-    """`--threshold`: `auto` or a number (argparse type; models/mining/settings.parse_threshold)."""
-    from paranmt.models.mining.settings import parse_threshold
-
-    try:
-        return str(parse_threshold(text))
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def search_flags() -> tuple[dict, dict]:
-    """`add_config_flags`' choices and flags for the MiningSettings fields (SEARCH_FLAG_HELP)."""
-    from paranmt.models.mining.knn import INDEXES
-    from paranmt.models.mining.margin import STRATEGIES
-
-    return {"strategy": STRATEGIES, "index": INDEXES}, {"threshold": {"type": threshold_flag}}
