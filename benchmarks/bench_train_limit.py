@@ -41,8 +41,8 @@ from torch.utils.flop_counter import FlopCounterMode
 from paranmt.models.device import reuse_freed_memory, select_device
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.encoders.featurizers import WordFeaturizer
-from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.loop import LoopState
+from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.trainer import EncoderTask, TrainConfig, scramble_pairs
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.errors import ConfigError

@@ -127,8 +127,8 @@ class AdversarialConfig(Config):
         self.classifier.validate("classifier.")
         return self
 
-    def methods(self, local_copy) -> dict[str, ParaphraseConfig]:
-        """The resolved ParaphraseConfig of each method: scpn (one paraphrase per template) and, when the models
+    def methods(self, local_copy) -> dict:
+        """The ParaphraseRun of each method: scpn (one paraphrase per template) and, when the models
         hold a plain paraphraser, plain (its n-best list)."""
         from paranmt.models.generation.models import ModelSetError, find_models
 
@@ -183,8 +183,7 @@ def run(args) -> int:
     methods = c.methods(local_model_path)
     output = claim_output(c.output, inputs, args.resume, args.overwrite)
     with adversarial_stops(output, getattr(args, "argv", None)):
-        table = Experiment(c, data, output).run(
-            {method: (config, config.template_list if method == "scpn" else None) for method, config in methods.items()})
+        table = Experiment(c, data, output).run(methods)
     print(table)
     return 0
 

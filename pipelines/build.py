@@ -55,7 +55,6 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
     (`run_supervised`), report (`report_build`). `argv` (the command's arguments) makes the --resume command a
     stop prints. Returns the totals."""
     import apache_beam as beam
-    from apache_beam.io.filesystems import FileSystems
     from paranmt.pipelines.runtime.options import pipeline_options
     from paranmt.pipelines.runtime.output_lock import OutputLock
     from paranmt.schemas.metadata import input_fingerprint
@@ -67,10 +66,7 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
         done = prepare_output(config, lock, overwrite)
         fingerprints = {path: input_fingerprint(path) for path in input_files(config, plan.inputs)}
         check_same_input(config, fingerprints, done)
-        with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
-            handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()},
-                                        sort_keys=False).encode())
-        write_manifest(plan, fingerprints, [], done)     # now, so that a run killed half-way has it
+        record_start(config, plan, fingerprints, done)
         planned = planned_shards(config, plan.inputs)
         start = time.time()
         pipeline = beam.Pipeline(options=plan.options)
@@ -81,6 +77,17 @@ def run_build(config: BuildConfig, beam_args: list[str] | None = None, argv: lis
         return report_build(plan, done, result, elapsed, fingerprints)
     finally:
         lock.release()
+
+
+def record_start(config: BuildConfig, plan, fingerprints: dict, done) -> None:
+    """The output's config.yaml (the settings and their hash) and its manifest, written before the pipeline runs, so
+    that a run killed half-way has them."""
+    from apache_beam.io.filesystems import FileSystems
+    from paranmt.transforms.shards import join_path
+
+    with FileSystems.create(join_path(config.output, layout.CONFIG)) as handle:
+        handle.write(yaml.safe_dump({**config.to_dict(), "config_hash": config.hash()}, sort_keys=False).encode())
+    write_manifest(plan, fingerprints, [], done)
 
 
 def register(subparsers) -> None:

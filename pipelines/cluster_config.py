@@ -105,24 +105,27 @@ def client_settings(config: ClusterConfig) -> str:
                           sort_keys=False)
 
 
+def container_resources(pool: WorkerPool) -> dict:
+    """The Kubernetes resources (limits = requests) of a worker pod of `pool`."""
+    limits = {"cpu": str(pool.cores), "memory": pool.memory.replace("GB", "G").replace("iB", "i")}
+    if pool.gpus:
+        limits["nvidia.com/gpu"] = str(pool.gpus)
+    return {"limits": limits, "requests": dict(limits)}
+
+
+def worker_args(pool: WorkerPool) -> list[str]:
+    """The command line of a worker pod of `pool`."""
+    resources = ",".join(f"{k}={v}" for k, v in pool.resources().items())
+    return ["dask-worker", "--name", "$(DASK_WORKER_NAME)", "--nworkers", str(pool.processes), "--nthreads",
+            str(pool.threads), "--memory-limit", "auto", "--resources", resources]
+
+
 def cluster_spec(config: ClusterConfig) -> list[dict]:
     """The Kubernetes manifests (Dask operator): a DaskCluster with the scheduler and the CPU pool, and a
     DaskWorkerGroup with the GPU pool (when it has jobs). Each worker pod is one job of its pool."""
     from dask_kubernetes.operator import make_cluster_spec, make_worker_spec
 
     env = {"OMP_NUM_THREADS": "1"}
-
-    def container_resources(pool: WorkerPool) -> dict:
-        limits = {"cpu": str(pool.cores), "memory": pool.memory.replace("GB", "G").replace("iB", "i")}
-        if pool.gpus:
-            limits["nvidia.com/gpu"] = str(pool.gpus)
-        return {"limits": limits, "requests": dict(limits)}
-
-    def worker_args(pool: WorkerPool) -> list[str]:
-        resources = ",".join(f"{k}={v}" for k, v in pool.resources().items())
-        return ["dask-worker", "--name", "$(DASK_WORKER_NAME)", "--nworkers", str(pool.processes), "--nthreads",
-                str(pool.threads), "--memory-limit", "auto", "--resources", resources]
-
     spec = make_cluster_spec("paranmt", image=config.image, n_workers=config.cpu.jobs,
                              resources=container_resources(config.cpu), env=env)
     scheduler = spec["spec"]["scheduler"]["spec"]["containers"][0]
@@ -142,6 +145,17 @@ CLUSTER_FILES = ("cpu-workers.sh", "gpu-workers.sh", "start-scheduler.sh", "dask
                  "dask-cluster.yaml")       # every file write_cluster_files may write
 
 
+def submit_script(config: ClusterConfig) -> str:
+    """submit.sh: submits every worker job of every pool to the batch system."""
+    submit = SUBMIT[config.scheduler]
+    lines = ["#!/usr/bin/env bash", "# submit every worker job (start the scheduler first: start-scheduler.sh)",
+             "set -euo pipefail", 'cd "$(dirname "$0")"']
+    lines += [f"mkdir -p {shlex.quote(config.log_directory)}"] if config.log_directory else []
+    lines += [f"for i in $(seq {pool.jobs}); do {submit} {name}-workers.sh; done"
+              for name, pool in config.pools().items()]
+    return "\n".join(lines) + "\n"
+
+
 def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
     """Write the files of `config` into `output` (module docstring); returns name -> path."""
     try:
@@ -157,13 +171,7 @@ def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
         files["start-scheduler.sh"] = scheduler_script(config)
         if config.tls.enabled:
             files["dask-client.yaml"] = client_settings(config)
-        submit = SUBMIT[config.scheduler]
-        lines = ["#!/usr/bin/env bash", "# submit every worker job (start the scheduler first: start-scheduler.sh)",
-                 "set -euo pipefail", 'cd "$(dirname "$0")"']
-        lines += [f"mkdir -p {shlex.quote(config.log_directory)}"] if config.log_directory else []
-        lines += [f"for i in $(seq {pool.jobs}); do {submit} {name}-workers.sh; done"
-                  for name, pool in config.pools().items()]
-        files["submit.sh"] = "\n".join(lines) + "\n"
+        files["submit.sh"] = submit_script(config)
     paths = {}
     for name, text in files.items():
         path = os.path.join(output, name)

@@ -117,7 +117,7 @@ def run(args) -> int:
     from paranmt.models.nmt.export import (ConvertConfig, check_dictionaries, convert_fairseq_to_ctranslate2,
                                            load_checkpoint)
 
-    args = settings(args, ConvertConfig, "convert-nmt settings", config_file=False)
+    settings(args, ConvertConfig, "convert-nmt settings", config_file=False)
     vmap_files = [args.vmap_source, args.vmap_target]
     whole = bool(args.transformers or args.fairseq_checkpoint)
     written = (lambda: left_in(args.output, None if whole else RUN_EXPORT_FILES))
@@ -201,7 +201,7 @@ def run_eval(args) -> int:
     NmtEvalConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`."""
     from paranmt.models.nmt.evaluate import NmtEvalConfig
 
-    args = settings(args, NmtEvalConfig, "eval-nmt config")
+    config = settings(args, NmtEvalConfig, "eval-nmt config")
     if args.hypotheses:
         check_apart(args.hypotheses, [args.source, args.reference, args.model], "--hypotheses")
         if Path(args.hypotheses).is_dir():
@@ -210,49 +210,16 @@ def run_eval(args) -> int:
               False, args.overwrite, "--hypotheses", resumable=False)
     with stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again",
                            str(Path(args.hypotheses or args.model).absolute().parent)):
-        return evaluate_model(args)
+        return evaluate_model(args, config)
 
 
-def evaluate_model(args) -> int:
-    """`run_eval` once its output is claimed."""
-    from sacremoses import MosesPunctNormalizer
-
-    from paranmt.models.files import read_text, write_text_atomically
-    from paranmt.models.nmt.evaluate import evaluate_translator
+def evaluate_model(args, config) -> int:
+    """`run_eval` once its output is claimed (`config`: its NmtEvalConfig)."""
+    from paranmt.models.files import write_text_atomically
+    from paranmt.models.nmt.evaluate import evaluate_model
     from paranmt.models.nmt.export import record_evaluation
-    from paranmt.models.nmt.model_dir import ModelDirError
-    from paranmt.models.nmt.translator import open_translator
 
-    sources = read_text(args.source, "--source").splitlines()
-    references = read_text(args.reference, "--reference").splitlines()
-    if args.skip_first:
-        sources, references = sources[args.skip_first:], references[args.skip_first:]
-    if args.limit:
-        sources, references = sources[: args.limit], references[: args.limit]
-    if not sources:
-        raise ConfigError(f"--source {args.source}: no sentences to translate (after --skip-first/--limit)")
-    if args.normalize_punctuation:
-        normalizer = MosesPunctNormalizer(lang=args.source_lang)
-        sources = [normalizer.normalize(s) for s in sources]
-    try:
-        translator = open_translator(args.model, args.backend, args.device, args.threads,
-                                     source_lang=args.source_lang, target_lang=args.target_lang,
-                                     use_vmap=args.use_vmap, compute_type=args.compute_type)
-    except ModelDirError as error:
-        raise ConfigError(str(error)) from None
-    scorer = None
-    if args.simile_encoder:
-        from paranmt.models.encoders import open_encoder
-        from paranmt.models.scoring.simile import SimileScorer
-
-        scorer = SimileScorer(open_encoder(args.simile_encoder, max(1, args.threads)))
-    result = evaluate_translator(translator, sources, references, args.beam, args.batch_tokens)
-    hypotheses = result.pop("hypotheses")
-    if scorer is not None:
-        from paranmt.models.scoring.simile import corpus_simile
-
-        result["simile"] = round(100 * corpus_simile(scorer.score(references, hypotheses)), 2)
-        result["simile_encoder"] = args.simile_encoder
+    result, hypotheses = evaluate_model(config, args.model, args.source, args.reference)
     if args.hypotheses:
         write_text_atomically(args.hypotheses, "".join(h + "\n" for h in hypotheses))
     entry = {"backend": args.backend + ("+vmap" if args.use_vmap else ""),
@@ -266,11 +233,12 @@ def evaluate_model(args) -> int:
 
 
 def settings(args, config_class, what: str, config_file: bool = True):
-    """`args` with the command's settings (`load_command_config`: defaults <- YAML <- flags <- --set) in place of
-    the flags'."""
-    for key, value in load_command_config(config_class, args, what, config_file=config_file).to_dict().items():
+    """The command's settings (`load_command_config`: defaults <- YAML <- flags <- --set), also set on `args` in
+    place of the flags'."""
+    config = load_command_config(config_class, args, what, config_file=config_file)
+    for key, value in config.to_dict().items():
         setattr(args, key, value)
-    return args
+    return config
 
 
 def register(subparsers) -> None:

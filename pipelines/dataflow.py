@@ -169,7 +169,6 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     paths are verified only with `verify_remote` (which needs credentials)."""
     import apache_beam as beam
     from apache_beam.options.pipeline_options import StandardOptions
-    from apache_beam.portability.api import beam_runner_api_pb2
 
     apiclient = require_extra("dataflow", "apache_beam.runners.dataflow.internal.apiclient")   # GCP client libraries
     options = pipeline_options(list(beam_args) + ["--dry_run=True", "--no_auth"])
@@ -185,17 +184,23 @@ def plan_dataflow_job(config: BuildConfig, beam_args: list[str], job_dir: str | 
     plan = plan_build(config, options, verify_remote)
     build_pipeline(pipeline, plan, set())
     job = pipeline.run().job            # DataflowRunner under --dry_run: the Job, nothing submitted
+    return write_job(job, apiclient.DataflowApplicationClient, options, Path(job_dir), plan.unverified)
 
-    job_dir = Path(job_dir)
+
+def write_job(job, client, options, job_dir: Path, unverified: dict) -> DataflowJobPlan:
+    """Stage the dry-run `job` in `job_dir`/staging (a fresh folder) through Dataflow's application `client` and
+    write its description to `job_dir`/job.json; the plan of what was written."""
+    from apache_beam.portability.api import beam_runner_api_pb2
+
     staging = job_dir / "staging"
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     job.google_cloud_options.staging_location = str(staging)
-    apiclient.DataflowApplicationClient(options, str(staging)).create_job_description(job)
+    client(options, str(staging)).create_job_description(job)
     description = json.loads(job.json())
     (job_dir / "job.json").write_text(json.dumps(description, indent=1, sort_keys=True))
     staged = beam_runner_api_pb2.Pipeline.FromString((staging / STAGED_PIPELINE).read_bytes())
-    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging, unverified=plan.unverified)
+    return DataflowJobPlan(job=description, pipeline=staged, staging_dir=staging, unverified=unverified)
 
 
 def print_summary(summary: dict, job_dir: Path) -> None:

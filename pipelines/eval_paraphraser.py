@@ -149,9 +149,9 @@ def run(args) -> int:
     inputs = [c.input, *([c.nmt_bt] if c.nmt_bt else []),
               *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
                                               c.paraphrase.parser, c.paraphrase.encoder) if path)]
-    config = c.paraphrase.resolve(local_model_path)
+    run = c.paraphrase.resolve(local_model_path)
     try:
-        plain_dir = str(find_models(models, "plain", config.arch).paraphraser.path)
+        plain_dir = str(find_models(models, "plain", run.settings.arch).paraphraser.path)
     except ModelSetError:
         plain_dir = None
     output = Path(c.output) if c.output else None
@@ -164,18 +164,17 @@ def run(args) -> int:
         if is_pair_tsv(c.input):
             with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
                 pairs, skipped = read_tsv_pairs(c.input, c.max_pairs, ParseCache(cache_path or Path(scratch) / PARSES),
-                                                asset_path(config.parser))
+                                                asset_path(run.settings.parser))
         else:
             pairs, skipped = read_shard_pairs(c.input, c.max_pairs)
         if not pairs:
             raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
         LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
         nmt_bt = nmt_bt_candidates(pairs, nmt_bt_pool(c.input) if pool is None else pool)
-        results, outputs, requests = evaluate(config, config.template_list, pairs, plain_dir, nmt_bt)
+        results, outputs, requests = evaluate(run, pairs, plain_dir, nmt_bt)
         table = markdown_table(results)
         if output:
-            write_results(output, results, outputs, requests,
-                          report(config, config.template_list, c.input, pairs, skipped, table))
+            write_results(output, results, outputs, requests, report(run, c.input, pairs, skipped, table))
     print(table)
     return 0
 

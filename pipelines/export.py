@@ -25,90 +25,12 @@ from paranmt.pipelines.runtime.arguments import add_config_command, load_command
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
 from paranmt.schemas.config import Config, check_choice, choice, setting
-from paranmt.schemas.records import SCHEMA_VERSION
-from paranmt.transforms.export import FORMATS, HEADERS, HF_SCHEMA, ExportShardFn
+from paranmt.transforms.export import FORMATS, HEADERS, ExportShardFn, dataset_card
 from paranmt.transforms.shards import (concatenate_files, read_shard_metadata, shard_files, unique_shard_names,
                                        write_json, write_text_atomically)
 
 LOG = logging.getLogger(__name__)
 PARTS = "_export_parts"
-COLUMN_DOCS = {
-    "id": "stable id `<corpus>:<file>:<line>` or the corpus's own sentence id",
-    "corpus": "corpus / section name",
-    "cs": "source sentence (Czech)",
-    "ref": "English reference",
-    "bt": "back-translation of `cs` (English)",
-    "bt_score": "length-normalized log-probability of `bt` given `cs`",
-    "trigram_overlap": "word-trigram overlap of ref and bt",
-    "para_score": "cosine of the paraphrastic encoder's embeddings of ref and bt",
-    "ref_len": "tokens in ref (Moses tokenizer)",
-    "bt_len": "tokens in bt (Moses tokenizer)",
-    "ref_parse": "linearized constituency parse of ref, leaves removed",
-    "bt_parse": "linearized constituency parse of bt, leaves removed",
-    "ref_template": "top two levels of ref_parse",
-    "bt_template": "top two levels of bt_parse",
-    "bt_nbest": "n-best back-translations with scores (when built with n-best)",
-    "source_scores": "the bitext's own per-pair scores, as a JSON object string",
-}
-
-
-def dataset_card(rows: int, shards: int, metadata: dict[str, str]) -> str:
-    """README.md of the `hf` export: YAML header (data_files for `datasets`), columns, provenance."""
-    columns = "\n".join(f"| `{f.name}` | {f.type} | {COLUMN_DOCS.get(f.name, '')} |" for f in HF_SCHEMA)
-    provenance = "\n".join(f"- `{key}`: `{value}`" for key, value in sorted(metadata.items()))
-    return f"""---
-configs:
-- config_name: default
-  data_files:
-  - split: train
-    path: data/*.parquet
-language:
-- en
-- cs
-task_categories:
-- sentence-similarity
-- text2text-generation
-pretty_name: ParaNMT-style paraphrase corpus
-size_categories:
-- {size_category(rows)}
----
-
-# ParaNMT-style paraphrase corpus
-
-English paraphrase pairs (`ref`, `bt`) made by back-translating the Czech side (`cs`) of Czech-English bitext,
-with per-pair scores and constituency parses, exported by `paranmt export --format hf` (schema version
-{SCHEMA_VERSION}). {rows} rows in {shards} Parquet files under `data/`.
-
-```python
-import datasets
-corpus = datasets.load_dataset("parquet", data_files="data/*.parquet", split="train")
-```
-
-## Columns
-
-| column | type | meaning |
-|---|---|---|
-{columns}
-
-## Provenance (Parquet metadata of the first shard)
-
-{provenance or "- (no paranmt metadata found)"}
-
-## Licence
-
-The pairs inherit the terms of the bitext they were built from; check the licence of your input corpus
-(e.g. CzEng is for non-commercial research use) before redistributing.
-"""
-
-
-def size_category(rows: int) -> str:
-    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
-                         (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M")):
-        if rows < limit:
-            return label
-    return "n>100M"
-
-
 def earlier_export(fmt: str, output: str) -> list[str]:
     """What an earlier export left at `output`: the file (text formats), or the dataset's card and data files."""
     if fmt != "hf":
@@ -129,29 +51,11 @@ def run_export(config: "ExportConfig", beam_args: list[str] | None = None, overw
                    overwrite=overwrite, named_after_shards=True, output_file=fmt != "hf")
     if lowercase is None:
         lowercase = fmt != "hf"
-    output = job.output
-    if fmt == "hf":
-        target_dir = FileSystems.join(output, "data")
-    else:
-        if "/" not in output:
-            output = f"./{output}"
-        target_dir = FileSystems.join(output.rsplit("/", 1)[0], f"{PARTS}-{output.rsplit('/', 1)[1]}")
+    output, target_dir = export_target(fmt, job.output)
     job.work_dirs = [target_dir]
     LOG.info("exporting %d shards as %s -> %s", len(job.files), fmt, output)
     with job:
-        if not FileSystems.exists(target_dir):
-            FileSystems.mkdirs(target_dir)
-        with job.pipeline(pipeline_options(beam_args or [])) as pipeline:
-            (pipeline
-             | "ShardFiles" >> beam.Create(job.files)
-             | "Spread" >> beam.Reshuffle()
-             | "Export" >> beam.ParDo(ExportShardFn(fmt, target_dir, lowercase))
-             | "AllCounts" >> beam.combiners.ToList()
-             | "WriteCounts" >> beam.Map(lambda counts: write_json(FileSystems.join(target_dir, "_counts.json"),
-                                                                   counts)))
-        with FileSystems.open(FileSystems.join(target_dir, "_counts.json")) as handle:
-            totals = sum_counts(json.loads(handle.read()))
-        FileSystems.delete([FileSystems.join(target_dir, "_counts.json")])
+        totals = export_shards(job, fmt, target_dir, lowercase, beam_args)
         if fmt == "hf":
             write_text_atomically(FileSystems.join(output, "README.md"), dataset_card(
                 totals.get("written", 0), len(job.files), read_shard_metadata(job.files[0])))
@@ -160,6 +64,34 @@ def run_export(config: "ExportConfig", beam_args: list[str] | None = None, overw
             concatenate_files(parts, output, HEADERS[fmt])
             FileSystems.delete([target_dir])
     return {"format": fmt, "output": output, "lowercase": lowercase, **totals}
+
+
+def export_target(fmt: str, output: str) -> tuple[str, str]:
+    """The output and the folder the shards are converted into: DATASET_DIR/data for `hf`, else a parts folder
+    beside the output file (`./` put before a bare file name)."""
+    if fmt == "hf":
+        return output, FileSystems.join(output, "data")
+    if "/" not in output:
+        output = f"./{output}"
+    return output, FileSystems.join(output.rsplit("/", 1)[0], f"{PARTS}-{output.rsplit('/', 1)[1]}")
+
+
+def export_shards(job: ShardJob, fmt: str, target_dir: str, lowercase: bool, beam_args: list[str] | None) -> dict:
+    """Convert every shard of `job` into `target_dir` (one Beam element per shard); returns the summed counts."""
+    if not FileSystems.exists(target_dir):
+        FileSystems.mkdirs(target_dir)
+    with job.pipeline(pipeline_options(beam_args or [])) as pipeline:
+        (pipeline
+         | "ShardFiles" >> beam.Create(job.files)
+         | "Spread" >> beam.Reshuffle()
+         | "Export" >> beam.ParDo(ExportShardFn(fmt, target_dir, lowercase))
+         | "AllCounts" >> beam.combiners.ToList()
+         | "WriteCounts" >> beam.Map(lambda counts: write_json(FileSystems.join(target_dir, "_counts.json"),
+                                                               counts)))
+    with FileSystems.open(FileSystems.join(target_dir, "_counts.json")) as handle:
+        totals = sum_counts(json.loads(handle.read()))
+    FileSystems.delete([FileSystems.join(target_dir, "_counts.json")])
+    return totals
 
 
 @dataclasses.dataclass

@@ -114,28 +114,39 @@ def run_filter(config: FilterConfig, beam_args: list[str] | None = None, overwri
         prepare_output(output)
         LOG.info("filtering %d shards into %s: %s", len(files), output, ", ".join(plan.reasons()) or "no filters")
         with job.pipeline(options) as pipeline:
-            paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
-            result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
-                                                      partitions)
-            (result["counts"]
-             | "AllCounts" >> beam.combiners.ToList()
-             | "Report" >> beam.Map(
-                 lambda counts, quantiles, threshold: write_json(
-                     FileSystems.join(output, layout.FILTER_REPORT),
-                     build_report(counts, quantiles, threshold, plan, config, files)),
-                 beam.pvalue.AsDict(result["quantiles"]), beam.pvalue.AsSingleton(result["sample_threshold"])))
+            filter_pipeline(pipeline, config, plan, files, output, metadata, partitions)
+        return finish_output(config, plan, output)
 
-        parts_dir = FileSystems.join(output, layout.TSV_PARTS)
-        if config.write_tsv:
-            concatenate_files(matching(FileSystems.join(parts_dir, "*.tsv")),
-                              FileSystems.join(output, layout.PAIRS_TSV), tsv.header(tsv.PAIRS_COLUMNS))
-        FileSystems.delete([parts_dir] + ([FileSystems.join(output, layout.DEDUP_WORK)] if plan.dedup else []))
-        if not config.write_dropped:
-            FileSystems.delete([FileSystems.join(output, layout.DROPPED)])
-        write_text_atomically(FileSystems.join(output, layout.CONFIG),
-                              yaml.safe_dump({**config.to_dict(), "hash": config.hash()}, sort_keys=False))
-        with FileSystems.open(FileSystems.join(output, layout.FILTER_REPORT)) as handle:
-            return json.loads(handle.read())
+
+def filter_pipeline(pipeline, config: FilterConfig, plan: FilterPlan, files: list[str], output: str, metadata: dict,
+                    partitions: int) -> None:
+    """The filter's Beam graph: every shard filtered into `output`, the report written from the counts."""
+    paths = pipeline | "ShardFiles" >> beam.Create(files)  # each pass spreads them with its own Reshuffle
+    result = paths | "Filter" >> FilterShards(plan, output, metadata, config.write_dropped, config.write_tsv,
+                                              partitions)
+    (result["counts"]
+     | "AllCounts" >> beam.combiners.ToList()
+     | "Report" >> beam.Map(
+         lambda counts, quantiles, threshold: write_json(
+             FileSystems.join(output, layout.FILTER_REPORT),
+             build_report(counts, quantiles, threshold, plan, config, files)),
+         beam.pvalue.AsDict(result["quantiles"]), beam.pvalue.AsSingleton(result["sample_threshold"])))
+
+
+def finish_output(config: FilterConfig, plan: FilterPlan, output: str) -> dict:
+    """After the pipeline: pairs.tsv assembled from its parts, the work folders removed (and the dropped rows
+    unless kept), config.yaml written; returns the report."""
+    parts_dir = FileSystems.join(output, layout.TSV_PARTS)
+    if config.write_tsv:
+        concatenate_files(matching(FileSystems.join(parts_dir, "*.tsv")),
+                          FileSystems.join(output, layout.PAIRS_TSV), tsv.header(tsv.PAIRS_COLUMNS))
+    FileSystems.delete([parts_dir] + ([FileSystems.join(output, layout.DEDUP_WORK)] if plan.dedup else []))
+    if not config.write_dropped:
+        FileSystems.delete([FileSystems.join(output, layout.DROPPED)])
+    write_text_atomically(FileSystems.join(output, layout.CONFIG),
+                          yaml.safe_dump({**config.to_dict(), "hash": config.hash()}, sort_keys=False))
+    with FileSystems.open(FileSystems.join(output, layout.FILTER_REPORT)) as handle:
+        return json.loads(handle.read())
 
 
 def format_report(report: dict) -> str:

@@ -21,7 +21,6 @@ removing what it wrote.
 from __future__ import annotations
 
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -32,7 +31,6 @@ from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_fla
                                                report_rejects)
 from paranmt.schemas.errors import ConfigError
 
-log = logging.getLogger(__name__)
 WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     # what a run writes into --output
 
 
@@ -48,57 +46,37 @@ def run(args) -> int:
         raise ConfigError(f"--data-dir {args.data_dir} has no {folder}/ folder")
     with fresh_output(args.output, [args.model, args.data_dir], WRITES, args.overwrite, "a fine-tuning run's files",
                       getattr(args, "argv", None), "finetune-sts"):
-        return finetune_into(args, config, Path(args.data_dir), Path(args.output))
+        return fine_tune(args, config, Path(args.data_dir), Path(args.output))
 
 
-def finetune_into(args, config, data_dir: Path, output: Path) -> int:
+def fine_tune(args, config, data_dir: Path, output: Path) -> int:
     """Open the encoder, fine-tune it on the task's splits and write everything into `output`."""
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoding import LineRejects
-    from paranmt.models.training.sts_finetune import (CLASSIFICATION_TASKS, FinetuneDataError, finetune,
-                                                      limit_dataset, load_labelled_splits, load_splits, save_head)
+    from paranmt.models.training.sts_finetune import (FinetuneDataError, finetune_into, limit_dataset, result_lines,
+                                                      split_sizes, task_splits)
 
     encoder = open_encoder(args.model, config.threads)
     rejects = LineRejects()
-    labels = CLASSIFICATION_TASKS.get(config.task, ((),))[0]
     try:
-        if labels:
-            splits = load_labelled_splits(data_dir, config.task, config.dev_fraction, config.seed)
-        else:
-            splits = load_splits(data_dir / "sts", config.task, config.dev_fraction, config.seed, rejects)
+        splits = task_splits(data_dir, config, rejects)
     except FinetuneDataError as error:
         raise ConfigError(str(error)) from None
-    size = {name: len(d.labels) if labels else len(d.gold) for name, d in splits.items()}
-    read = rejects.total + sum(size.values())
+    read = rejects.total + sum(split_sizes(splits).values())
     report_rejects("finetune-sts", rejects, read, str(output / "report.json"))
     if over_reject_rate("finetune-sts", rejects.total, read, args.max_reject_rate):
         return EXIT_REJECTS
     splits = {name: limit_dataset(d, config.limit, config.seed) for name, d in splits.items()}
-    size = {name: len(d.labels) if labels else len(d.gold) for name, d in splits.items()}
-    log.info("%s: train %d, dev %d (%s), test %d (%s) examples", config.task, size["train"], size["dev"],
-             splits["dev"].name, size["test"], splits["test"].name)
-    output.mkdir(parents=True, exist_ok=True)
-    tuned, head, report = finetune(encoder, splits, config, output / "metrics.jsonl")
-    tuned.save(output / "encoder", dtype=getattr(encoder, "weights_dtype", "float32"))
-    save_head(head, output / "head", labels)
+    size = split_sizes(splits)
+    report = finetune_into(encoder, splits, config, output)
     report.update({"model": args.model, "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:])),
                    "datasets": {name: {"name": d.name, "pairs": size[name]} for name, d in splits.items()},
                    "rejected": rejects.by_reason, "not_utf8": rejects.advice()})
     (output / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    metric, baseline = report["metric"], report["baseline"]
-    write_results_csv(output, ["model", "dataset", metric], ([model, splits[split].name, report[model][split]]
-                                                             for split in ("dev", "test")
-                                                             for model in (baseline, "supervised")))
-    for split in ("dev", "test"):
-        print(f"{splits[split].name}\t{baseline} {100 * report[baseline][split]:.1f}"
-              f"\tsupervised {100 * report['supervised'][split]:.1f}")
-    unseen = report.get("test_not_in_training")
-    if unseen:
-        print(f"{splits['test'].name}, the {unseen['examples']} examples inside no training example\t{baseline} "
-              f"{100 * unseen[baseline]:.1f}\tsupervised {100 * unseen['supervised']:.1f}")
-    if config.task == "sst2" and splits["test"].name == "sst2/dev":
-        print(f"sst2: no {data_dir / 'transfer' / 'sst2' / 'test.tsv'}: the test set is dev.tsv, the dev set "
-              f"{size['dev']} examples held out of train.tsv")
+    write_results_csv(output, ["model", "dataset", report["metric"]], (
+        [model, splits[split].name, report[model][split]] for split in ("dev", "test")
+        for model in (report["baseline"], "supervised")))
+    print("\n".join(result_lines(report, splits, config, data_dir)))
     return 0
 
 

@@ -43,6 +43,26 @@ def tsv_line(entry: dict) -> str:
                           + [f"{entry[c]:.5f}" for c in tsv.LEXICON_COLUMNS[3:]])
 
 
+def lexicon_pipeline(pipeline, files: list[str], output: str, min_count: int, alpha: float, wanted: set) -> None:
+    """The lexicon's Beam graph: the lexicon of the shards `files` into `output`/lexicon-*.tsv, and its entries
+    for the `wanted` word pairs into `output`/simlex_pairs.tsv."""
+    lexicon = (pipeline
+               | "ShardFiles" >> beam.Create(files)
+               | "Spread" >> beam.Reshuffle()
+               | "Lexicon" >> ParaphraseLexicon(min_count, alpha))
+    (lexicon
+     | "Lines" >> beam.Map(tsv_line)
+     | "WriteLexicon" >> beam.io.WriteToText(FileSystems.join(output, "lexicon"), file_name_suffix=".tsv",
+                                             header=tsv.header(tsv.LEXICON_COLUMNS), append_trailing_newlines=False))
+    (lexicon
+     | "BenchmarkPairs" >> beam.Filter(lambda entry: (entry["u"], entry["v"]) in wanted)
+     | "Collect" >> beam.combiners.ToList()
+     | "WriteBenchmarkPairs" >> beam.Map(lambda entries: write_text_atomically(
+         FileSystems.join(output, "simlex_pairs.tsv"),
+         tsv.header(tsv.LEXICON_COLUMNS) + "".join(tsv_line(e) for e in sorted(
+             entries, key=lambda e: (e["u"], e["v"]))))))
+
+
 def run_lexicon(config: "LexiconConfig", beam_args: list[str] | None = None, overwrite: bool = False,
                 argv: list[str] | None = None) -> dict:
     """The lexicon of the shards `config.input` and its evaluation, into `config.output` (a shard job,
@@ -63,22 +83,7 @@ def run_lexicon(config: "LexiconConfig", beam_args: list[str] | None = None, ove
     LOG.info("lexicon of %d shards -> %s", len(job.files), output)
     with job:
         with job.pipeline(pipeline_options(beam_args or [])) as pipeline:
-            lexicon = (pipeline
-                       | "ShardFiles" >> beam.Create(job.files)
-                       | "Spread" >> beam.Reshuffle()
-                       | "Lexicon" >> ParaphraseLexicon(min_count, alpha))
-            (lexicon
-             | "Lines" >> beam.Map(tsv_line)
-             | "WriteLexicon" >> beam.io.WriteToText(FileSystems.join(output, "lexicon"), file_name_suffix=".tsv",
-                                                     header=tsv.header(tsv.LEXICON_COLUMNS),
-                                                     append_trailing_newlines=False))
-            (lexicon
-             | "BenchmarkPairs" >> beam.Filter(lambda entry: (entry["u"], entry["v"]) in wanted)
-             | "Collect" >> beam.combiners.ToList()
-             | "WriteBenchmarkPairs" >> beam.Map(lambda entries: write_text_atomically(
-                 FileSystems.join(output, "simlex_pairs.tsv"),
-                 tsv.header(tsv.LEXICON_COLUMNS) + "".join(tsv_line(e) for e in sorted(
-                     entries, key=lambda e: (e["u"], e["v"]))))))
+            lexicon_pipeline(pipeline, job.files, output, min_count, alpha, wanted)
         with FileSystems.open(FileSystems.join(output, "simlex_pairs.tsv")) as handle:
             rows = [dict(zip(tsv.LEXICON_COLUMNS, fields))
                     for fields in list(tsv.read_rows(io.StringIO(handle.read().decode("utf-8"), newline="")))[1:]]

@@ -114,6 +114,19 @@ def run(args) -> int:
         return mine(config)
 
 
+def mining_summary(args: MineConfig, cs, en, mined: int, calibration, search_cpu: float, cpu: float) -> dict:
+    """mine.json: the settings, the threshold chosen, the sentences read, the pairs mined and the CPU seconds."""
+    return {
+        "source": args.source, "target": args.target, "source_lang": args.source_lang,
+        "target_lang": args.target_lang, "encoder": os.path.abspath(asset_path(args.encoder)),
+        "k": args.k, "strategy": args.strategy, "threshold": calibration.threshold,
+        "threshold_mode": str(args.threshold), "calibration": dataclasses.asdict(calibration),
+        "index": args.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
+        "source_counts": cs.counts, "target_counts": en.counts, "mined": mined,
+        "search_cpu_s": round(search_cpu, 2), "cpu_s": round(cpu, 2),
+    }
+
+
 def mine(args: MineConfig) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.transforms.shards import write_text_atomically
@@ -128,20 +141,11 @@ def mine(args: MineConfig) -> int:
         search_started = time.process_time()
         pairs, calibration = choose_pairs(mine_vectors(cs.vectors, en.vectors, args.k, args.strategy, search=args),
                                           args.threshold_value())
-        threshold = calibration.threshold
         search_cpu = time.process_time() - search_started
         write_outputs(output, pairs, cs, en, (args.source_lang, args.target_lang))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    summary = {
-        "source": args.source, "target": args.target, "source_lang": args.source_lang,
-        "target_lang": args.target_lang, "encoder": os.path.abspath(asset_path(args.encoder)),
-        "k": args.k, "strategy": args.strategy, "threshold": threshold, "threshold_mode": str(args.threshold),
-        "calibration": dataclasses.asdict(calibration),
-        "index": args.resolve(len(cs), len(en)), "ef_search": args.ef_search, "block_size": args.block_size,
-        "source_counts": cs.counts, "target_counts": en.counts, "mined": len(pairs),
-        "search_cpu_s": round(search_cpu, 2), "cpu_s": round(time.process_time() - started, 2),
-    }
+    summary = mining_summary(args, cs, en, len(pairs), calibration, search_cpu, time.process_time() - started)
     write_text_atomically(str(output.resolve() / "mine.json"), json.dumps(summary, indent=2) + "\n")
     print(f"mined {len(pairs)} pairs from {len(cs)} {args.source_lang} x {len(en)} {args.target_lang} sentences "
           f"(k={args.k}, {args.strategy}, {calibration.describe()}, {summary['index']} search) -> "

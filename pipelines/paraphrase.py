@@ -114,12 +114,12 @@ def held_output(output: str) -> tuple[str | None, bool]:
     return None, False
 
 
-def run_record(config, input_path: str, write_all: bool) -> dict:
+def run_record(run, input_path: str, write_all: bool) -> dict:
     """What a resumed run must share with the run it continues: the input file and every setting."""
     from paranmt.schemas.metadata import input_fingerprint
 
     return {"input": os.path.abspath(input_path), "input_file": input_fingerprint(input_path),
-            "part_sentences": PART_SENTENCES, "all": write_all, "settings": dataclasses.asdict(config)}
+            "part_sentences": PART_SENTENCES, "all": write_all, "settings": run.record()}
 
 
 def check_same_run(recorded: dict, current: dict, output: str) -> None:
@@ -133,8 +133,8 @@ def check_same_run(recorded: dict, current: dict, output: str) -> None:
                           f"--overwrite to start again")
 
 
-def paraphrase_file(config, input_path: str, output: str, write_all: bool = False, mode: str = "fresh") -> Counter:
-    """Paraphrase the sentences of a text file into `output` (config resolved; `mode` from the output contract:
+def paraphrase_file(run, input_path: str, output: str, write_all: bool = False, mode: str = "fresh") -> Counter:
+    """Paraphrase the sentences of a text file into `output` (`run` a ParaphraseRun; `mode` from the output contract:
     "fresh", "overwrite" or "resume"); returns the counts. The sentences are paraphrased PART_SENTENCES at a time;
     each finished part is written as soon as it is done, atomically, to `OUT.parts/<index>.parquet` (its rows, and
     its counts in the footer as `paranmt.counts`), beside `OUT.parts/run.json` (the input's size and sha256 and the
@@ -142,40 +142,53 @@ def paraphrase_file(config, input_path: str, output: str, write_all: bool = Fals
     suffix, and OUT.parts/ is removed. So a stop loses at most the part in progress, and `--resume` (which checks
     that the input and the settings are those of run.json) paraphrases only the missing parts; a part's rows depend
     on its own sentences alone, so the result is the file an uninterrupted run writes."""
-    import pyarrow.parquet as pq
-
-    from paranmt.models.generation.pipeline import open_pipeline
-    from paranmt.schemas.paraphrases import PARAPHRASE_SCHEMA, paraphrases_to_table
-    from paranmt.transforms.shards import ParquetShardWriter, read_shard_counts, write_json
+    from paranmt.transforms.shards import write_json
 
     sentences = list(read_sentences(input_path, what="--input", strict=True, empty_ok=False))
     parts = parts_directory(output)
-    current = run_record(config, input_path, write_all)
+    current = run_record(run, input_path, write_all)
     if mode == "resume":
         check_same_run(json.loads((parts / RUN_FILE).read_text()), current, output)
     else:
         shutil.rmtree(parts, ignore_errors=True)
         parts.mkdir()
         write_json(str(parts / RUN_FILE), current)
-    starts = range(0, len(sentences), PART_SENTENCES)
+    write_parts(run, sentences, output, write_all)
+    return assemble_parts(output, len(range(0, len(sentences), PART_SENTENCES)))
+
+
+def write_parts(run, sentences: list[str], output: str, write_all: bool) -> None:
+    """Paraphrase the sentences of each part not yet in OUT.parts/ and write it there (`paraphrase_file`)."""
+    from paranmt.models.generation.pipeline import open_pipeline
+    from paranmt.schemas.paraphrases import PARAPHRASE_SCHEMA, paraphrases_to_table
+    from paranmt.transforms.shards import ParquetShardWriter
+
     pipeline = None
-    for index, start in enumerate(starts):
+    for index, start in enumerate(range(0, len(sentences), PART_SENTENCES)):
         if part_path(output, index).exists():
             continue
-        pipeline = pipeline or open_pipeline(config)
+        pipeline = pipeline or open_pipeline(run.settings)
         pipeline.counts = Counter()
         part = sentences[start:start + PART_SENTENCES]
-        rows = pipeline.paraphrase(part, config.template_list or None, [str(start + i + 1) for i in range(len(part))])
+        rows = pipeline.paraphrase(part, run.templates or None, [str(start + i + 1) for i in range(len(part))])
         with ParquetShardWriter(str(part_path(output, index)), PARAPHRASE_SCHEMA) as writer:
             writer.write_table(paraphrases_to_table(rows if write_all else [row for row in rows if row["kept"]]))
             writer.close(dict(pipeline.counts))
         LOG.info("paraphrased %d/%d sentences", min(start + PART_SENTENCES, len(sentences)), len(sentences))
+
+
+def assemble_parts(output: str, parts: int) -> Counter:
+    """OUT written from its `parts` parts, OUT.parts/ removed; returns the summed counts of the parts."""
+    import pyarrow.parquet as pq
+
+    from paranmt.transforms.shards import read_shard_counts
+
     counts, rows = Counter(), []
-    for index in range(len(starts)):
+    for index in range(parts):
         counts.update(read_shard_counts(str(part_path(output, index))))
         rows += pq.read_table(part_path(output, index)).to_pylist()
     write_paraphrases(rows, output)
-    shutil.rmtree(parts)
+    shutil.rmtree(parts_directory(output))
     return counts
 
 
@@ -206,8 +219,6 @@ class ParaphraseCommandConfig(ParaphraseConfig):
     def validate(self, where: str = "") -> "ParaphraseCommandConfig":
         super().validate(where)
         check_choice("column", self.column, COLUMNS)
-        if self.template_list:
-            raise ConfigError("template_list is the command's; choose the templates with templates")
         return self
 
     def generator(self) -> ParaphraseConfig:
@@ -248,9 +259,10 @@ def run(args) -> int:
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
         outputs.check_apart(c.output, inputs)
-        counts = run_paraphrase_corpus(config.resolve(local_model_path), c.input, c.output, c.column, c.all,
-                                       c.accelerator, args.beam_args, args.resume, args.overwrite, argv)
-        print(summary_line(counts, counts.pop("sources", 0), len(config.template_list), c.output))
+        run = config.resolve(local_model_path)
+        counts = run_paraphrase_corpus(run, c.input, c.output, c.column, c.all, c.accelerator, args.beam_args,
+                                       args.resume, args.overwrite, argv)
+        print(summary_line(counts, counts.pop("sources", 0), len(run.templates), c.output))
         return 0
     if args.beam_args:
         raise ConfigError(beam_arguments_refused(args.beam_args, c.input))
@@ -258,7 +270,7 @@ def run(args) -> int:
     outputs.check_apart(c.output, inputs)
     outputs.check_apart(str(parts_directory(c.output)), [c.input])
     sentences = len(list(read_sentences(c.input, what="--input", strict=True, empty_ok=False)))
-    config.resolve(local_model_path)
+    run = config.resolve(local_model_path)
     lock = OutputLock.beside(c.output, "`paranmt paraphrase` run")
     note = lock.acquire(take_stale=True, holds_shards=False)    # the claim below decides about a stopped run's parts
     try:
@@ -270,10 +282,10 @@ def run(args) -> int:
         with outputs.stops_in_one_line(lambda: parts_progress(c.output, sentences),
                                        lambda: parts_advice(c.output, argv),
                                        str(Path(c.output).resolve().parent)):
-            counts = paraphrase_file(config, c.input, c.output, c.all, mode)
+            counts = paraphrase_file(run, c.input, c.output, c.all, mode)
     finally:
         lock.release()
-    print(summary_line(counts, sentences, len(config.template_list), c.output))
+    print(summary_line(counts, sentences, len(run.templates), c.output))
     return 0
 
 

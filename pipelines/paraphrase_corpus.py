@@ -14,7 +14,6 @@ temporaries of the shards cut short are removed (then, and by the next run).
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections import Counter
 
@@ -30,10 +29,10 @@ from paranmt.transforms.shards import read_shard_counts, shard_files, shard_name
 LOG = logging.getLogger(__name__)
 
 
-def run_paraphrase_corpus(config, input_path: str, output: str, column: str = "ref", write_all: bool = False,
+def run_paraphrase_corpus(run, input_path: str, output: str, column: str = "ref", write_all: bool = False,
                           accelerator: str = "", beam_args: list[str] | None = None, resume: bool = False,
                           overwrite: bool = False, argv: list[str] | None = None) -> Counter:
-    """Paraphrase every shard (config: a resolved ParaphraseConfig) as a shard job (pipelines/runtime/shard_job.py): DIR holding shards of an earlier run needs `resume` (the
+    """Paraphrase every shard (`run`: a ParaphraseRun) as a shard job (pipelines/runtime/shard_job.py): DIR holding shards of an earlier run needs `resume` (the
     shards not yet there) or `overwrite` (deleted first). Returns the total counts over every shard of DIR (their
     footers: those of earlier runs too). `argv` makes the --resume command a stop prints."""
     job = ShardJob("paraphrase", input_path, output, columns=["id", column], what="paraphrase", earlier=shard_files,
@@ -47,12 +46,12 @@ def run_paraphrase_corpus(config, input_path: str, output: str, column: str = "r
             with job.pipeline(options) as pipeline:
                 _ = (pipeline
                      | "ShardFiles" >> beam.Create(job.todo)
-                     | "Paraphrase" >> ParaphraseShards(config, job.output, column, write_all, accelerator,
+                     | "Paraphrase" >> ParaphraseShards(run, job.output, column, write_all, accelerator,
                                                         isolate=remote and bool(accelerator)))
         per_shard = [{"shard": shard_name(path), **read_shard_counts(job.shard_output(path))} for path in job.files]
         totals = sum_counts(per_shard)
         write_json(FileSystems.join(job.output, layout.PARAPHRASE_SUMMARY),
-                   {"input": input_path, "column": column, "settings": dataclasses.asdict(config),
+                   {"input": input_path, "column": column, "settings": run.record(),
                     "skipped_done_shards": len(job.files) - len(job.todo), "shards": per_shard,
                     "totals": dict(totals)})
     return totals

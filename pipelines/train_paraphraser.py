@@ -107,16 +107,15 @@ def run(args) -> int:
         return train(args, config, output)
 
 
-def train(args, config, output) -> int:
-    """Read the data (parsed through the cache), train, save (`run` after the output checks)."""
-    from paranmt.models.encoding import LineRejects
-    from paranmt.models.generation.data import GenerationDataError, ParseCache, top_templates
-    from paranmt.models.generation.train import ParaphraserTrainer
+def read_data(args, config, output: Path, rejects) -> tuple[list, dict, list, list, dict]:
+    """(instances, counts, parses seen, held-out instances, their counts) of the training and held-out inputs,
+    parsed through the parse cache; the rejected lines counted in `rejects`. ConfigError when they cannot be read
+    or the parser is not there."""
+    from paranmt.models.generation.data import GenerationDataError, ParseCache
     from paranmt.models.parsing.parser import ParserModelError, model_files
 
     parser_dir = asset_path(args.parser)
     cache = ParseCache(args.parse_cache or output / "parses.tsv")
-    rejects = LineRejects()
     try:
         if config.task != "plain":
             model_files(parser_dir)
@@ -125,6 +124,17 @@ def train(args, config, output) -> int:
             if args.dev or args.dev_sentences else ([], {}, [])
     except (GenerationDataError, ParserModelError, OSError) as error:
         raise ConfigError(str(error)) from None
+    return instances, counts, parses, dev, dev_counts
+
+
+def train(args, config, output) -> int:
+    """Read the data (parsed through the cache), train, save (`run` after the output checks)."""
+    from paranmt.models.encoding import LineRejects
+    from paranmt.models.generation.data import top_templates
+    from paranmt.models.generation.train import ParaphraserTrainer
+
+    rejects = LineRejects()
+    instances, counts, parses, dev, dev_counts = read_data(args, config, output, rejects)
     read = rejects.total + sum(c.read for c in [*counts.values(), *dev_counts.values()])
     unusable = rejects.total + sum(c.unusable for c in [*counts.values(), *dev_counts.values()])
     counts = {kind: c.as_dict() for kind, c in counts.items()}

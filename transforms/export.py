@@ -10,7 +10,7 @@ scpn         SCPN training instances, a table TSV (schemas/tsv.py: a sentence th
              Rows without both parses are `skipped_null`, rows with equal parses `skipped_same_parse`.
 hf           Parquet files readable by `datasets.load_dataset("parquet", data_files=...)` / pyarrow: the shard
              columns, with the `source_scores` map stored as a JSON string (Hugging Face `datasets` has no map
-             type); plus a dataset card written by the launcher.
+             type); plus a dataset card (`dataset_card`) written by the launcher.
 Text fields: any whitespace run inside a sentence (tabs, line breaks) becomes a space (cleaned shards have none);
 `lowercase` lowercases sentences (the released ParaNMT and SCPN data are lowercased).
 """
@@ -25,7 +25,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.parsing.trees import to_scpn
 from paranmt.schemas import tsv
-from paranmt.schemas.records import PAIR_SCHEMA, scores_as_dict
+from paranmt.schemas.records import PAIR_SCHEMA, SCHEMA_VERSION, scores_as_dict
 from paranmt.transforms.shards import (ParquetShardWriter, iter_row_batches, iter_table_batches,
                                        read_shard_metadata, shard_name, shard_path)
 
@@ -101,3 +101,80 @@ class ExportShardFn(beam.DoFn):
                     counts["rows"] += len(batch)
                     handle.write("".join(lines).encode("utf-8"))
         yield {"shard": name, **counts}
+
+
+COLUMN_DOCS = {
+    "id": "stable id `<corpus>:<file>:<line>` or the corpus's own sentence id",
+    "corpus": "corpus / section name",
+    "cs": "source sentence (Czech)",
+    "ref": "English reference",
+    "bt": "back-translation of `cs` (English)",
+    "bt_score": "length-normalized log-probability of `bt` given `cs`",
+    "trigram_overlap": "word-trigram overlap of ref and bt",
+    "para_score": "cosine of the paraphrastic encoder's embeddings of ref and bt",
+    "ref_len": "tokens in ref (Moses tokenizer)",
+    "bt_len": "tokens in bt (Moses tokenizer)",
+    "ref_parse": "linearized constituency parse of ref, leaves removed",
+    "bt_parse": "linearized constituency parse of bt, leaves removed",
+    "ref_template": "top two levels of ref_parse",
+    "bt_template": "top two levels of bt_parse",
+    "bt_nbest": "n-best back-translations with scores (when built with n-best)",
+    "source_scores": "the bitext's own per-pair scores, as a JSON object string",
+}
+
+
+def dataset_card(rows: int, shards: int, metadata: dict[str, str]) -> str:
+    """README.md of the `hf` export: YAML header (data_files for `datasets`), columns, provenance."""
+    columns = "\n".join(f"| `{f.name}` | {f.type} | {COLUMN_DOCS.get(f.name, '')} |" for f in HF_SCHEMA)
+    provenance = "\n".join(f"- `{key}`: `{value}`" for key, value in sorted(metadata.items()))
+    return f"""---
+configs:
+- config_name: default
+  data_files:
+  - split: train
+    path: data/*.parquet
+language:
+- en
+- cs
+task_categories:
+- sentence-similarity
+- text2text-generation
+pretty_name: ParaNMT-style paraphrase corpus
+size_categories:
+- {size_category(rows)}
+---
+
+# ParaNMT-style paraphrase corpus
+
+English paraphrase pairs (`ref`, `bt`) made by back-translating the Czech side (`cs`) of Czech-English bitext,
+with per-pair scores and constituency parses, exported by `paranmt export --format hf` (schema version
+{SCHEMA_VERSION}). {rows} rows in {shards} Parquet files under `data/`.
+
+```python
+import datasets
+corpus = datasets.load_dataset("parquet", data_files="data/*.parquet", split="train")
+```
+
+## Columns
+
+| column | type | meaning |
+|---|---|---|
+{columns}
+
+## Provenance (Parquet metadata of the first shard)
+
+{provenance or "- (no paranmt metadata found)"}
+
+## Licence
+
+The pairs inherit the terms of the bitext they were built from; check the licence of your input corpus
+(e.g. CzEng is for non-commercial research use) before redistributing.
+"""
+
+
+def size_category(rows: int) -> str:
+    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"),
+                         (1_000_000, "100K<n<1M"), (10_000_000, "1M<n<10M"), (100_000_000, "10M<n<100M")):
+        if rows < limit:
+            return label
+    return "n>100M"

@@ -32,7 +32,7 @@ from paranmt.transforms.shards import ParquetShardWriter, iter_row_batches, shar
 
 
 def load_pipeline(config):
-    """A pipeline of `config` (a resolved ParaphraseConfig) over local copies of its models, which are loaded once
+    """A pipeline of `config` (the settings of a ParaphraseRun) over local copies of its models, which are loaded once
     per process and shared; the pipeline (parse cache, counts) is the caller's own."""
     from paranmt.models.generation.pipeline import load_models, open_pipeline
 
@@ -48,14 +48,14 @@ def load_pipeline(config):
 class ParaphraseShardFn(beam.DoFn):
     """shard path -> writes OUT/<shard>.parquet; yields {"shard": name, <count>: n, ...}."""
 
-    def __init__(self, config, output: str, column: str, write_all: bool, batch_rows: int = 256):
-        self.config, self.output, self.column = config, output, column
+    def __init__(self, run, output: str, column: str, write_all: bool, batch_rows: int = 256):
+        self.run, self.output, self.column = run, output, column
         self.write_all, self.batch_rows = write_all, batch_rows
         self.shard_ms = Metrics.distribution("paraphrase", "shard_ms")
         self.pipeline = None
 
     def setup(self):
-        self.pipeline = load_pipeline(self.config)
+        self.pipeline = load_pipeline(self.run.settings)
 
     def process(self, path):
         start = time.perf_counter()
@@ -69,7 +69,7 @@ class ParaphraseShardFn(beam.DoFn):
                 self.pipeline.counts = Counter()
                 suffix = "#bt" if self.column == "bt" else ""
                 rows = self.pipeline.paraphrase([row[self.column] for row in present],
-                                                self.config.template_list or None,
+                                                self.run.templates or None,
                                                 [f"{row['id']}{suffix}" for row in present])
                 counts.update(self.pipeline.counts)
                 writer.write_table(paraphrases_to_table(rows if self.write_all else [r for r in rows if r["kept"]]))
@@ -83,13 +83,13 @@ class ParaphraseShardFn(beam.DoFn):
 
 
 class ParaphraseShards(beam.PTransform):
-    """shard paths -> per-shard counts (module docstring); `accelerator`: Beam resource hint of the generation
-    step, `isolate`: run it on its own workers (remote runners)."""
+    """shard paths -> per-shard counts (module docstring) of a ParaphraseRun `run`; `accelerator`: Beam resource
+    hint of the generation step, `isolate`: run it on its own workers (remote runners)."""
 
-    def __init__(self, config, output: str, column: str = "ref", write_all: bool = False, accelerator: str = "",
+    def __init__(self, run, output: str, column: str = "ref", write_all: bool = False, accelerator: str = "",
                  isolate: bool = False, batch_rows: int = 256):
         super().__init__()
-        self.fn = ParaphraseShardFn(config, output, column, write_all, batch_rows)
+        self.fn = ParaphraseShardFn(run, output, column, write_all, batch_rows)
         self.accelerator, self.isolate = accelerator, isolate
 
     def expand(self, paths):

@@ -82,30 +82,26 @@ class Experiment:
         """The task's classifier trained on `examples`."""
         return TextClassifier(len(self.data.labels), self.data.pair, self.settings.classifier).fit(examples)
 
-    def paraphrases(self, method: str, config, pipeline, pool: list[str] | None, examples: list[Example],
-                    split: str) -> list[list[str]]:
-        """The kept paraphrases of each example by the method's `pipeline` (of `config`, a resolved
-        ParaphraseConfig; `pool` its templates, None for the plain paraphraser), from the cache when it holds
-        them."""
+    def paraphrases(self, method: str, run, pipeline, examples: list[Example], split: str) -> list[list[str]]:
+        """The kept paraphrases of each example by the method's `pipeline` (of `run`, a ParaphraseRun: its
+        templates are the pool drawn from, none for the plain paraphraser), from the cache when it holds them."""
         c = self.settings
-        key = {"method": method, "split": split, "task": c.task, "rows": len(examples),
-               "settings": {k: v for k, v in vars(config).items()}, "per_example": c.templates_per_example,
-               "filter": not c.no_filter, "seed": c.seed}
+        key = {"method": method, "split": split, "task": c.task, "rows": len(examples), "settings": run.record(),
+               "per_example": c.templates_per_example, "filter": not c.no_filter, "seed": c.seed}
         return cached_paraphrases(self.output / CACHE if self.output else None, key, lambda: paraphrase_examples(
-            pipeline, examples, pool, c.templates_per_example, c.seed))
+            pipeline, examples, run.templates or None, c.templates_per_example, c.seed))
 
-    def method(self, method: str, config, pool: list[str] | None, before: TextClassifier, accuracy: float
-               ) -> tuple[dict, list[dict]]:
-        """The results row of one method (against the classifier `before`, of test accuracy `accuracy`) and its
-        samples."""
+    def method(self, method: str, run, before: TextClassifier, accuracy: float) -> tuple[dict, list[dict]]:
+        """The results row of one method (`run`, its ParaphraseRun, against the classifier `before`, of test
+        accuracy `accuracy`) and its samples."""
         from paranmt.models.generation.pipeline import open_pipeline
 
-        pipeline = open_pipeline(config)
+        pipeline = open_pipeline(run.settings)
         pipeline.post_filter = None if self.settings.no_filter else pipeline.post_filter
         LOG.info("%s: paraphrasing %d attacked examples", method, len(self.attacked))
-        attack_paraphrases = self.paraphrases(method, config, pipeline, pool, self.attacked, "attack")
+        attack_paraphrases = self.paraphrases(method, run, pipeline, self.attacked, "attack")
         LOG.info("%s: paraphrasing %d training examples", method, len(self.to_augment))
-        augment_paraphrases = self.paraphrases(method, config, pipeline, pool, self.to_augment, "augment") \
+        augment_paraphrases = self.paraphrases(method, run, pipeline, self.to_augment, "augment") \
             if self.to_augment else []
         first = attack(before, self.attacked, attack_paraphrases)
         extra = augmented(self.train, self.to_augment, augment_paraphrases)
@@ -120,16 +116,16 @@ class Experiment:
         return row, samples
 
     def run(self, methods: dict) -> str:
-        """Train, attack, augment, retrain, attack again for each method (name -> its resolved ParaphraseConfig
-        and template pool); write the results into `output` (each file whole); returns the table."""
+        """Train, attack, augment, retrain, attack again for each method (name -> its ParaphraseRun); write the
+        results into `output` (each file whole); returns the table."""
         c = self.settings
         LOG.info("%s: %d training, %d test examples; attacking %d, augmenting from %d", c.task, len(self.train),
                  len(self.test), len(self.attacked), len(self.to_augment))
         before = self.classifier(self.train)
         accuracy = before.accuracy(self.test)
         results, samples = [], {}
-        for method, (config, pool) in methods.items():
-            row, samples[method] = self.method(method, config, pool, before, accuracy)
+        for method, run in methods.items():
+            row, samples[method] = self.method(method, run, before, accuracy)
             results.append(row)
         table = markdown(results, c.task)
         if self.output:

@@ -18,7 +18,7 @@ at the end (atomically); `resume` continues from it, or from the single `<output
 wrote before (replaced by the directory at the next checkpoint). `<output>/metrics.jsonl` gets the losses, the KL
 weight and pairs/s every `log_every` updates and the dev STS at each epoch end (if `dev_sts_dir`; the best
 evaluation's semantic encoder is kept in `<output>/best/`, and `patience` N stops after N epochs without a new
-best: models/training/trainer.py `keep_best_encoder`, loop.py). At the end the
+best: models/encoders/base.py `keep_best_encoder`, loop.py). At the end the
 semantic encoder is saved into `<output>` as a paranmt encoder (kind `bgt`): `paranmt eval/encode/eval-xling/
 export-encoder --model <output>` work on it.
 """
@@ -34,11 +34,12 @@ import torch
 
 from paranmt.models.bgt.model import VARIANTS, BGTModel
 from paranmt.models.device import Device, autocast, half_precision
+from paranmt.models.encoders.base import keep_best_encoder
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
+from paranmt.models.evaluation.sts import sts_dev
 from paranmt.models.files import ModelFileError, reading
-from paranmt.models.safe_load import load_weights_only
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
-from paranmt.models.training.trainer import keep_best_encoder, sts_dev
+from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import DEVICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 

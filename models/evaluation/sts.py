@@ -229,6 +229,16 @@ def evaluate(encode, root: str | Path, select: list[str] | None = None) -> tuple
     return [score_dataset(encode, d) for d in datasets], skipped
 
 
+def sts_dev(encode, dev_sts_dir: str | None, dev_datasets: list[str]) -> dict | None:
+    """The dev evaluation of every trainer with an STS dev set (`train`, `train-bgt`): {"dev": {dataset: 100 x
+    Pearson, 2 decimals}} of the STS datasets of `dev_sts_dir` matching `dev_datasets` (None without
+    `dev_sts_dir`)."""
+    if not dev_sts_dir:
+        return None
+    results, _ = evaluate(encode, dev_sts_dir, dev_datasets)
+    return {"dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
+
+
 def year_means(results: list[STSResult]) -> dict[str, float]:
     """Mean Pearson per test-year group (YEAR_GROUP), keyed by year, plus `mean` = the mean of those year means
     (the papers' number only when every year of PAPER_YEARS is there: `papers_mean`)."""

@@ -1,10 +1,13 @@
-"""The settings of a paraphrasing run: `ParaphraseConfig`, a typed config (schemas/config.py) that `paranmt
-paraphrase` loads (with its input and output: pipelines/paraphrase.py) and that `eval-paraphraser` and `adversarial`
-hold as their `paraphrase:` section; checked (`validate`) and resolved (`resolve`) before any model is loaded, and
-what the Beam stage (transforms/paraphrase.py) pickles; `pipeline.open_pipeline` makes a ParaphrasePipeline of it."""
+"""The settings of a paraphrasing run and what they resolve to. `ParaphraseConfig`, a typed config
+(schemas/config.py) that `paranmt paraphrase` loads (with its input and output: pipelines/paraphrase.py) and that
+`eval-paraphraser` and `adversarial` hold as their `paraphrase:` section, holds the user's settings; checked
+(`validate`) and resolved (`resolve`) before any model is loaded into a `ParaphraseRun`: the settings with the model
+directories found, and the templates chosen. The run is what the Beam stage (transforms/paraphrase.py) pickles;
+`pipeline.open_pipeline` makes a ParaphrasePipeline of its settings."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -53,7 +56,6 @@ class ParaphraseConfig(Config):
     batch_size: int = bounded(32, 1)
     device: str = "auto"
     threads: int = bounded(0, 0)            # 0: torch's default
-    template_list: list[str] = field(default_factory=list)     # resolved by `resolve`
 
     def guards_kept(self) -> list[str]:
         """The post-filter guards (reasons) this config turns off (`PostFilter(keep=...)`)."""
@@ -70,9 +72,10 @@ class ParaphraseConfig(Config):
         check_choice(f"{where}device", self.device, DEVICES)
         return self
 
-    def resolve(self, local_copy: Callable[[str], str] | None = None) -> ParaphraseConfig:
-        """Check the settings (`validate`, and n_best <= beam) and the model directories and resolve the templates
-        (ConfigError before any work). Loads no model weights. A model on a remote filesystem (gs://) is checked on
+    def resolve(self, local_copy: Callable[[str], str] | None = None) -> ParaphraseRun:
+        """The run of these settings: the settings checked (`validate`, and n_best <= beam), the model directories
+        found and checked, the templates chosen (ConfigError before any work); the settings themselves stay as
+        they are. Loads no model weights. A model on a remote filesystem (gs://) is checked on
         the local copy that `local_copy(url)` makes (the commands pass transforms/io/model_cache.local_model_path;
         the launcher needs read access) and kept as its remote path for the workers; without `local_copy` it is a
         ConfigError."""
@@ -113,16 +116,30 @@ class ParaphraseConfig(Config):
             raise ConfigError(f"--parser: {error}") from None
         if not (Path(local["encoder"]) / "config.json").is_file():
             raise ConfigError(f"--encoder {self.encoder} is not an encoder directory (no config.json)")
+        templates = []
         if self.task == "scpn":
             try:
-                self.template_list = choose_templates(
-                    self.templates, [t for t, _ in read_templates(models.paraphraser.path)])
+                templates = choose_templates(self.templates, [t for t, _ in read_templates(models.paraphraser.path)])
             except TemplateError as error:
                 raise ConfigError(f"--templates: {error}") from None
+        found = {name: getattr(self, name) if name in remote else local[name] for name in ("parser", "encoder")}
         if "model" not in remote:       # remote paths stay as given: each worker copies them (local_model_path)
-            self.model = str(models.paraphraser.path)
-            self.parse_generator = str(models.parse_generator.path) if models.parse_generator else None
+            found["model"] = str(models.paraphraser.path)
+            found["parse_generator"] = str(models.parse_generator.path) if models.parse_generator else None
         if "fusion_model" not in remote:
-            self.fusion_model = str(models.fusion.path) if models.fusion else None
-        self.parser, self.encoder = (getattr(self, n) if n in remote else local[n] for n in ("parser", "encoder"))
-        return self
+            found["fusion_model"] = str(models.fusion.path) if models.fusion else None
+        return ParaphraseRun(dataclasses.replace(self, **found), templates)
+
+
+@dataclass(frozen=True)
+class ParaphraseRun:
+    """A paraphrasing run as `ParaphraseConfig.resolve` makes it: `settings`, a ParaphraseConfig whose model keys
+    name the directories found (`model`, `parse_generator`, `fusion_model`, `parser`, `encoder`), and `templates`,
+    the template requests chosen from `settings.templates` (SCPN; none for the plain task)."""
+    settings: ParaphraseConfig
+    templates: list[str]
+
+    def record(self) -> dict:
+        """What a run records of itself (OUT.parts/run.json, the corpus summary, adversarial's cache keys): every
+        setting and, as `template_list`, the templates."""
+        return {**dataclasses.asdict(self.settings), "template_list": list(self.templates)}

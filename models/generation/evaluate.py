@@ -257,11 +257,12 @@ def pair_outputs(pairs: list[EvalPair], systems: dict, generated: list[dict],
             for i, pair in enumerate(pairs)]
 
 
-def evaluate(config, templates: list[str], pairs: list[EvalPair], plain_dir: str | None,
-             nmt_bt: list[tuple[str, str] | None]) -> tuple[list[dict], list[dict], list[dict]]:
+def evaluate(paraphrase_run, pairs: list[EvalPair], plain_dir: str | None, nmt_bt: list[tuple[str, str] | None]
+             ) -> tuple[list[dict], list[dict], list[dict]]:
     """(metric rows, per-pair outputs, SCPN rows of the template requests) of the systems of the module docstring;
-    `config` a resolved ParaphraseConfig, `templates` the requests' templates, `plain_dir` the plain paraphraser
-    (None: no plain row), `nmt_bt` the NMT-BT output (id, text) of each pair, or None."""
+    `paraphrase_run` a ParaphraseRun (its templates: the requests'), `plain_dir` the plain paraphraser (None: no
+    plain row), `nmt_bt` the NMT-BT output (id, text) of each pair, or None."""
+    config, templates = paraphrase_run.settings, paraphrase_run.templates
     run = Systems.open(config)
     systems, generated = run.outputs(config, pairs, plain_dir)
     results = {name: score_system(name, pairs, outputs, parses, run.scorer)
@@ -294,9 +295,10 @@ def markdown_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def report(config, templates: list[str], input_path: str, pairs: list[EvalPair], skipped: int, table: str) -> str:
-    """results.md: the settings (a resolved ParaphraseConfig and the requests' templates), the requests of
-    kept_in_template, and the table."""
+def report(paraphrase_run, input_path: str, pairs: list[EvalPair], skipped: int, table: str) -> str:
+    """results.md: the settings (a ParaphraseRun, its templates the requests'), the requests of kept_in_template,
+    and the table."""
+    config, templates = paraphrase_run.settings, paraphrase_run.templates
     sentences = len({pair.s1 for pair in pairs})
     return (f"# eval-paraphraser\n\nmodel {config.model} (parse generator {config.parse_generator}), input "
             f"{input_path}: {len(pairs)} pairs ({skipped} rows skipped), beam {config.beam}, rerank "

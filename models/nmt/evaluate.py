@@ -10,6 +10,7 @@ from paranmt.models.nmt.translator import Translator
 from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges, choice,
                                     setting)
+from paranmt.schemas.errors import ConfigError
 
 BACKENDS = ("ctranslate2", "fairseq", "transformers")
 
@@ -81,3 +82,54 @@ def evaluate_translator(translator: Translator, sources: list[str], references: 
             "bleu_signature": str(bleu.get_signature()), "chrf_signature": str(chrf.get_signature()),
             "sentences": len(sources), "seconds": round(seconds, 1),
             "sentences_per_s": round(len(sources) / seconds, 2), "hypotheses": hypotheses}
+
+
+def read_test_set(config: NmtEvalConfig, source: str, reference: str) -> tuple[list[str], list[str]]:
+    """The source and reference lines of a test set, less the first `skip_first`, at most `limit`, the sources
+    through the Moses punctuation normalizer when `normalize_punctuation`; a ConfigError when none are left."""
+    from sacremoses import MosesPunctNormalizer
+
+    from paranmt.models.files import read_text
+
+    sources = read_text(source, "--source").splitlines()
+    references = read_text(reference, "--reference").splitlines()
+    if config.skip_first:
+        sources, references = sources[config.skip_first:], references[config.skip_first:]
+    if config.limit:
+        sources, references = sources[: config.limit], references[: config.limit]
+    if not sources:
+        raise ConfigError(f"--source {source}: no sentences to translate (after --skip-first/--limit)")
+    if config.normalize_punctuation:
+        normalizer = MosesPunctNormalizer(lang=config.source_lang)
+        sources = [normalizer.normalize(s) for s in sources]
+    return sources, references
+
+
+def evaluate_model(config: NmtEvalConfig, model: str, source: str, reference: str) -> tuple[dict, list[str]]:
+    """The scores of the model directory `model` on a test set (`read_test_set`; `evaluate_translator`'s, with
+    `simile`, 100 x the mean SIMILE of the hypotheses against the references, and its `simile_encoder` when the
+    config names one) and the hypotheses. A model directory that cannot serve is a ConfigError."""
+    from paranmt.models.nmt.model_dir import ModelDirError
+    from paranmt.models.nmt.translator import open_translator
+
+    sources, references = read_test_set(config, source, reference)
+    try:
+        translator = open_translator(model, config.backend, config.device, config.threads,
+                                     source_lang=config.source_lang, target_lang=config.target_lang,
+                                     use_vmap=config.use_vmap, compute_type=config.compute_type)
+    except ModelDirError as error:
+        raise ConfigError(str(error)) from None
+    scorer = None
+    if config.simile_encoder:
+        from paranmt.models.encoders import open_encoder
+        from paranmt.models.scoring.simile import SimileScorer
+
+        scorer = SimileScorer(open_encoder(config.simile_encoder, max(1, config.threads)))
+    result = evaluate_translator(translator, sources, references, config.beam, config.batch_tokens)
+    hypotheses = result.pop("hypotheses")
+    if scorer is not None:
+        from paranmt.models.scoring.simile import corpus_simile
+
+        result["simile"] = round(100 * corpus_simile(scorer.score(references, hypotheses)), 2)
+        result["simile_encoder"] = config.simile_encoder
+    return result, hypotheses

@@ -540,3 +540,45 @@ def save_head(head: nn.Module, directory: Path, labels: tuple[str, ...] = ()) ->
     if described["projection"]:
         described["formula"] += "; u, v = P x, P = projection.weight"
     (directory / "head.json").write_text(json.dumps(described, indent=2) + "\n")
+
+
+def task_splits(data_dir: Path, config: FinetuneConfig, rejects: LineRejects) -> dict:
+    """The train, dev and test splits of the config's task under the data folder `data_dir` (its sts/ folder, or
+    the labelled task's), the rejected lines counted in `rejects`; a FinetuneDataError when they cannot be read."""
+    if CLASSIFICATION_TASKS.get(config.task):
+        return load_labelled_splits(data_dir, config.task, config.dev_fraction, config.seed)
+    return load_splits(data_dir / "sts", config.task, config.dev_fraction, config.seed, rejects)
+
+
+def split_sizes(splits: dict) -> dict[str, int]:
+    """The examples of each split."""
+    return {name: len(d.labels) if isinstance(d, Split) else len(d.gold) for name, d in splits.items()}
+
+
+def finetune_into(encoder: SentenceEncoder, splits: dict, config: FinetuneConfig, output: Path) -> dict:
+    """Fine-tune `encoder` on the splits and write `output`/encoder, `output`/head and `output`/metrics.jsonl;
+    returns `finetune`'s report."""
+    size = split_sizes(splits)
+    log.info("%s: train %d, dev %d (%s), test %d (%s) examples", config.task, size["train"], size["dev"],
+             splits["dev"].name, size["test"], splits["test"].name)
+    output.mkdir(parents=True, exist_ok=True)
+    tuned, head, report = finetune(encoder, splits, config, output / "metrics.jsonl")
+    tuned.save(output / "encoder", dtype=getattr(encoder, "weights_dtype", "float32"))
+    save_head(head, output / "head", CLASSIFICATION_TASKS.get(config.task, ((),))[0])
+    return report
+
+
+def result_lines(report: dict, splits: dict, config: FinetuneConfig, data_dir: Path) -> list[str]:
+    """What `paranmt finetune-sts` prints: the baseline's and the supervised model's dev and test scores (and
+    those on the test examples inside no training example), and where SST-2 took its test set from."""
+    baseline = report["baseline"]
+    lines = [f"{splits[split].name}\t{baseline} {100 * report[baseline][split]:.1f}"
+             f"\tsupervised {100 * report['supervised'][split]:.1f}" for split in ("dev", "test")]
+    unseen = report.get("test_not_in_training")
+    if unseen:
+        lines.append(f"{splits['test'].name}, the {unseen['examples']} examples inside no training example\t"
+                     f"{baseline} {100 * unseen[baseline]:.1f}\tsupervised {100 * unseen['supervised']:.1f}")
+    if config.task == "sst2" and splits["test"].name == "sst2/dev":
+        lines.append(f"sst2: no {data_dir / 'transfer' / 'sst2' / 'test.tsv'}: the test set is dev.tsv, the dev set "
+                     f"{split_sizes(splits)['dev']} examples held out of train.tsv")
+    return lines

@@ -25,7 +25,7 @@ JSON-lines metrics log (`<output>/metrics.jsonl`) gets loss, mega-batch size and
 and, with `dev_sts_dir`, the dev STS (Pearson x100 of each dataset matching `dev_datasets`, default STS2017 en-en)
 at each epoch end (`dev_at: epoch`) or at each checkpoint and the end (`dev_at: checkpoint`). With a dev set the
 loop keeps the best (the mean of those Pearsons, higher is better): `<output>/best/` is the encoder of the best dev
-evaluation so far (`keep_best_encoder`), and `patience` N stops training after N evaluations without a new best.
+evaluation so far (models/encoders/base.py `keep_best_encoder`), and `patience` N stops training after N evaluations without a new best.
 """
 from __future__ import annotations
 
@@ -41,8 +41,10 @@ import numpy as np
 import torch
 
 from paranmt.models.encoders import BASE_KINDS, RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
+from paranmt.models.encoders.base import keep_best_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
-from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
+from paranmt.models.evaluation.sts import sts_dev
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
@@ -237,28 +239,6 @@ def make_optimizer(encoder: SentenceEncoder, lr: float) -> Optimizers:
     parameters = list(encoder.parameters())
     return Optimizers([p for p in parameters if id(p) in sparse_ids],
                       [p for p in parameters if id(p) not in sparse_ids], lr)
-
-
-def sts_dev(encode, dev_sts_dir: str | None, dev_datasets: list[str]) -> dict | None:
-    """The dev metrics of an encoder trainer: {"dev": {dataset: 100 x Pearson, 2 decimals}} of the STS datasets
-    of `dev_sts_dir` matching `dev_datasets` (None without `dev_sts_dir`)."""
-    if not dev_sts_dir:
-        return None
-    from paranmt.models.evaluation.sts import evaluate
-
-    results, _ = evaluate(encode, dev_sts_dir, dev_datasets)
-    return {"dev": {r.dataset: round(100 * r.pearson, 2) for r in results}}
-
-
-def keep_best_encoder(output: Path, encoder: SentenceEncoder, dtype: str, metrics: dict) -> None:
-    """Keep-best of the encoder trainers (`paranmt train`, `train-bgt`): `<output>/best/` becomes `encoder` as it
-    is now (a loadable encoder directory, written whole or not at all) with `dev.json` = the dev evaluation's
-    metrics line ({"step", "epoch", "dev": {dataset: Pearson x100}})."""
-    def write(tmp: Path) -> None:
-        encoder.save(tmp, dtype=dtype)
-        (tmp / "dev.json").write_text(json.dumps(metrics) + "\n")
-
-    write_directory(output / "best", write)
 
 
 class Trainer:

@@ -309,9 +309,8 @@ def generator_flags(section: str = "") -> tuple[dict, dict, dict]:
 
 def check_generator_section(section, name: str = "paraphrase") -> None:
     """The checks of a command's generator section `name` (a ParaphraseConfig): its own (`validate`, naming the
-    keys `name.KEY`), and a ConfigError when the settings that the command sets itself were given: the task (the
-    command chooses its models) and the template list (resolved from `templates`)."""
+    keys `name.KEY`), and a ConfigError when the task, which the command sets itself (it chooses its models), was
+    given."""
     section.validate(f"{name}.")
-    if section.task != "scpn" or section.template_list:
-        raise ConfigError(f"{name}.task and {name}.template_list are the command's; choose the models with "
-                          f"{name}.model and the templates with {name}.templates")
+    if section.task != "scpn":
+        raise ConfigError(f"{name}.task is the command's; choose the models with {name}.model")

@@ -112,7 +112,7 @@ def test_the_flags_keep_their_defaults(command):
     ("eval-transfer", ["--set", "folds=1"], "folds must be >= 2, not 1"),
     ("eval-words", [], "give --model, --data-dir, --output (or model:, data_dir:, output: in --config)"),
     ("simile", ["--set", "batch_size=many"], "batch_size must be an integer, not 'many'"),
-    ("eval-paraphraser", ["--set", "paraphrase.task=plain"], "paraphrase.task and paraphrase.template_list are the "
+    ("eval-paraphraser", ["--set", "paraphrase.task=plain"], "paraphrase.task is the "
                                                              "command's"),
     ("adversarial", ["--set", "classifier.hiden=8"], "unknown adversarial config key 'classifier.hiden' (did you "
                                                      "mean 'classifier.hidden'"),

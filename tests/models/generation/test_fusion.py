@@ -89,7 +89,7 @@ def test_the_config_resolves_the_fusion_model(fused_pair, tiny_paraphraser):
     from paranmt.schemas.errors import ConfigError
 
     def resolved(**settings):
-        return ParaphraseConfig(model=str(fused_pair), templates="top5", **settings).resolve().fusion_model
+        return ParaphraseConfig(model=str(fused_pair), templates="top5", **settings).resolve().settings.fusion_model
 
     assert resolved() == str(fused_pair / "plain")                     # auto: the plain model beside, same units
     assert resolved(fusion_model="none") is None

@@ -6,10 +6,11 @@ import pytest
 import torch
 
 from paranmt.models.encoders import load_encoder
+from paranmt.models.evaluation.sts import sts_dev
 from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import forbidden_mask, mine_megabatch, select_negatives
-from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at, sts_dev
+from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at
 from paranmt.schemas.errors import ConfigError
 
 

@@ -40,11 +40,11 @@ def test_shards_paraphrased_on_beam(tiny_models, held_out_shards, sick_pairs, tm
 
 
 def test_accelerator_hint_and_isolation_on_the_generation_step(tiny_models, tmp_path):
-    config = ParaphraseConfig(model=str(tiny_models), templates="top1").resolve(local_model_path)
+    run = ParaphraseConfig(model=str(tiny_models), templates="top1").resolve(local_model_path)
     hint = "type:nvidia-tesla-t4;count:1;install-nvidia-driver"
     pipeline = beam.Pipeline()
     _ = (pipeline | beam.Create(["a.parquet"])
-         | "Paraphrase" >> ParaphraseShards(config, str(tmp_path), accelerator=hint, isolate=True))
+         | "Paraphrase" >> ParaphraseShards(run, str(tmp_path), accelerator=hint, isolate=True))
     steps = {t.full_label: t for t in pipeline._current_transform().parts[-1].parts}
     assert set(steps) == {"Paraphrase/Spread", "Paraphrase/Generate", "Paraphrase/Release"}
     hints = steps["Paraphrase/Generate"].transform.get_resource_hints()
