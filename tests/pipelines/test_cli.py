@@ -189,7 +189,7 @@ def settings_cases(tmp_path):
     return {
         "finetune-sts": (["--model", "m", "--data-dir", str(data), "--output", out, "--lr", "0.5",
                           "--set", "hidden=7", "--set", "lr=0.25", "--freeze-encoder"],
-                         "paranmt.pipelines.finetune_sts.finetune_into", lambda a: a[1], {"epochs": 3},
+                         "paranmt.pipelines.finetune_sts.fine_tune", lambda a: a[1], {"epochs": 3},
                          {"epochs": 3, "hidden": 7, "lr": 0.25, "freeze_encoder": True, "task": "sick-r"}),
         "train-words": (["--input", str(files["ppdb.txt"]), "--output", out, "--epochs", "2", "--set", "margin=1",
                          "--set", "epochs=4"],
