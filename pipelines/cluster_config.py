@@ -33,7 +33,7 @@ import yaml
 from paranmt.pipelines.runtime.arguments import add_config_arguments
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.pipelines.runtime.outputs import claim_results
-from paranmt.schemas.cluster import SCHEDULERS, ClusterConfig, WorkerPool, load_cluster_config
+from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
 from paranmt.schemas.config import parse_assignments
 from paranmt.schemas.errors import ConfigError
 
@@ -183,17 +183,11 @@ def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
     return paths
 
 
-# ClusterConfig field -> help of its flag (the other keys: --config and --set)
-FLAG_HELP = {"scheduler": "the batch system (without --config: its preset configs/dask/SCHEDULER.yaml)"}
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("cluster-config", help="write the Slurm/PBS/SGE job scripts or the Kubernetes "
                                    "spec of a Dask cluster for --runner dask (offline)", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_config_arguments(parser, ClusterConfig, FLAG_HELP, {"scheduler": SCHEDULERS},
-                         {"scheduler": {"help": FLAG_HELP["scheduler"]}},   # no default: --scheduler or --config
-                         example="gpu.jobs=4 --set scheduler_address=tcp://h:8786", config_file=False)
+    add_config_arguments(parser, ClusterConfig, example="gpu.jobs=4 --set scheduler_address=tcp://h:8786", config_file=False)
     parser.add_argument("--config", help="a cluster config YAML, or a preset name of configs/dask/ (e.g. "
                                          "slurm-czeng); keys: schemas/cluster.py")
     parser.add_argument("--output", required=True, help="directory for the job scripts / the Kubernetes spec")
@@ -207,7 +201,7 @@ def run(args) -> int:
     require_extra("dask", "distributed")        # before anything is written
     if not args.config and not args.scheduler:
         raise ConfigError("give --scheduler slurm|pbs|sge|kubernetes or --config FILE")
-    overrides = {"scheduler": args.scheduler, **parse_assignments(args.set)}
+    overrides = {**{key: getattr(args, key) for key in args.config_keys}, **parse_assignments(args.set)}
     config = load_cluster_config(args.config or args.scheduler, overrides)
     given = args.config if args.config and os.path.exists(args.config) else None
     claim_results(args.output, [given], CLUSTER_FILES, args.overwrite)

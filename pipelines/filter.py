@@ -22,7 +22,6 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
-from paranmt.models.filters.text_keys import NORMALIZATIONS
 from paranmt.pipelines.runtime.arguments import add_config_flags
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
@@ -157,29 +156,13 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
-# FilterConfig field -> help of its flag (--field-name, or the name in FLAGS; the field's default is appended)
-FLAG_HELP = {
-    "input": "shard directory (top-level *.parquet) or glob",
-    "output": "output directory (local or any Beam filesystem)",
-    "sample": "keep this many rows (deterministic, by id hash)",
-    "seed": "sampling seed",
-    "dedup": "comma-separated: pair,ref,bt",
-    "dedup_normalization": "compare the dedup keys as they are (exact) or normalized (models/filters/text_keys.py)",
-    "write_tsv": f"also write {layout.PAIRS_TSV} (header ref TAB bt, a table TSV)",
-    "write_dropped": f"also write {layout.DROPPED}/<shard>{layout.SIDE_TABLE_SUFFIX} (Parquet) with each dropped row "
-                     "and its reason",
-}
-FLAGS = {"dedup": {"nargs": None, "type": str},        # one comma-separated value, as the YAML's `dedup: a,b`
-         "write_tsv": {"name": "--tsv", "action": "store_true"}, "write_dropped": {"action": "store_true"}}
-
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "filter", help="filter shards into a training corpus", description=__doc__.split("\n\n")[0],
         epilog="Any Beam option passes through and wins over the local default (a DirectRunner in this process, "
                "--direct_running_mode in_memory), e.g. --direct_running_mode multi_processing, or --runner "
                "DataflowRunner --project P --region R --temp_location gs://... with gs:// paths.")
-    add_config_flags(parser, FilterConfig, flags=FLAGS, flag_help=FLAG_HELP, choices={"dedup_normalization": NORMALIZATIONS})
+    add_config_flags(parser, FilterConfig)
     presets = ", ".join(sorted(path.stem for path in PRESETS_DIR.glob("*.yaml")))
     parser.add_argument("--config", help=f"a preset name ({presets}; configs/filters/) or a filter YAML file")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",

@@ -27,7 +27,6 @@ from pathlib import Path
 
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
                                                report_rejects)
-from paranmt.schemas.config import DEVICES, FP16_CHOICES, WEIGHTS_DTYPES
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
 
@@ -159,53 +158,7 @@ def train(args, config, output) -> int:
     return 0
 
 
-# ParaphraserTrainConfig field -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {
-    "task": "scpn: (sentence, target parse) -> paraphrase; parse-generator: (parse, target template) -> parse; "
-            "plain: sentence -> paraphrase",
-    "arch": "scpn: BiLSTM encoder, parse encoder, 2-layer LSTM decoder with attention and copy; transformers: a "
-            "Hugging Face encoder-decoder (--hf-model to fine-tune, else a small Marian from scratch)",
-    "require_different": "keep only pairs whose sides differ at this level (template / full parse / none)",
-    "max_words": "skip pairs or sentences with a longer side (whitespace words)",
-    "vocab_size": "sentencepiece vocabulary trained on the data",
-    "units_from": "use this paraphraser's sentencepiece units instead of training new ones (arch scpn, task scpn "
-                  "or plain): a plain model that paraphrase --fusion-model fuses with an SCPN must share its units",
-    "embed_dim": "unit embedding size (arch scpn)",
-    "hidden": "encoder output and decoder size (arch scpn)",
-    "parse_embed_dim": "parse token embedding size (arch scpn)",
-    "parse_hidden": "parse encoder output size (arch scpn)",
-    "decoder_layers": "decoder LSTM layers (arch scpn, >= 2)",
-    "dropout": "dropout (arch scpn)",
-    "max_source_units": "cut longer inputs (units / tokens)",
-    "max_target_units": "cut longer targets; also the generation limit",
-    "hf_model": "local Hugging Face seq2seq checkpoint directory to fine-tune (arch transformers)",
-    "hf_d_model": "from-scratch Marian model size (arch transformers without --hf-model)",
-    "hf_layers": "from-scratch Marian encoder and decoder layers",
-    "hf_heads": "from-scratch Marian attention heads",
-    "hf_ffn": "from-scratch Marian feed-forward size",
-    "separator": "token between sentence and condition in the transformers input",
-    "batch_size": "instances per update",
-    "lr": "Adam learning rate",
-    "epochs": "passes over the training instances",
-    "max_steps": "stop after this many updates in total (0: no limit)",
-    "time_budget_minutes": "stop after this much training time in total (0: no limit)",
-    "patience": "stop after N held-out evaluations in a row without a new best (needs --dev; 0: off)",
-    "clip_norm": "gradient norm clipping",
-    "checkpoint_every": "write DIR/checkpoint every N updates (and at the end)",
-    "log_every": "log loss and instances/s to DIR/metrics.jsonl every N updates",
-    "seed": "random seed (data order, shuffles, initialization)",
-    "threads": "CPU threads of torch",
-    "device": "training device: auto = CUDA when available",
-    "fp16": "half-precision training: auto = on CUDA",
-    "weights_dtype": "dtype of the saved weights (arch scpn; float16 halves the size)",
-    "copy": "no copy mechanism (arch scpn)",
-}
-FLAGS = {"copy": {"name": "--no-copy", "action": "store_false"}}
-
-
 def register(subparsers) -> None:
-    from paranmt.models.generation import ARCHS
-    from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS
     from paranmt.models.generation.train import ParaphraserTrainConfig
     from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags
 
@@ -226,7 +179,5 @@ def register(subparsers) -> None:
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
     add_output_flags(parser, "DIR/checkpoint", f"DIR/{ParaphraserTrainConfig.SAVED_AS}")
     add_reject_rate_flag(parser)
-    add_config_arguments(parser, ParaphraserTrainConfig, FLAG_HELP,
-                         {"task": TASKS, "arch": ARCHS, "require_different": REQUIRE_DIFFERENT, "device": DEVICES,
-                          "fp16": FP16_CHOICES, "weights_dtype": WEIGHTS_DTYPES}, FLAGS, example="epochs=2")
+    add_config_arguments(parser, ParaphraserTrainConfig, example="epochs=2")
     parser.set_defaults(func=run)

@@ -12,7 +12,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from paranmt.schemas.config import Config, load_config
+from paranmt.schemas.config import Config, choice, load_config, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -116,16 +116,20 @@ class ClusterConfig(Config):
     space for a worker (node-local disk). `log_directory`: where batch jobs write their logs. `account`,
     `log_directory` and a pool's `queue` are written into the `#SBATCH`/`#PBS`/`#$` lines, which the batch system
     splits at spaces: they may hold no spaces, quotes, '#' or backslashes (`check_directive_argument`)."""
-    scheduler: str = "slurm"
-    scheduler_address: str = "tcp://LOGIN-NODE:8786"
-    scheduler_listen: str = ""
+    scheduler: str = choice("slurm", SCHEDULERS, flag={"show_default": False}, help="the batch system (without "
+                            "--config: its preset configs/dask/SCHEDULER.yaml)")
+    scheduler_address: str = setting("tcp://LOGIN-NODE:8786", help="the Dask scheduler the workers join "
+                                     "(tcp://HOST:PORT, or tls://HOST:PORT with tls)")
+    scheduler_listen: str = setting("", help="the address the scheduler listens on ('' = HOST of the scheduler "
+                                    "address)")
     tls: TLSFiles = dataclasses.field(default_factory=TLSFiles)
-    account: str = ""
-    environment: list = dataclasses.field(default_factory=list)
-    python: str = "python3"
-    image: str = ""
-    local_directory: str = ""
-    log_directory: str = ""
+    account: str = setting("", help="the batch account / project to charge")
+    environment: list = setting(default_factory=list, flag={"type": str}, help="shell lines run before a worker "
+                                "starts (module load, activate the venv)")
+    python: str = setting("python3", help="the interpreter that runs the worker")
+    image: str = setting("", help="the worker container image for Kubernetes")
+    local_directory: str = setting("", help="scratch space for a worker (node-local disk)")
+    log_directory: str = setting("", help="where batch jobs write their logs")
     cpu: WorkerPool = dataclasses.field(default_factory=WorkerPool)
     gpu: WorkerPool = dataclasses.field(default_factory=lambda: WorkerPool(jobs=0, gpus=1))
 

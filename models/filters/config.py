@@ -22,7 +22,8 @@ from typing import ClassVar
 from paranmt.models.filters.pair_filters import PairFilter, build_filter
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
-from paranmt.schemas.config import Config, bounded, check_ranges, load_config
+from paranmt.schemas import layout
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, load_config, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -33,15 +34,19 @@ PRESETS_DIR = PROJECT_ROOT / "configs" / "filters"
 class FilterConfig(Config):
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
 
-    input: str = ""
-    output: str = ""
+    input: str = setting("", help="shard directory (top-level *.parquet) or glob")
+    output: str = setting("", help="output directory (local or any Beam filesystem)")
     filters: list[dict] = field(default_factory=list)
-    dedup: list[str] = field(default_factory=list)
-    dedup_normalization: str = "normalized"
-    sample: int | None = bounded(None, 1)
-    seed: str = "paranmt"
-    write_tsv: bool = False
-    write_dropped: bool = False
+    dedup: list[str] = setting(default_factory=list, flag={"nargs": None, "type": str}, help="comma-separated: "
+                               "pair,ref,bt")
+    dedup_normalization: str = choice("normalized", NORMALIZATIONS, help="compare the dedup keys as they are (exact) "
+                                      "or normalized (models/filters/text_keys.py)")
+    sample: int | None = bounded(None, 1, help="keep this many rows (deterministic, by id hash)")
+    seed: str = setting("paranmt", help="sampling seed")
+    write_tsv: bool = setting(False, flag={"name": "--tsv", "action": "store_true"},
+                              help=f"also write {layout.PAIRS_TSV} (header ref TAB bt, a table TSV)")
+    write_dropped: bool = setting(False, flag={"action": "store_true"}, help=f"also write {layout.DROPPED}/<shard>"
+                                  f"{layout.SIDE_TABLE_SUFFIX} (Parquet) with each dropped row and its reason")
 
     def build_filters(self) -> list[PairFilter]:
         """The configured filters, validated (unknown type / bad parameter / duplicate name -> ConfigError)."""

@@ -32,7 +32,8 @@ from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
-from paranmt.schemas.config import FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded
+from paranmt.schemas.config import (FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, WEIGHTS_DTYPES, bounded,
+                                    choice, setting)
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -47,35 +48,52 @@ class ParaphraserTrainConfig(LoopConfig):
         "task", "arch", "require_different", "max_words", "vocab_size", "embed_dim", "hidden", "parse_embed_dim",
         "parse_hidden", "decoder_layers", "dropout", "copy", "max_source_units", "max_target_units", "hf_d_model",
         "hf_layers", "hf_heads", "hf_ffn", "separator")
-    task: str = "scpn"
-    arch: str = "scpn"
-    require_different: str = "template"   # template | parse | none: which pairs make scpn / parse-generator data
-    max_words: int = 60                    # skip pairs / sentences with a longer side (whitespace words)
+    task: str = choice("scpn", TASKS, help="scpn: (sentence, target parse) -> paraphrase; parse-generator: (parse, "
+                       "target template) -> parse; plain: sentence -> paraphrase")
+    arch: str = choice("scpn", ARCHS, help="scpn: BiLSTM encoder, parse encoder, 2-layer LSTM decoder with attention "
+                       "and copy; transformers: a Hugging Face encoder-decoder (--hf-model to fine-tune, else a small "
+                       "Marian from scratch)")
+    require_different: str = choice("template", REQUIRE_DIFFERENT, help="keep only pairs whose sides differ at this "
+                                    "level (template / full parse / none)")
+    max_words: int = setting(60, help="skip pairs or sentences with a longer side (whitespace words)")
     # arch scpn
-    vocab_size: int = bounded(8000, 1, MAX_VOCABULARY)   # sentencepiece vocabulary (scpn, plain)
-    units_from: str | None = None          # a paraphraser directory whose sentencepiece units to use instead
-    embed_dim: int = bounded(256, 1, MAX_WIDTH)
-    hidden: int = bounded(384, 1, MAX_WIDTH)
-    parse_embed_dim: int = bounded(64, 1, MAX_WIDTH)
-    parse_hidden: int = bounded(128, 1, MAX_WIDTH)
-    decoder_layers: int = bounded(2, 2, MAX_LAYERS)
-    dropout: float = 0.2
-    copy: bool = True
-    max_source_units: int = bounded(100, 1, MAX_WIDTH)
-    max_target_units: int = bounded(100, 1, MAX_WIDTH)
+    vocab_size: int = bounded(8000, 1, MAX_VOCABULARY, help="sentencepiece vocabulary trained on the data")
+    units_from: str | None = setting(None, help="use this paraphraser's sentencepiece units instead of training new "
+                                     "ones (arch scpn, task scpn or plain): a plain model that paraphrase "
+                                     "--fusion-model fuses with an SCPN must share its units")
+    embed_dim: int = bounded(256, 1, MAX_WIDTH, help="unit embedding size (arch scpn)")
+    hidden: int = bounded(384, 1, MAX_WIDTH, help="encoder output and decoder size (arch scpn)")
+    parse_embed_dim: int = bounded(64, 1, MAX_WIDTH, help="parse token embedding size (arch scpn)")
+    parse_hidden: int = bounded(128, 1, MAX_WIDTH, help="parse encoder output size (arch scpn)")
+    decoder_layers: int = bounded(2, 2, MAX_LAYERS, help="decoder LSTM layers (arch scpn, >= 2)")
+    dropout: float = setting(0.2, help="dropout (arch scpn)")
+    copy: bool = setting(True, flag={"name": "--no-copy", "action": "store_false"}, help="no copy mechanism (arch "
+                         "scpn)")
+    max_source_units: int = bounded(100, 1, MAX_WIDTH, help="cut longer inputs (units / tokens)")
+    max_target_units: int = bounded(100, 1, MAX_WIDTH, help="cut longer targets; also the generation limit")
     # arch transformers
-    hf_model: str | None = None            # a local Hugging Face seq2seq checkpoint to fine-tune (BART, T5, Marian)
-    hf_d_model: int = bounded(256, 1, MAX_WIDTH)   # without hf_model: a Marian model of these sizes from scratch
-    hf_layers: int = bounded(3, 1, MAX_LAYERS)
-    hf_heads: int = bounded(4, 1, MAX_WIDTH)
-    hf_ffn: int = bounded(1024, 1, MAX_WIDTH)
-    separator: str = "<sep>"               # between sentence and condition in the transformers input text
+    hf_model: str | None = setting(None, help="local Hugging Face seq2seq checkpoint directory to fine-tune (arch "
+                                   "transformers)")
+    hf_d_model: int = bounded(256, 1, MAX_WIDTH, help="from-scratch Marian model size (arch transformers without "
+                              "--hf-model)")
+    hf_layers: int = bounded(3, 1, MAX_LAYERS, help="from-scratch Marian encoder and decoder layers")
+    hf_heads: int = bounded(4, 1, MAX_WIDTH, help="from-scratch Marian attention heads")
+    hf_ffn: int = bounded(1024, 1, MAX_WIDTH, help="from-scratch Marian feed-forward size")
+    separator: str = setting("<sep>", help="token between sentence and condition in the transformers input")
     # optimization (and LoopConfig's epochs, lr, max_steps, time budget, seed, threads, device, weights_dtype)
-    batch_size: int = bounded(64, 1)
-    clip_norm: float = 1.0
-    checkpoint_every: int = bounded(500, 0)
-    log_every: int = bounded(50, 0)
-    fp16: str = "auto"                     # auto (on CUDA) | on (CUDA only) | off
+    batch_size: int = bounded(64, 1, help="instances per update")
+    clip_norm: float = setting(1.0, help="gradient norm clipping")
+    checkpoint_every: int = bounded(500, 0, help="write DIR/checkpoint every N updates (and at the end)")
+    log_every: int = bounded(50, 0, help="log loss and instances/s to DIR/metrics.jsonl every N updates")
+    fp16: str = choice("auto", FP16_CHOICES, help="half-precision training: auto = on CUDA")
+    lr: float = bounded(0.001, 0, help="Adam learning rate")
+    epochs: int = bounded(10, 0, help="passes over the training instances")
+    max_steps: int = bounded(0, 0, help="stop after this many updates in total (0: no limit)")
+    patience: int = bounded(0, 0, help="stop after N held-out evaluations in a row without a new best (needs --dev; "
+                            "0: off)")
+    seed: int = setting(1, help="random seed (data order, shuffles, initialization)")
+    weights_dtype: str = choice("float32", WEIGHTS_DTYPES, help="dtype of the saved weights (arch scpn; float16 "
+                                "halves the size)")
 
     def validate(self) -> "ParaphraserTrainConfig":
         super().validate()

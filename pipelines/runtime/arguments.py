@@ -94,15 +94,15 @@ def unrecognized_arguments(groups: list[list[str]], flags=()) -> str:
 
 def config_keys(config_class, sections: tuple[str, ...] = ()) -> list[str]:
     """The keys of `config_class`'s settings, each of which has a flag: its fields that are not `fixed`
-    (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (a dataclass or
-    a mapping of free keys such as fairseq's options, whose keys `--config` and `--set` reach), and the same of each
+    (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (a dataclass, or
+    mappings of free keys such as fairseq's options or the filters of `filter`, which `--config` and `--set` reach), and the same of each
     section named in `sections`, dotted (`mrt.gamma`)."""
     instance, keys = config_class(), []
     for spec in dataclasses.fields(config_class):
         value = getattr(instance, spec.name)
         if spec.name in sections:
             keys += [f"{spec.name}.{key}" for key in config_keys(type(value))]
-        elif not (dataclasses.is_dataclass(value) or isinstance(value, dict)
+        elif not (dataclasses.is_dataclass(value) or "dict" in str(spec.type)
                   or spec.name in getattr(config_class, "FIXED", ())
                   or field_spec(config_class, spec.name).get("fixed")):
             keys.append(spec.name)
@@ -118,8 +118,9 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] = (), flags
     field's default appended, its choices the field's; type from the annotation's first type, bool as
     true/false, lists as several values, a mapping as YAML text. Every flag defaults to None, so an absent flag
     keeps the YAML / default value. `flags`: per key, argparse settings that win over the field's (`name` for
-    another flag name, `help`, `action` `store_true` for a switch without a value, `type`, `metavar`, `nargs`),
-    for a section's field whose flag a command names its own way. `flag_help` (a key -> help dict) and `choices`:
+    another flag name, `help`, `action` `store_true` for a switch without a value, `type`, `metavar`, `nargs`;
+    `show_default` False for a default the help need not name), for a section's field whose flag a command names its
+    own way. `flag_help` (a key -> help dict) and `choices`:
     the flags of a command whose config's fields do not yet carry their help. The keys are recorded as the
     parser's default `config_keys`, which `load_command_config` reads back."""
     instance = config_class()
@@ -139,7 +140,8 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] = (), flags
                 "str": str, "list[str]": str}.get(annotation, CommandLineValue)
         override = {**declared.get("flag", {}), **(flags or {}).get(key, {})}
         key_choices = (choices or {}).get(key) or declared.get("choices")
-        shown = default not in (None, "", []) and "action" not in override   # a switch says what it does
+        # a switch says what it does; a field whose default another setting chooses says it in its help
+        shown = override.pop("show_default", True) and default not in (None, "", []) and "action" not in override
         default_text = " ".join(map(str, default)) if isinstance(default, list) else default
         settings = {"dest": key, "type": kind, "choices": key_choices, "default": None,
                     "nargs": "+" if annotation.startswith("list") else None,
