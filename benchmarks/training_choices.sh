@@ -2,7 +2,8 @@
 # The papers' training choices and model comparisons that no table here had measured (issue 44 items 3 and 6), as
 # short runs of `paranmt probe` on one sample of real pairs: the wmt-bt pairs of WMT22 cs-en, de-en and ru-en (every
 # system's output beside its reference; 53,764 usable pairs). Run from the repository root:
-#     bash benchmarks/training_choices.sh OUT RUN...   RUN in: corpus negatives differences anneal dim charagram
+#     bash benchmarks/training_choices.sh OUT RUN...
+#         RUN in: corpus negatives differences recurrent anneal dim charagram gates
 # Each RUN resumes (`--resume` where a probe left results.csv; a finished script output is kept). One thread each.
 # PAIRS (default 20000) pairs per run, EPOCHS (default 3) passes over them: 600 mini-batches of 100 pairs; the
 # annealed runs grow M by 1 every PAIRS x EPOCHS / 100 / 40 mini-batches, so that M reaches 40 just before the end.
@@ -37,11 +38,12 @@ for run in "$@"; do
       $PYTHON benchmarks/megabatch_negatives.py --input "$CORPUS" --queries 4 > "$OUT/negatives.md"
       $PYTHON benchmarks/megabatch_negatives.py --input "$CORPUS" --queries 4 --one-per-reference \
         > "$OUT/negatives-one-per-reference.md" ;;
-    differences)   # P18 Table 10: WORD, TRIGRAM, SP (3 epochs) and LSTMavg (1 epoch: 200 updates, ~10 CPU-minutes)
+    differences)   # P18 Table 10: WORD, TRIGRAM, SP (and LSTMavg, GRAN when `recurrent` ran) per STS dataset
       probe differences --models word trigram sp --set train.sp_model=assets/encoder-sp/sp.model
-      EPOCHS=1 probe differences-lstm --models lstm
       $PYTHON benchmarks/model_differences.py --probe "$OUT/differences/results.csv" \
-        "$OUT/differences-lstm/results.csv" > "$OUT/differences.md" ;;
+        $(ls "$OUT/recurrent/results.csv" 2>/dev/null) > "$OUT/differences.md" ;;
+    recurrent)     # LSTMavg and GRAN for P18 Table 10 and P17 Table 4: one epoch (PAIRS / 100 updates: ~3 s each)
+      EPOCHS=1 probe recurrent --models lstm gran --keep-encoders ;;
     anneal)        # P19 §2: at an equal number of updates, M fixed at 1, fixed at 40, annealed 1 -> 40
       for setting in fixed-1:1:0 fixed-40:40:0 annealed-40:40:$ANNEAL_EVERY; do
         IFS=: read -r name m every <<< "$setting"
@@ -66,6 +68,9 @@ for run in "$@"; do
       $PYTHON benchmarks/sts_bins.py --vocabulary "$OUT/charagram-234/runs/wmt22-cs-de-ru.all.word" \
         --model word="$OUT/charagram-234/runs/wmt22-cs-de-ru.all.word" \
         charagram="$OUT/charagram-234/runs/wmt22-cs-de-ru.all.charagram" --sts-dir "$STS" > "$OUT/charagram-bins.md" ;;
-    *) echo "unknown run $run (corpus negatives differences anneal dim charagram)" >&2; exit 2 ;;
+    gates)         # P17 Tables 9-11: GRAN's gate norms by POS and phrase label (run `recurrent` first)
+      $PYTHON benchmarks/gran_gates.py --model "$OUT/recurrent/runs/wmt22-cs-de-ru.all.gran" \
+        --treebank "$(dirname "$STS")/treebank/ptb-sample" > "$OUT/gates.md" ;;
+    *) echo "unknown run $run (corpus negatives differences recurrent anneal dim charagram gates)" >&2; exit 2 ;;
   esac
 done

@@ -264,6 +264,20 @@ class GRANEncoder(RecurrentEncoder):
         gated = x if self.output == "word" else states
         return self.mean_over(gated * torch.sigmoid(self.gate_x(x) + self.gate_h(states)), mask, lengths)
 
+    @torch.no_grad()
+    def gates(self, sentences: list[str]) -> list[torch.Tensor]:
+        """The gate g_t = sigmoid(W_x x_t + W_h h_t + b) at each unit of each sentence ([units, dim] per sentence,
+        in eval mode): what P17 §5.2 averages per part of speech."""
+        was_training = self.training
+        self.eval()
+        try:
+            padded, lengths = self.prepare(sentences)
+            x = self.embedding(padded.to(self.device))
+            g = torch.sigmoid(self.gate_x(x) + self.gate_h(self.lstm_states(x, lengths)))
+        finally:
+            self.train(was_training)
+        return [g[row, :int(length)].cpu() for row, length in enumerate(lengths)]
+
 
 class GRAN2Encoder(GRANEncoder):
     kind = "gran-2"
