@@ -42,8 +42,12 @@ for run in "$@"; do
       probe differences --models word trigram sp --set train.sp_model=assets/encoder-sp/sp.model
       $PYTHON benchmarks/model_differences.py --probe "$OUT/differences/results.csv" \
         $(ls "$OUT/recurrent/results.csv" 2>/dev/null) > "$OUT/differences.md" ;;
-    recurrent)     # LSTMavg and GRAN for P18 Table 10 and P17 Table 4: one epoch (PAIRS / 100 updates: ~3 s each)
-      EPOCHS=1 probe recurrent --models lstm gran --keep-encoders ;;
+    recurrent)     # P17 Tables 4, 7, 9-11 (and LSTMavg for P18 Table 10): WORD, LSTMavg, GRAN, one epoch each
+      EPOCHS=1 probe recurrent --models word lstm gran --keep-encoders
+      $PYTHON benchmarks/error_analysis.py --model lstm="$OUT/recurrent/runs/wmt22-cs-de-ru.all.lstm" \
+        --model word="$OUT/recurrent/runs/wmt22-cs-de-ru.all.word" --sts-dir "$STS" > "$OUT/errors-lstm-word.md"
+      $PYTHON benchmarks/error_analysis.py --model gran="$OUT/recurrent/runs/wmt22-cs-de-ru.all.gran" \
+        --model word="$OUT/recurrent/runs/wmt22-cs-de-ru.all.word" --sts-dir "$STS" > "$OUT/errors-gran-word.md" ;;
     anneal)        # P19 §2: at an equal number of updates, M fixed at 1, fixed at 40, annealed 1 -> 40
       for setting in fixed-1:1:0 fixed-40:40:0 annealed-40:40:$ANNEAL_EVERY; do
         IFS=: read -r name m every <<< "$setting"
