@@ -242,7 +242,12 @@ def settings(args, config_class, what: str, config_file: bool = True):
 
 
 def register(subparsers) -> None:
-    from paranmt.models.nmt.evaluate import NmtEvalConfig
+    """`convert-nmt` and `eval-nmt`."""
+    register_convert(subparsers)
+    register_eval(subparsers)
+
+
+def register_convert(subparsers) -> None:
     from paranmt.models.nmt.export import ConvertConfig
 
     parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
@@ -267,6 +272,10 @@ def register(subparsers) -> None:
     parser.add_argument("--overwrite", action="store_true", help="replace the converted model an earlier run wrote "
                         "into --output (without it, an --output holding one is refused)")
     parser.set_defaults(func=run)
+
+
+def register_eval(subparsers) -> None:
+    from paranmt.models.nmt.evaluate import NmtEvalConfig
 
     evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "
                                      "set", description=run_eval.__doc__)

@@ -12,19 +12,13 @@ results file. Settings (XlingConfig): defaults <- `--config FILE.yaml` (keys: th
 """
 from __future__ import annotations
 
-import csv
-import io
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from paranmt.models.evaluation.tables import write_result_file
-from paranmt.models.mining.corpus import normalize_rows
-from paranmt.models.mining.evaluate import best_threshold, make_mining_task, prf, retrieval_p_at_1
-from paranmt.models.mining.knn import SearchConfig
-from paranmt.models.mining.margin import mine_vectors
-from paranmt.models.mining.settings import AUTO, MiningSettings, choose_pairs
+from paranmt.models.mining.evaluate import evaluate, result_value, write_results
+from paranmt.models.mining.settings import MiningSettings
 from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
 from paranmt.pipelines.runtime.outputs import results_output
 from paranmt.schemas.config import setting
@@ -32,7 +26,6 @@ from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.streams import read_sentences
 
 log = logging.getLogger(__name__)
-FIELDS = ("task", "setting", "metric", "value", "n")
 RESULTS = ("results.csv", "summary.md")
 
 
@@ -43,45 +36,6 @@ def read_bitext(source: str, target: str) -> tuple[list[str], list[str]]:
         raise ConfigError(f"{source} has {len(sources)} lines but {target} has {len(targets)}")
     pairs = [(s.strip(), t.strip()) for s, t in zip(sources, targets) if s.strip() and t.strip()]
     return [s for s, _ in pairs], [t for _, t in pairs]
-
-
-def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strategy: str, threshold,
-             gold_fraction: float, seed: int, search: SearchConfig, batch_size: int,
-             extra_sources=(), extra_targets=(), languages: tuple[str, str] = ("cs", "en")) -> list[dict]:
-    """Result rows (FIELDS) of both tasks; retrieval directions named by `languages` (source, target)."""
-    def encode(texts):
-        return normalize_rows(encoder.encode(texts, batch_size))
-
-    rows = []
-    x, y = encode(sources), encode(targets)
-    for setting, value in retrieval_p_at_1(x, y, sources, targets, k, search, languages).items():
-        rows.append({"task": "retrieval", "setting": setting, "metric": "p_at_1", "value": value, "n": len(sources)})
-    task = make_mining_task(sources, targets, gold_fraction, seed, extra_sources, extra_targets)
-    mined = mine_vectors(encode(task.source), encode(task.target), k, strategy, search=search)
-    n = f"{len(task.source)}x{len(task.target)}"
-    chosen = choose_pairs(mined, threshold)[1].threshold
-    mode = "auto" if threshold == AUTO else "given"
-    for setting, result in ((f"{strategy} {mode} threshold", prf(mined, task.gold, chosen)),
-                            (f"{strategy} best threshold", best_threshold(mined, task.gold))):
-        for metric in ("precision", "recall", "f1", "threshold", "mined", "gold"):
-            rows.append({"task": "mining", "setting": setting, "metric": metric, "value": result[metric], "n": n})
-    return rows
-
-
-def write_results(rows: list[dict], output: Path, title: str) -> None:
-    """results.csv and summary.md in `output`, each written whole (models/evaluation/tables.py)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=FIELDS)
-    writer.writeheader()
-    writer.writerows(rows)
-    write_result_file(output / "results.csv", buffer.getvalue())
-    lines = [f"# {title}", "", "| task | setting | metric | value | n |", "|---|---|---|---:|---|"]
-    lines += [f"| {r['task']} | {r['setting']} | {r['metric']} | {_fmt(r['value'])} | {r['n']} |" for r in rows]
-    write_result_file(output / "summary.md", "\n".join(lines) + "\n")
-
-
-def _fmt(value) -> str:
-    return f"{value:.4f}" if isinstance(value, float) else str(value)
 
 
 @dataclass
@@ -125,7 +79,7 @@ def run(args) -> int:
         write_results(rows, Path(c.output), f"Cross-lingual evaluation ({c.source_lang}-{c.target_lang}): "
                                             f"{c.encoder} on {c.source} / {c.target}")
     for row in rows:
-        print(f"{row['task']}\t{row['setting']}\t{row['metric']}\t{_fmt(row['value'])}\t{row['n']}")
+        print(f"{row['task']}\t{row['setting']}\t{row['metric']}\t{result_value(row['value'])}\t{row['n']}")
     return 0
 
 

@@ -13,12 +13,18 @@
 """
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from paranmt.models.evaluation.tables import write_result_file
+from paranmt.models.mining.corpus import normalize_rows
 from paranmt.models.mining.knn import SearchConfig, knn
 from paranmt.models.mining.margin import MinedPairs, mine_vectors
+from paranmt.models.mining.settings import AUTO, choose_pairs
 
 
 @dataclass
@@ -105,3 +111,48 @@ def best_threshold(mined: MinedPairs, gold: set[tuple[int, int]]) -> dict[str, f
     n = np.arange(1, len(mined) + 1)
     f1 = np.where(last_of_tie, 2 * hits / (n + len(gold)), -1.0)
     return prf(mined, gold, float(mined.margin[int(np.argmax(f1))]))
+
+
+FIELDS = ("task", "setting", "metric", "value", "n")     # a result row of `evaluate`
+
+
+def evaluate(encoder, sources: list[str], targets: list[str], *, k: int, strategy: str, threshold,
+             gold_fraction: float, seed: int, search: SearchConfig, batch_size: int,
+             extra_sources=(), extra_targets=(), languages: tuple[str, str] = ("cs", "en")) -> list[dict]:
+    """`paranmt eval-xling`'s result rows (FIELDS) of both tasks, (a) and (b) of the module docstring, for the
+    bilingual `encoder` on the line-aligned `sources` / `targets` (the mining task's distractors `extra_sources`,
+    `extra_targets` added); the retrieval directions named by `languages` (source, target)."""
+    def encode(texts):
+        return normalize_rows(encoder.encode(texts, batch_size))
+
+    rows = []
+    x, y = encode(sources), encode(targets)
+    for setting, value in retrieval_p_at_1(x, y, sources, targets, k, search, languages).items():
+        rows.append({"task": "retrieval", "setting": setting, "metric": "p_at_1", "value": value, "n": len(sources)})
+    task = make_mining_task(sources, targets, gold_fraction, seed, extra_sources, extra_targets)
+    mined = mine_vectors(encode(task.source), encode(task.target), k, strategy, search=search)
+    n = f"{len(task.source)}x{len(task.target)}"
+    chosen = choose_pairs(mined, threshold)[1].threshold
+    mode = "auto" if threshold == AUTO else "given"
+    for setting, result in ((f"{strategy} {mode} threshold", prf(mined, task.gold, chosen)),
+                            (f"{strategy} best threshold", best_threshold(mined, task.gold))):
+        for metric in ("precision", "recall", "f1", "threshold", "mined", "gold"):
+            rows.append({"task": "mining", "setting": setting, "metric": metric, "value": result[metric], "n": n})
+    return rows
+
+
+def write_results(rows: list[dict], output: Path, title: str) -> None:
+    """results.csv and summary.md in `output`, each written whole (models/evaluation/tables.py)."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=FIELDS)
+    writer.writeheader()
+    writer.writerows(rows)
+    write_result_file(output / "results.csv", buffer.getvalue())
+    lines = [f"# {title}", "", "| task | setting | metric | value | n |", "|---|---|---|---:|---|"]
+    lines += [f"| {r['task']} | {r['setting']} | {r['metric']} | {result_value(r['value'])} | {r['n']} |" for r in rows]
+    write_result_file(output / "summary.md", "\n".join(lines) + "\n")
+
+
+def result_value(value) -> str:
+    """A value of a result row as summary.md and the printed lines show it."""
+    return f"{value:.4f}" if isinstance(value, float) else str(value)

@@ -42,7 +42,7 @@ def eval_data(shared_data, tmp_path_factory) -> Path:
 EVALUATIONS = {
     "eval": (["--model", ENCODER, "--sts-dir", "DATA/sts"], "DATA/sts", "paranmt.models.evaluation.sts"),
     "eval-xling": (["--source", "DATA/cs.txt", "--target", "DATA/en.txt", "--encoder", ENCODER, "--gold-fraction",
-                    "0.5"], "DATA/en.txt", "paranmt.pipelines.eval_xling"),
+                    "0.5"], "DATA/en.txt", "paranmt.models.mining.evaluate"),
     "eval-transfer": (["--model", ENCODER, "--data-dir", "DATA", "--tasks", "mr", "--folds", "2", "--inner-folds",
                        "2", "--c-grid", "1", "--baselines"], "DATA", "paranmt.models.evaluation.transfer"),
     "eval-words": (["--model", ENCODER, "--data-dir", "DATA"], "DATA", "paranmt.models.evaluation.word_similarity"),
