@@ -42,7 +42,7 @@ from paranmt.models.device import reuse_freed_memory, select_device
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.encoders.featurizers import WordFeaturizer
 from paranmt.models.loop import LoopState
-from paranmt.models.training.data import TrainingDataError, read_pairs
+from paranmt.models.pairs import TrainingDataError, read_pairs
 from paranmt.models.training.trainer import EncoderTask, TrainConfig, scramble_pairs
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.errors import ConfigError

@@ -27,7 +27,7 @@ import numpy as np
 import torch
 
 from paranmt.models.encoders import load_encoder
-from paranmt.models.training.data import TrainingDataError, read_pairs
+from paranmt.models.pairs import TrainingDataError, read_pairs
 from paranmt.models.training.negatives import mine_megabatch, normalize_rows
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.errors import ConfigError

@@ -43,11 +43,11 @@ def main() -> int:
     parser.add_argument("--output", help="JSON file for the rows")
     args = parser.parse_args()
 
-    from paranmt.models.generation.data import GenerationDataError, read_pairs
+    from paranmt.models.generation.data import GenerationDataError, read_parsed_pairs
     from paranmt.models.generation.paraphraser import ParaphraserModelError, load_generator
 
     try:
-        pairs = [p for p in read_pairs(args.input)
+        pairs = [p for p in read_parsed_pairs(args.input)
                  if len(p.s1.split()) <= args.max_words and len(p.s2.split()) <= args.max_words][:args.pairs]
         generator = load_generator(args.model, device=args.device)
     except (GenerationDataError, ParaphraserModelError, OSError) as error:

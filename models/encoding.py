@@ -6,7 +6,7 @@ that line alone; whether a FILE is in a legacy encoding is decided over all its 
 most of them fail), since converting a UTF-8 file with a few bad lines would garble its good ones.
 
 `paranmt build` makes a reject row of each such line (transforms/io/bitext.py); the trainers' readers of text files
-(models/training/data.py, models/generation/data.py) count them in `LineRejects` under the build's reasons
+(models/pairs.py, models/generation/data.py) count them in `LineRejects` under the build's reasons
 (`read/invalid_utf8`, `read/empty_line`, `read/wrong_column_count`) and say them in the same one line per file.
 """
 from __future__ import annotations

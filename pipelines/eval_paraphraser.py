@@ -71,10 +71,10 @@ def tsv_rows(input_path: str):
     """(id, ref, bt) of every row of a pair TSV, ids `<file name>:<row>` as `read_tsv_pairs` names its pairs (the
     lines it rejects left out the same way)."""
     from paranmt.models.encoding import LineRejects
-    from paranmt.models.generation.data import GenerationDataError, read_pairs
+    from paranmt.models.generation.data import GenerationDataError, read_parsed_pairs
 
     try:
-        rows = read_pairs([input_path], LineRejects())
+        rows = read_parsed_pairs([input_path], LineRejects())
     except (GenerationDataError, OSError) as error:
         raise ConfigError(f"--nmt-bt {input_path}: {error}") from None
     return [(f"{Path(input_path).name}:{i + 1}", pair.s1, pair.s2) for i, pair in enumerate(rows)]

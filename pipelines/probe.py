@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.models.training.data import TRAIN_DATA, PairCounts
+from paranmt.models.pairs import TRAIN_DATA, PairCounts
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line

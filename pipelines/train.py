@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from paranmt.models.training.data import FORMATS, TRAIN_DATA, load_training_pairs
+from paranmt.models.pairs import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import training_output

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.models.training.data import FORMATS, TRAIN_DATA, load_training_pairs
+from paranmt.models.pairs import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
 from paranmt.pipelines.runtime.outputs import training_output
 from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,

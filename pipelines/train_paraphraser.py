@@ -37,12 +37,12 @@ TRAIN_DATA = "train_data.json"      # the data a run read (paths as given, count
 def load_instances(pair_paths: list[str], sentence_paths: list[str], config, cache, parser_dir: str, rejects):
     """(instances, {"pairs": counts, "sentences": counts}, parses seen) of the pair inputs and sentence files; the
     lines rejected while reading them are counted in `rejects` (models/encoding.py LineRejects)."""
-    from paranmt.models.generation.data import fill_parses, pair_instances, read_pairs, sentence_instances
+    from paranmt.models.generation.data import fill_parses, pair_instances, read_parsed_pairs, sentence_instances
     from paranmt.transforms.io.streams import read_sentences
 
     instances, counts, parses = [], {}, []
     if pair_paths:
-        pairs = read_pairs(pair_paths, rejects)
+        pairs = read_parsed_pairs(pair_paths, rejects)
         fill_parses(pairs, cache, parser_dir, config.task)
         found, counts["pairs"] = pair_instances(config.task, pairs, config.require_different, config.max_words)
         instances += found

@@ -19,7 +19,7 @@ are shuffled anew every time the instance is drawn (`Instance.shuffle_source`), 
 order from the parse. `parse-generator` needs pairs (a sentence alone gives no target parse different from its
 own) and is refused.
 
-Inputs (`read_pairs`; `detect_input`):
+Inputs (`read_parsed_pairs`; `detect_input`; read with models/pairs.py, the reader of local files of pairs):
 - shards: a `paranmt build` output directory (top-level *.parquet) or one Parquet file with its columns
   `ref, bt` and, when parsed, `ref_parse, bt_parse` (templates are derived from the parses);
 - scpn TSV: the output of `paranmt export --format scpn` (header `source TAB target_parse TAB target_template TAB
@@ -42,16 +42,16 @@ so a killed run or a second task reuses it.
 """
 from __future__ import annotations
 
-import csv
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from paranmt.models.encoding import LineRejects
-from paranmt.models.files import DataFileError, reading, require_text
+from paranmt.models.files import DataFileError
 from paranmt.models.generation.templates import template_of
-from paranmt.schemas import layout, tsv
+from paranmt.models.pairs import shard_rows, tsv_pairs
+from paranmt.schemas import tsv
 
 TASKS = ("scpn", "parse-generator", "plain")
 REQUIRE_DIFFERENT = ("template", "parse", "none")
@@ -128,63 +128,27 @@ def detect_input(path: str) -> str:
 
 
 def _shard_pairs(path: str) -> list[ParsedPair]:
-    import pyarrow.parquet as pq
-
-    files = layout.local_shards(path)
-    if not files:
-        raise GenerationDataError(f"{path}: no shard files (*.parquet) at its top level")
-    pairs = []
-    for file in files:
-        with reading(file, "Parquet shard", DataFileError):
-            names = pq.read_schema(file).names
-        if "ref" not in names or "bt" not in names:
-            raise GenerationDataError(f"{file} has no ref/bt columns (not a paranmt shard)")
-        wanted = [c for c in ("ref", "bt", "ref_parse", "bt_parse") if c in names]
-        with reading(file, "Parquet shard", DataFileError):
-            rows = pq.read_table(file, columns=wanted).to_pylist()
-        for row in rows:
-            pairs.append(ParsedPair(row["ref"] or "", row["bt"] or "", row.get("ref_parse"), row.get("bt_parse")))
-    return pairs
+    return [ParsedPair(ref or "", bt or "", ref_parse, bt_parse) for ref, bt, ref_parse, bt_parse
+            in shard_rows(path, tsv.PAIRS_COLUMNS, ("ref_parse", "bt_parse"), GenerationDataError)]
 
 
 def _tsv_pairs(path: str, kind: str, rejects: LineRejects) -> list[ParsedPair]:
     from paranmt.models.parsing.trees import TreeFormatError, from_scpn
 
+    if kind != "scpn-tsv":
+        return [ParsedPair(row["ref"], row["bt"], row.get("ref_parse") or None, row.get("bt_parse") or None)
+                for row in tsv_pairs(path, rejects, tsv.PAIRS_COLUMNS, ("ref_parse", "bt_parse"), GenerationDataError)]
     pairs = []
-    require_text(path, "training input")
-    columns = tsv.SCPN_COLUMNS if kind == "scpn-tsv" else tsv.PAIRS_COLUMNS
-    index, rows = tsv.pair_rows(rejects.text_lines(path), columns,
-                                optional=() if kind == "scpn-tsv" else ("ref_parse", "bt_parse"))
-    needed = max(index[column] for column in columns) + 1
-    try:
-        lines = []
-        for parts in rows:
-            if len(parts) < needed:
-                rejects.add("wrong_column_count")
-            else:
-                lines.append(parts)
-    except csv.Error as error:
-        raise GenerationDataError(f"{path}: not a readable TSV ({error})") from None
-    if kind == "scpn-tsv":
-        for parts in lines:
-            try:
-                parse = from_scpn(parts[1]) if parts[1].strip() else None
-            except TreeFormatError:
-                parse = None
-            pairs.append(ParsedPair(parts[0], parts[3], None, parse, directed=True))
-        return pairs
-
-    def cell(parts: list[str], name: str) -> str | None:
-        position = index.get(name)
-        return parts[position] if position is not None and position < len(parts) and parts[position] else None
-
-    for parts in lines:
-        pairs.append(ParsedPair(cell(parts, "ref") or "", cell(parts, "bt") or "", cell(parts, "ref_parse"),
-                                cell(parts, "bt_parse")))
+    for row in list(tsv_pairs(path, rejects, tsv.SCPN_COLUMNS, error=GenerationDataError)):
+        try:
+            parse = from_scpn(row["target_parse"]) if row["target_parse"].strip() else None
+        except TreeFormatError:
+            parse = None
+        pairs.append(ParsedPair(row["source"], row["target"], None, parse, directed=True))
     return pairs
 
 
-def read_pairs(paths: list[str], rejects: LineRejects | None = None) -> list[ParsedPair]:
+def read_parsed_pairs(paths: list[str], rejects: LineRejects | None = None) -> list[ParsedPair]:
     """Every pair of `paths` (layouts in the module docstring), in order; parses may be None. The TSV lines that
     are rejects are counted in `rejects`."""
     pairs, rejects = [], LineRejects() if rejects is None else rejects

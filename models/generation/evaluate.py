@@ -144,11 +144,11 @@ def read_tsv_pairs(input_path: str, max_pairs: int, cache, parser_dir: str) -> t
     named `<file name>:<row>`; and the rows skipped (the lines rejected as `paranmt build` rejects them among them:
     not UTF-8, blank, short of columns; a warning line per file with lines that are not UTF-8)."""
     from paranmt.models.encoding import LineRejects
-    from paranmt.models.generation.data import GenerationDataError, fill_parses, read_pairs
+    from paranmt.models.generation.data import GenerationDataError, fill_parses, read_parsed_pairs
 
     rejects = LineRejects()
     try:
-        rows = read_pairs([input_path], rejects)
+        rows = read_parsed_pairs([input_path], rejects)
     except (GenerationDataError, OSError) as error:
         raise ConfigError(f"--input {input_path}: {error}") from None
     for advice in rejects.advice():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paranmt.models.generation.data import pair_instances, read_pairs, top_templates
+from paranmt.models.generation.data import pair_instances, read_parsed_pairs, top_templates
 from paranmt.models.generation.paraphraser import Paraphraser
 from paranmt.models.generation.train import ParaphraserTrainConfig, ParaphraserTrainer
 
@@ -17,7 +17,7 @@ def train_tiny_paraphraser(task: str, arch: str, output: str | Path, pairs_file:
                            resume: bool = False, **overrides) -> Paraphraser:
     """Train `task`/`arch` for `steps` updates (batch 16, lr 3e-3, CPU, 1 thread; `overrides`: other
     ParaphraserTrainConfig fields) on the parsed pairs of `pairs_file`, save it into `output` and return it."""
-    pairs = read_pairs([str(pairs_file)])
+    pairs = read_parsed_pairs([str(pairs_file)])
     instances, _ = pair_instances(task, pairs, "none" if task == "plain" else "template")
     templates = top_templates([p for pair in pairs for p in (pair.p1, pair.p2) if p])
     settings = dict(TINY_SIZES[arch], task=task, arch=arch, batch_size=16, lr=3e-3, max_steps=steps,

@@ -3,7 +3,8 @@
 Steps (each writes a `.done` marker in the work directory, so rerunning the recipe skips finished steps, and
 `fairseq-train` resumes from `checkpoints/checkpoint_last.pt`):
 
-1. `data`:        read the bitext (Moses two-file `<stem>.<src>` / `<stem>.<tgt>` pairs, or TSV `src TAB tgt`),
+1. `data`:        read the bitext (Moses two-file `<stem>.<src>` / `<stem>.<tgt>` pairs, or TSV `src TAB tgt`:
+                  models/pairs.py, lines read as `paranmt build` reads them),
                   hold out the `heldout` stems (never trained on), take the first `valid_lines` pairs of the
                   `valid` stem as fairseq's validation set (the rest of that stem stays untouched as a test set),
                   normalize punctuation (sacremoses, as the build pipeline's clean stage does), drop pairs with an
@@ -44,12 +45,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Iterator
+from typing import ClassVar
 
 
 from paranmt.models.encoding import LineRejects
 from paranmt.models.files import model_directory, read_json
 from paranmt.models.nmt.fairseq_options import fairseq_flags, option_value
+from paranmt.models.pairs import aligned_pairs, tsv_pairs
 from paranmt.schemas.config import Config, choice, load_config, setting
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.paths import asset_path
@@ -197,29 +199,6 @@ def bitext_files(data: RecipeData) -> list[tuple[str, str, str | None]]:
     return found
 
 
-def read_pairs(source: str, target: str | None, rejects: LineRejects) -> Iterator[tuple[str, str]]:
-    """Pairs of one input: two line-aligned files (a line-count mismatch is an error), or TSV `src TAB tgt`. Lines
-    are read as `paranmt build` reads them (models/encoding.py): a line that is not UTF-8 (a pair with such a side),
-    a blank TSV line or one without its second column is a reject counted in `rejects`, never a pair of U+FFFD
-    characters."""
-    if target is None:
-        for line in rejects.text_lines(source):
-            columns = line.split("\t")
-            if len(columns) < 2:
-                rejects.add("wrong_column_count")
-            else:
-                yield columns[0], columns[1]
-        return
-    src_lines, tgt_lines = list(rejects.lines(source)), list(rejects.lines(target))
-    if len(src_lines) != len(tgt_lines):
-        raise ValueError(f"{source} has {len(src_lines)} lines but {target} has {len(tgt_lines)}")
-    for src, tgt in zip(src_lines, tgt_lines):
-        if src is None or tgt is None:
-            rejects.add("invalid_utf8")
-        else:
-            yield src, tgt
-
-
 def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
     """Write raw (normalized) train / valid / test text files; return counts per split and per input stem."""
     from sacremoses import MosesPunctNormalizer
@@ -231,7 +210,9 @@ def prepare_data(config: RecipeConfig, out_dir: Path) -> dict:
     rejects = LineRejects()
     for stem, source, target in bitext_files(data):
         kept = 0
-        for line_number, (src, tgt) in enumerate(read_pairs(source, target, rejects)):
+        pairs = aligned_pairs(source, target, rejects, ValueError) if target is not None else (
+            (row["source"], row["target"]) for row in tsv_pairs(source, rejects, ("source", "target"), error=ValueError))
+        for line_number, (src, tgt) in enumerate(pairs):
             src, tgt = src.strip(), tgt.strip()
             if not src or not tgt:
                 stats["dropped_empty"] += 1

@@ -2,7 +2,7 @@
 Tables 4-5: the same small encoder trained on each candidate corpus, compared on STS).
 
 A run = one corpus (or one fold of it), one encoder kind: `pairs` of the corpus's usable pairs (read as `paranmt
-train` reads them, models/training/data.read_pairs) drawn uniformly without replacement with `seed` (all of them
+train` reads them, models/pairs.read_pairs) drawn uniformly without replacement with `seed` (all of them
 when there are fewer; the same draw for every kind), one training of the mega-batch trainer (`train`: TrainConfig,
 its `encoder` set by `models`; 1 epoch by default), then Pearson r of cos(f(s1), f(s2)) against gold on each STS
 dataset matching `datasets` under `sts_dir` (models/evaluation/sts.py; raw r, as `paranmt eval`'s results.csv).
@@ -14,7 +14,7 @@ the lowest values. Pairs with a null (or NaN) COLUMN are left out of the ranking
 Output DIR: results.csv (`corpus,fold,model,pairs,dataset,pearson`, rewritten after each run; `fold` is `all`
 without `by`), probe.png (models/stats/plots.probe_figure), probe_config.yaml (the resolved config and its hash),
 runs/<corpus>.<fold>.<model>/ (the run's metrics.jsonl and train_config.json; its encoder too with
-`keep_encoders`), train_data.json (per corpus: its path and what reading it counted, models/training/data.py
+`keep_encoders`), train_data.json (per corpus: its path and what reading it counted, models/pairs.py
 `PairCounts.record`: lines rejected as `paranmt build` rejects them, pairs skipped, pairs kept). `resume` skips the
 runs results.csv already holds, refusing a config that differs from the one that wrote DIR (the command refuses an
 existing results.csv without --resume or --overwrite).
@@ -36,7 +36,7 @@ import numpy as np
 import yaml
 
 from paranmt.models.encoders import BASE_KINDS
-from paranmt.models.training.data import FORMATS, TRAIN_DATA, PairCounts, TrainingDataError, read_pairs
+from paranmt.models.pairs import FORMATS, TRAIN_DATA, PairCounts, TrainingDataError, read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
 from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, read_yaml_mapping, setting
 from paranmt.schemas.errors import ConfigError

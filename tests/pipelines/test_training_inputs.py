@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from paranmt.models.training.data import read_pairs
+from paranmt.models.pairs import read_pairs
 from paranmt.pipelines.cli import main
 
 LINES = 200

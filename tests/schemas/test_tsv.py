@@ -7,8 +7,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from paranmt.models.generation.data import read_pairs
-from paranmt.models.training.data import read_pairs as read_training_pairs
+from paranmt.models.generation.data import read_parsed_pairs
+from paranmt.models.pairs import read_pairs as read_training_pairs
 from paranmt.models.text.clean import normalize_text
 from paranmt.schemas import tsv
 from paranmt.schemas.tsv import one_line
@@ -47,12 +47,12 @@ def test_the_filter_pairs_tsv_reads_back_with_pandas_defaults(tmp_path):
     path.write_bytes(tsv.header(tsv.PAIRS_COLUMNS).encode() + tsv_lines(pa.table({"ref": refs, "bt": bts})))
     expected = [{"ref": one_line(r), "bt": one_line(b)} for r, b in zip(refs, bts)]
     assert read_table(path) == expected                      # pandas' defaults: no line swallowed, nothing changed
-    assert [(p.s1, p.s2) for p in read_pairs([str(path)])] == [(e["ref"], e["bt"]) for e in expected]
+    assert [(p.s1, p.s2) for p in read_parsed_pairs([str(path)])] == [(e["ref"], e["bt"]) for e in expected]
     training_pairs, counts = read_training_pairs([str(path)])    # `paranmt train --format tsv` (auto)
     assert counts.read == len(refs) and training_pairs == [(e["ref"], e["bt"]) for e in expected]
     plain = tmp_path / "plain.tsv"                               # no header: plain lines, a quote is text
     plain.write_text('"Hi," he said.\tok\nnext\tline\n')
-    assert [(p.s1, p.s2) for p in read_pairs([str(plain)])] == [('"Hi," he said.', "ok"), ("next", "line")]
+    assert [(p.s1, p.s2) for p in read_parsed_pairs([str(plain)])] == [('"Hi," he said.', "ok"), ("next", "line")]
     assert read_training_pairs([str(plain)])[0] == [('"Hi," he said.', "ok"), ("next", "line")]
 
 
@@ -77,7 +77,7 @@ def test_the_export_formats_read_back_as_their_docs_say(tmp_path):
     table = read_table(scpn)
     assert [r["source"] for r in table[::2]] == [one_line(row["ref"]) for row in rows]
     assert [r["target"] for r in table[1::2]] == [one_line(row["ref"]) for row in rows]
-    assert [p.s1 for p in read_pairs([str(scpn)])][::2] == [one_line(row["ref"]) for row in rows]
+    assert [p.s1 for p in read_parsed_pairs([str(scpn)])][::2] == [one_line(row["ref"]) for row in rows]
 
     text = tmp_path / "para-nmt.txt"
     text.write_text(HEADERS["paranmt-txt"] + "".join(paranmt_line(row, lowercase=False)[0] for row in rows))

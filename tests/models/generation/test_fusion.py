@@ -6,7 +6,7 @@ import shutil
 import pytest
 import torch
 
-from paranmt.models.generation.data import read_pairs
+from paranmt.models.generation.data import read_parsed_pairs
 from paranmt.models.generation.models import ModelSetError, find_models
 from paranmt.models.generation.paraphraser import load_generator
 from paranmt.models.generation.units import BOS, EOS, PAD
@@ -36,7 +36,7 @@ def teacher_forced(network, source, condition, ids):
 
 def test_the_fused_score_is_the_weighted_log_probability_per_unit(fused_pair, paraphrase_pairs):
     scpn, plain = (load_generator(fused_pair / name, device="cpu") for name in ("scpn", "plain"))
-    pairs = read_pairs([str(paraphrase_pairs)])[:4]
+    pairs = read_parsed_pairs([str(paraphrase_pairs)])[:4]
     source, condition = scpn._tensors([p.s1 for p in pairs], [p.p2 for p in pairs])
     limits = [40] * len(pairs)
     weight = 0.5
@@ -56,7 +56,7 @@ def test_the_fused_score_is_the_weighted_log_probability_per_unit(fused_pair, pa
 
 def test_a_large_weight_follows_the_plain_model(fused_pair, paraphrase_pairs):
     scpn, plain = (load_generator(fused_pair / name, device="cpu") for name in ("scpn", "plain"))
-    pairs = read_pairs([str(paraphrase_pairs)])[:6]
+    pairs = read_parsed_pairs([str(paraphrase_pairs)])[:6]
     sources = [p.s1 for p in pairs]
     own = plain.generate(sources, beam=3)
     followed = scpn.generate(sources, [p.p2 for p in pairs], beam=3, fusion=(plain, 1e4))

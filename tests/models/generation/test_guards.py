@@ -4,7 +4,7 @@ n-gram, and reranking the beam by template match or SIMILE."""
 import pytest
 import torch
 
-from paranmt.models.generation.data import read_pairs
+from paranmt.models.generation.data import read_parsed_pairs
 from paranmt.models.generation.paraphraser import is_mangled, load_generator, restore_source_words
 from paranmt.models.generation.scpn import block_repeats
 from paranmt.models.generation.units import PAD, UNK, SentencePieceUnits, base_letters
@@ -15,7 +15,7 @@ SENTENCE = "Novotná achieved 5878 points."
 
 @pytest.fixture(scope="module")
 def pairs(paraphrase_pairs):
-    return read_pairs([str(paraphrase_pairs)])
+    return read_parsed_pairs([str(paraphrase_pairs)])
 
 
 def test_a_new_vocabulary_keeps_a_character_its_training_text_lacks(pairs):

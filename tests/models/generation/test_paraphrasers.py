@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from paranmt.models.generation.data import (GenerationDataError, Instance, ParsedPair, pair_instances, read_pairs,
+from paranmt.models.generation.data import (GenerationDataError, Instance, ParsedPair, pair_instances, read_parsed_pairs,
                                             sentence_instances, top_templates)
 from paranmt.models.generation.paraphraser import ParaphraserModelError, load_generator
 from paranmt.models.generation.units import ParseUnits, balance_parse
@@ -20,7 +20,7 @@ ARCHS = ("scpn", "transformers")
 
 @pytest.fixture(scope="module")
 def pairs(paraphrase_pairs):
-    return read_pairs([str(paraphrase_pairs)])
+    return read_parsed_pairs([str(paraphrase_pairs)])
 
 
 def inputs_of(task, pairs):
@@ -271,7 +271,7 @@ def test_the_checkpoint_with_the_lowest_held_out_loss_is_kept_in_best(tmp_path, 
     from paranmt.models.generation.tiny import TINY_SIZES
     from paranmt.models.generation.train import ParaphraserTrainConfig, ParaphraserTrainer
 
-    pairs = read_pairs([str(paraphrase_pairs)])
+    pairs = read_parsed_pairs([str(paraphrase_pairs)])
     instances, _ = pair_instances("plain", pairs, "none")
     config = ParaphraserTrainConfig(**TINY_SIZES["scpn"], task="plain", arch="scpn", batch_size=8, lr=3e-3,
                                     max_steps=12, checkpoint_every=3, log_every=3, device="cpu", threads=1)

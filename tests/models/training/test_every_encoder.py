@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from paranmt.models.encoders import BASE_KINDS, load_encoder
-from paranmt.models.training.data import read_pairs
+from paranmt.models.pairs import read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
 from paranmt.schemas.errors import ConfigError
 

@@ -7,7 +7,7 @@ import pytest
 
 from paranmt.models.encoders import create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
-from paranmt.models.training.data import read_pairs
+from paranmt.models.pairs import read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
 from paranmt.schemas.errors import ConfigError
 

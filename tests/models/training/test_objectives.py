@@ -7,7 +7,7 @@ import torch
 
 from paranmt.models.encoders import create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings, read_word_vectors
-from paranmt.models.training.data import read_pairs
+from paranmt.models.pairs import read_pairs
 from paranmt.models.training.loss import BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2

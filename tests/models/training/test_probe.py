@@ -1,13 +1,10 @@
 """The corpus probe's parts: folds of a ranking, the seeded draw, corpus names, extra columns read with the pairs,
 the config's checks."""
-import pyarrow.parquet as pq
 import pytest
 
-from paranmt.models.training.data import TrainingDataError, read_pairs
 from paranmt.models.training.probe import ProbeConfig, corpus_names, draw, rank_folds
 from paranmt.schemas.config import load_config
 from paranmt.schemas.errors import ConfigError
-from paranmt.schemas.records import empty_row, pairs_to_table
 
 
 def test_folds_cut_the_ranking_in_equal_parts_lowest_first_and_leave_out_nulls():
@@ -35,22 +32,6 @@ def test_corpus_names_drop_the_suffix_and_refuse_two_inputs_of_one_name(tmp_path
     (tmp_path / "news.parquet").write_text("")
     with pytest.raises(ConfigError, match="both be corpus 'news'"):
         corpus_names([str(tmp_path / "a" / "news.tsv"), str(tmp_path / "news.parquet")])
-
-
-def test_read_pairs_carries_a_shard_column_and_names_a_missing_one(tmp_path):
-    rows = [dict(empty_row("c:1", "c", "x", "Hello."), bt="Hi.", para_score=0.8),
-            dict(empty_row("c:2", "c", "y", "Bye."), bt="See you.")]
-    pq.write_table(pairs_to_table(rows), tmp_path / "corpus.parquet")
-    pairs, _ = read_pairs([str(tmp_path / "corpus.parquet")], carry=("para_score",))
-    assert pairs == [("Hello.", "Hi.", pytest.approx(0.8)), ("Bye.", "See you.", None)]
-    with pytest.raises(TrainingDataError, match="has no column no_such_score"):
-        read_pairs([str(tmp_path / "corpus.parquet")], carry=("no_such_score",))
-    (tmp_path / "pairs.tsv").write_text("a\tb\n")
-    with pytest.raises(TrainingDataError, match="file of pairs: it has no column para_score"):
-        read_pairs([str(tmp_path / "pairs.tsv")], carry=("para_score",))
-    (tmp_path / "broken.parquet").write_bytes(b"not parquet")
-    with pytest.raises(TrainingDataError, match="not a readable Parquet file"):
-        read_pairs([str(tmp_path / "broken.parquet")])
 
 
 def probe_config(**overrides) -> ProbeConfig:

@@ -1,4 +1,4 @@
-"""Loss, negative mining, mega-batch schedule, data readers and the trainer (real cs-en bitext)."""
+"""Loss, negative mining, mega-batch schedule and the trainer (real cs-en bitext)."""
 import json
 
 import numpy as np
@@ -7,7 +7,7 @@ import torch
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import sts_dev
-from paranmt.models.training.data import TrainingDataError, read_pairs
+from paranmt.models.pairs import read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import forbidden_mask, mine_megabatch, select_negatives
 from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at
@@ -66,36 +66,6 @@ def test_forbidden_mask_is_own_pair_or_any_text_of_it():
 def test_megabatch_annealing_schedule():
     assert [megabatch_size_at(s, 3, 2) for s in range(8)] == [1, 1, 2, 2, 3, 3, 3, 3]
     assert megabatch_size_at(0, 40, 0) == 40
-
-
-def test_read_pairs_formats(bitext, tmp_path):
-    pairs, counts = read_pairs([str(bitext / "newssyscomb2009")])
-    assert counts.read == 502 and len(pairs) == counts.kept
-    english = (bitext / "newssyscomb2009.eng").read_text(encoding="utf-8").splitlines()
-    assert pairs[0][0] == english[0].strip(), "English is side 1 of auto-detected bitext"
-    (tmp_path / "p.tsv").write_text("a b\tc d\nonly one side\n\tx\n")
-    pairs, counts = read_pairs([str(tmp_path / "p.tsv")])
-    assert pairs == [("a b", "c d")] and counts.skipped == {"empty_side": 1}
-    assert counts.rejects.by_reason == {"read/wrong_column_count": 1}, "one column: a reject, as in `paranmt build`"
-    (tmp_path / "x.en").write_text("a\nb\n")
-    (tmp_path / "x.cs").write_text("a\n")
-    with pytest.raises(TrainingDataError, match="lines"):
-        read_pairs([str(tmp_path / "x")])
-    with pytest.raises(TrainingDataError, match="not found"):
-        read_pairs([str(tmp_path / "missing")])
-
-
-def test_read_pairs_from_shards_skips_untranslated_rows(tmp_path):
-    import pyarrow.parquet as pq
-
-    from paranmt.schemas.records import empty_row, pairs_to_table
-
-    rows = [dict(empty_row("c:f:1", "c", "Ahoj.", "Hello."), bt="Hi."), empty_row("c:f:2", "c", "x", "y")]
-    (tmp_path / "rejects").mkdir()
-    pq.write_table(pairs_to_table(rows), tmp_path / "part-0.parquet")
-    pq.write_table(pairs_to_table(rows), tmp_path / "rejects" / "ignored.parquet")
-    pairs, counts = read_pairs([str(tmp_path)])
-    assert pairs == [("Hello.", "Hi.")] and counts.read == 2
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,8 @@
-"""Readers of training pairs (side 1, side 2) for `paranmt train`.
+"""The one reader of local files of pairs: the inputs of the trainers (`read_pairs`: `paranmt train`, `train-bgt`,
+`probe`) and the readers each layout has (`shard_rows`, `tsv_pairs`, `aligned_pairs`), which the paraphrasers'
+inputs (models/generation/data.py) and the NMT recipe's bitext (models/nmt/recipe.py) are read with too.
 
-Formats (`auto` picks by what the path is):
+Formats of `read_pairs` (`auto` picks by what the path is):
 - `shards`: a directory written by `paranmt build` (its top-level *.parquet files; rejects/ is ignored) or a
   single Parquet file with the shard schema (a filtered corpus): pairs (ref, bt) (`shard_columns`; bitext
   trainers read (ref, cs)); rows whose second column is null or empty are skipped (e.g. not translated yet).
@@ -23,6 +25,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from pathlib import Path
@@ -77,40 +80,80 @@ def detect_format(path: str, suffixes: tuple[str, str] | None = None) -> str:
     raise TrainingDataError(f"training input {path!r} not found (not a shard dir, Parquet, TSV or Moses prefix)")
 
 
+def shard_rows(path: str, columns: tuple[str, ...], optional: tuple[str, ...] = (),
+               error: type[Exception] = TrainingDataError) -> Iterator[tuple]:
+    """The rows of the local shards at `path` (a directory's top-level *.parquet files, or one Parquet file:
+    schemas/layout.local_shards) as tuples of the values of `columns` and then of `optional` (None where a file has
+    no such column); a path without shards, a file without one of `columns` or one that cannot be read is an
+    `error` naming it."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = layout.local_shards(path)
+    if not files:
+        raise error(f"{path}: no shard files (*.parquet) at its top level")
+    for file in files:
+        try:
+            names = pq.read_schema(file).names
+            missing = [name for name in columns if name not in names]
+            if missing:
+                raise error(f"{file} has no column {', '.join(missing)} (its columns: {', '.join(names)})")
+            table = pq.read_table(file, columns=[name for name in (*columns, *optional) if name in names])
+        except pa.ArrowException as problem:
+            raise error(f"{file} is not a readable Parquet file: {problem}") from None
+        yield from zip(*(table.column(name).to_pylist() if name in names else [None] * table.num_rows
+                         for name in (*columns, *optional)))
+
+
+def tsv_pairs(path: str | Path, rejects: LineRejects, columns: tuple[str, ...] = tsv.PAIRS_COLUMNS,
+              optional: tuple[str, ...] = (), error: type[Exception] = TrainingDataError) -> Iterator[dict]:
+    """The rows of a TSV of pairs (schemas/tsv.py `pair_rows`: a header naming `columns`, or plain lines of
+    `columns` in that order) as {column: value} of `columns` and of the `optional` columns the header names (when
+    the row has them); its lines read as `paranmt build` reads them (`rejects`), a row short of one of `columns` a
+    `wrong_column_count` reject. A file that is mostly not UTF-8 text (models/files.require_text) or not a
+    readable TSV is an error naming it."""
+    require_text(path, "training input")
+    index, rows = tsv.pair_rows(rejects.text_lines(path), columns, optional)
+    needed = max(index[column] for column in columns) + 1
+    try:
+        for parts in rows:
+            if len(parts) < needed:
+                rejects.add("wrong_column_count")
+            else:
+                yield {column: parts[i] for column, i in index.items() if i < len(parts)}
+    except csv.Error as problem:
+        raise error(f"{path}: not a readable TSV ({problem})") from None
+
+
+def aligned_pairs(first: str | Path, second: str | Path, rejects: LineRejects,
+                  error: type[Exception] = TrainingDataError) -> Iterator[tuple[str, str]]:
+    """The pairs of lines of two line-aligned text files, read as `paranmt build` reads lines (`rejects`: a pair
+    with a line that is not UTF-8 is an `invalid_utf8` reject); files of different lengths are an `error` naming
+    both lengths."""
+    ended = object()
+    sides = zip_longest(rejects.lines(first), rejects.lines(second), fillvalue=ended)
+    for line1, line2 in sides:
+        if ended in (line1, line2):
+            for _ in sides:         # the rest of the longer file, to count its lines
+                pass
+            raise error(f"{first} has {rejects.files[str(first)].lines} lines but {second} has "
+                        f"{rejects.files[str(second)].lines}")
+        if line1 is None or line2 is None:
+            rejects.add("invalid_utf8")
+        else:
+            yield line1, line2
+
+
 def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_columns: tuple[str, ...],
                rejects: LineRejects):
     if fmt == "shards":
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        files = layout.local_shards(path)
-        if not files:
-            raise TrainingDataError(f"{path}: no shard files (*.parquet) at its top level")
-        for file in files:
-            try:
-                names = pq.read_schema(file).names
-                missing = [name for name in shard_columns if name not in names]
-                if missing:
-                    raise TrainingDataError(f"{file} has no column {', '.join(missing)} (its columns: "
-                                            f"{', '.join(names)})")
-                table = pq.read_table(file, columns=list(shard_columns))
-            except pa.ArrowException as error:
-                raise TrainingDataError(f"{file} is not a readable Parquet file: {error}") from None
-            yield from zip(*(table.column(name).to_pylist() for name in shard_columns))
+        yield from shard_rows(path, shard_columns)
     elif len(shard_columns) > 2:
         raise TrainingDataError(f"{path} is a {fmt} file of pairs: it has no column "
                                 f"{', '.join(shard_columns[2:])} (a shard directory or Parquet corpus has)")
     elif fmt == "tsv":
-        require_text(path, "training input")
-        index, rows = tsv.pair_rows(rejects.text_lines(path))
-        try:
-            for parts in rows:
-                if any(index[c] >= len(parts) for c in tsv.PAIRS_COLUMNS):
-                    rejects.add("wrong_column_count")
-                else:
-                    yield tuple(parts[index[c]] for c in tsv.PAIRS_COLUMNS)
-        except csv.Error as error:
-            raise TrainingDataError(f"{path}: not a readable TSV ({error})") from None
+        for row in tsv_pairs(path, rejects):
+            yield tuple(row[column] for column in tsv.PAIRS_COLUMNS)
     elif fmt == "moses":
         if suffixes is None:
             found = [s for s in AUTO_SUFFIXES if all(Path(f"{path}.{x}").is_file() for x in s)]
@@ -120,18 +163,7 @@ def _raw_pairs(path: str, fmt: str, suffixes: tuple[str, str] | None, shard_colu
         first, second = (Path(f"{path}.{s}") for s in suffixes)
         for file in (first, second):
             require_text(file, "training input")
-        ended = object()
-        sides = zip_longest(rejects.lines(first), rejects.lines(second), fillvalue=ended)
-        for line1, line2 in sides:
-            if ended in (line1, line2):
-                for _ in sides:         # the rest of the longer file, to count its lines
-                    pass
-                raise TrainingDataError(f"{first} has {rejects.files[str(first)].lines} lines but {second} has "
-                                        f"{rejects.files[str(second)].lines}")
-            if line1 is None or line2 is None:
-                rejects.add("invalid_utf8")
-            else:
-                yield line1, line2
+        yield from aligned_pairs(first, second, rejects)
     else:
         raise TrainingDataError(f"unknown training format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
