@@ -31,11 +31,10 @@ from typing import ClassVar
 from paranmt.models.adversarial.classifier import ClassifierConfig
 from paranmt.models.adversarial.experiment import CACHE, RESULTS
 from paranmt.models.adversarial.tasks import TASKS
-from paranmt.models.generation.config import ParaphraseConfig
+from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import (add_config_command, check_generator_section, generator_flags,
-                                                 load_command_config)
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges
+from paranmt.pipelines.runtime.arguments import add_config_command, check_generator_section, load_command_config
+from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT, asset_path
 
@@ -96,23 +95,33 @@ def adversarial_stops(output: Path | None, argv: list[str] | None):
 
 
 @dataclass
+class AttackParaphrasers(ParaphraseConfig):
+    """The paraphrasers of `paranmt adversarial` (its section `paraphrase:`): a ParaphraseConfig whose models
+    (`--paraphraser`) include the plain baseline, whose n-best is the baseline's hypotheses per example."""
+    model: str = setting(DEFAULT_MODELS, flag={"name": "--paraphraser"}, help="directory of paraphraser models (scpn "
+                         "+ parse generator, and plain for the baseline)")
+    templates: str | None = setting(None, help="template pool (default: the model's top 20; see `paraphrase`)")
+    n_best: int = bounded(10, 1, help="plain baseline: hypotheses per example")
+
+
+@dataclass
 class AdversarialConfig(Config):
     """The settings of `paranmt adversarial`: the keys of `--config FILE.yaml` (the paraphrasers' under
     `paraphrase:`, a ParaphraseConfig whose n_best is the plain baseline's; the victim's under `classifier:`, a
-    ClassifierConfig), the flags (FLAG_HELP: `--paraphraser` is paraphrase.model, `--dim` classifier.dim) and
-    `--set`. The classifier's seed and device follow `seed` and paraphrase.device (--seed, --device)."""
+    ClassifierConfig), the flags (one per field and per field of the sections: `--paraphraser` is paraphrase.model,
+    `--dim` classifier.dim) and `--set`. The classifier's seed and device follow `seed` and paraphrase.device (--seed, --device)."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("data", "output")
-    task: str = ""
-    data: str = str(DEFAULT_DATA)
-    output: str | None = None
-    train_rows: int = bounded(0, 0)
-    test_rows: int = bounded(0, 0)
-    attack_rows: int = bounded(200, 1)
-    augment_rows: int = bounded(500, 0)
-    templates_per_example: int = bounded(10, 1)
-    no_filter: bool = False
-    seed: int = 1
-    paraphrase: ParaphraseConfig = field(default_factory=lambda: ParaphraseConfig(n_best=10))
+    task: str = choice("", TASKS, help="the classification task, sick-e or mr")
+    data: str = setting(str(DEFAULT_DATA), help="the shared data folder (sts/, transfer/)")
+    output: str | None = setting(None, help="directory for results.csv, results.md, samples and cached paraphrases")
+    train_rows: int = bounded(0, 0, help="training examples (0 = all)")
+    test_rows: int = bounded(0, 0, help="test examples for accuracy (0 = all)")
+    attack_rows: int = bounded(200, 1, help="test examples attacked")
+    augment_rows: int = bounded(500, 0, help="training examples paraphrased for augmentation (0 = none)")
+    templates_per_example: int = bounded(10, 1, help="SCPN templates drawn per example")
+    no_filter: bool = setting(False, flag={"action": "store_true"}, help="use paraphrases without the post-filter")
+    seed: int = setting(1, help="seed of the classifier and of the templates drawn")
+    paraphrase: AttackParaphrasers = field(default_factory=AttackParaphrasers)
     classifier: ClassifierConfig = field(default_factory=lambda: ClassifierConfig(epochs=3))
 
     def validate(self) -> "AdversarialConfig":
@@ -143,30 +152,6 @@ class AdversarialConfig(Config):
         return methods
 
 
-GENERATOR_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS = generator_flags("paraphrase")
-# AdversarialConfig key -> help of its flag (--name of the last part, or FLAGS' name; the default is appended)
-FLAG_HELP = {
-    "task": "the classification task, sick-e or mr",
-    "paraphrase.model": "directory of paraphraser models (scpn + parse generator, and plain for the baseline)",
-    "paraphrase.templates": "template pool (default: the model's top 20; see `paraphrase`)",
-    "data": "the shared data folder (sts/, transfer/)",
-    "output": "directory for results.csv, results.md, samples and cached paraphrases",
-    "train_rows": "training examples (0 = all)",
-    "test_rows": "test examples for accuracy (0 = all)",
-    "attack_rows": "test examples attacked",
-    "augment_rows": "training examples paraphrased for augmentation (0 = none)",
-    "templates_per_example": "SCPN templates drawn per example",
-    "paraphrase.n_best": "plain baseline: hypotheses per example",
-    "no_filter": "use paraphrases without the post-filter",
-    "classifier.dim": "classifier word embedding size",
-    "classifier.hidden": "classifier LSTM size per direction",
-    "classifier.epochs": "classifier training epochs",
-    "seed": "seed of the classifier and of the templates drawn",
-    **GENERATOR_HELP,
-}
-FLAGS = {"paraphrase.model": {"name": "--paraphraser"}, "no_filter": {"action": "store_true"}, **GENERATOR_FLAGS}
-
-
 def run(args) -> int:
     from paranmt.models.adversarial.experiment import Experiment
     from paranmt.models.adversarial.tasks import load_task
@@ -189,8 +174,8 @@ def run(args) -> int:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "adversarial", AdversarialConfig, run, flag_help=FLAG_HELP,
-                       choices={"task": TASKS, **GENERATOR_CHOICES}, flags=FLAGS, example="classifier.lr=0.003",
+    add_config_command(subparsers, "adversarial", AdversarialConfig, run, sections=("paraphrase", "classifier"),
+                       example="classifier.lr=0.003",
                        help="syntactically adversarial examples against a BiLSTM classifier, before and after "
                        "paraphrase augmentation", description=__doc__.split("\n\n")[0],
                        resume="finish a run that stopped, reusing the paraphrases it cached in DIR/paraphrases/ "

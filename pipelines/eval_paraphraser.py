@@ -39,9 +39,9 @@ from typing import ClassVar
 
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime.arguments import (add_config_command, add_overwrite_flag, check_generator_section,
-                                                 generator_flags, load_command_config)
+                                                 load_command_config)
 from paranmt.pipelines.runtime.outputs import results_output, stops_in_one_line
-from paranmt.schemas.config import Config, bounded, check_ranges
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 
@@ -104,38 +104,33 @@ def read_shard_pairs(input_path: str, max_pairs: int):
 
 
 @dataclass
+class EvaluatedParaphrasers(ParaphraseConfig):
+    """The generator settings of `paranmt eval-paraphraser` (its section `paraphrase:`): a ParaphraseConfig whose
+    templates and n-best are those of the kept_in_template requests."""
+    templates: str | None = setting("top10", help="templates of the kept_in_template requests, as `paranmt "
+                                    "paraphrase --templates`")
+    n_best: int = bounded(1, 1, help="paraphrases per template request")
+
+
+@dataclass
 class EvalParaphraserConfig(Config):
     """The settings of `paranmt eval-paraphraser`: the keys of `--config FILE.yaml` (the generator's under
-    `paraphrase:`, a ParaphraseConfig), the flags (FLAG_HELP; `--beam` sets paraphrase.beam) and `--set`."""
+    `paraphrase:`), the flags (one per field, and per field of the section: `--beam` sets paraphrase.beam) and
+    `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output", "parse_cache", "nmt_bt")
-    input: str = ""
-    output: str | None = None
-    max_pairs: int = bounded(500, 1)
-    parse_cache: str | None = None
-    nmt_bt: str | None = None
-    paraphrase: ParaphraseConfig = field(default_factory=lambda: ParaphraseConfig(templates="top10"))
+    input: str = setting("", help="held-out shards (directory or glob) with parses, or a pair TSV (header ref, bt)")
+    output: str | None = setting(None, help="directory for results.csv, results.md, outputs.jsonl, requests.jsonl")
+    max_pairs: int = bounded(500, 1, help="pairs evaluated")
+    parse_cache: str | None = setting(None, help="pair TSV input: parse cache TSV to reuse and extend (default "
+                                      "DIR/parses.tsv with --output, else a temporary file)")
+    nmt_bt: str | None = setting(None, help="shards or a pair TSV whose rows with a pair's input as ref are other "
+                                 "translations of its source: the nmt-bt row's outputs (default: the input itself)")
+    paraphrase: EvaluatedParaphrasers = field(default_factory=EvaluatedParaphrasers)
 
     def validate(self) -> "EvalParaphraserConfig":
         check_ranges(self)
         check_generator_section(self.paraphrase)
         return self
-
-
-GENERATOR_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS = generator_flags("paraphrase")
-# EvalParaphraserConfig key -> help of its flag (--name of the last part; the default is appended)
-FLAG_HELP = {
-    "paraphrase.model": "model directory or directory of models (assets: the shipped demo models)",
-    "input": "held-out shards (directory or glob) with parses, or a pair TSV (header ref, bt)",
-    "output": "directory for results.csv, results.md, outputs.jsonl, requests.jsonl",
-    "max_pairs": "pairs evaluated",
-    "paraphrase.templates": "templates of the kept_in_template requests, as `paranmt paraphrase --templates`",
-    "paraphrase.n_best": "paraphrases per template request",
-    "parse_cache": "pair TSV input: parse cache TSV to reuse and extend (default DIR/parses.tsv with --output, else "
-                   "a temporary file)",
-    "nmt_bt": "shards or a pair TSV whose rows with a pair's input as ref are other translations of its source: the "
-              "nmt-bt row's outputs (default: the input itself)",
-    **GENERATOR_HELP,
-}
 
 
 def run(args) -> int:
@@ -196,8 +191,8 @@ def write_results(output: Path, results: list[dict], outputs: list[dict], reques
 
 
 def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-paraphraser", EvalParaphraserConfig, run, flag_help=FLAG_HELP,
-                                choices=GENERATOR_CHOICES, flags=GENERATOR_FLAGS, example="paraphrase.beam=2",
+    parser = add_config_command(subparsers, "eval-paraphraser", EvalParaphraserConfig, run, sections=("paraphrase",),
+                                example="paraphrase.beam=2",
                                 help="template match, BLEU, para_score, SIMILE and kept paraphrases per template "
                                 "request of the paraphrasers on held-out pairs, with baselines",
                                 description=__doc__.split("\n\n")[0])

@@ -47,11 +47,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.generation.config import ParaphraseConfig
-from paranmt.models.generation.models import TASKS
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_command, generator_flags, load_command_config
+from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
 from paranmt.schemas import layout
-from paranmt.schemas.config import check_choice
+from paranmt.schemas.config import check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
@@ -205,16 +204,21 @@ def parts_advice(output: str, argv: list[str] | None) -> str:
     return "run the same command again"
 
 
+COLUMNS = ("ref", "bt")     # shard input: the sentence columns
+
+
 @dataclasses.dataclass
 class ParaphraseCommandConfig(ParaphraseConfig):
     """The settings of `paranmt paraphrase`: the generator's (a ParaphraseConfig, its keys at the top: `beam: 4`)
-    and where the run reads and writes; the keys of `--config FILE.yaml`, the flags (FLAG_HELP) and `--set`."""
+    and where the run reads and writes; the keys of `--config FILE.yaml`, the flags (one per field) and `--set`."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
-    input: str = ""
-    output: str = ""
-    all: bool = False
-    column: str = "ref"
-    accelerator: str = ""
+    input: str = setting("", help="text file (one sentence a line) or shard directory/glob")
+    output: str = setting("", help="OUT.parquet | OUT.jsonl | OUT.tsv (text input) or a directory (shard input)")
+    all: bool = setting(False, flag={"action": "store_true"}, help="also write dropped candidates and unparaphrased "
+                        "sources (kept=false, with the reason)")
+    column: str = choice("ref", COLUMNS, help="shard input: the sentence column")
+    accelerator: str = setting("", help="shard input: Beam accelerator resource hint for the generation step, e.g. "
+                               "type:nvidia-tesla-t4;count:1;install-nvidia-driver")
 
     def validate(self, where: str = "") -> "ParaphraseCommandConfig":
         super().validate(where)
@@ -225,25 +229,6 @@ class ParaphraseCommandConfig(ParaphraseConfig):
         """The ParaphraseConfig of these settings (what the pipeline, OUT.parts/run.json and the Beam stage take)."""
         return ParaphraseConfig(**{spec.name: getattr(self, spec.name)
                                    for spec in dataclasses.fields(ParaphraseConfig)})
-
-
-COLUMNS = ("ref", "bt")     # shard input: the sentence columns
-GENERATOR_HELP, GENERATOR_CHOICES, GENERATOR_FLAGS = generator_flags()
-# ParaphraseCommandConfig key -> help of its flag (--field-name; the default is appended)
-FLAG_HELP = {
-    "input": "text file (one sentence a line) or shard directory/glob",
-    "output": "OUT.parquet | OUT.jsonl | OUT.tsv (text input) or a directory (shard input)",
-    "model": "model directory or directory of models (assets: the shipped demo models)",
-    "task": "scpn: one paraphrase per template; plain: the uncontrolled paraphraser",
-    "templates": "top<N> | top<N>:STATS_DIR | FILE | one template (default top20)",
-    "n_best": "paraphrases per source and template",
-    "all": "also write dropped candidates and unparaphrased sources (kept=false, with the reason)",
-    "column": "shard input: the sentence column",
-    "accelerator": "shard input: Beam accelerator resource hint for the generation step, e.g. "
-                   "type:nvidia-tesla-t4;count:1;install-nvidia-driver",
-    **GENERATOR_HELP,
-}
-FLAGS = {"all": {"action": "store_true"}, "no_repeat_ngram": {"metavar": "N"}, **GENERATOR_FLAGS}
 
 
 def run(args) -> int:
@@ -306,8 +291,7 @@ def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
 
 
 def register(subparsers) -> None:
-    add_config_command(subparsers, "paraphrase", ParaphraseCommandConfig, run, flag_help=FLAG_HELP,
-                       choices={"task": TASKS, "column": COLUMNS, **GENERATOR_CHOICES}, flags=FLAGS, example="beam=8",
+    add_config_command(subparsers, "paraphrase", ParaphraseCommandConfig, run, example="beam=8",
                        help="paraphrase sentences (or a corpus) with SCPN templates or the plain paraphraser",
                        description=__doc__.split("\n\n")[0], accepts_beam_options=True,
                        resume="finish the run that stopped (text input: the parts in OUT.parts/; shard input: the "

@@ -24,7 +24,7 @@ from torch import nn
 from paranmt.models.adversarial.tasks import Example
 from paranmt.models.device import select_device
 from paranmt.models.text.tokenize import lowercase_tokens
-from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges, fixed, setting
 from paranmt.schemas.errors import ConfigError
 
 LOG = logging.getLogger(__name__)
@@ -34,15 +34,16 @@ PAD, UNK = "<pad>", "<unk>"
 @dataclass
 class ClassifierConfig(Config):
     """The classifier's settings (typed and ranged: a section of `paranmt adversarial`'s config)."""
-    dim: int = bounded(100, 1)          # word embedding size (thesis: 300, GloVe)
-    hidden: int = bounded(100, 1)       # LSTM state per direction (thesis: 300)
-    head: int = bounded(50, 1)          # h_s size of the pair head (Tai et al.: 50)
-    epochs: int = bounded(5, 1)
-    batch_size: int = bounded(25, 1)
-    lr: float = 1e-3
-    min_count: int = bounded(1, 1)
-    seed: int = 1
-    device: str = "auto"                # auto | cpu | cuda (models/device.select_device)
+    dim: int = bounded(100, 1, help="classifier word embedding size")
+    hidden: int = bounded(100, 1, help="classifier LSTM size per direction")
+    head: int = bounded(50, 1, flag={"name": "--classifier-head"}, help="classifier pair head size (Tai et al.: 50)")
+    epochs: int = bounded(5, 1, help="classifier training epochs")
+    batch_size: int = bounded(25, 1, flag={"name": "--classifier-batch-size"}, help="classifier examples per update")
+    lr: float = setting(1e-3, flag={"name": "--classifier-lr"}, help="classifier learning rate")
+    min_count: int = bounded(1, 1, flag={"name": "--classifier-min-count"}, help="classifier vocabulary: words seen "
+                             "at least this often")
+    seed: int = fixed(1)                # the command's: paranmt adversarial's seed
+    device: str = fixed("auto")         # auto | cpu | cuda (models/device.select_device): adversarial's generators'
 
     def validate(self, where: str = "") -> "ClassifierConfig":
         """ConfigError naming the key (`where` its section, e.g. `classifier.`) of a value out of range."""

@@ -14,7 +14,7 @@ from typing import Callable
 from paranmt.models.generation import ARCHS, RERANK
 from paranmt.models.generation.models import TASKS
 from paranmt.schemas.build_config import ParseConfig, ScoreConfig
-from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges
+from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, is_remote
 
@@ -27,35 +27,51 @@ GUARD_KEYS = {"keep_copies": "copy", "keep_repeats": "repeated_word", "keep_unba
 @dataclass
 class ParaphraseConfig(Config):
     """Everything a paraphrasing run needs besides its input and output (also what the Beam stage pickles)."""
-    model: str = DEFAULT_MODELS
-    task: str = "scpn"
-    arch: str | None = None
-    parse_generator: str | None = None
-    templates: str | None = None
-    parser: str = ParseConfig.model_dir
-    max_tokens: int = bounded(ParseConfig.max_tokens, 1)
-    min_english: float = bounded(0.01, 0, 1)    # sources with P(en | source) below it are not paraphrased (reason
-                                                # not_english; pipeline.py, docs/paraphrase.md; 0 = off)
-    encoder: str = ScoreConfig.encoder
-    min_overlap: float = bounded(0.5, -1, 1)
-    min_similarity: float = bounded(0.7, -1, 1)
-    keep_copies: bool = False               # post-filter guards (models/generation/postfilter.py): each off with
-    keep_repeats: bool = False              # True (GUARD_KEYS: the reason each one turns off)
-    keep_unbalanced: bool = False
-    keep_lowercase_start: bool = False
-    keep_doubled_punctuation: bool = False
-    beam: int = bounded(8, 1)
-    n_best: int = bounded(1, 1)
-    rerank: str = "template"                # score | template | simile (models/generation/pipeline.py; the
-                                            # default measured in docs/paraphrase.md, Decoding guards)
-    no_repeat_ngram: int = bounded(0, 0)    # > 0: no repeated n-gram of output units in beam search
-    fusion_model: str | None = "auto"       # SCPN's beam search fused with a plain paraphraser on its units:
-                                            # auto | none | DIR (models.py; resolved to a path or None)
-    fusion_weight: float = bounded(1.0, 0)  # w of log P_scpn + w log P_plain (scpn.py; 0 = off)
-    parses: int = bounded(1, 1)             # target parses per template request (the parse generator's k best)
-    batch_size: int = bounded(32, 1)
-    device: str = "auto"
-    threads: int = bounded(0, 0)            # 0: torch's default
+    model: str = setting(DEFAULT_MODELS, help="model directory or directory of models (assets: the shipped demo "
+                         "models)")
+    task: str = choice("scpn", TASKS, flag={"section": False}, help="scpn: one paraphrase per template; plain: the "
+                       "uncontrolled paraphraser")
+    arch: str | None = choice(None, ARCHS, help="architecture, when the models directory has both")
+    parse_generator: str | None = setting(None, help="parse generator directory (default: the one beside the model)")
+    templates: str | None = setting(None, help="top<N> | top<N>:STATS_DIR | FILE | one template (default top20)")
+    parser: str = setting(ParseConfig.model_dir, help="parser model directory")
+    max_tokens: int = bounded(ParseConfig.max_tokens, 1, help="sources of more PTB tokens than this are not parsed, "
+                              "so not paraphrased")
+    min_english: float = bounded(0.01, 0, 1, help="sources whose probability of being English (language ID, "
+                                 "py3langid) is below this are not paraphrased (reason not_english; 0: off)")
+    encoder: str = setting(ScoreConfig.encoder, help="post-filter / para_score encoder")
+    min_overlap: float = bounded(0.5, -1, 1, help="post-filter: trigram overlap")
+    min_similarity: float = bounded(0.7, -1, 1, help="post-filter: para_score")
+    keep_copies: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases that repeat "
+                                "the source up to case and punctuation (dropped by default, reason copy)")
+    keep_repeats: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases that "
+                                 "repeat a word more often than the source does (dropped by default, reason "
+                                 "repeated_word)")
+    keep_unbalanced: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases with a "
+                                    "quote or bracket left open or closing nothing where the source's are balanced "
+                                    "(dropped by default, reason unbalanced)")
+    keep_lowercase_start: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases "
+                                         "that start lowercase where the source starts uppercase (dropped by default, "
+                                         "reason lowercase_start)")
+    keep_doubled_punctuation: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep "
+                                             "paraphrases with a run of . ! ? or , (\"..\") that the source lacks "
+                                             "(dropped by default, reason doubled_punctuation)")
+    beam: int = bounded(8, 1, help="beam size")
+    n_best: int = bounded(1, 1, help="paraphrases per source and template")
+    rerank: str = choice("template", RERANK, help="which hypotheses of the beam are returned: template / simile = the "
+                         "whole beam, kept ones first, then by template match / SIMILE to the source; score = the "
+                         "generator's best as they come")
+    no_repeat_ngram: int = bounded(0, 0, flag={"metavar": "N"}, help="beam search never repeats an N-gram of output "
+                                   "units (0: off)")
+    fusion_model: str | None = setting("auto", help="SCPN's beam search fused with this plain paraphraser on the same "
+                                       "units: auto = the plain model beside the SCPN model when it has the same "
+                                       "units, none = off, or a directory")
+    fusion_weight: float = bounded(1.0, 0, help="fusion: unit score log P_scpn + W log P_plain (0: off)")
+    parses: int = bounded(1, 1, help="target parses per (sentence, template): the parse generator's N best, each "
+                          "decoded by SCPN, all hypotheses reranked together")
+    batch_size: int = bounded(32, 1, help="sentences per generator call")
+    device: str = choice("auto", DEVICES, help="device of the generators (auto: CUDA when available)")
+    threads: int = bounded(0, 0, help="CPU threads (0 = torch's default)")
 
     def guards_kept(self) -> list[str]:
         """The post-filter guards (reasons) this config turns off (`PostFilter(keep=...)`)."""

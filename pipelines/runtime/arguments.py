@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from paranmt.schemas.config import (DEVICES, CommandLineValue, Config, bounded, check_ranges, field_spec, near_matches,
-                                    setting)
+from paranmt.schemas.config import CommandLineValue, Config, bounded, check_ranges, field_spec, near_matches, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -92,24 +91,28 @@ def unrecognized_arguments(groups: list[list[str]], flags=()) -> str:
     return f"unrecognized arguments: {', '.join(named)}"
 
 
-def config_keys(config_class, sections: tuple[str, ...] = ()) -> list[str]:
+def config_keys(config_class, sections=(), within: bool = False) -> list[str]:
     """The keys of `config_class`'s settings, each of which has a flag: its fields that are not `fixed`
     (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (a dataclass, or
-    mappings of free keys such as fairseq's options or the filters of `filter`, which `--config` and `--set` reach), and the same of each
-    section named in `sections`, dotted (`mrt.gamma`)."""
+    mappings of free keys such as fairseq's options or the filters of `filter`, which `--config` and `--set` reach),
+    and those of each section named in `sections` (names, or a mapping of a name to the keys it gives flags, None:
+    all), dotted (`mrt.gamma`), but for the fields that the command sets where its config is a section (`within`;
+    `setting(flag={"section": False})`, e.g. the paraphrase task of the commands that choose their models)."""
+    sections = sections if isinstance(sections, dict) else dict.fromkeys(sections)
     instance, keys = config_class(), []
     for spec in dataclasses.fields(config_class):
-        value = getattr(instance, spec.name)
+        value, declared = getattr(instance, spec.name), field_spec(config_class, spec.name)
         if spec.name in sections:
-            keys += [f"{spec.name}.{key}" for key in config_keys(type(value))]
+            keys += [f"{spec.name}.{key}" for key in config_keys(type(value), within=True)
+                     if sections[spec.name] is None or key in sections[spec.name]]
         elif not (dataclasses.is_dataclass(value) or "dict" in str(spec.type)
-                  or spec.name in getattr(config_class, "FIXED", ())
-                  or field_spec(config_class, spec.name).get("fixed")):
+                  or spec.name in getattr(config_class, "FIXED", ()) or declared.get("fixed")
+                  or within and declared.get("flag", {}).get("section") is False):
             keys.append(spec.name)
     return keys
 
 
-def add_config_flags(parser, config_class, sections: tuple[str, ...] = (), flags: dict | None = None,
+def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = (), flags: dict | None = None,
                      flag_help: dict | None = None, choices: dict | None = None) -> None:
     """One flag per setting of the dataclass `config_class` (`config_keys`: its own fields and those of the
     sections named in `sections`, dotted: `paraphrase.beam` -> `--beam`, dest the key, which
@@ -139,6 +142,7 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] = (), flags
         kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int, "list[float]": float,
                 "str": str, "list[str]": str}.get(annotation, CommandLineValue)
         override = {**declared.get("flag", {}), **(flags or {}).get(key, {})}
+        override.pop("section", None)
         key_choices = (choices or {}).get(key) or declared.get("choices")
         # a switch says what it does; a field whose default another setting chooses says it in its help
         shown = override.pop("show_default", True) and default not in (None, "", []) and "action" not in override
@@ -158,7 +162,7 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] = (), flags
 
 def add_config_arguments(parser, config_class, flag_help: dict | None = None, choices: dict | None = None,
                          flags: dict | None = None, example: str = "", config_file: bool = True,
-                         sections: tuple[str, ...] = ()) -> None:
+                         sections: tuple[str, ...] | dict = ()) -> None:
     """A command configured by one typed config: its flags (`add_config_flags`), `--config FILE.yaml` (keys = the
     config's fields; not with `config_file` False, for a command whose --config names another file) and `--set
     KEY=VALUE` (repeatable); `load_command_config` reads them back."""
@@ -173,7 +177,7 @@ def add_config_arguments(parser, config_class, flag_help: dict | None = None, ch
 def add_config_command(subparsers, name: str, config_class, func, *, help: str, description: str,
                        flag_help: dict | None = None, choices: dict | None = None, flags: dict | None = None,
                        example: str = "",
-                       sections: tuple[str, ...] = (), resume: str | None = None, overwrite: str | None = None,
+                       sections: tuple[str, ...] | dict = (), resume: str | None = None, overwrite: str | None = None,
                        resume_default: bool | None = False, **defaults):
     """The parser of a command configured by one typed config: `name` with its line of `paranmt --help` (`help`,
     which pipelines/cli.py reads from this call's source) and its `description`, the config's flags, `--config`
@@ -258,55 +262,6 @@ def add_overwrite_flag(parser, results: str) -> None:
     parser.add_argument("--overwrite", action="store_true",
                         help=f"replace {results} an earlier run left in --output (without --overwrite, an --output "
                              f"holding them is refused)")
-
-
-# ParaphraseConfig field -> help of its flag, for paraphrase (whose config is a ParaphraseConfig) and the commands
-# whose config holds the generator's settings as a section (eval-paraphraser, adversarial: the key `paraphrase.beam`
-# is the flag --beam)
-GENERATOR_FLAG_HELP = {
-    "arch": "architecture, when the models directory has both",
-    "parse_generator": "parse generator directory (default: the one beside the model)",
-    "beam": "beam size",
-    "parser": "parser model directory",
-    "encoder": "post-filter / para_score encoder",
-    "min_english": "sources whose probability of being English (language ID, py3langid) is below this are not "
-                   "paraphrased (reason not_english; 0: off)",
-    "min_overlap": "post-filter: trigram overlap",
-    "min_similarity": "post-filter: para_score",
-    "keep_copies": "post-filter: keep paraphrases that repeat the source up to case and punctuation (dropped by "
-                   "default, reason copy)",
-    "keep_repeats": "post-filter: keep paraphrases that repeat a word more often than the source does (dropped by "
-                    "default, reason repeated_word)",
-    "keep_unbalanced": "post-filter: keep paraphrases with a quote or bracket left open or closing nothing where the "
-                       "source's are balanced (dropped by default, reason unbalanced)",
-    "keep_lowercase_start": "post-filter: keep paraphrases that start lowercase where the source starts uppercase "
-                            "(dropped by default, reason lowercase_start)",
-    "keep_doubled_punctuation": "post-filter: keep paraphrases with a run of . ! ? or , (\"..\") that the source "
-                                "lacks (dropped by default, reason doubled_punctuation)",
-    "rerank": "which hypotheses of the beam are returned: template / simile = the whole beam, kept ones first, then "
-              "by template match / SIMILE to the source; score = the generator's best as they come",
-    "no_repeat_ngram": "beam search never repeats an N-gram of output units (0: off)",
-    "fusion_model": "SCPN's beam search fused with this plain paraphraser on the same units: auto = the plain model "
-                    "beside the SCPN model when it has the same units, none = off, or a directory",
-    "fusion_weight": "fusion: unit score log P_scpn + W log P_plain (0: off)",
-    "parses": "target parses per (sentence, template): the parse generator's N best, each decoded by SCPN, all "
-              "hypotheses reranked together",
-    "batch_size": "sentences per generator call",
-    "device": "device of the generators (auto: CUDA when available)",
-    "threads": "CPU threads (0 = torch's default)",
-}
-
-
-def generator_flags(section: str = "") -> tuple[dict, dict, dict]:
-    """`add_config_flags`' flag_help, choices and flags for the generator options of a ParaphraseConfig: the
-    config's own fields (`section` empty) or those of its section `section`."""
-    from paranmt.models.generation import ARCHS, RERANK       # not at import: `build --help` imports no models/
-    from paranmt.models.generation.config import GUARD_KEYS
-
-    prefix = f"{section}." if section else ""
-    return ({f"{prefix}{name}": text for name, text in GENERATOR_FLAG_HELP.items()},
-            {f"{prefix}arch": ARCHS, f"{prefix}rerank": RERANK, f"{prefix}device": DEVICES},
-            {f"{prefix}{name}": {"action": "store_true"} for name in GUARD_KEYS})
 
 
 def check_generator_section(section, name: str = "paraphrase") -> None:

@@ -11,7 +11,7 @@ from paranmt.pipelines.cli import main, make_parser
 from paranmt.pipelines.runtime.arguments import load_command_config
 
 REPO = Path(__file__).resolve().parents[2]
-# command -> (module, config class, flag keys: the module's FLAG_HELP unless given)
+# command -> (module, config class)
 CONFIGS = {
     "eval": ("evaluate", "EvalConfig"),
     "eval-xling": ("eval_xling", "XlingConfig"),
