@@ -5,13 +5,19 @@ held-out set of 1,000 line-aligned pairs taken from tatoeba-union at an even str
 X side, so the tail would be sentences starting with Z), written as `heldout.<x3>` / `heldout.eng`; and every
 other pair of the folder, minus any pair sharing a side with a held-out pair (Tatoeba repeats sentences under
 several translations), as `train.eng` / `train.<x3>` (English first, as `paranmt train --suffixes eng,<x3>`
-reads them). `--limit N` keeps the first N training pairs of a seeded shuffle (the size curve).
+reads them) and as `train.tsv` (English TAB X; tabs inside sentences made spaces), which a training on several
+languages at once reads. `--limit N` keeps the first N training pairs of a seeded shuffle (the size curve).
+`--wmt-bt DIR --lang X` does the same for a source language of ../shared/data/wmt-bt: its distinct (source,
+English reference) pairs over all years, of which min(1,000, a quarter) are held out at an even stride.
 
     python benchmarks/xling_data.py --bitext ../shared/data/bitext/es-en --output work/xling/data/es-en [--limit N]
+    python benchmarks/xling_data.py --wmt-bt ../shared/data/wmt-bt --lang ja --output work/xling/data/wmt-ja
 """
 from __future__ import annotations
 
 import argparse
+import csv
+import gzip
 import random
 import sys
 from pathlib import Path
@@ -29,23 +35,42 @@ def read_pairs(prefix: Path, code: str) -> list[tuple[str, str]]:
     return [(x.strip(), e.strip()) for x, e in zip(foreign, english) if x.strip() and e.strip()]
 
 
+def held_out_at_stride(pairs: list, held_out: int) -> tuple[list, list]:
+    """(held_out pairs taken at an even stride, the pairs sharing no side with them)."""
+    stride = len(pairs) // held_out
+    if stride < 1:
+        sys.exit(f"{len(pairs)} pairs, fewer than the {held_out} to hold out")
+    chosen = set(range(0, stride * held_out, stride))
+    heldout = [pairs[i] for i in sorted(chosen)]
+    seen_x, seen_en = {x for x, _ in heldout}, {e for _, e in heldout}
+    return heldout, [(x, e) for i, (x, e) in enumerate(pairs)
+                     if i not in chosen and x not in seen_x and e not in seen_en]
+
+
+def wmt_bt_split(folder: Path, lang: str) -> tuple[str, list, list]:
+    """(lang, held-out pairs, training pairs) of one source language of wmt-bt."""
+    pairs = {}
+    for path in sorted(folder.glob(f"wmt2*.{lang}-en.tsv.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
+                if row["source"].strip() and row["ref"].strip():
+                    pairs[(row["source"].strip(), row["ref"].strip())] = None
+    if not pairs:
+        sys.exit(f"{folder}: no wmt2*.{lang}-en.tsv.gz")
+    pairs = list(pairs)
+    return (lang, *held_out_at_stride(pairs, min(HELD_OUT, len(pairs) // 4)))
+
+
 def split(bitext: Path, held_out: int = HELD_OUT, limit: int = 0, seed: int = 1):
     """(code, held-out pairs, training pairs) of one bitext folder."""
     codes = {p.suffix[1:] for p in bitext.glob(f"{TATOEBA}.*")} - {"eng"}
     if len(codes) != 1:
         sys.exit(f"{bitext}: expected one {TATOEBA}.<x3> beside {TATOEBA}.eng, found {sorted(codes)}")
     code = codes.pop()
-    tatoeba = read_pairs(bitext / TATOEBA, code)
-    stride = len(tatoeba) // held_out
-    if stride < 1:
-        sys.exit(f"{bitext}: {len(tatoeba)} Tatoeba pairs, fewer than the {held_out} held out")
-    chosen = set(range(0, stride * held_out, stride))
-    heldout = [tatoeba[i] for i in sorted(chosen)]
+    heldout, train = held_out_at_stride(read_pairs(bitext / TATOEBA, code), held_out)
     seen_x, seen_en = {x for x, _ in heldout}, {e for _, e in heldout}
-    rest = [p for i, p in enumerate(tatoeba) if i not in chosen]
     for prefix in sorted({p.with_suffix("") for p in bitext.glob(f"*.{code}")} - {bitext / TATOEBA}):
-        rest += read_pairs(prefix, code)
-    train = [(x, e) for x, e in rest if x not in seen_x and e not in seen_en]
+        train += [(x, e) for x, e in read_pairs(prefix, code) if x not in seen_x and e not in seen_en]
     if limit:
         random.Random(seed).shuffle(train)
         train = train[:limit]
@@ -58,17 +83,23 @@ def write(path: Path, lines) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--bitext", required=True, type=Path, help="a bitext folder X-en")
+    parser.add_argument("--bitext", type=Path, help="a bitext folder X-en")
+    parser.add_argument("--wmt-bt", type=Path, help="the wmt-bt folder (with --lang)")
+    parser.add_argument("--lang", help="a source language of --wmt-bt")
     parser.add_argument("--output", required=True, type=Path)
     parser.add_argument("--limit", type=int, default=0, help="keep N training pairs (0: all)")
     args = parser.parse_args()
-    code, heldout, train = split(args.bitext, limit=args.limit)
+    if bool(args.bitext) == bool(args.wmt_bt and args.lang):
+        parser.error("give --bitext, or --wmt-bt with --lang")
+    code, heldout, train = split(args.bitext, limit=args.limit) if args.bitext else wmt_bt_split(args.wmt_bt, args.lang)
     args.output.mkdir(parents=True, exist_ok=True)
     write(args.output / f"heldout.{code}", (x for x, _ in heldout))
     write(args.output / "heldout.eng", (e for _, e in heldout))
     write(args.output / f"train.{code}", (x for x, _ in train))
     write(args.output / "train.eng", (e for _, e in train))
-    print(f"{args.bitext.name}: {len(heldout)} held-out pairs, {len(train)} training pairs -> {args.output}")
+    write(args.output / "train.tsv", (f"{e}\t{x}".replace("\r", " ") for x, e in
+                                      ((x.replace("\t", " "), e.replace("\t", " ")) for x, e in train)))
+    print(f"{args.bitext or args.lang}: {len(heldout)} held-out pairs, {len(train)} training pairs -> {args.output}")
 
 
 if __name__ == "__main__":

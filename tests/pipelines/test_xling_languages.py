@@ -1,8 +1,8 @@
 """`paranmt eval-xling` and `paranmt mine` on a pair other than Czech-English (issue 48): a small bilingual SP
 encoder trained here on real Spanish-English pairs (newstest2012 and 6,000 Tatoeba pairs) with
-configs/train/sp-bitext.yaml's objective, evaluated on 300 held-out Tatoeba pairs against a random encoder of the same vocabulary; the
-directions and mine's columns are named by --source-lang / --target-lang; an encoder whose MANIFEST.json lists
-other languages is refused in one line."""
+configs/train/sp-bitext.yaml's objective, evaluated on 300 held-out Tatoeba pairs against a random encoder of the
+same vocabulary; the directions and mine's columns are named by --source-lang / --target-lang; an encoder whose
+MANIFEST.json lists other languages is refused in one line."""
 import pandas as pd
 import pytest
 

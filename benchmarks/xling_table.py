@@ -1,0 +1,60 @@
+"""The tables of benchmarks/RESULTS.md, "Bilingual encoders beyond Czech (issue 48)", from the outputs of
+benchmarks/xling_runs.sh: per encoder directory, STS2017 Pearson x 100 of every track (`paranmt eval`: DIR/eval)
+and the held-out Tatoeba-style retrieval P@1 and mining F1 (`paranmt eval-xling`: DIR/xling).
+
+    python benchmarks/xling_table.py work/xling/sp-es-en work/xling/random-es-en ...
+"""
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+TRACKS = ("ar-ar", "ar-en", "es-es", "es-en", "tr-en", "en-en")
+DATASETS = {"ar-ar": "track1.ar-ar", "ar-en": "track2.ar-en", "es-es": "track3.es-es", "es-en": "track4a.es-en",
+            "tr-en": "track6.tr-en", "en-en": "track5.en-en"}
+# P19 Table 2, SP (20k) trained on 1M OpenSubtitles pairs per language (issue 48)
+P19 = {"ar-ar": 75.6, "ar-en": 74.7, "es-es": 85.4, "es-en": 76.4, "tr-en": 77.2, "en-en": 84.5}
+
+
+def sts(model: Path) -> dict[str, float]:
+    """STS2017 track -> Pearson x 100 from DIR/eval/results.csv."""
+    rows = list(csv.DictReader((model / "eval" / "results.csv").open(encoding="utf-8")))
+    found = {}
+    for track, dataset in DATASETS.items():
+        for row in rows:
+            if row["dataset"].endswith(dataset):
+                found[track] = 100 * float(row["pearson"])
+    return found
+
+
+def xling(model: Path) -> dict[str, float]:
+    """'<src>-><tgt> cosine|margin' -> P@1 x 100 and 'f1 auto' / 'f1 best' from DIR/xling/results.csv."""
+    path = model / "xling" / "results.csv"
+    if not path.is_file():
+        return {}
+    found = {}
+    for row in csv.DictReader(path.open(encoding="utf-8")):
+        if row["task"] == "retrieval":
+            found[row["setting"]] = 100 * float(row["value"])
+        elif row["metric"] == "f1":
+            found["f1 best" if "best" in row["setting"] else "f1 auto"] = 100 * float(row["value"])
+    return found
+
+
+def main(models: list[str]) -> None:
+    print("| encoder | " + " | ".join(TRACKS) + " | P@1 x->en cos / margin | P@1 en->x cos / margin | "
+          "mining F1 auto / best |")
+    print("|---|" + "---:|" * len(TRACKS) + "---|---|---|")
+    print("| P19 SP (20k), 1M OpenSubtitles pairs | " + " | ".join(f"{P19[t]:.1f}" for t in TRACKS) + " | | | |")
+    for model in map(Path, models):
+        scores, retrieval = sts(model), xling(model)
+        cells = [f"{scores[t]:.1f}" if t in scores else "" for t in TRACKS]
+        directions = [key[:-len(" cosine")] for key in retrieval if key.endswith(" cosine")]
+        pairs = [f"{retrieval[f'{d} cosine']:.1f} / {retrieval[f'{d} margin']:.1f}" for d in directions]
+        mining = f"{retrieval['f1 auto']:.1f} / {retrieval['f1 best']:.1f}" if "f1 auto" in retrieval else ""
+        print(f"| {model.name} | " + " | ".join(cells) + " | " + " | ".join(pairs or ["", ""]) + f" | {mining} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
