@@ -19,14 +19,15 @@ for run in "$@"; do
   [ -f "$data/train.eng" ] || .venv/bin/python benchmarks/xling_data.py --bitext "../shared/data/bitext/$pair" \
     --output "$data" --limit "$limit"
   code=$(ls "$data"/heldout.* | sed 's/.*\.//' | grep -v eng)
-  if [ ! -f "$model/weights.npz" ] || [ -e "$model/checkpoint" ]; then
+  if [ ! -f "$model/weights.npz" ]; then      # (a finished training keeps checkpoint/ beside its weights)
     $PARANMT train --config configs/train/sp-bitext.yaml --epochs "$EPOCHS" --train "$data/train" \
       --suffixes "eng,$code" --output "$model" $(resumable "$model")
   fi
   [ "$limit" = 0 ] && [ ! -f "$OUT/random-$pair/weights.npz" ] && $PARANMT train --config configs/train/sp-bitext.yaml \
     --epochs 0 --sp-model "$model/sp.model" --train "$data/train" --suffixes "eng,$code" --output "$OUT/random-$pair"
   for m in "$model" $([ "$limit" = 0 ] && echo "$OUT/random-$pair"); do
-    [ -f "$m/eval/results.csv" ] || $PARANMT eval --model "$m" --sts-dir ../shared/data/sts --output "$m/eval"
+    [ -f "$m/eval/results.csv" ] || $PARANMT eval --model "$m" --sts-dir ../shared/data/sts --select STS2017 \
+      --output "$m/eval"
     [ -f "$m/xling/results.csv" ] || $PARANMT eval-xling --encoder "$m" --source "$data/heldout.$code" \
       --target "$data/heldout.eng" --source-lang "${pair%-en}" --target-lang en --output "$m/xling"
   done
