@@ -2,8 +2,9 @@
 # P19's Table 2 here (issue 48): bilingual SP encoders for es-en, ar-en and tr-en, each with both languages through
 # one sentencepiece vocabulary and the mega-batch margin loss of configs/train/sp-bitext.yaml (the recipe of
 # assets/encoder-xling) for EPOCHS epochs, a random-init baseline of the same vocabulary, STS (every STS2017 track)
-# and the Tatoeba-style held-out retrieval of `paranmt eval-xling`. Results: benchmarks/RESULTS.md, "Bilingual
-# encoders beyond Czech (issue 48)".
+# and the Tatoeba-style held-out retrieval of `paranmt eval-xling` (OUT/results/<model>/{sts,xling}; the table:
+# python benchmarks/xling_table.py OUT/results/*). Results: benchmarks/RESULTS.md, "Bilingual encoders beyond Czech
+# (issue 48)".
 # Usage: bash benchmarks/xling_runs.sh RUN...   RUN: a pair (es-en ar-en tr-en de-en ru-en) or es-en@N (the first
 # N training pairs of a seeded shuffle: the size curve). Every step resumes or is skipped when done.
 set -euo pipefail
@@ -26,9 +27,10 @@ for run in "$@"; do
   [ "$limit" = 0 ] && [ ! -f "$OUT/random-$pair/weights.npz" ] && $PARANMT train --config configs/train/sp-bitext.yaml \
     --epochs 0 --sp-model "$model/sp.model" --train "$data/train" --suffixes "eng,$code" --output "$OUT/random-$pair"
   for m in "$model" $([ "$limit" = 0 ] && echo "$OUT/random-$pair"); do
-    [ -f "$m/eval/results.csv" ] || $PARANMT eval --model "$m" --sts-dir ../shared/data/sts --select STS2017 \
-      --output "$m/eval"
-    [ -f "$m/xling/results.csv" ] || $PARANMT eval-xling --encoder "$m" --source "$data/heldout.$code" \
-      --target "$data/heldout.eng" --source-lang "${pair%-en}" --target-lang en --output "$m/xling"
+    results=$OUT/results/$(basename "$m")       # (an output inside the model it reads is refused)
+    [ -f "$results/sts/results.csv" ] || $PARANMT eval --model "$m" --sts-dir ../shared/data/sts --select STS2017 \
+      --output "$results/sts"
+    [ -f "$results/xling/results.csv" ] || $PARANMT eval-xling --encoder "$m" --source "$data/heldout.$code" \
+      --target "$data/heldout.eng" --source-lang "${pair%-en}" --target-lang en --output "$results/xling"
   done
 done

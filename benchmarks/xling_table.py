@@ -1,8 +1,8 @@
 """The tables of benchmarks/RESULTS.md, "Bilingual encoders beyond Czech (issue 48)", from the outputs of
-benchmarks/xling_runs.sh: per encoder directory, STS2017 Pearson x 100 of every track (`paranmt eval`: DIR/eval)
-and the held-out Tatoeba-style retrieval P@1 and mining F1 (`paranmt eval-xling`: DIR/xling).
+benchmarks/xling_runs.sh: per results directory of an encoder, STS2017 Pearson x 100 of every track (`paranmt
+eval`: DIR/sts) and the held-out Tatoeba-style retrieval P@1 and mining F1 (`paranmt eval-xling`: DIR/xling).
 
-    python benchmarks/xling_table.py work/xling/sp-es-en work/xling/random-es-en ...
+    python benchmarks/xling_table.py work/xling/results/sp-es-en work/xling/results/random-es-en ...
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ P19 = {"ar-ar": 75.6, "ar-en": 74.7, "es-es": 85.4, "es-en": 76.4, "tr-en": 77.2
 
 
 def sts(model: Path) -> dict[str, float]:
-    """STS2017 track -> Pearson x 100 from DIR/eval/results.csv."""
-    rows = list(csv.DictReader((model / "eval" / "results.csv").open(encoding="utf-8")))
+    """STS2017 track -> Pearson x 100 from DIR/sts/results.csv."""
+    rows = list(csv.DictReader((model / "sts" / "results.csv").open(encoding="utf-8")))
     found = {}
     for track, dataset in DATASETS.items():
         for row in rows:
