@@ -30,7 +30,7 @@ sequence would be ATen's step loop, whose backward zero-fills a full-size gradie
 its real positions do not depend on the padding after them, and the backward direction runs over each row
 reversed within its length. The GRANs' gates read those states at all positions at once; `gran-3`'s scan is
 the closed form a_T = sum_t g_1,t * x_t * prod_{s > t} g_2,s (the products as exp of suffix sums of
-log g_2); `gran-4` and the cells step (cells.scan_last) over the rows still inside their sentence.
+log g_2); `gran-4` and the cells step over the rows still inside their sentence (models/encoders/cells.py).
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from paranmt.models.encoders.base import FeaturizedEncoder
-from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM, scan_last
+from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM, TwoGateScan, run_sorted
 
 BUCKET_ROWS = 64       # rows per length bucket (measured, 400 sentences: 25-100 rows cost a third of one bucket)
 
@@ -315,19 +315,15 @@ class GRAN3Encoder(TwoGateGRANEncoder):
 
 
 class GRAN4Encoder(TwoGateGRANEncoder):
-    """`gran-4`: `gran-3` with W_a a_{t-1} inside both gates, stepped (cells.scan_last) from the gates' other
+    """`gran-4`: `gran-3` with W_a a_{t-1} inside both gates, stepped (cells.TwoGateScan) from the gates' other
     terms W_x x_t + W_h h_t + b, computed for every position at once."""
 
     kind = "gran-4"
     recurrent_gates = True
 
-    def step(self, pre_gates: torch.Tensor, x: torch.Tensor, a: torch.Tensor) -> tuple[torch.Tensor]:
-        g1, g2 = torch.sigmoid(pre_gates + self.gate_a(a)).chunk(2, dim=1)
-        return (g1 * x + g2 * a,)
-
     def compose(self, x, lengths, mask):
         pre_gates = self.gate_x(x) + self.gate_h(self.lstm_states(x, lengths))     # [n, T, 2 * word_dim]
-        a = scan_last(self.step, (pre_gates, x), mask, (x.new_zeros(x.shape[0], self.word_dim),))[0]
+        a = run_sorted(TwoGateScan, mask, (pre_gates, x), (self.gate_a.weight,))
         return a / lengths.clamp_min(1)[:, None].float().to(x.device)
 
 

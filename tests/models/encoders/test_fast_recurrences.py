@@ -3,14 +3,16 @@ backward direction over rows reversed within their length, gran-3's closed form,
 the rows still inside their sentence) against a frozen copy of the code they replaced, kept below as the
 reference: the same encoder (fixed seed, every parameter non-trivial) gives the same embeddings and the same
 parameter gradients within float tolerance, on real sentences of many lengths (more rows than one bucket), an
-empty one included; and an encoder saved before loads and scores the same."""
+empty one included; and an encoder saved before loads and scores the same. The cells with their own backward
+(the peephole LSTMs, gran-4's gated sum) also on rows in no length order, in float64: the old step loop's outputs
+and torch.autograd.gradcheck's numerical gradients."""
 import numpy as np
 import pytest
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paranmt.models.encoders import RECURRENT_KINDS, create_encoder, load_encoder
-from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM
+from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM, TwoGateScan, run_sorted
 from paranmt.models.encoders.recurrent import (BUCKET_ROWS, GRAN3Encoder, GRAN4Encoder, LSTMLastEncoder,
                                                RecurrentEncoder)
 
@@ -136,3 +138,47 @@ def test_an_encoder_saved_by_the_replaced_code_scores_the_same(sentences, old_co
     for kind in encoders:
         np.testing.assert_allclose(load_encoder(tmp_path / kind).encode(sentences), before[kind], rtol=1e-4,
                                    atol=1e-5, err_msg=kind)
+
+
+# ---- the cells' own backward, on rows in any order ----
+
+def unsorted_batch(dtype=torch.float64):
+    """x [6, 7, 5] and a mask of rows in no length order, one of length 0 and two of the longest length."""
+    generator = torch.Generator().manual_seed(3)
+    lengths = torch.tensor([3, 7, 0, 5, 7, 1])
+    mask = (torch.arange(7)[None, :] < lengths[:, None]).to(dtype)
+    return torch.randn(6, 7, 5, generator=generator, dtype=dtype), mask
+
+
+def old_two_gate(pre_gates, x, weight, mask):
+    """gran-4's scan as the replaced code stepped it (old_gran3_compose's loop with W_a a_{t-1})."""
+    a = x.new_zeros(x.shape[0], x.shape[2])
+    for t in range(x.shape[1]):
+        g1, g2 = torch.sigmoid(pre_gates[:, t] + a @ weight.t()).chunk(2, dim=1)
+        a = torch.where(mask[:, t, None] > 0, g1 * x[:, t] + g2 * a, a)
+    return a
+
+
+@pytest.mark.parametrize("output_gate, peepholes", [(True, True), (False, True), (True, False)])
+def test_peephole_lstm_matches_the_step_loop_and_its_gradients_check(output_gate, peepholes):
+    x, mask = unsorted_batch()
+    torch.manual_seed(4)
+    cell = PeepholeLSTM(5, 4, output_gate=output_gate, peepholes=peepholes).double()
+    with torch.no_grad():
+        for parameter in cell.parameters():
+            parameter.uniform_(-0.8, 0.8)
+    x.requires_grad_()
+    torch.testing.assert_close(cell(x, mask), old_peephole_forward(cell, x, mask))
+    assert cell(x, mask)[2].abs().max() == 0, "a row of length 0 keeps the zero state"
+    assert torch.autograd.gradcheck(lambda *inputs: cell(inputs[0], mask), (x, *cell.parameters()))
+
+
+def test_two_gate_scan_matches_the_step_loop_and_its_gradients_check():
+    x, mask = unsorted_batch()
+    generator = torch.Generator().manual_seed(5)
+    pre_gates = torch.randn(6, 7, 10, generator=generator, dtype=torch.float64, requires_grad=True)
+    weight = (torch.rand(10, 5, generator=generator, dtype=torch.float64) - 0.5).requires_grad_()
+    x.requires_grad_()
+    scan = lambda p, v, w: run_sorted(TwoGateScan, mask, (p, v), (w,))      # noqa: E731
+    torch.testing.assert_close(scan(pre_gates, x, weight), old_two_gate(pre_gates, x, weight, mask))
+    assert torch.autograd.gradcheck(scan, (pre_gates, x, weight))
