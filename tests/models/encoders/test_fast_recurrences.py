@@ -51,11 +51,26 @@ def old_elman_forward(self, x, mask):
     return h
 
 
+def old_peephole_step(self, x_proj, h, c):
+    """The peephole LSTM's step as it was (the cell now runs cells.PeepholeScan, whose backward is its own)."""
+    z = x_proj + self.hidden_map(h)
+    zi, zf, zc = z[:, :self.hidden], z[:, self.hidden:2 * self.hidden], z[:, 2 * self.hidden:3 * self.hidden]
+    if self.peepholes:
+        zi, zf = zi + self.peephole_input * c, zf + self.peephole_forget * c
+    c = torch.sigmoid(zf) * c + torch.sigmoid(zi) * torch.tanh(zc)
+    if not self.output_gate:
+        return torch.tanh(c), c
+    zo = z[:, 3 * self.hidden:]
+    if self.peepholes:
+        zo = zo + self.peephole_output * c
+    return torch.sigmoid(zo) * torch.tanh(c), c
+
+
 def old_peephole_forward(self, x, mask):
     inputs = self.input_map(x)
     h = c = x.new_zeros(x.shape[0], self.hidden)
     for t in range(x.shape[1]):
-        new_h, new_c = self.step(inputs[:, t], h, c)        # the one step, which issue 43 left as it was
+        new_h, new_c = old_peephole_step(self, inputs[:, t], h, c)
         keep = mask[:, t, None] > 0
         h, c = torch.where(keep, new_h, h), torch.where(keep, new_c, c)
     return h
