@@ -187,7 +187,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("cluster-config", help="write the Slurm/PBS/SGE job scripts or the Kubernetes "
                                    "spec of a Dask cluster for --runner dask (offline)", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_config_arguments(parser, ClusterConfig, example="gpu.jobs=4 --set scheduler_address=tcp://h:8786", config_file=False)
+    add_config_arguments(parser, ClusterConfig, example="gpu.jobs=4 --set scheduler_address=tcp://h:8786",
+                         config_file=False)
     parser.add_argument("--config", help="a cluster config YAML, or a preset name of configs/dask/ (e.g. "
                                          "slurm-czeng); keys: schemas/cluster.py")
     parser.add_argument("--output", required=True, help="directory for the job scripts / the Kubernetes spec")

@@ -112,28 +112,25 @@ def config_keys(config_class, sections=(), within: bool = False) -> list[str]:
     return keys
 
 
-def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = (), flags: dict | None = None,
-                     flag_help: dict | None = None, choices: dict | None = None) -> None:
+def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = ()) -> None:
     """One flag per setting of the dataclass `config_class` (`config_keys`: its own fields and those of the
     sections named in `sections`, dotted: `paraphrase.beam` -> `--beam`, dest the key, which
     schemas.config.load_config takes as it is): `--field-name` of the last part, its help text the field's
     (`setting`, `bounded`, `choice` of schemas/config.py; a redeclared field keeps its base class's) with the
     field's default appended, its choices the field's; type from the annotation's first type, bool as
     true/false, lists as several values, a mapping as YAML text. Every flag defaults to None, so an absent flag
-    keeps the YAML / default value. `flags`: per key, argparse settings that win over the field's (`name` for
-    another flag name, `help`, `action` `store_true` for a switch without a value, `type`, `metavar`, `nargs`;
-    `show_default` False for a default the help need not name), for a section's field whose flag a command names its
-    own way. `flag_help` (a key -> help dict) and `choices`:
-    the flags of a command whose config's fields do not yet carry their help. The keys are recorded as the
-    parser's default `config_keys`, which `load_command_config` reads back."""
+    keeps the YAML / default value. A field's `flag` (schemas/config.py `setting`) holds the argparse settings that
+    win (`name` for another flag name, `action` `store_true` for a switch without a value, `type`, `metavar`,
+    `nargs`; `show_default` False for a default the help need not name). The keys are recorded as the parser's
+    default `config_keys`, which `load_command_config` reads back."""
     instance = config_class()
-    keys = list(flag_help) if flag_help is not None else config_keys(config_class, sections)
+    keys = config_keys(config_class, sections)
     for key in keys:
         spec, default = config_field(instance, key)
         *parts, name = key.split(".")
         owner = type(config_field(instance, ".".join(parts))[1]) if parts else config_class
         declared = field_spec(owner, name)
-        text = flag_help[key] if flag_help is not None else declared.get("help")
+        text = declared.get("help")
         if not text:
             raise TypeError(f"{owner.__name__}.{name} has no help: declare it with setting(), bounded() or "
                             f"choice() and their help=, or as fixed() when it is no setting of the user's")
@@ -141,9 +138,9 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = ()
         annotation = str(spec.type).split(" |")[0]
         kind = {"int": int, "float": float, "bool": parse_bool, "list[int]": int, "list[float]": float,
                 "str": str, "list[str]": str}.get(annotation, CommandLineValue)
-        override = {**declared.get("flag", {}), **(flags or {}).get(key, {})}
+        override = {**declared.get("flag", {})}
         override.pop("section", None)
-        key_choices = (choices or {}).get(key) or declared.get("choices")
+        key_choices = declared.get("choices")
         # a switch says what it does; a field whose default another setting chooses says it in its help
         shown = override.pop("show_default", True) and default not in (None, "", []) and "action" not in override
         default_text = " ".join(map(str, default)) if isinstance(default, list) else default
@@ -160,13 +157,12 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = ()
     parser.set_defaults(config_keys=[*(parser.get_default("config_keys") or []), *keys])
 
 
-def add_config_arguments(parser, config_class, flag_help: dict | None = None, choices: dict | None = None,
-                         flags: dict | None = None, example: str = "", config_file: bool = True,
+def add_config_arguments(parser, config_class, example: str = "", config_file: bool = True,
                          sections: tuple[str, ...] | dict = ()) -> None:
     """A command configured by one typed config: its flags (`add_config_flags`), `--config FILE.yaml` (keys = the
     config's fields; not with `config_file` False, for a command whose --config names another file) and `--set
     KEY=VALUE` (repeatable); `load_command_config` reads them back."""
-    add_config_flags(parser, config_class, sections, flags, flag_help, choices)
+    add_config_flags(parser, config_class, sections)
     if config_file:
         parser.add_argument("--config", help=f"YAML with {config_class.__name__} keys (the flags' names with _ for "
                             f"-; flags and --set win)")
@@ -174,9 +170,7 @@ def add_config_arguments(parser, config_class, flag_help: dict | None = None, ch
                         help="override any config key" + (f", e.g. --set {example}" if example else ""))
 
 
-def add_config_command(subparsers, name: str, config_class, func, *, help: str, description: str,
-                       flag_help: dict | None = None, choices: dict | None = None, flags: dict | None = None,
-                       example: str = "",
+def add_config_command(subparsers, name: str, config_class, func, *, help: str, description: str, example: str = "",
                        sections: tuple[str, ...] | dict = (), resume: str | None = None, overwrite: str | None = None,
                        resume_default: bool | None = False, **defaults):
     """The parser of a command configured by one typed config: `name` with its line of `paranmt --help` (`help`,
@@ -184,7 +178,7 @@ def add_config_command(subparsers, name: str, config_class, func, *, help: str, 
     and `--set` (`add_config_arguments`), `--resume` and `--overwrite` (`add_rerun_flags`), `func` to run it and
     further parser `defaults`; the command adds its own flags to the parser returned."""
     parser = subparsers.add_parser(name, help=help, description=description)
-    add_config_arguments(parser, config_class, flag_help, choices, flags, example, sections=sections)
+    add_config_arguments(parser, config_class, example, sections=sections)
     add_rerun_flags(parser, resume, overwrite, resume_default)
     parser.set_defaults(func=func, **defaults)
     return parser
