@@ -1,7 +1,8 @@
 """Training and held-out files of the cross-lingual encoders (issue 48; benchmarks/xling_runs.sh).
 
 For a language pair X-en of ../shared/data/bitext/X-en (Moses layout `<set>.<x3>` / `<set>.eng`): a Tatoeba-style
-held-out set of 1,000 line-aligned pairs taken from tatoeba-union at an even stride (the file is sorted by its
+held-out set of 1,000 line-aligned pairs taken from its Tatoeba set (tatoeba-union; cs-en: tatoeba-test) at an even
+stride (the file is sorted by its
 X side, so the tail would be sentences starting with Z), written as `heldout.<x3>` / `heldout.eng`; and every
 other pair of the folder, minus any pair sharing a side with a held-out pair (Tatoeba repeats sentences under
 several translations), as `train.eng` / `train.<x3>` (English first, as `paranmt train --suffixes eng,<x3>`
@@ -23,7 +24,7 @@ import sys
 from pathlib import Path
 
 HELD_OUT = 1000
-TATOEBA = "tatoeba-union"
+TATOEBA = "tatoeba"          # the held-out pairs come from the folder's one tatoeba-* set (cs-en: tatoeba-test-...)
 
 
 def read_pairs(prefix: Path, code: str) -> list[tuple[str, str]]:
@@ -63,13 +64,14 @@ def wmt_bt_split(folder: Path, lang: str) -> tuple[str, list, list]:
 
 def split(bitext: Path, held_out: int = HELD_OUT, limit: int = 0, seed: int = 1):
     """(code, held-out pairs, training pairs) of one bitext folder."""
-    codes = {p.suffix[1:] for p in bitext.glob(f"{TATOEBA}.*")} - {"eng"}
-    if len(codes) != 1:
-        sys.exit(f"{bitext}: expected one {TATOEBA}.<x3> beside {TATOEBA}.eng, found {sorted(codes)}")
-    code = codes.pop()
-    heldout, train = held_out_at_stride(read_pairs(bitext / TATOEBA, code), held_out)
+    sets = {p.with_suffix("") for p in bitext.glob(f"{TATOEBA}*.eng")}
+    codes = {p.suffix[1:] for p in bitext.glob(f"{TATOEBA}*.*")} - {"eng"}
+    if len(sets) != 1 or len(codes) != 1:
+        sys.exit(f"{bitext}: expected one {TATOEBA}*.<x3> beside its .eng, found {sorted(map(str, sets))}")
+    code, tatoeba = codes.pop(), sets.pop()
+    heldout, train = held_out_at_stride(read_pairs(tatoeba, code), held_out)
     seen_x, seen_en = {x for x, _ in heldout}, {e for _, e in heldout}
-    for prefix in sorted({p.with_suffix("") for p in bitext.glob(f"*.{code}")} - {bitext / TATOEBA}):
+    for prefix in sorted({p.with_suffix("") for p in bitext.glob(f"*.{code}")} - {tatoeba}):
         train += [(x, e) for x, e in read_pairs(prefix, code) if x not in seen_x and e not in seen_en]
     if limit:
         random.Random(seed).shuffle(train)
