@@ -2,8 +2,8 @@
 
 For a language pair X-en of ../shared/data/bitext/X-en (Moses layout `<set>.<x3>` / `<set>.eng`): a Tatoeba-style
 held-out set of 1,000 line-aligned pairs taken from its Tatoeba set (tatoeba-union; cs-en: tatoeba-test) at an even
-stride (the file is sorted by its
-X side, so the tail would be sentences starting with Z), written as `heldout.<x3>` / `heldout.eng`; and every
+stride (the file is sorted by its X side, so the tail would be sentences starting with Z), written as
+`heldout.<x3>` / `heldout.eng`; and every
 other pair of the folder, minus any pair sharing a side with a held-out pair (Tatoeba repeats sentences under
 several translations), as `train.eng` / `train.<x3>` (English first, as `paranmt train --suffixes eng,<x3>`
 reads them) and as `train.tsv` (English TAB X; tabs inside sentences made spaces), which a training on several
