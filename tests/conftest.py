@@ -1,7 +1,19 @@
-"""Shared fixtures: the repository root, the bundled demo sample and the real data in ../shared/data."""
+"""Shared fixtures: the repository root, the bundled demo sample and the real data in ../shared/data.
+
+Under pytest-xdist (`make test` runs `-n N`), each worker and every process it starts gets its share of the cores
+for the math libraries (torch, OpenMP, MKL, OpenBLAS): N workers each using every core would oversubscribe them.
+A value already in the environment is kept."""
+import fcntl
+import os
+import shutil
 from pathlib import Path
 
 import pytest
+
+WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+if WORKERS > 1:
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(variable, str(max(1, (os.cpu_count() or 1) // WORKERS)))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -36,21 +48,40 @@ def paraphrase_pairs() -> Path:
 
 
 @pytest.fixture(scope="session")
-def tiny_paraphraser(tmp_path_factory, paraphrase_pairs):
+def built_once(tmp_path_factory):
+    """built_once(name, build) -> the directory `name` that `build(directory)` filled, once per test session. Under
+    pytest-xdist the workers share it: the first to ask builds it in the session's folder (above the workers' own)
+    while the others wait on its lock, so that an expensive fixture (a trained model, a built corpus) is made once,
+    not once per worker. Tests only read it."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+
+    def get(name: str, build) -> Path:
+        directory, done = root / name, root / f"{name}.done"
+        with open(root / f"{name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not done.exists():
+                shutil.rmtree(directory, ignore_errors=True)
+                directory.mkdir()
+                build(directory)
+                done.touch()
+        return directory
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def tiny_paraphraser(built_once, paraphrase_pairs):
     """tiny_paraphraser(task, arch) -> the directory of a tiny paraphraser of that task (scpn, parse-generator,
     plain) and architecture (scpn, transformers), trained for a few updates on `paraphrase_pairs`
     (models/generation/tiny.py); each is built once per session, on first use. Load it with
     paranmt.models.generation.paraphraser.load_generator."""
-    built = {}
-
     def get(task: str, arch: str) -> Path:
-        if (task, arch) not in built:
-            from paranmt.models.generation.tiny import train_tiny_paraphraser
+        from paranmt.models.generation.tiny import train_tiny_paraphraser
 
-            out = tmp_path_factory.mktemp(f"paraphraser-{task}-{arch}")
-            train_tiny_paraphraser(task, arch, out, paraphrase_pairs)
-            built[task, arch] = out
-        return built[task, arch]
+        return built_once(f"paraphraser-{task}-{arch}",
+                          lambda out: train_tiny_paraphraser(task, arch, out, paraphrase_pairs))
 
     return get
 

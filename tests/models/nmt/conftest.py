@@ -26,20 +26,25 @@ def training_sentences(bitext):
 
 
 @pytest.fixture(scope="session")
-def hf_models(tmp_path_factory, training_sentences) -> dict[str, Path]:
+def hf_models(built_once, training_sentences) -> dict[str, Path]:
     """{family: save_pretrained directory}."""
-    root = tmp_path_factory.mktemp("hf-models")
-    cs, en = training_sentences
-    return {family: build_hf_model(family, str(root / family), cs, en, init_std=0.5, eos_bias=EOS_BIAS[family])
-            for family in FAMILY_NAMES}
+    def build(root: Path) -> None:
+        cs, en = training_sentences
+        for family in FAMILY_NAMES:
+            build_hf_model(family, str(root / family), cs, en, init_std=0.5, eos_bias=EOS_BIAS[family])
+
+    root = built_once("hf-models", build)
+    return {family: root / family for family in FAMILY_NAMES}
 
 
 @pytest.fixture(scope="session")
-def ct2_models(tmp_path_factory, hf_models) -> dict[str, Path]:
+def ct2_models(built_once, hf_models) -> dict[str, Path]:
     """{family: CTranslate2 conversion (float32, as the reference comparison needs)}."""
-    root = tmp_path_factory.mktemp("hf-ct2")
-    for family, path in hf_models.items():
-        convert_transformers_to_ctranslate2(str(path), str(root / family), "float32")
+    def build(root: Path) -> None:
+        for family, path in hf_models.items():
+            convert_transformers_to_ctranslate2(str(path), str(root / family), "float32")
+
+    root = built_once("hf-ct2", build)
     return {family: root / family for family in hf_models}
 
 

@@ -212,20 +212,21 @@ def write_fixture_shards():
 
 
 @pytest.fixture(scope="session")
-def report_build(tmp_path_factory, sample_dir):
+def report_build(built_once, sample_dir):
     """A real build for `paranmt report`: 40 pairs of the bundled sample through every stage with the shipped
     models, one reference blanked (a clean/empty_side reject) and two surplus Czech lines (read/line_count_mismatch
     rejects); the input files are in ../in beside the output."""
     from paranmt.pipelines.cli import main
 
-    root = tmp_path_factory.mktemp("report-build")
-    (root / "in").mkdir()
-    cs = (sample_dir / "tatoeba-every13th.cs").read_text(encoding="utf-8").splitlines()[:42]
-    en = (sample_dir / "tatoeba-every13th.en").read_text(encoding="utf-8").splitlines()[:40]
-    en[7] = ""
-    (root / "in" / "tatoeba.cs").write_text("\n".join(cs) + "\n", encoding="utf-8")
-    (root / "in" / "tatoeba.en").write_text("\n".join(en) + "\n", encoding="utf-8")
-    out = root / "shards"
-    assert main(["build", "--input", str(root / "in" / "*"), "--format", "moses", "--output", str(out),
-                 "--set", "translate.threads=1", "--direct_running_mode=in_memory", "--direct_num_workers=1"]) == 0
-    return out
+    def build(root: Path) -> None:
+        (root / "in").mkdir()
+        cs = (sample_dir / "tatoeba-every13th.cs").read_text(encoding="utf-8").splitlines()[:42]
+        en = (sample_dir / "tatoeba-every13th.en").read_text(encoding="utf-8").splitlines()[:40]
+        en[7] = ""
+        (root / "in" / "tatoeba.cs").write_text("\n".join(cs) + "\n", encoding="utf-8")
+        (root / "in" / "tatoeba.en").write_text("\n".join(en) + "\n", encoding="utf-8")
+        assert main(["build", "--input", str(root / "in" / "*"), "--format", "moses", "--output", str(root / "shards"),
+                     "--set", "translate.threads=1", "--direct_running_mode=in_memory",
+                     "--direct_num_workers=1"]) == 0
+
+    return built_once("report-build", build) / "shards"
