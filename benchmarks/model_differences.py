@@ -6,12 +6,13 @@ Table 34), issue 44 item 3.
 Inputs are the per-dataset results the project writes: `--eval NAME=PATH`, the results.csv of `paranmt eval --output
 DIR` (dataset,n,pearson,spearman; one model, named NAME), and `--probe PATH`, the results.csv of `paranmt probe`
 (corpus,fold,model,pairs,dataset,pearson; one model per (corpus, fold, model), named by its model, with the corpus
-and fold added when the file holds more than one). The datasets are the STS test-year sets (`STS20xx-test/...`, the
-papers' 2012-2016 sets, whichever are there; `--all-datasets`: every dataset of the results). Printed as Markdown:
-each model's mean Pearson over the datasets (x100), then per pair of models the mean over their shared datasets of
-|r_a - r_b| (x100, models/evaluation/sts.py `model_differences`), the difference of their means over those datasets
-(the part of the gap a uniform shift explains: the mean absolute difference is never below it), the number of
-datasets and the one where they differ most.
+and fold added when the file holds more than one, and the probe's folder name `[DIR]` when several are given). The
+datasets are the STS test-year sets (`STS20xx-test/...`, the papers' 2012-2016 sets, whichever are there;
+`--all-datasets`: every dataset of the results). Printed as Markdown: each model's mean Pearson over the datasets
+(x100), then per pair of models the mean over their shared datasets of |r_a - r_b| (x100, models/evaluation/sts.py
+`model_differences`), the difference of their means over those datasets (the part of the gap a uniform shift
+explains: the mean absolute difference is never below it), the number of datasets and the one where they differ
+most.
 """
 from __future__ import annotations
 
@@ -47,9 +48,9 @@ def eval_pearsons(spec: str) -> tuple[str, dict[str, float]]:
         return name, {row["dataset"]: float(row["pearson"]) for row in reader}
 
 
-def probe_pearsons(path: str) -> dict[str, dict[str, float]]:
+def probe_pearsons(path: str, qualify: bool = False) -> dict[str, dict[str, float]]:
     """model -> dataset -> r of a `paranmt probe` results.csv (models named by kind, plus corpus/fold when the
-    file holds several)."""
+    file holds several, plus the probe's folder name with `qualify`)."""
     from paranmt.models.training.probe import read_results         # imports the trainer (torch): only when needed
 
     rows = read_results(existing("--probe", path))
@@ -57,6 +58,7 @@ def probe_pearsons(path: str) -> dict[str, dict[str, float]]:
     models: dict[str, dict[str, float]] = {}
     for row in rows:
         name = row["model"] if len(runs) == 1 else f"{row['model']} ({row['corpus']}, fold {row['fold']})"
+        name = f"{name} [{Path(path).parent.name}]" if qualify else name
         models.setdefault(name, {})[row["dataset"]] = float(row["pearson"])
     return models
 
@@ -70,7 +72,7 @@ def main() -> None:
     args = parser.parse_args()
     models: dict[str, dict[str, float]] = {}
     for path in args.probe:
-        models.update(probe_pearsons(path))
+        models.update(probe_pearsons(path, qualify=len(args.probe) > 1))
     models.update(eval_pearsons(spec) for spec in args.eval)
     if not args.all_datasets:
         models = {name: year_datasets(pearsons) for name, pearsons in models.items()}

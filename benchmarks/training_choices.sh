@@ -7,6 +7,7 @@
 # Each RUN resumes (`--resume` where a probe left results.csv; a finished script output is kept). One thread each.
 # PAIRS (default 20000) pairs per run, EPOCHS (default 3) passes over them: 600 mini-batches of 100 pairs; the
 # annealed runs grow M by 1 every PAIRS x EPOCHS / 100 / 40 mini-batches, so that M reaches 40 just before the end.
+# TRANSFER_LIMIT (default 0: all) caps the examples per split of the dim run's transfer tasks.
 # Tables: benchmarks/RESULTS.md, "The papers' experiments never run before (issue 44)".
 set -euo pipefail
 OUT=${1:?usage: benchmarks/training_choices.sh OUT RUN...}
@@ -61,7 +62,7 @@ for run in "$@"; do
         if [ ! -f "$OUT/transfer-sp-$dim/results.csv" ]; then
           $PARANMT eval-transfer --model "$OUT/dim-$dim/runs/wmt22-cs-de-ru.all.sp" --data-dir "$(dirname "$STS")" \
             --name "sp-$dim" --tasks mr cr subj sick-e mrpc --folds 5 --inner-folds 3 --c-grid 0.01 0.1 1 10 \
-            --baselines --output "$OUT/transfer-sp-$dim"
+            --limit "${TRANSFER_LIMIT:-0}" --baselines --output "$OUT/transfer-sp-$dim"
         fi
       done ;;
     charagram)     # thesis Tables 19-21: CHARAGRAM's n-gram orders; WORD vs CHARAGRAM by unknown words and length

@@ -80,6 +80,11 @@ def test_a_probe_results_file_names_its_models_by_kind(results, tmp_path):
     assert float(rows["word / sp"][1]) == 0.0            # the same numbers under two names
     assert rows["word / trigram"][1] == gap_rows(run("--eval", f"a={results['encoder-sp']}",
                                                      f"b={results['encoder-xling']}").stdout)["a / b"][1]
+    (tmp_path / "again").mkdir()
+    (tmp_path / "again" / "results.csv").write_text(probe.read_text())
+    both = gap_rows(run("--probe", str(probe), str(tmp_path / "again" / "results.csv")).stdout)
+    name = tmp_path.name
+    assert f"word [{name}] / word [again]" in both and float(both[f"word [{name}] / word [again]"][1]) == 0.0
 
 
 def test_model_differences_skips_pairs_without_shared_datasets():
