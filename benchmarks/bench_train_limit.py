@@ -12,8 +12,8 @@ count, printed as a Markdown table:
 - wall and CPU seconds per step (CPU: the process's, all threads) and pairs per CPU-second;
 - GFLOP per step: a warm-up mega-batch of 2 x batch pairs run under torch.utils.flop_counter.FlopCounterMode
   (the torch ops a step runs; oneDNN's fused LSTM layer, which the counter does not know, counted as
-  2 x rows x steps x (in + hidden) x 4 hidden forward and twice that backward), per update, plus the negative
-  search's similarity matrices (numpy, 2 x anchors x pool x dim per side) at M;
+  2 x rows x steps x (in + hidden) x 4 hidden forward and twice that backward, and in-place `addmm_` as `addmm`),
+  per update, plus the negative search's similarity matrices (numpy, 2 x anchors x pool x dim per side) at M;
 - achieved GFLOP/s (GFLOP per step / CPU seconds per step) and its share of this machine's matmul GFLOP/s (a
   1024 x 1024 fp32 matmul, best of 20, per CPU-second as the steps are);
 - `x ref`: the step's CPU time over the reference's: per mini-batch, a torch `nn.LSTM` (word dim -> hidden) +
@@ -64,7 +64,13 @@ def rnn_layer_backward_flops(*shapes, out_shape=None, **kwargs) -> int:
     return 2 * rnn_layer_flops(*shapes[:3])
 
 
-FLOP_FORMULAS = {RNN_LAYER: rnn_layer_flops, RNN_LAYER_BACKWARD: rnn_layer_backward_flops}
+def inplace_addmm_flops(self_shape, a_shape, b_shape, *args, out_shape=None, **kwargs) -> int:
+    """`addmm_` (in place: the stepped cells' W_h h_{t-1}), which the counter's table lacks: 2 x rows x in x out."""
+    return 2 * a_shape[0] * a_shape[1] * b_shape[1]
+
+
+FLOP_FORMULAS = {RNN_LAYER: rnn_layer_flops, RNN_LAYER_BACKWARD: rnn_layer_backward_flops,
+                 torch.ops.aten.addmm_: inplace_addmm_flops}
 
 
 def matmul_gflops(repeats: int = 20) -> float:
