@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
 
-from paranmt.schemas.config import Config, choice, load_config, setting
+from paranmt.schemas.config import Config, choice, load_config, preset_path, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -188,10 +187,5 @@ def values(mapping: dict, prefix: str = ""):
 def load_cluster_config(path: str | None = None, overrides: dict | None = None) -> ClusterConfig:
     """Defaults <- YAML file (a path, or a preset name of configs/dask/, e.g. `slurm-czeng`) <- overrides (the
     project's loader: unknown keys are errors), validated."""
-    if path and not Path(path).exists():
-        preset = PRESETS_DIR / (path if path.endswith(".yaml") else f"{path}.yaml")
-        if not preset.exists():
-            known = ", ".join(sorted(p.stem for p in PRESETS_DIR.glob("*.yaml")))
-            raise ConfigError(f"cluster config {path} does not exist (presets: {known})")
-        path = str(preset)
+    path = preset_path(path, PRESETS_DIR, "cluster config") if path else None
     return load_config(ClusterConfig, path, overrides, what="cluster config").validate()

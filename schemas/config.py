@@ -295,6 +295,22 @@ def check_ranges(config, where: str = "") -> None:
             raise ConfigError(f"{where}{spec.name} must be {bounds}, not {value!r}")
 
 
+def preset_path(path: str, folder: Path, what: str) -> str:
+    """What a command's `--config` names: a YAML file of the command's keys, given as a path (as it is, when it
+    exists) or as a preset, the named YAML of `folder` (configs/filters/, configs/dask/: `--config paranmt-5m` from
+    any directory); ConfigError naming the presets (and the near match) when it is neither."""
+    if Path(path).exists():
+        return path
+    preset = folder / (path if path.endswith(".yaml") else f"{path}.yaml")
+    if preset.exists():
+        return str(preset)
+    names = sorted(named.stem for named in folder.glob("*.yaml"))
+    near = difflib.get_close_matches(Path(path).name.removesuffix(".yaml"), names, n=1)
+    raise ConfigError(f"{what} {path!r} is neither a file nor a preset" + (f" (did you mean {near[0]!r}?)" if near
+                                                                         else "") + f"; presets: {', '.join(names)} "
+                      f"({folder})")
+
+
 def read_yaml_mapping(path: str, what: str = "config") -> dict:
     """A YAML file's top-level mapping, loaded with yaml.safe_load; ConfigError for anything else."""
     try:

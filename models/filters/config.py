@@ -14,16 +14,14 @@ YAML shape:
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.filters.pair_filters import PairFilter, build_filter
 from paranmt.models.filters.plan import FilterPlan
 from paranmt.models.filters.text_keys import DEDUP_FIELDS, NORMALIZATIONS
 from paranmt.schemas import layout
-from paranmt.schemas.config import Config, bounded, check_ranges, choice, load_config, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, load_config, preset_path, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -82,22 +80,8 @@ def preset_names() -> list[str]:
     return sorted(path.stem for path in PRESETS_DIR.glob("*.yaml"))
 
 
-def resolve_preset(path: str) -> str:
-    """A config path as given if it exists, else the preset of that name in configs/filters/ (so
-    `--config paranmt-5m` works from any directory); ConfigError listing the presets (and the near match) when it
-    is neither."""
-    if Path(path).exists():
-        return path
-    preset = PRESETS_DIR / (path if path.endswith(".yaml") else f"{path}.yaml")
-    if preset.exists():
-        return str(preset)
-    names = preset_names()
-    near = difflib.get_close_matches(Path(path).name.removesuffix(".yaml"), names, n=1)
-    raise ConfigError(f"filter config {path!r} is neither a file nor a preset" + (
-        f" (did you mean {near[0]!r}?)" if near else "") + f"; presets: {', '.join(names)} ({PRESETS_DIR})")
-
-
 def load_filter_config(path: str | None = None, overrides: dict | None = None) -> FilterConfig:
     """Defaults <- YAML file (a path, or a preset name from configs/filters/) <- overrides (flags; None values
     ignored). Unknown keys are errors."""
-    return load_config(FilterConfig, resolve_preset(path) if path else None, overrides, "filter config")
+    return load_config(FilterConfig, preset_path(path, PRESETS_DIR, "filter config") if path else None, overrides,
+                       "filter config")

@@ -94,7 +94,8 @@ def test_every_preset_loads(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     ([], "give --scheduler"),
-    (["--config", "nope"], "cluster config nope does not exist (presets: kubernetes, pbs, sge, slurm"),
+    (["--config", "nope"], "cluster config 'nope' is neither a file nor a preset; presets: kubernetes, pbs, sge, "
+                           "slurm"),
     (["--scheduler", "slurm", "--set", "cpu.cores=6", "--set", "cpu.processes=4"], "multiple of cpu.processes"),
     (["--scheduler", "slurm", "--set", "gpu.jobs=2", "--set", "gpu.gpus=0"], "gpu.gpus must be >= 1"),
     (["--scheduler", "slurm", "--set", "cpu.walltime=12h"], "cpu.walltime must be HH:MM:SS"),
