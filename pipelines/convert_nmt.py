@@ -28,7 +28,6 @@ stop it with one line (exit 130 / 143 / 1) after removing what it wrote.
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -39,31 +38,14 @@ from paranmt.pipelines.runtime.outputs import (check_apart, claim, left_in, repl
 from paranmt.schemas.errors import ConfigError
 
 
-def write_vocabulary_map(args, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:
-    """vmap.txt for the model written at `model_path`, from --vmap-source/--vmap-target (else `default_files`
-    when both exist), or from --vmap-source and the model's own translations of it; nothing without any.
-    ConfigError for a missing file or a model it cannot serve."""
-    from paranmt.models.nmt.model_dir import ModelDirError
-    from paranmt.models.nmt.vmap import VmapError, make_vmap
+def write_vocabulary_map(args, config, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:
+    """vmap.txt for the model written at `model_path` from --vmap-source/--vmap-target (models/nmt/vmap.py
+    `vocabulary_map`, with the ConvertConfig `config`), said in a line."""
+    from paranmt.models.nmt.vmap import vocabulary_map
 
-    if args.vmap_target and not args.vmap_source:
-        raise ConfigError("--vmap-target needs --vmap-source (the aligned source side)")
-    if args.vmap_source:
-        files = (Path(args.vmap_source), Path(args.vmap_target) if args.vmap_target else None)
-    elif default_files and all(path.is_file() for path in default_files):
-        files = default_files
-    else:
-        return
-    for path in files:
-        if path is not None and not path.is_file():
-            raise ConfigError(f"vocabulary map data {path} does not exist")
-    try:
-        written = make_vmap(model_path, *files, max_pairs=args.vmap_pairs, source_lang=args.source_lang,
-                            target_lang=args.target_lang, per_source=args.vmap_per_source, common=args.vmap_common)
-    except (VmapError, ModelDirError) as error:
-        raise ConfigError(f"vocabulary map: {error}") from None
-    target = files[1] or "the model's own translations of it"
-    print(f"wrote {written} from {files[0]} / {target}")
+    line = vocabulary_map(model_path, config, args.vmap_source, args.vmap_target, default_files)
+    if line:
+        print(line)
 
 
 # what the export of a training run writes into --output (other files there stay); the other conversions hand the
@@ -86,7 +68,7 @@ def claim_output(args, inputs: list, whole: bool) -> None:
     replace_earlier(args.output, earlier, args.overwrite, "a converted model")
 
 
-def run_transformers(args, source: str) -> None:
+def run_transformers(args, config, source: str) -> None:
     from paranmt.models.nmt.hf import NotATranslationModel, convert_transformers_to_ctranslate2
 
     try:
@@ -94,7 +76,7 @@ def run_transformers(args, source: str) -> None:
                                                          source_name=args.transformers)
     except NotATranslationModel as error:
         raise ConfigError(f"--transformers: {error}") from None
-    write_vocabulary_map(args, args.output)
+    write_vocabulary_map(args, config, args.output)
     languages = ", ".join(sorted(descriptor["language_codes"])) or "/".join(str(p) for p in descriptor["pair"])
     print(f"wrote {args.output}: {descriptor['family']} model, {descriptor['ct2_quantization']} weights, "
           f"languages: {languages}")
@@ -117,7 +99,7 @@ def run(args) -> int:
     from paranmt.models.nmt.export import (ConvertConfig, check_dictionaries, convert_fairseq_to_ctranslate2,
                                            load_checkpoint)
 
-    settings(args, ConvertConfig, "convert-nmt settings", config_file=False)
+    config = settings(args, ConvertConfig, "convert-nmt settings", config_file=False)
     vmap_files = [args.vmap_source, args.vmap_target]
     whole = bool(args.transformers or args.fairseq_checkpoint)
     written = (lambda: left_in(args.output, None if whole else RUN_EXPORT_FILES))
@@ -125,7 +107,7 @@ def run(args) -> int:
         source = transformers_source(args)
         claim_output(args, [args.transformers, source, *vmap_files], whole)
         with rerun_stops(args.output, getattr(args, "argv", None), "convert-nmt", written):
-            run_transformers(args, source)
+            run_transformers(args, config, source)
         return 0
     if args.fairseq_checkpoint and args.vmap_source:
         raise ConfigError("--vmap-source needs a model directory (--config, --checkpoints or --transformers); "
@@ -166,29 +148,22 @@ def run(args) -> int:
             raise ConfigError(f"{path} does not exist (has the recipe been run?)")
     claim_output(args, [checkpoints, data_bin, spm, *(vmap_data or ()), *vmap_files], whole)
     with rerun_stops(args.output, getattr(args, "argv", None), "convert-nmt", written):
-        export_run(args, recipe, checkpoints, data_bin, spm, source_lang, target_lang, vmap_data)
+        export_run(args, config, recipe, checkpoints, data_bin, spm, source_lang, target_lang, vmap_data)
     return 0
 
 
-def export_run(args, recipe, checkpoints: Path, data_bin: Path, spm: Path, source_lang: str, target_lang: str,
-               vmap_data: tuple[Path, Path] | None) -> None:
+def export_run(args, config, recipe, checkpoints: Path, data_bin: Path, spm: Path, source_lang: str,
+               target_lang: str, vmap_data: tuple[Path, Path] | None) -> None:
     """The model directory of a training run (`recipe`: its NMTRecipe with --config, else None): the exported
     checkpoints, the vocabulary map and MANIFEST.json with the provenance."""
-    from paranmt.models.nmt.export import export_model, write_manifest
+    from paranmt.models.nmt.export import export_model, run_provenance, write_manifest
 
     descriptor = export_model(str(checkpoints), str(data_bin), str(spm), args.output, source_lang, target_lang,
                               average_last=args.average_last, fp16=not args.fp32,
                               quantization=args.quantization)
-    write_vocabulary_map(args, args.output, vmap_data)
-    provenance = {"model": descriptor, "command": "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:]))}
-    if recipe is not None:
-        provenance["recipe_config_file"] = args.config
-        provenance["recipe"] = dataclasses.asdict(recipe.config)
-        provenance["recipe_command"] = f"paranmt train-nmt --config {args.config}"
-        stats_path = recipe.work / "data_stats.json"
-        if stats_path.exists():
-            provenance["data"] = json.loads(stats_path.read_text())
-    manifest = write_manifest(args.output, provenance)
+    write_vocabulary_map(args, config, args.output, vmap_data)
+    command = "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:]))
+    manifest = write_manifest(args.output, run_provenance(descriptor, command, recipe, args.config))
     print(json.dumps({"model": descriptor, "total_bytes": manifest["total_bytes"]}, indent=2))
 
 

@@ -18,6 +18,7 @@ than that is refused with one line naming it (UnsafeFileError), whatever TORCH_F
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -206,6 +207,21 @@ def file_hashes(model_dir: Path) -> list[dict]:
     """[{'path', 'bytes', 'sha256'}] of every file under model_dir except the manifest, sorted by path."""
     return [{"path": str(p.relative_to(model_dir)), "bytes": p.stat().st_size, "sha256": file_sha256(p)}
             for p in sorted(model_dir.rglob("*")) if p.is_file() and p.name != MANIFEST]
+
+
+def run_provenance(descriptor: dict, command: str, recipe=None, recipe_file: str | None = None) -> dict:
+    """The provenance a training run's model directory records in MANIFEST.json: the exported model's descriptor,
+    the command that exported it and, for a run of the NMT recipe (`recipe`, an NMTRecipe, of the YAML
+    `recipe_file`), its settings, the command that trained it and the statistics of its data."""
+    provenance = {"model": descriptor, "command": command}
+    if recipe is not None:
+        provenance["recipe_config_file"] = recipe_file
+        provenance["recipe"] = dataclasses.asdict(recipe.config)
+        provenance["recipe_command"] = f"paranmt train-nmt --config {recipe_file}"
+        stats_path = recipe.work / "data_stats.json"
+        if stats_path.exists():
+            provenance["data"] = json.loads(stats_path.read_text())
+    return provenance
 
 
 def write_manifest(model_dir: str, provenance: dict) -> dict:

@@ -155,3 +155,33 @@ def make_vmap(model_path: str, source_file: Path, target_file: Path | None = Non
         pairs = read_pairs_as_pieces(source_file, target_file, source_spm, target_spm, max_pairs)
     always, mapping = build_vmap(pairs, target_vocabulary(model.ct2_dir), max_pairs, per_source, common)
     return write_vmap(model.ct2_dir, always, mapping)
+
+
+def vocabulary_map(model_path: str, config, source: str | None, target: str | None,
+                   default_files: tuple[Path, Path] | None = None) -> str | None:
+    """vmap.txt for the model directory `model_path` (`make_vmap`, with `config`'s vmap_pairs, vmap_per_source,
+    vmap_common and languages: a ConvertConfig, models/nmt/export.py) from the bitext `source` / `target` (else
+    `default_files` when both exist), or from `source` and the model's own translations of it; the line saying
+    what was written, None when no data was given. ConfigError for a missing file or a model it cannot serve."""
+    from paranmt.models.nmt.model_dir import ModelDirError
+    from paranmt.schemas.errors import ConfigError
+
+    if target and not source:
+        raise ConfigError("--vmap-target needs --vmap-source (the aligned source side)")
+    if source:
+        files = (Path(source), Path(target) if target else None)
+    elif default_files and all(path.is_file() for path in default_files):
+        files = default_files
+    else:
+        return None
+    for path in files:
+        if path is not None and not path.is_file():
+            raise ConfigError(f"vocabulary map data {path} does not exist")
+    try:
+        written = make_vmap(model_path, *files, max_pairs=config.vmap_pairs, source_lang=config.source_lang,
+                            target_lang=config.target_lang, per_source=config.vmap_per_source,
+                            common=config.vmap_common)
+    except (VmapError, ModelDirError) as error:
+        raise ConfigError(f"vocabulary map: {error}") from None
+    target_side = files[1] or "the model's own translations of it"
+    return f"wrote {written} from {files[0]} / {target_side}"
