@@ -11,7 +11,7 @@ LIMIT_BYTES = 40 * 1024 * 1024
 
 
 def test_the_shipped_models_are_all_there():
-    assert {"encoder-sp", "encoder-xling", "nmt-cs-en", "parser-en", "paraphraser-scpn", "parse-generator",
+    assert {"encoder-sp", "encoder-xling", "encoder-multi", "nmt-cs-en", "parser-en", "paraphraser-scpn", "parse-generator",
             "paraphraser-plain"} <= {asset.name for asset in ASSETS}
 
 
