@@ -90,7 +90,10 @@ def tiny_paraphraser(built_once, paraphrase_pairs):
 def signal_when():
     """signal_when(argv, ready, signum, setup="") -> (exit code, stderr): run `paranmt ARGV` in its own process
     (after the Python lines `setup`), send it `signum` once `ready()` is true, and wait for it to end. SIGINT raises
-    KeyboardInterrupt there as a terminal's Ctrl-C does (a shell starts background jobs with SIGINT ignored)."""
+    KeyboardInterrupt there as a terminal's Ctrl-C does (a shell starts background jobs with SIGINT ignored).
+    A `setup` that stalls the command sleeps in steps of 0.1 s, not in one long sleep: the signal may land on another
+    of the process's threads (torch's, grpc's), and Python runs its handler only when the main thread next runs
+    bytecode, which one long sleep would put off until it ends."""
     import subprocess
     import sys
     import time

@@ -470,7 +470,7 @@ SLOW_EXPORT = ("import time, paranmt.models.encoders.sentence_transformers as ex
                "def slow(encoder, output):\n"
                "    output.mkdir(parents=True, exist_ok=True)\n"
                "    (output / 'modules.json').write_text('[]')\n"
-               "    time.sleep(120)\n"
+               "    [time.sleep(0.1) for _ in range(1200)]\n"
                "exporter.export_sentence_transformer = slow\n")
 
 
@@ -554,7 +554,7 @@ def test_a_signal_or_a_full_disk_during_convert_nmt_is_one_line_and_removes_what
             "def slow(model, data, output, *args):\n"
             "    __import__('os').makedirs(output)\n"
             "    open(output + '/model.bin', 'w').write('half')\n"
-            "    time.sleep(120)\n"
+            "    [time.sleep(0.1) for _ in range(1200)]\n"
             "export.convert_fairseq_to_ctranslate2 = slow\n")
     returncode, err = signal_when([*nmt_run, "--output", str(out)], lambda: (out / "ct2" / "model.bin").is_file(),
                                   signal.SIGTERM, slow)
@@ -607,7 +607,7 @@ def test_ctrl_c_during_eval_nmt_is_one_line(repo, bitext, tmp_path, signal_when)
     slow = ("import time, paranmt.models.nmt.evaluate as evaluate\n"
             "def slow(*args, **kwargs):\n"
             f"    open({str(started)!r}, 'w').close()\n"
-            "    time.sleep(120)\n"
+            "    [time.sleep(0.1) for _ in range(1200)]\n"
             "evaluate.evaluate_translator = slow\n")
     returncode, err = signal_when(eval_nmt_argv(repo, bitext, tmp_path / "hyp.txt"), started.is_file, signal.SIGINT,
                                   slow)
@@ -645,7 +645,7 @@ SLOW_TRIGRAM = ("import time, paranmt.models.training.probe as probe\n"
                 "    if self.config.encoder == 'trigram':\n"
                 "        self.output.mkdir(parents=True, exist_ok=True)\n"
                 "        (self.output / 'started').write_text('')\n"
-                "        time.sleep(120)\n"
+                "        [time.sleep(0.1) for _ in range(1200)]\n"
                 "    return fit(self, pairs, resume)\n"
                 "probe.Trainer.fit = slow\n")
 
@@ -708,7 +708,7 @@ def test_a_signal_or_a_full_disk_during_train_nmt_is_one_line_naming_resume(nmt_
             "def slow(config, out_dir):\n"
             "    out_dir.mkdir(parents=True)\n"
             "    (out_dir / 'train.cs').write_text('half')\n"
-            "    time.sleep(120)\n"
+            "    [time.sleep(0.1) for _ in range(1200)]\n"
             "recipe.prepare_data = slow\n")
     returncode, err = signal_when(nmt_recipe, (work / "raw" / "train.cs").is_file, signal.SIGTERM, slow)
     assert returncode == 143 and "Traceback" not in err, err
@@ -798,7 +798,7 @@ def test_a_signal_or_a_full_disk_during_train_parser_is_one_line_naming_resume(p
     slow = ("import time, paranmt.models.parsing.train as train\n"
             "def slow(config, work):\n"
             "    (work / 'vectors.txt').write_text('half')\n"
-            "    time.sleep(120)\n"
+            "    [time.sleep(0.1) for _ in range(1200)]\n"
             "train.build_vectors = slow\n")
     returncode, err = signal_when(argv, (work / "vectors.txt").is_file, signal.SIGINT, slow)
     assert returncode == 130 and "Traceback" not in err, err

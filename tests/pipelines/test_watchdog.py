@@ -351,7 +351,7 @@ from paranmt.pipelines.runtime.watchdog import Watchdog
 
 with Watchdog("build", lambda: "0 of 1 shards complete", "resume with: ...") as watchdog:
     print(watchdog.directory, flush=True)
-    time.sleep(120)
+    [time.sleep(0.1) for _ in range(1200)]
 """
 
 
