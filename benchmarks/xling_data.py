@@ -16,12 +16,13 @@ English reference) pairs over all years, of which min(1,000, a quarter) are held
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import gzip
 import random
 import sys
 from pathlib import Path
+
+from paranmt.pipelines.cli import CommandLineParser, exit_code
 
 HELD_OUT = 1000
 TATOEBA = "tatoeba"          # the held-out pairs come from the folder's one tatoeba-* set (cs-en: tatoeba-test-...)
@@ -83,8 +84,8 @@ def write(path: Path, lines) -> None:
     path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main() -> int:
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bitext", type=Path, help="a bitext folder X-en")
     parser.add_argument("--wmt-bt", type=Path, help="the wmt-bt folder (with --lang)")
     parser.add_argument("--lang", help="a source language of --wmt-bt")
@@ -102,7 +103,8 @@ def main() -> None:
     write(args.output / "train.tsv", (f"{e}\t{x}".replace("\r", " ") for x, e in
                                       ((x.replace("\t", " "), e.replace("\t", " ")) for x, e in train)))
     print(f"{args.bitext or args.lang}: {len(heldout)} held-out pairs, {len(train)} training pairs -> {args.output}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(exit_code(main))

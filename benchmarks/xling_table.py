@@ -10,6 +10,8 @@ import csv
 import sys
 from pathlib import Path
 
+from paranmt.pipelines.cli import CommandLineParser, exit_code
+
 TRACKS = ("ar-ar", "ar-en", "es-es", "es-en", "tr-en", "en-en")
 DATASETS = {"ar-ar": "track1.ar-ar", "ar-en": "track2.ar-en", "es-es": "track3.es-es", "es-en": "track4a.es-en",
             "tr-en": "track6.tr-en", "en-en": "track5.en-en"}
@@ -42,19 +44,23 @@ def xling(model: Path) -> dict[str, float]:
     return found
 
 
-def main(models: list[str]) -> None:
+def main() -> int:
+    parser = CommandLineParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("models", nargs="+", type=Path, help="results directories of xling_runs.sh (DIR/sts, DIR/xling)")
+    models = parser.parse_args().models
     print("| encoder | " + " | ".join(TRACKS) + " | P@1 x->en cos / margin | P@1 en->x cos / margin | "
           "mining F1 auto / best |")
     print("|---|" + "---:|" * len(TRACKS) + "---|---|---|")
     print("| P19 SP (20k), 1M OpenSubtitles pairs | " + " | ".join(f"{P19[t]:.1f}" for t in TRACKS) + " | | | |")
-    for model in map(Path, models):
+    for model in models:
         scores, retrieval = sts(model), xling(model)
         cells = [f"{scores[t]:.1f}" if t in scores else "" for t in TRACKS]
         directions = [key[:-len(" cosine")] for key in retrieval if key.endswith(" cosine")]
         pairs = [f"{retrieval[f'{d} cosine']:.1f} / {retrieval[f'{d} margin']:.1f}" for d in directions]
         mining = f"{retrieval['f1 auto']:.1f} / {retrieval['f1 best']:.1f}" if "f1 auto" in retrieval else ""
         print(f"| {model.name} | " + " | ".join(cells) + " | " + " | ".join(pairs or ["", ""]) + f" | {mining} |")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(exit_code(main))
