@@ -61,6 +61,20 @@ def manifest_languages(path: str) -> list[str] | None:
     return [str(language) for language in languages] if isinstance(languages, list) else None
 
 
+LANGUAGE_ALIASES = {"li": "liv"}
+"""Language labels of this project's data that stand for another code, which a MANIFEST.json lists: wmt-bt (WMT22's
+liv-en, ../shared/data/wmt-bt) labels its Livonian rows `li`, ISO 639-1 for Limburgish (no data here is Limburgish),
+while a model lists Livonian under its ISO 639-3 code `liv`. `covers` reads every label through this table."""
+
+
+def covers(languages: list[str] | None, label: str) -> bool:
+    """Whether a model declaring `languages` (manifest_languages; None: declares none, so covers everything) covers
+    the language `label`, a label and the codes listed both read through LANGUAGE_ALIASES (`li` is `liv`)."""
+    if languages is None:
+        return True
+    return LANGUAGE_ALIASES.get(label, label) in {LANGUAGE_ALIASES.get(code, code) for code in languages}
+
+
 def shard_metadata(config_hash: str, models: dict) -> dict[str, str]:
     return {
         "paranmt.schema_version": SCHEMA_VERSION,

@@ -11,7 +11,7 @@ from paranmt.models.encoders import EncoderError, load_encoder
 from paranmt.models.scoring.stage import ScoreStage
 from paranmt.models.scoring.xsim import XsimStage
 from paranmt.schemas.build_config import ScoreConfig, XsimConfig
-from paranmt.schemas.metadata import manifest_languages
+from paranmt.schemas.metadata import covers, manifest_languages
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.stage import checked_model
 
@@ -46,7 +46,7 @@ def xsim_stage(config: XsimConfig, source_lang: str) -> XsimStage:
 
     def check(path: str) -> None:
         languages.extend(manifest_languages(path) or [])
-        if languages and source_lang not in languages:
+        if languages and not covers(languages, source_lang):
             raise EncoderError(
                 f"{config.encoder} encodes {', '.join(languages)} (its MANIFEST.json), not source_lang {source_lang}: "
                 f"leave xsim out (e.g. --stages read,clean,translate,score,parse) or give an encoder for "

@@ -12,7 +12,7 @@ from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs
 from paranmt.schemas.config import bounded, check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
-from paranmt.schemas.metadata import manifest_languages
+from paranmt.schemas.metadata import covers, manifest_languages
 from paranmt.schemas.paths import asset_path
 
 AUTO = "auto"              # the default threshold: calibrated on the margins of the data (models/mining/calibrate.py)
@@ -71,7 +71,7 @@ class MiningSettings(SearchConfig):
         """ConfigError when the encoder's MANIFEST.json declares its languages (schemas/metadata.py) and the source
         or target language is not among them; an encoder that declares none is not checked."""
         languages = manifest_languages(asset_path(self.encoder))
-        missing = [lang for lang in (self.source_lang, self.target_lang) if languages and lang not in languages]
+        missing = [lang for lang in (self.source_lang, self.target_lang) if not covers(languages, lang)]
         if missing:
             raise ConfigError(f"{self.encoder} encodes {', '.join(languages)} (its MANIFEST.json), not "
                               f"{', '.join(missing)}: give --encoder DIR trained on "

@@ -14,7 +14,9 @@ The encoder covers the languages its MANIFEST.json declares (`languages`: cs, en
 assets/encoder-sp; a multilingual encoder lists every language it was trained on). The build refuses, before any
 work, a `source_lang` outside them (transforms/score.py); a row whose own `src_lang` (from the input, e.g. a
 wmt-bt build's per-row source language) is outside them gets `xsim` null, counted as `xsim/unsupported_language`
-and per language as `xsim/unsupported_language/<src_lang>` (the build prints both), and is never rejected.
+and per language as `xsim/unsupported_language/<src_lang>` (the build prints both), and is never rejected. Labels
+are matched through schemas/metadata.py's LANGUAGE_ALIASES: wmt-bt's Livonian rows, labelled `li`, are covered by
+an encoder listing `liv`.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from paranmt.models.encoders import shared_encoder
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.models.stage import PairStage
 from paranmt.schemas.build_config import XsimConfig
+from paranmt.schemas.metadata import covers
 from paranmt.schemas.records import reject_row
 
 REJECT_REASON = "low_xsim"
@@ -51,8 +54,7 @@ class XsimStage(PairStage):
 
     def process_batch(self, rows: list[dict]) -> list[dict]:
         self.setup()
-        covered = [self.languages is None or not row.get("src_lang") or row["src_lang"] in self.languages
-                   for row in rows]
+        covered = [not row.get("src_lang") or covers(self.languages, row["src_lang"]) for row in rows]
         self.last_counts = Counter(unsupported_language=covered.count(False))
         self.last_counts.update(f"unsupported_language/{language_key(row['src_lang'])}"
                                 for row, ok in zip(rows, covered) if not ok)

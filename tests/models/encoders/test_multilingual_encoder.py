@@ -1,6 +1,7 @@
 """The shipped multilingual encoder assets/encoder-multi (issue 48): its MANIFEST (languages, files, size), its
 cross-lingual STS2017 against the numbers of its MANIFEST.md, retrieval of held-out Spanish-English Tatoeba pairs
-through `paranmt eval-xling`, and a wmt-bt build whose rows in three languages and scripts all get an xsim."""
+through `paranmt eval-xling`, a wmt-bt build whose rows in four languages and scripts all get an xsim (Livonian
+under wmt-bt's label `li`), and `paranmt mine` taking that label."""
 import gzip
 import hashlib
 import json
@@ -61,7 +62,7 @@ def test_eval_xling_retrieves_held_out_spanish_pairs(multi, shared_data, tmp_pat
 
 def test_a_wmt_bt_build_gets_an_xsim_for_every_listed_language(multi, shared_data, tmp_path, capsys):
     lines = []
-    for name in ("wmt22.ja-en", "wmt23.he-en", "wmt22.uk-en"):
+    for name in ("wmt22.ja-en", "wmt23.he-en", "wmt22.uk-en", "wmt22.liv-en"):
         with gzip.open(shared_data / "wmt-bt" / f"{name}.tsv.gz", "rt", encoding="utf-8") as handle:
             head = next(handle)
             lines += [next(handle) for _ in range(5)]
@@ -76,8 +77,24 @@ def test_a_wmt_bt_build_gets_an_xsim_for_every_listed_language(multi, shared_dat
                      "id=id,cs=source,ref=ref,bt=bt,src_lang=src_lang", "--output", str(out), "--stages",
                      "read,clean,xsim", "--set", f"xsim.encoder={multi}", "--set", "clean.max_length_ratio=0"]) == 0
         printed = capsys.readouterr().out
-        assert "read 15 = written 15 + rejected 0" in printed and "does not cover" not in printed
+        assert "read 20 = written 20 + rejected 0" in printed and "does not cover" not in printed
         built[name] = pd.read_parquet(out)
-        assert built[name].groupby("src_lang")["xsim"].count().to_dict() == {"he": 5, "ja": 5, "uk": 5}
+        # wmt-bt labels Livonian `li`; the MANIFEST lists `liv` (schemas/metadata.py LANGUAGE_ALIASES)
+        assert built[name].groupby("src_lang")["xsim"].count().to_dict() == {"he": 5, "ja": 5, "li": 5, "uk": 5}
     # each row's own reference against another segment's of the same language (rotated within each five)
     assert built["aligned"]["xsim"].mean() > built["misaligned"]["xsim"].mean() + 0.1
+
+
+def test_mine_takes_wmt_bts_livonian_label(multi, shared_data, tmp_path):
+    """wmt-bt's `li` (Livonian) is the MANIFEST's `liv`: mine accepts it and names its column by it; an encoder
+    listing neither still refuses it."""
+    with gzip.open(shared_data / "wmt-bt" / "wmt22.liv-en.tsv.gz", "rt", encoding="utf-8") as handle:
+        next(handle)
+        fields = [next(handle).rstrip("\n").split("\t") for _ in range(40)]
+    (tmp_path / "li.txt").write_text("".join(f[2] + "\n" for f in fields), encoding="utf-8")
+    (tmp_path / "en.txt").write_text("".join(f[3] + "\n" for f in fields), encoding="utf-8")
+    common = ["--source", str(tmp_path / "li.txt"), "--target", str(tmp_path / "en.txt"), "--source-lang", "li",
+              "--target-lang", "en", "--threshold", "0.5"]
+    assert main(["mine", "--encoder", str(multi), *common, "--output", str(tmp_path / "mined")]) == 0
+    assert pd.read_parquet(tmp_path / "mined" / "mined.parquet").columns.tolist()[:2] == ["li", "en"]
+    assert main(["mine", *common, "--output", str(tmp_path / "refused")]) == 2

@@ -68,6 +68,17 @@ def test_rows_in_a_language_the_encoder_lacks_get_a_null_xsim_and_are_counted(re
     assert language_key("zh-Hant") == "zh-Hant" and language_key("Ein ganzer Satz, kein Code") == "other"
 
 
+def test_wmt_bts_livonian_label_li_is_covered_by_an_encoder_listing_liv(repo, pairs):
+    from paranmt.schemas.metadata import covers
+
+    assert covers(["en", "liv"], "li") and covers(["en", "liv"], "liv") and covers(None, "li")
+    assert not covers(["cs", "en"], "li") and not covers(["cs", "en"], "liv")
+    cs, en = pairs
+    stage = XsimStage(str(repo / "assets" / "encoder-xling"), XsimConfig(), ["en", "liv"])
+    outputs = stage.process_batch([dict(row, src_lang="li") for row in rows_of(cs[:4], en[:4])])
+    assert all(isinstance(r["xsim"], float) for r in outputs) and stage.last_counts["unsupported_language"] == 0
+
+
 def test_the_build_refuses_xsim_for_a_source_language_its_encoder_lacks_in_one_line(repo):
     from paranmt.schemas.build_config import BuildConfig
     from paranmt.transforms.score import xsim_stage
