@@ -7,7 +7,7 @@ One update step:
    encoders; default 0.3 for them, 0 otherwise);
 3. embed the whole mega-batch without gradients (eval mode) and choose each sentence's negative over it
    (`negatives`: max/mix/rand; monolingual: from both sides; bilingual: from the other side only; a pair's own
-   texts and their duplicates are never negatives);
+   texts and their duplicates are never negatives, nor, unless `sibling_negatives`, a pair sharing a text with it);
 4. split back into mini-batches of `batch_size` pairs; for each: the objective (`margin`: MarginLoss with cosine
    or squared Euclidean `distance`; `bicvm`: BiCVMLoss against `noise_samples` random noise sentences per side,
    drawn in step 3 instead of mining), its backward pass, then the regularizers (lambda_w: L2 toward the initial
@@ -111,6 +111,9 @@ class TrainConfig(LoopConfig):
     anneal_every: int = bounded(150, 0, help="grow M by 1 every N mini-batches up to --megabatch-size (0: M fixed)")
     negatives: str = choice("max", STRATEGIES, help="negative per sentence in each mega-batch: the most similar "
                             "(max), max or random half of the time (mix), random (rand)")
+    sibling_negatives: bool = setting(False, help="let a pair that shares a text with the anchor's pair (another "
+                                      "translation of the same reference) give its negative (true/false; default "
+                                      "false: such a pair is a paraphrase, not a negative)")
     dropout: float = bounded(0.0, 0, help="dropout on the embeddings")
     word_dropout: float = bounded(0.0, 0, help="probability of dropping each word (unit) of a training sentence")
     scramble: float | None = bounded(None, 0, 1, help="probability of shuffling a pair's word order (default 0.3 for "
@@ -385,11 +388,13 @@ class EncoderTask(Task):
         text2 = [b for _, b in chunk]
         bilingual = c.mode == "bilingual"
         if c.objective == "bicvm":
-            side1, index1, valid1, side2, index2, valid2 = mine_noise(text1, text2, bilingual, c.noise_samples, rng)
+            side1, index1, valid1, side2, index2, valid2 = mine_noise(
+                text1, text2, bilingual, c.noise_samples, rng, c.sibling_negatives)
         else:
             g1, g2 = encoder.encode(text1, batch_size=2048), encoder.encode(text2, batch_size=2048)
             side1, index1, valid1, side2, index2, valid2 = (
-                x[:, None] for x in mine_megabatch(g1, g2, text1, text2, bilingual, c.negatives, rng, c.distance))
+                x[:, None] for x in mine_megabatch(g1, g2, text1, text2, bilingual, c.negatives, rng, c.distance,
+                                    c.sibling_negatives))
         sides = {1: text1, 2: text2}
         negatives1 = [[sides[s][i] for s, i in zip(row_side, row)] for row_side, row in zip(side1, index1)]
         negatives2 = [[sides[s][i] for s, i in zip(row_side, row)] for row_side, row in zip(side2, index2)]

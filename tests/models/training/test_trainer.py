@@ -63,6 +63,34 @@ def test_forbidden_mask_is_own_pair_or_any_text_of_it():
     assert forbidden.tolist() == expected and 0 < forbidden.mean() < 0.5
 
 
+def test_another_translation_of_the_anchors_reference_is_never_its_negative(shared_data, repo):
+    """Real wmt-bt rows (WMT22 de-en, several systems' outputs of each reference) embedded by the shipped SP encoder:
+    by default no anchor's negative comes from a pair sharing its reference (sibling); with sibling_negatives the
+    hardest negative is often such a translation (benchmarks/megabatch_negatives.py: 43% at M = 40)."""
+    import csv
+    import gzip
+
+    from paranmt.models.encoders import load_encoder
+    with gzip.open(shared_data / "wmt-bt" / "wmt22.de-en.tsv.gz", "rt", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+                if int(r["id"].split(".")[2]) < 60 and r["ref"] != r["bt"]]      # segments 0-59, every system
+    pairs = sorted({(r["ref"], r["bt"]) for r in rows})
+    refs, bts = [p[0] for p in pairs], [p[1] for p in pairs]
+    assert len(set(refs)) < len(refs) / 2, "the sample holds several translations per reference"
+    encoder = load_encoder(repo / "assets" / "encoder-sp")
+    g1, g2 = encoder.encode(refs), encoder.encode(bts)
+    sibling_share = {}
+    for siblings in (False, True):
+        side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
+            g1, g2, refs, bts, False, "max", np.random.default_rng(0), siblings=siblings)
+        assert valid1.all() and valid2.all()
+        siblings_chosen = [refs[i] == refs[j] for i, j in enumerate(index2)]      # j: the negative's pair row
+        sibling_share[siblings] = np.mean(siblings_chosen)
+        picked = [(refs if s == 1 else bts)[j] for s, j in zip(side2, index2)]
+        assert all(p not in (refs[i], bts[i]) for i, p in enumerate(picked))
+    assert sibling_share[False] == 0 and sibling_share[True] > 0.5, (len(pairs), sibling_share)
+
+
 def test_megabatch_annealing_schedule():
     assert [megabatch_size_at(s, 3, 2) for s in range(8)] == [1, 1, 2, 2, 3, 3, 3, 3]
     assert megabatch_size_at(0, 40, 0) == 40
