@@ -1,7 +1,7 @@
 """The hardest negatives a mega-batch picks at M = 1, 20, 40 (ParaNMT-50M Table 7, thesis Table 31), issue 44 item 3.
 
     python benchmarks/megabatch_negatives.py --input PAIRS [PAIRS ...] [--model assets/encoder-sp] [--sizes 1 20 40]
-        [--batch-size 100] [--pools 1] [--queries 3] [--seed 1] [--one-per-reference]
+        [--batch-size 100] [--pools 1] [--queries 3] [--seed 1] [--one-per-reference] [--sibling-negatives]
 
 PAIRS is anything `paranmt train` reads (sides of at most 40 words are kept, as the encoder suite trains);
 `--one-per-reference` keeps the first pair of each side-1 text (with wmt-bt, one system's translation per
@@ -9,7 +9,8 @@ reference). The pairs are shuffled (seeded, as the trainer shuffles an epoch) an
 pools of them embedded once with the encoder; for each M they are cut into consecutive mega-batches of M x batch-size
 pairs, and each mega-batch's negatives are chosen by the trainer's own search (models/training/negatives.py
 `mine_megabatch`, MAX, monolingual: the most similar sentence of the other pairs, either side, own pair's texts
-excluded). Every M sees the same pairs, so the rows differ only by the size of the pool each negative is chosen
+excluded, and, as the trainer does unless `--sibling-negatives true`, pairs sharing a text with the anchor's pair;
+`--sibling-negatives` lets those give negatives, as the trainer did before, to count them). Every M sees the same pairs, so the rows differ only by the size of the pool each negative is chosen
 from. Printed as Markdown:
 - per M, over every sentence of those pairs: the mean cosine of its hardest negative and of its paraphrase, the share
   of sentences whose negative is within the margin 0.4 of the paraphrase (the hinge is active), and the share whose
@@ -35,7 +36,8 @@ from paranmt.schemas.errors import ConfigError
 MARGIN = 0.4                        # the papers' delta: a negative within it of the paraphrase makes the hinge active
 
 
-def megabatch_statistics(g1: np.ndarray, g2: np.ndarray, text1: list[str], text2: list[str], size: int) -> dict:
+def megabatch_statistics(g1: np.ndarray, g2: np.ndarray, text1: list[str], text2: list[str], size: int,
+                         siblings: bool = False) -> dict:
     """The hardest negatives of consecutive mega-batches of `size` pairs over all the pairs given: per sentence
     (side 1 then side 2) the cosine of its negative and of its paraphrase, whether the negative shares the anchor
     pair's side-1 text (a sibling), and each side-1 anchor's negative text."""
@@ -45,7 +47,8 @@ def megabatch_statistics(g1: np.ndarray, g2: np.ndarray, text1: list[str], text2
         part = slice(start, start + size)
         t1, t2 = text1[part], text2[part]
         n1_side, n1_index, valid1, n2_side, n2_index, valid2 = mine_megabatch(
-            g1[part], g2[part], t1, t2, bilingual=False, strategy="max", rng=np.random.default_rng(0))
+            g1[part], g2[part], t1, t2, bilingual=False, strategy="max", rng=np.random.default_rng(0),
+            siblings=siblings)
         sides = {1: e1[part], 2: e2[part]}
         texts = {1: t1, 2: t2}
         for anchor, sides_of, rows, valid in ((e1[part], n1_side, n1_index, valid1),
@@ -80,6 +83,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--one-per-reference", action="store_true", help="keep the first pair of each side-1 text")
+    parser.add_argument("--sibling-negatives", action="store_true", help="let pairs sharing a text with the anchor's "
+                        "pair give its negative (the trainer's --sibling-negatives true)")
     args = parser.parse_args()
     if min(args.sizes) < 1 or args.batch_size < 1 or args.pools < 1:
         raise ConfigError("--sizes, --batch-size and --pools must be at least 1")
@@ -97,7 +102,8 @@ def main() -> None:
     text1, text2 = [pairs[i][0] for i in order], [pairs[i][1] for i in order]
     encoder = load_encoder(args.model)
     g1, g2 = encoder.encode(text1), encoder.encode(text2)
-    results = {m: megabatch_statistics(g1, g2, text1, text2, m * args.batch_size) for m in args.sizes}
+    results = {m: megabatch_statistics(g1, g2, text1, text2, m * args.batch_size, args.sibling_negatives)
+               for m in args.sizes}
     print(f"{needed:,} pairs of {' '.join(args.input)} ({len(pairs):,} usable), encoder {args.model}, "
           f"batch {args.batch_size}\n")
     print("| M | pool (sentences) | mean cos(negative) | mean cos(paraphrase) | hinge active | negative = a sibling |")

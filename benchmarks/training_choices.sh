@@ -36,7 +36,7 @@ for run in "$@"; do
         --format tsv --columns id=id,corpus=src_lang,src_lang=src_lang,cs=source,ref=ref,bt=bt --stages read,clean \
         --set clean.max_length_ratio=0 --output "$CORPUS" $(resumed "$CORPUS") ;;
     negatives)     # P18 Table 7: the shipped encoder's hardest negatives at M = 1, 20, 40
-      $PYTHON benchmarks/megabatch_negatives.py --input "$CORPUS" --queries 4 > "$OUT/negatives.md"
+      $PYTHON benchmarks/megabatch_negatives.py --input "$CORPUS" --queries 4 --sibling-negatives > "$OUT/negatives.md"
       $PYTHON benchmarks/megabatch_negatives.py --input "$CORPUS" --queries 4 --one-per-reference \
         > "$OUT/negatives-one-per-reference.md" ;;
     differences)   # P18 Table 10: WORD, TRIGRAM, SP (and LSTMavg, GRAN when `recurrent` ran) per STS dataset

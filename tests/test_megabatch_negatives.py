@@ -47,7 +47,8 @@ def run(pairs: Path, *flags: str) -> tuple[list[list[str]], dict[str, list[list[
 
 
 def test_larger_megabatches_pick_closer_negatives_and_siblings(wmt_pairs):
-    summary, queries = run(wmt_pairs)
+    assert [row[5] for row in run(wmt_pairs)[0]] == ["0.0%", "0.0%"], "the trainer's default excludes siblings"
+    summary, queries = run(wmt_pairs, "--sibling-negatives")
     assert [row[0] for row in summary] == ["1", "4"] and [row[1] for row in summary] == ["18", "78"]
     negative = [float(row[2]) for row in summary]
     positive = [float(row[3]) for row in summary]
