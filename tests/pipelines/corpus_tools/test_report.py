@@ -7,6 +7,7 @@ import re
 import shutil
 from collections import Counter
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from paranmt.pipelines.cli import main
 
 LOCAL = ["--direct_running_mode=in_memory", "--direct_num_workers=1"]
+REPO = Path(__file__).resolve().parents[3]
 
 
 class Sections(HTMLParser):
@@ -141,6 +143,21 @@ def test_the_output_contract_and_mistakes_in_one_line(report_build, tmp_path, on
     assert "no shard files" in one_line("report")
     assert report("--input", report_build, "--ratings", "r.csv", "--output", output, "--overwrite") == 2
     assert "not both" in one_line("report")
+
+
+def test_the_committed_wmt_bt_ratings_give_the_table_of_results(tmp_path, capsys):
+    """The ratings of issue 44 item 2 (benchmarks/data/ratings, a filled rating sheet of the wmt-bt corpus) read back
+    by `paranmt report --ratings`: every pair of the sheet carries both answers, every band its whole sample (100,
+    or all the rows of a smaller band), and the tables printed are those benchmarks/RESULTS.md shows."""
+    ratings = REPO / "benchmarks" / "data" / "ratings" / "wmt-bt-p18-table3.csv"
+    assert report("--ratings", ratings, "--output", tmp_path / "r") == 0
+    printed = capsys.readouterr().out
+    bands = json.loads((tmp_path / "r" / "ratings.json").read_text(encoding="utf-8"))["bands"]
+    assert len(bands) == 12 and sum(b["rated"] for b in bands) == 1158
+    for band in bands:
+        assert band["rated"] == min(100, band["band_rows"])
+        assert band["paraphrase"]["answered"] == band["fluency"]["answered"] == band["rated"]
+    assert printed.strip() in (REPO / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
 
 
 def test_a_corrupt_side_file_is_one_line_and_no_page(report_build, tmp_path, one_line):
