@@ -14,11 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import Command, OutputFile
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
-from paranmt.schemas.errors import ConfigError
-from paranmt.schemas.paths import asset_path
 
 
 @dataclasses.dataclass
@@ -36,16 +33,6 @@ class EncodeConfig(Config):
         return self
 
 
-def check_output(config: EncodeConfig, overwrite: bool) -> None:
-    """The output contract for `--output` FILE: apart from the input and the encoder, not a directory, an existing
-    file only with --overwrite."""
-    outputs.check_apart(config.output, [config.input, asset_path(config.model)])
-    if os.path.isdir(config.output):
-        raise ConfigError(f"--output {config.output} is a directory; give a file (FILE.npy, or a text file)")
-    outputs.claim(config.output, "the embeddings of an earlier run" if os.path.exists(config.output) else None,
-                  False, overwrite, resumable=False)
-
-
 def write_vectors(vectors: np.ndarray, output: str) -> None:
     """`output` as .npy or text, atomically (transforms/shards.py `atomic_file`)."""
     from paranmt.transforms.shards import atomic_file
@@ -57,31 +44,25 @@ def write_vectors(vectors: np.ndarray, output: str) -> None:
             np.savetxt(handle, vectors, fmt="%.6g")
 
 
-def run(args) -> int:
+def run(config: EncodeConfig, args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.files import read_text
 
-    config = load_command_config(EncodeConfig, args, "encode config", required=("model",))
-    if config.output:
-        check_output(config, args.overwrite)
-    where = os.path.dirname(os.path.abspath(config.output)) if config.output else "."
-    # the file appears whole or not at all (atomic_file deletes its temporary when the block is cut short)
-    with outputs.stops_in_one_line(lambda: "no embeddings were written", lambda: "run the same command again", where):
-        encoder = open_encoder(config.model, config.threads)
-        if config.input:    # one sentence per \n-ended line, as stdin's are read (not str.splitlines' separators)
-            lines = read_text(config.input, "--input").split("\n")
-            sentences = lines[:-1] if lines[-1] == "" else lines
-        else:
-            sentences = [line.rstrip("\n") for line in sys.stdin]
-        vectors = encoder.encode(sentences, config.batch_size)
-        if config.output:
-            write_vectors(vectors, config.output)
-        else:
-            np.savetxt(sys.stdout, vectors, fmt="%.6g")
+    encoder = open_encoder(config.model, config.threads)
+    if config.input:    # one sentence per \n-ended line, as stdin's are read (not str.splitlines' separators)
+        lines = read_text(config.input, "--input").split("\n")
+        sentences = lines[:-1] if lines[-1] == "" else lines
+    else:
+        sentences = [line.rstrip("\n") for line in sys.stdin]
+    vectors = encoder.encode(sentences, config.batch_size)
+    if config.output:   # whole or not at all (atomic_file deletes its temporary when the block is cut short)
+        write_vectors(vectors, config.output)
+    else:
+        np.savetxt(sys.stdout, vectors, fmt="%.6g")
     return 0
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "encode", EncodeConfig, run, example="batch_size=256",
-                       help="embed sentences with a saved encoder", description=__doc__,
-                       overwrite="replace an existing --output file (without it, an existing one is refused)")
+COMMAND = Command("encode", EncodeConfig, run, help="embed sentences with a saved encoder", description=__doc__,
+                  inputs=("input", "model"), required=("model",), example="batch_size=256",
+                  output=OutputFile("the embeddings of an earlier run", "no embeddings were written",
+                                    "replace an existing --output file (without it, an existing one is refused)"))

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paranmt.models.evaluation.transfer import DEFAULT_TASKS, TASKS, TransferProbeConfig
-from paranmt.pipelines.runtime.arguments import (EVALUATION_REQUIRED, EvaluationConfig, add_config_command,
-                                                 add_overwrite_flag, load_command_config)
-from paranmt.pipelines.runtime.outputs import results_output
+from paranmt.pipelines.runtime.arguments import EVALUATION_REQUIRED, EvaluationConfig
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import bounded, check_choice, setting
 from paranmt.schemas.errors import ConfigError
 
@@ -49,36 +48,35 @@ class TransferConfig(EvaluationConfig, TransferProbeConfig):
         return self
 
 
-def run(args) -> int:
+def check(c: TransferConfig, args) -> None:
+    if not Path(c.data_dir).is_dir():
+        raise ConfigError(f"--data-dir {c.data_dir} is not a directory")
+
+
+def run(c: TransferConfig, args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoders.base import random_copy
     from paranmt.models.evaluation.transfer import TransferDataError, evaluate, load_task, write_results
 
-    c = load_command_config(TransferConfig, args, "eval-transfer config", required=EVALUATION_REQUIRED)
-    if not Path(c.data_dir).is_dir():
-        raise ConfigError(f"--data-dir {c.data_dir} is not a directory")
-    with results_output(c.output, [c.model, c.data_dir], RESULTS, args.overwrite, getattr(args, "argv", None),
-                        "eval-transfer"):
-        try:
-            tasks = [load_task(name, c.data_dir) for name in c.tasks]
-        except TransferDataError as error:
-            raise ConfigError(str(error)) from None
-        encoder = open_encoder(c.model, c.threads)
-        name = c.name or Path(c.model).name
-        models = {name: lambda s: encoder.encode(s, c.batch_size)}
-        if "random" in c.baselines:
-            randomized = random_copy(encoder, c.seed)
-            models[f"random {name}"] = lambda s: randomized.encode(s, c.batch_size)
-        if "bag-of-words" in c.baselines:
-            models["bag-of-words"] = None
-        results = evaluate(models, tasks, c)
-        write_results(results, c.output, f"Transfer tasks: {c.model}")
+    try:
+        tasks = [load_task(name, c.data_dir) for name in c.tasks]
+    except TransferDataError as error:
+        raise ConfigError(str(error)) from None
+    encoder = open_encoder(c.model, c.threads)
+    name = c.name or Path(c.model).name
+    models = {name: lambda s: encoder.encode(s, c.batch_size)}
+    if "random" in c.baselines:
+        randomized = random_copy(encoder, c.seed)
+        models[f"random {name}"] = lambda s: randomized.encode(s, c.batch_size)
+    if "bag-of-words" in c.baselines:
+        models["bag-of-words"] = None
+    results = evaluate(models, tasks, c)
+    write_results(results, c.output, f"Transfer tasks: {c.model}")
     print(f"wrote {Path(c.output) / 'results.csv'} and summary.md")
     return 0
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-transfer", TransferConfig, run, example="folds=5",
-                                description=__doc__, help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, MRPC) "
-                                "with logistic-regression probes on frozen embeddings")
-    add_overwrite_flag(parser, "the results.csv and summary.md")
+COMMAND = Command("eval-transfer", TransferConfig, run, help="SentEval-style transfer tasks (MR, CR, SUBJ, SICK-E, "
+                  "MRPC) with logistic-regression probes on frozen embeddings", description=__doc__,
+                  inputs=("model", "data_dir"), output=ResultsFolder(RESULTS), required=EVALUATION_REQUIRED,
+                  check=check, example="folds=5")

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import (EVALUATION_REQUIRED, EvaluationConfig, add_config_command,
-                                                 add_overwrite_flag, load_command_config)
-from paranmt.pipelines.runtime.outputs import results_output
+from paranmt.pipelines.runtime.arguments import EVALUATION_REQUIRED, EvaluationConfig
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 
@@ -28,32 +27,30 @@ class WordSimilarityConfig(EvaluationConfig):
     data_dir: str = setting("", help="folder laid out like ../shared/data (its word-sim/)")
 
 
-def run(args) -> int:
+def check(c: WordSimilarityConfig, args) -> None:
+    if not (Path(c.data_dir) / "word-sim").is_dir():
+        raise ConfigError(f"--data-dir {c.data_dir} has no word-sim/ folder")
+
+
+def run(c: WordSimilarityConfig, args) -> int:
     from paranmt.models.encoders import open_encoder
     from paranmt.models.evaluation.word_similarity import discover_benchmarks, evaluate, write_results
 
-    c = load_command_config(WordSimilarityConfig, args, "eval-words config", required=EVALUATION_REQUIRED)
     folder = Path(c.data_dir) / "word-sim"
-    if not folder.is_dir():
-        raise ConfigError(f"--data-dir {c.data_dir} has no word-sim/ folder")
-    with results_output(c.output, [c.model, c.data_dir], RESULTS, args.overwrite, getattr(args, "argv", None),
-                        "eval-words"):
-        try:
-            if not discover_benchmarks(folder):
-                raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")
-        except ValueError as error:
-            raise ConfigError(str(error)) from None
-        encoder = open_encoder(c.model, c.threads)
-        results = evaluate(encoder, folder)
-        write_results(results, c.output, f"Word similarity: {c.model}")
+    try:
+        if not discover_benchmarks(folder):
+            raise ConfigError(f"no word-similarity benchmarks (*.txt) in {folder}")
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+    encoder = open_encoder(c.model, c.threads)
+    results = evaluate(encoder, folder)
+    write_results(results, c.output, f"Word similarity: {c.model}")
     for r in results:
         rho = "-" if r.spearman is None else f"{100 * r.spearman:.1f}"
         print(f"{r.dataset}\t{r.n}\tcovered {r.covered}\tspearman {rho}")
     return 0
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-words", WordSimilarityConfig, run, example="threads=2",
-                                help="word similarity (SimLex-999, WS-353, SimVerb-3500, MEN) of an encoder: "
-                                "Spearman of the cosine", description=__doc__)
-    add_overwrite_flag(parser, "the results.csv and summary.md")
+COMMAND = Command("eval-words", WordSimilarityConfig, run, help="word similarity (SimLex-999, WS-353, SimVerb-3500, "
+                  "MEN) of an encoder: Spearman of the cosine", description=__doc__, inputs=("model", "data_dir"),
+                  output=ResultsFolder(RESULTS), required=EVALUATION_REQUIRED, check=check, example="threads=2")

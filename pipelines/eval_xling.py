@@ -19,8 +19,7 @@ from typing import ClassVar
 
 from paranmt.models.mining.evaluate import evaluate, result_value, write_results
 from paranmt.models.mining.settings import MiningSettings
-from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
-from paranmt.pipelines.runtime.outputs import results_output
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.streams import read_sentences
@@ -59,32 +58,28 @@ class XlingConfig(MiningSettings):
         return self
 
 
-def run(args) -> int:
+def run(c: XlingConfig, args) -> int:
     from paranmt.models.encoders import open_encoder
 
-    c = load_command_config(XlingConfig, args, "eval-xling config", required=("source", "target", "output"))
-    c.check_encoder_languages()
-    with results_output(c.output, [c.encoder, c.source, c.target, c.distractors_source, c.distractors_target],
-                        RESULTS, args.overwrite, getattr(args, "argv", None), "eval-xling"):
-        sources, targets = read_bitext(c.source, c.target)
-        if not sources:
-            raise ConfigError(f"{c.source} / {c.target}: no pair with two non-empty sides")
-        extra_sources = list(read_sentences(c.distractors_source)) if c.distractors_source else []
-        extra_targets = list(read_sentences(c.distractors_target)) if c.distractors_target else []
-        encoder = open_encoder(c.encoder, c.threads)
-        rows = evaluate(encoder, sources, targets, k=c.k, strategy=c.strategy, threshold=c.threshold_value(),
-                        gold_fraction=c.gold_fraction, seed=c.seed, search=c, batch_size=c.batch_size,
-                        extra_sources=extra_sources, extra_targets=extra_targets,
-                        languages=(c.source_lang, c.target_lang))
-        write_results(rows, Path(c.output), f"Cross-lingual evaluation ({c.source_lang}-{c.target_lang}): "
-                                            f"{c.encoder} on {c.source} / {c.target}")
+    sources, targets = read_bitext(c.source, c.target)
+    if not sources:
+        raise ConfigError(f"{c.source} / {c.target}: no pair with two non-empty sides")
+    extra_sources = list(read_sentences(c.distractors_source)) if c.distractors_source else []
+    extra_targets = list(read_sentences(c.distractors_target)) if c.distractors_target else []
+    encoder = open_encoder(c.encoder, c.threads)
+    rows = evaluate(encoder, sources, targets, k=c.k, strategy=c.strategy, threshold=c.threshold_value(),
+                    gold_fraction=c.gold_fraction, seed=c.seed, search=c, batch_size=c.batch_size,
+                    extra_sources=extra_sources, extra_targets=extra_targets,
+                    languages=(c.source_lang, c.target_lang))
+    write_results(rows, Path(c.output), f"Cross-lingual evaluation ({c.source_lang}-{c.target_lang}): "
+                                        f"{c.encoder} on {c.source} / {c.target}")
     for row in rows:
         print(f"{row['task']}\t{row['setting']}\t{row['metric']}\t{result_value(row['value'])}\t{row['n']}")
     return 0
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-xling", XlingConfig, run, example="gold_fraction=0.5",
-                                description=__doc__, help="cross-lingual retrieval and mining evaluation of an encoder (any language "
-                                     "pair)")
-    add_overwrite_flag(parser, "the results.csv and summary.md")
+COMMAND = Command("eval-xling", XlingConfig, run, help="cross-lingual retrieval and mining evaluation of an encoder "
+                  "(any language pair)", description=__doc__,
+                  inputs=("encoder", "source", "target", "distractors_source", "distractors_target"),
+                  output=ResultsFolder(RESULTS), required=("source", "target", "output"),
+                  check=lambda c, args: c.check_encoder_languages(), example="gold_fraction=0.5")

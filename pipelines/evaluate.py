@@ -20,8 +20,7 @@ from typing import ClassVar
 from paranmt.models.evaluation.hard_sts import NEGATION_RULES, difficulty_splits, hard_subsets
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
-from paranmt.pipelines.runtime.arguments import add_config_command, add_overwrite_flag, load_command_config
-from paranmt.pipelines.runtime.outputs import results_output
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 
@@ -54,26 +53,26 @@ class EvalConfig(Config):
         return self
 
 
-def run(args) -> int:
-    from paranmt.models.encoders import open_encoder
-
-    config = load_command_config(EvalConfig, args, "eval config", required=("model", "sts_dir", "output"))
+def check(config: EvalConfig, args) -> None:
     if not Path(config.sts_dir).is_dir():
         raise ConfigError(f"--sts-dir {config.sts_dir} is not a directory")
-    with results_output(config.output, [config.model, config.sts_dir], RESULTS, args.overwrite,
-                        getattr(args, "argv", None), "eval"):
-        datasets, skipped = discover_datasets(config.sts_dir, config.select)
-        if not datasets:
-            raise ConfigError(f"no STS datasets found under {config.sts_dir}")
-        if config.hard:
-            years = [d for d in discover_datasets(config.sts_dir)[0] if YEAR_GROUP.match(d.group)]
-            if not years:
-                raise ConfigError(f"--hard pools the test-year folders (STS<year>-test, sts<year>-english...); none "
-                                  f"found under {config.sts_dir}")
-            datasets += hard_subsets(years, config.hard_fraction) + difficulty_splits(years, config.hard_negation)
-        encoder = open_encoder(config.model, config.threads)
-        results = [score_dataset(lambda s: encoder.encode(s, config.batch_size), d) for d in datasets]
-        write_results(results, skipped, config.output, title=f"STS: {config.model}")
+
+
+def run(config: EvalConfig, args) -> int:
+    from paranmt.models.encoders import open_encoder
+
+    datasets, skipped = discover_datasets(config.sts_dir, config.select)
+    if not datasets:
+        raise ConfigError(f"no STS datasets found under {config.sts_dir}")
+    if config.hard:
+        years = [d for d in discover_datasets(config.sts_dir)[0] if YEAR_GROUP.match(d.group)]
+        if not years:
+            raise ConfigError(f"--hard pools the test-year folders (STS<year>-test, sts<year>-english...); none "
+                              f"found under {config.sts_dir}")
+        datasets += hard_subsets(years, config.hard_fraction) + difficulty_splits(years, config.hard_negation)
+    encoder = open_encoder(config.model, config.threads)
+    results = [score_dataset(lambda s: encoder.encode(s, config.batch_size), d) for d in datasets]
+    write_results(results, skipped, config.output, title=f"STS: {config.model}")
     for result in results:
         print(f"{result.dataset}\t{result.n}\t{100 * result.pearson:.1f}\t{100 * result.spearman:.1f}")
     means = year_means(results)
@@ -85,8 +84,6 @@ def run(args) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval", EvalConfig, run,
-                                example="hard_fraction=0.1",
-                                help="STS evaluation of a sentence encoder", description=__doc__)
-    add_overwrite_flag(parser, "the results.csv and summary.md")
+COMMAND = Command("eval", EvalConfig, run, help="STS evaluation of a sentence encoder", description=__doc__,
+                  inputs=("model", "sts_dir"), output=ResultsFolder(RESULTS), required=("model", "sts_dir", "output"),
+                  check=check, example="hard_fraction=0.1")

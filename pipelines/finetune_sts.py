@@ -25,37 +25,29 @@ import sys
 from pathlib import Path
 
 from paranmt.models.evaluation.tables import write_results_csv
-from paranmt.pipelines.runtime.arguments import add_config_command, add_evaluation_arguments, load_command_config
-from paranmt.pipelines.runtime.outputs import fresh_output
-from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
-                                               report_rejects)
+from paranmt.models.training.sts_finetune import FinetuneConfig, task_folder
+from paranmt.pipelines.runtime.arguments import add_evaluation_arguments
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 from paranmt.schemas.errors import ConfigError
 
 WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     # what a run writes into --output
 
 
-def run(args) -> int:
-    from paranmt.models.training.sts_finetune import FinetuneConfig
-
-    from paranmt.models.training.sts_finetune import task_folder
-
-    config = load_command_config(FinetuneConfig, args, "finetune-sts config")
-    check_reject_rate(args.max_reject_rate)
+def check(config: FinetuneConfig, args) -> None:
     folder = task_folder(config.task)
     if not (Path(args.data_dir) / folder).is_dir():
         raise ConfigError(f"--data-dir {args.data_dir} has no {folder}/ folder")
-    with fresh_output(args.output, [args.model, args.data_dir], WRITES, args.overwrite, "a fine-tuning run's files",
-                      getattr(args, "argv", None), "finetune-sts"):
-        return fine_tune(args, config, Path(args.data_dir), Path(args.output))
 
 
-def fine_tune(args, config, data_dir: Path, output: Path) -> int:
-    """Open the encoder, fine-tune it on the task's splits and write everything into `output`."""
+def run(config: FinetuneConfig, args) -> int:
+    """Open the encoder, fine-tune it on the task's splits and write everything into --output."""
     from paranmt.models.encoders import open_encoder
     from paranmt.models.encoding import LineRejects
     from paranmt.models.training.sts_finetune import (FinetuneDataError, finetune_into, limit_dataset, result_lines,
                                                       split_sizes, task_splits)
 
+    data_dir, output = Path(args.data_dir), Path(args.output)
     encoder = open_encoder(args.model, config.threads)
     rejects = LineRejects()
     try:
@@ -80,13 +72,15 @@ def fine_tune(args, config, data_dir: Path, output: Path) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    from paranmt.models.training.sts_finetune import FinetuneConfig
+def own_flags(parser) -> None:
+    """The model, data and output of finetune-sts, which no config holds."""
+    add_evaluation_arguments(parser, "its sts/ folder (sst2: transfer/sst2/)",
+                             "directory for results.csv, report.json, encoder/, head/")
 
-    parser = add_config_command(subparsers, "finetune-sts", FinetuneConfig, run, example="epochs=5",
-                                description=__doc__, help="supervised tasks: Tai et al.'s heads on a trained encoder "
-                                "(SICK-R, STS-B: Pearson beside the unsupervised cosine; SICK-E, SST-2: accuracy)",
-                                overwrite="replace the files an earlier run wrote into --output (without it, an "
-                                "--output holding them is refused)")
-    add_evaluation_arguments(parser, "its sts/ folder (sst2: transfer/sst2/)", "directory for results.csv, report.json, encoder/, head/")
-    add_reject_rate_flag(parser)
+
+COMMAND = Command("finetune-sts", FinetuneConfig, run, help="supervised tasks: Tai et al.'s heads on a trained "
+                  "encoder (SICK-R, STS-B: Pearson beside the unsupervised cosine; SICK-E, SST-2: accuracy)",
+                  description=__doc__, inputs=("model", "data_dir"), check=check, rejects=True, flags=own_flags,
+                  example="epochs=5", output=ResultsFolder(WRITES, held="a fine-tuning run's files", overwrite_help=(
+                      "replace the files an earlier run wrote into --output (without it, an --output holding them "
+                      "is refused)")))

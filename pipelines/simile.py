@@ -12,8 +12,7 @@ from typing import ClassVar
 
 from paranmt.models.encoders import open_encoder
 from paranmt.models.scoring.simile import SimileScorer, corpus_simile
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
-from paranmt.pipelines.runtime.outputs import stops_in_one_line
+from paranmt.pipelines.runtime.command import Command
 from paranmt.schemas.build_config import ScoreConfig
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
@@ -35,21 +34,17 @@ class SimileConfig(Config):
         return self
 
 
-def run(args) -> int:
-    c = load_command_config(SimileConfig, args, "simile config", required=("hyp", "ref"))
+def run(c: SimileConfig, args) -> int:
     hyps, refs = (list(read_sentences(path, what=flag, strict=True)) for flag, path in (("--hyp", c.hyp),
                                                                                         ("--ref", c.ref)))
     if len(hyps) != len(refs):
         raise ConfigError(f"{c.hyp} has {len(hyps)} lines but {c.ref} has {len(refs)}")
     if not hyps:
         raise ConfigError(f"{c.hyp} and {c.ref} have no lines")
-    with stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again"):
-        scorer = SimileScorer(open_encoder(c.encoder, c.threads), c.batch_size)
-        score = corpus_simile(scorer.score(refs, hyps))
-    print(f"SIMILE = {score:.4f}")
+    scorer = SimileScorer(open_encoder(c.encoder, c.threads), c.batch_size)
+    print(f"SIMILE = {corpus_simile(scorer.score(refs, hyps)):.4f}")
     return 0
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "simile", SimileConfig, run, example="batch_size=256",
-                       help="SIMILE of a system output against references (corpus mean)", description=__doc__)
+COMMAND = Command("simile", SimileConfig, run, help="SIMILE of a system output against references (corpus mean)",
+                  description=__doc__, required=("hyp", "ref"), example="batch_size=256")

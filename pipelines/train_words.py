@@ -16,30 +16,21 @@ import json
 import sys
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
-from paranmt.pipelines.runtime.outputs import fresh_output
+from paranmt.models.training.paragram import ParagramConfig
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.errors import ConfigError
 
 # what a run writes into --output: the word encoder (config.json, weights.npz, vocab.txt) and its reports
 WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jsonl", "train_report.json")
 
 
-def run(args) -> int:
-    from paranmt.models.training.paragram import ParagramConfig
-
-    config = load_command_config(ParagramConfig, args, "train-words config")
-    source = Path(args.input)
-    kind = args.format if args.format != "auto" else ("lexicon" if source.is_dir() else "ppdb")
-    with fresh_output(args.output, [args.input, config.init_vectors], WRITES, args.overwrite,
-                      "a word encoder of an earlier run", getattr(args, "argv", None), "train-words"):
-        return train_into(args, config, source, kind, Path(args.output))
-
-
-def train_into(args, config, source: Path, kind: str, output: Path) -> int:
-    """Read the word pairs, train, and write the encoder, vectors.txt and the report into `output`."""
+def run(config: ParagramConfig, args) -> int:
+    """Read the word pairs, train, and write the encoder, vectors.txt and the report into --output."""
     from paranmt.models.training.paragram import (WordPairsError, read_lexicon_pairs, read_ppdb_pairs, save_word2vec,
                                                   train_paragram)
 
+    source, output = Path(args.input), Path(args.output)
+    kind = args.format if args.format != "auto" else ("lexicon" if source.is_dir() else "ppdb")
     try:
         if kind == "lexicon":
             pairs = read_lexicon_pairs(source, config.score_column, config.min_score, config.max_pairs)
@@ -59,14 +50,16 @@ def train_into(args, config, source: Path, kind: str, output: Path) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    from paranmt.models.training.paragram import ParagramConfig
-
-    parser = add_config_command(subparsers, "train-words", ParagramConfig, run, example="dim=25",
-                                help="PARAGRAM word embeddings from a paraphrase lexicon or a PPDB file",
-                                description=__doc__, overwrite="replace the word encoder an earlier run wrote into "
-                                "--output (without it, an --output holding one is refused)")
+def own_flags(parser) -> None:
+    """The inputs and output of train-words, which no config holds."""
     parser.add_argument("--input", required=True, help="a `paranmt lexicon` output directory or a PPDB file")
     parser.add_argument("--format", choices=("auto", "lexicon", "ppdb"), default="auto",
                         help="auto: a directory is a lexicon, a file is PPDB")
     parser.add_argument("--output", required=True, help="directory for the word encoder and vectors.txt")
+
+
+COMMAND = Command("train-words", ParagramConfig, run, help="PARAGRAM word embeddings from a paraphrase lexicon or a "
+                  "PPDB file", description=__doc__, inputs=("input", "init_vectors"), flags=own_flags, example="dim=25",
+                  output=ResultsFolder(WRITES, held="a word encoder of an earlier run", overwrite_help="replace the "
+                                       "word encoder an earlier run wrote into --output (without it, an --output "
+                                       "holding one is refused)"))

@@ -6,7 +6,8 @@ The table (under the heading TABLE_HEADING): `| command | module | config | main
 - config: `flags`, or `` `Name` KIND, PATH `` (several joined by `; `): class Name is defined in PATH, the
   command's module names it or imports PATH, and KIND says what it is: `typed` when it subclasses schemas' `Config`
   (through any chain of classes of the repository, e.g. LoopConfig), `dataclass` otherwise; and every class the
-  module hands to a config loader (`load_config(Name, ...)`, `load_command_config(Name, ...)`) is in the cell;
+  module hands to a config loader (`load_config(Name, ...)`, `load_command_config(Name, ...)`) or declares as its
+  command's config (`Command("name", Name, ...)`) is in the cell;
 - main library code, tests: paths separated by `, `, each a tracked file or folder; at least one of the tests names
   the command (`"command"` in quotes) or its module (`pipelines.<module>` / `pipelines/<module>`).
 
@@ -40,7 +41,7 @@ DOC = REPO / "docs" / "architecture.md"
 TABLE_HEADING = "## Every command: code, config, tests"
 COLUMNS = ["command", "module", "config", "main library code", "tests"]
 CONFIG_ENTRY = re.compile(r"^`(\w+)` (typed|dataclass), (\S+\.py)$")
-LOADED = re.compile(r"\bload_\w*config\(\s*([A-Z]\w*)\b")
+LOADED = re.compile(r"(?:\bload_\w*config\(|\bCommand\(\s*\"[\w-]+\",)\s*([A-Z]\w*)\b")
 SOURCE_FOLDERS = ("schemas", "models", "transforms", "pipelines")
 
 _spec = importlib.util.spec_from_file_location("records_rules", REPO / "tests" / "test_records.py")

@@ -246,8 +246,9 @@ def rerun_stops(output: str, argv: list[str] | None, command: str, written: Call
     """`stops_in_one_line` for a command that cannot resume, writing into `output`. Without `written`, what it wrote
     stays and the line says `its output is incomplete` and gives the command that replaces it (`rerun_command`), as
     the watchdog's line of filter, export, stats and lexicon does (mine). With `written` (the paths the run has
-    written so far: finetune-sts, train-words, convert-nmt, export-encoder), those are removed and the line says
-    `the partial output is removed; run the same command again` (nothing of the run is left to --overwrite)."""
+    written so far: the evaluations, finetune-sts, train-words, convert-nmt, export-encoder), those are removed and
+    the line says `the partial output is removed; run the same command again` (nothing of the run is left to
+    --overwrite)."""
     if written is None:
         status, advice, cleanup = "its output is incomplete", rerun_command(argv, command), None
     else:
@@ -260,48 +261,36 @@ def rerun_stops(output: str, argv: list[str] | None, command: str, written: Call
 
 
 
-@contextmanager
-def fresh_output(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool, what: str,
-                 argv: list[str] | None, command: str):
-    """The output contract of a command that cannot resume and writes the files `names` into the directory `output`
-    (finetune-sts, train-words): `output` apart from the inputs (`check_apart`), one run at a time
-    (`output_locked`), the `names` an earlier run left there (`what`) refused without --overwrite and deleted with
-    it (`replace_earlier`); a stop removes the files this run wrote (`rerun_stops`)."""
-    names = tuple(names)
-    check_apart(output, inputs)
-    with output_locked(output, command):
-        replace_earlier(output, left_in(output, names), overwrite, what)
-        with rerun_stops(output, argv, command, lambda: left_in(output, names)):
-            yield
-
 # An evaluation's results (eval, eval-xling, eval-transfer, eval-words, eval-paraphraser, adversarial): files written
 # into a results directory at the end of the run, each whole (models/evaluation/tables.py `write_result_file`)
 @contextmanager
 def results_output(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
-                   argv: list[str] | None, command: str, extra: Iterable[str] = ()):
-    """The output contract of an evaluation for its whole run: one run at a time on `output` (`output_locked`,
-    taken after `check_apart`), the results claimed (`claim_results`) and, after a stop, the result files this run
-    wrote removed (`rerun_stops`)."""
-    names = tuple(names)
+                   argv: list[str] | None, command: str, extra: Iterable[str] = (),
+                   held: str = "the results of an earlier run"):
+    """The output contract of a run that writes the files `names` into the directory `output` and cannot resume (an
+    evaluation; finetune-sts, train-words) for its whole run: one run at a time on `output` (`output_locked`, taken
+    after `check_apart`), the files of an earlier run (`held`) claimed (`claim_results`) and, after a stop, the files
+    this run wrote removed (`rerun_stops`)."""
+    names, inputs = tuple(names), list(inputs)
     check_apart(output, inputs)
     with output_locked(output, command):
-        claim_results(output, inputs, names, overwrite, extra)
+        claim_results(output, inputs, names, overwrite, extra, held)
         with rerun_stops(output, argv, command, lambda: left_in(output, names)):
             yield
 
 
 def claim_results(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
-                  extra: Iterable[str] = ()) -> None:
+                  extra: Iterable[str] = (), held: str = "the results of an earlier run") -> None:
     """The output contract of an evaluation writing the files `names` into the directory `output`: apart from the
-    inputs (`check_apart`), not a file, and the results of an earlier run there (any of `names`, `left_in`)
-    refused without --overwrite and deleted with it (`replace_earlier`), together with `extra` (what else such a
-    run leaves in `output`: its caches). Then the directory is made, and must be writable: all before any work."""
+    inputs (`check_apart`), not a file, and the files of an earlier run there (any of `names`, `left_in`; `held`
+    names them) refused without --overwrite and deleted with it (`replace_earlier`), together with `extra` (what
+    else such a run leaves in `output`: its caches). Then the directory is made, and must be writable: all before
+    any work."""
     check_apart(output, inputs)
     if os.path.exists(output) and not os.path.isdir(output):
         raise ConfigError(f"--output {output} exists and is not a directory")
     earlier = left_in(output, names)
-    replace_earlier(output, earlier + (left_in(output, extra) if earlier else []), overwrite,
-                    "the results of an earlier run")
+    replace_earlier(output, earlier + (left_in(output, extra) if earlier else []), overwrite, held)
     make_output_dir(output)
     if not os.access(output, os.W_OK | os.X_OK):
         raise ConfigError(f"--output {output} is not writable")

@@ -1,6 +1,8 @@
 """The `paranmt` command line: the top-level help imports no command module, every command's listed help is the
 one its module registers, and a missing extra is one line on stderr naming it (exit 2)."""
 import argparse
+import dataclasses
+import importlib
 import subprocess
 import sys
 
@@ -33,13 +35,13 @@ def test_top_level_help_imports_no_command_module_and_no_heavy_library():
 
 def registered_help(command: str) -> str | None:
     subparsers = argparse.ArgumentParser().add_subparsers()
-    __import__(f"paranmt.pipelines.{cli.COMMANDS[command]}", fromlist=["register"]).register(subparsers)
+    cli.register(command, subparsers)
     return next(action.help for action in subparsers._choices_actions if action.dest == command)
 
 
 @pytest.mark.parametrize("command", sorted(cli.COMMANDS))
 def test_listed_help_is_the_registered_help(command):
-    """`command_help` reads the module source; it must give what `register` gives (a literal help= string)."""
+    """`command_help` reads the module source; it must give what the declaration registers (a literal help=)."""
     listed = cli.command_help(command)
     assert listed and listed == registered_help(command)
 
@@ -88,7 +90,7 @@ def test_a_missing_module_outside_the_extras_is_not_hidden():
 
 def test_every_train_flag_has_help_with_its_default():
     subparsers = argparse.ArgumentParser().add_subparsers()
-    __import__("paranmt.pipelines.train", fromlist=["register"]).register(subparsers)
+    cli.register("train", subparsers)
     actions = [a for a in subparsers.choices["train"]._actions if a.option_strings and a.dest != "help"]
     assert len(actions) > 30
     assert [a.option_strings[0] for a in actions if not a.help] == []
@@ -189,11 +191,11 @@ def settings_cases(tmp_path):
     return {
         "finetune-sts": (["--model", "m", "--data-dir", str(data), "--output", out, "--lr", "0.5",
                           "--set", "hidden=7", "--set", "lr=0.25", "--freeze-encoder"],
-                         "paranmt.pipelines.finetune_sts.fine_tune", lambda a: a[1], {"epochs": 3},
+                         "paranmt.pipelines.finetune_sts.COMMAND", lambda a: a[0], {"epochs": 3},
                          {"epochs": 3, "hidden": 7, "lr": 0.25, "freeze_encoder": True, "task": "sick-r"}),
         "train-words": (["--input", str(files["ppdb.txt"]), "--output", out, "--epochs", "2", "--set", "margin=1",
                          "--set", "epochs=4"],
-                        "paranmt.pipelines.train_words.train_into", lambda a: a[1], {"dim": 16},
+                        "paranmt.pipelines.train_words.COMMAND", lambda a: a[0], {"dim": 16},
                         {"dim": 16, "margin": 1.0, "epochs": 4}),
         "probe": (["--input", str(files["ppdb.txt"]), "--output", out, "--sts-dir", str(data), "--seed", "3",
                    "--set", "train.dim=9"],
@@ -245,11 +247,19 @@ def command_line(command: str, tmp_path) -> tuple[list[str], str, object, dict]:
     return [command, *argv], target, read, expected
 
 
+def replace(monkeypatch, target: str, fake) -> None:
+    """`target` replaced by `fake`; a command's declaration (`MODULE.COMMAND`) by one whose `run` is `fake`."""
+    if target.endswith(".COMMAND"):
+        declared = importlib.import_module(target.rsplit(".", 1)[0]).COMMAND
+        fake = dataclasses.replace(declared, run=fake)
+    monkeypatch.setattr(target, fake)
+
+
 @pytest.mark.parametrize("command", SETTINGS_COMMANDS)
 def test_config_flags_and_set_reach_the_commands_settings(command, tmp_path, monkeypatch):
     argv, target, read, expected = command_line(command, tmp_path)
     calls = []
-    monkeypatch.setattr(target, lambda *args, **kwargs: calls.append(args) or 0)
+    replace(monkeypatch, target, lambda *args, **kwargs: calls.append(args) or 0)
     assert cli.main(argv) == 0
     assert subset(as_dict(read(calls[0])), expected) == expected
 

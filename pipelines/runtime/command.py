@@ -1,0 +1,192 @@
+"""One declaration per command (issue 45 item 2): a `Command` names the command, its config class, its run
+function, the inputs its output must stay apart from and its output kind, and pipelines/cli.py builds the rest from
+it: the parser (`--help` line and description, a flag per setting, `--config` YAML of the command's keys, `--set`,
+the output kind's `--resume` / `--overwrite`, the hatch of flags no config holds), the loaded config, the output
+checks and claim, and the one-line stops.
+
+    COMMAND = Command("eval", EvalConfig, run, help="STS evaluation of a sentence encoder", description=__doc__,
+                      inputs=("model", "sts_dir"), output=ResultsFolder(RESULTS), required=("model", "sts_dir", ...))
+
+`paranmt --help` reads each `help=` from the module's source (pipelines/cli.py `command_help`): the declaration is a
+module-level call with literal `name` and `help`. `run(config, args)` is called with the output claimed and stops
+in one line (its exit code; None is 0); `check(config, args)` checks the inputs before the output is claimed.
+
+The output kinds (what a run leaves, and what a rerun does with it: pipelines/runtime/outputs.py has the contract):
+`NoOutput` (prints only), `OutputFile` (one file, written whole), `ResultsFolder` (files written whole into a
+directory; `--overwrite` replaces them) and `ModelDirectory` (a trainer's model and checkpoint: `--resume` goes on
+with the settings the stopped run saved there, `--overwrite` starts again).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from paranmt.pipelines.runtime import outputs
+from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
+from paranmt.pipelines.runtime.rejects import add_reject_rate_flag, check_reject_rate
+from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.paths import asset_path
+
+
+def given(config, args: argparse.Namespace, name: str):
+    """The value of the setting `name` of a command: its config's field, else its own flag (the hatch)."""
+    return getattr(config, name) if hasattr(config, name) else getattr(args, name, None)
+
+
+def paths(config, args: argparse.Namespace, names: Iterable[str]) -> list[str | None]:
+    """The values of the settings `names` (a list-valued setting gives each of its paths), asset names resolved as
+    the models' readers do (schemas/paths.py `asset_path`)."""
+    found: list[str | None] = []
+    for name in names:
+        value = given(config, args, name)
+        found += [asset_path(str(path)) if path else None
+                  for path in (value if isinstance(value, (list, tuple)) else [value])]
+    return found
+
+
+@dataclass(frozen=True)
+class NoOutput:
+    """A command that writes nothing (it prints): a stop is one line saying so."""
+    resumable = False
+
+    def add_flags(self, parser, command: "Command") -> None:
+        """No --resume or --overwrite."""
+
+    @contextmanager
+    def claimed(self, command: "Command", config, args):
+        with outputs.stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again"):
+            yield
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file (`flag`, a setting; none given: the command prints instead), written whole at the end: apart from
+    the inputs, not a directory, an existing one refused without --overwrite (`held` names what it holds); a stop
+    leaves none (`nothing` says so)."""
+    held: str
+    nothing: str
+    overwrite_help: str
+    flag: str = "output"
+    resumable = False
+
+    def add_flags(self, parser, command: "Command") -> None:
+        parser.add_argument("--overwrite", action="store_true", help=self.overwrite_help)
+
+    @contextmanager
+    def claimed(self, command: "Command", config, args):
+        path = given(config, args, self.flag)
+        if path:
+            option = "--" + self.flag.replace("_", "-")
+            outputs.check_apart(path, command.input_paths(config, args), option)
+            if os.path.isdir(path):
+                raise ConfigError(f"{option} {path} is a directory; give a file")
+            outputs.claim(path, self.held if os.path.exists(path) else None, False, args.overwrite, option,
+                          resumable=False)
+        where = os.path.dirname(os.path.abspath(path)) if path else "."
+        with outputs.stops_in_one_line(lambda: self.nothing, lambda: "run the same command again", where):
+            yield
+
+
+@dataclass(frozen=True)
+class ResultsFolder:
+    """Files `names` written whole into the directory `--output` (an evaluation's results; a run that cannot
+    resume): pipelines/runtime/outputs.py `results_output`. An earlier run's (`held` names them; `extra`: what
+    else such a run leaves there) are refused without --overwrite, replaced with it."""
+    names: tuple[str, ...]
+    held: str = "the results of an earlier run"
+    extra: tuple[str, ...] = ()
+    overwrite_help: str | None = None
+    resumable = False
+
+    def add_flags(self, parser, command: "Command") -> None:
+        parser.add_argument("--overwrite", action="store_true", help=self.overwrite_help or (
+            f"replace the {' and '.join(self.names)} an earlier run left in --output (without --overwrite, an "
+            f"--output holding them is refused)"))
+
+    def claimed(self, command: "Command", config, args):
+        return outputs.results_output(given(config, args, "output"), command.input_paths(config, args), self.names,
+                                      args.overwrite, getattr(args, "argv", None), command.name, self.extra,
+                                      self.held)
+
+
+@dataclass(frozen=True)
+class ModelDirectory:
+    """A trainer's model directory `--output`, resumable: pipelines/runtime/outputs.py `training_output`, the
+    config saved there (`SAVED_AS`) taken up again by --resume. `directory` and `checkpoint`: how the help names
+    them; `data`: the setting naming the training inputs, and `selection` those that choose the pairs kept, which
+    --resume compares with the stopped run's."""
+    directory: str = "<output>"
+    checkpoint: str = "checkpoint"
+    data: str = "train"
+    selection: tuple[str, ...] = ()
+    resumable = True
+
+    def add_flags(self, parser, command: "Command") -> None:
+        add_output_flags(parser, f"{self.directory}/{self.checkpoint}",
+                         f"{self.directory}/{command.config.SAVED_AS}")
+
+    def claimed(self, command: "Command", config, args):
+        return outputs.training_output(
+            given(config, args, "output"), command.input_paths(config, args), args.resume, args.overwrite,
+            getattr(args, "argv", None), command.name, config, given(config, args, self.data),
+            {name: given(config, args, name) for name in self.selection} or None)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command of `paranmt` (module docstring): `name`, its `config` class (the settings), `run(config, args)`,
+    `help` (its line of `paranmt --help`) and `description`; `inputs`: the settings (config fields, or flags of the
+    hatch) naming what it reads, which its output must stay apart from; `output`: its output kind; `required`: the
+    settings it cannot run without; `check(config, args)`: input checks before the output is claimed; `flags(parser)`:
+    the hatch, flags no config holds; `rejects`: it takes --max-reject-rate; `what`: the config's name in errors;
+    `example` of --set; `sections` whose fields have flags; `raw_description`: the description's lines kept;
+    `defaults`: further parser defaults."""
+    name: str
+    config: type
+    run: Callable[..., int | None]
+    help: str
+    description: str
+    inputs: tuple[str, ...] = ()
+    output: NoOutput | OutputFile | ResultsFolder | ModelDirectory = NoOutput()
+    required: tuple[str, ...] = ()
+    check: Callable[..., None] | None = None
+    flags: Callable[[argparse.ArgumentParser], None] | None = None
+    rejects: bool = False
+    what: str = ""
+    example: str = ""
+    sections: tuple[str, ...] | dict = ()
+    raw_description: bool = False
+    defaults: dict = field(default_factory=dict)
+
+    def register(self, subparsers) -> argparse.ArgumentParser:
+        """The command's parser, added to `subparsers` (pipelines/cli.py)."""
+        parser = subparsers.add_parser(self.name, help=self.help, description=self.description,
+                                       **({"formatter_class": argparse.RawDescriptionHelpFormatter}
+                                          if self.raw_description else {}))
+        if self.flags is not None:
+            self.flags(parser)
+        add_config_arguments(parser, self.config, self.example, sections=self.sections)
+        self.output.add_flags(parser, self)
+        if self.rejects:
+            add_reject_rate_flag(parser)
+        parser.set_defaults(func=self.execute, **self.defaults)
+        return parser
+
+    def input_paths(self, config, args) -> list[str | None]:
+        return paths(config, args, self.inputs)
+
+    def execute(self, args: argparse.Namespace) -> int:
+        """Run the command line parsed into `args`: its config loaded (the one a stopped run saved, with --resume
+        of a resumable output), the inputs checked, the output claimed, `run` under the one-line stops."""
+        saved_in = (lambda config: given(config, args, "output")) if self.output.resumable else None
+        config = load_command_config(self.config, args, self.what or f"{self.name} config", self.required,
+                                     saved_in=saved_in)
+        if self.rejects:
+            check_reject_rate(args.max_reject_rate)
+        if self.check is not None:
+            self.check(config, args)
+        with self.output.claimed(self, config, args):
+            return self.run(config, args) or 0
