@@ -20,7 +20,7 @@ from paranmt.models.encoders import load_encoder
 from paranmt.models.scoring.para_score import ParaScorer
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.errors import ConfigError
-from paranmt.schemas.metadata import manifest_languages
+from paranmt.schemas.metadata import LANGUAGE_ALIASES, covers, manifest_languages
 from paranmt.schemas.paths import asset_path
 from xling_data import split, wmt_bt_split
 
@@ -35,7 +35,7 @@ def held_out_pairs(data: Path, lang: str, wmt: bool = False) -> tuple[str, list[
     is one and `wmt` is False, else wmt-bt's held-out segments of that source language."""
     if not wmt and (data / "bitext" / f"{lang}-en").is_dir():
         return "Tatoeba", split(data / "bitext" / f"{lang}-en")[1]
-    _, heldout, _ = wmt_bt_split(data / "wmt-bt", lang)
+    _, heldout, _ = wmt_bt_split(data / "wmt-bt", LANGUAGE_ALIASES.get(lang, lang))     # wmt-bt's `li`: files liv
     return "WMT", heldout
 
 
@@ -79,7 +79,7 @@ def main() -> int:
     if listed is None:
         raise ConfigError(f"--encoder {args.encoder}: no MANIFEST.json listing its languages")
     languages = args.languages.split(",") if args.languages else [lang for lang in listed if lang != "en"]
-    unknown = [lang for lang in languages if lang not in listed]
+    unknown = [lang for lang in languages if not covers(listed, lang)]
     if unknown:
         raise ConfigError(f"--languages: {args.encoder} lists {', '.join(listed)}, not {', '.join(unknown)}")
     scorer = ParaScorer(load_encoder(asset_path(args.encoder)))
