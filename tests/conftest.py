@@ -135,3 +135,26 @@ def tiny_data_folder(shared_data, tmp_path_factory) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text("".join(lines[:int(header)] + rows), encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="session")
+def untrained_encoder(built_once, shared_data):
+    """untrained_encoder(kind) -> the directory of an untrained 20-d encoder of that kind (`paranmt train --epochs
+    0`: its weights as initialized) with the word vocabulary of 2,000 real wmt22 cs-en pairs; each kind is built
+    once per session, on first use."""
+    def get(kind: str) -> Path:
+        import csv
+        import gzip
+
+        from paranmt.pipelines.cli import main
+
+        def build(root: Path) -> None:
+            with gzip.open(shared_data / "wmt-bt" / "wmt22.cs-en.tsv.gz", "rt", encoding="utf-8") as handle:
+                rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))[:2000]
+            (root / "pairs.tsv").write_text("".join(f"{r['ref']}\t{r['bt']}\n" for r in rows), encoding="utf-8")
+            assert main(["train", "--train", str(root / "pairs.tsv"), "--encoder", kind, "--epochs", "0",
+                         "--dim", "20", "--output", str(root / kind)]) == 0
+
+        return built_once(f"untrained-{kind}", build) / kind
+
+    return get

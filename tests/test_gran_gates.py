@@ -3,8 +3,6 @@ mean of x_t * g_t), and benchmarks/gran_gates.py reads the Penn Treebank sample'
 counts every word of the sentences it keeps once, and stops in one line on an encoder that is not a GRAN."""
 from __future__ import annotations
 
-import csv
-import gzip
 import subprocess
 import sys
 from pathlib import Path
@@ -23,17 +21,9 @@ import gran_gates  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def gran(shared_data, tmp_path_factory) -> Path:
+def gran(untrained_encoder) -> Path:
     """A 20-d GRAN (`paranmt train --epochs 0`) with the word vocabulary of 2,000 wmt22 cs-en pairs."""
-    root = tmp_path_factory.mktemp("gran")
-    with gzip.open(shared_data / "wmt-bt" / "wmt22.cs-en.tsv.gz", "rt", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))[:2000]
-    (root / "pairs.tsv").write_text("".join(f"{r['ref']}\t{r['bt']}\n" for r in rows), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", "train", "--train", str(root / "pairs.tsv"),
-                             "--encoder", "gran", "--epochs", "0", "--dim", "20", "--output", str(root / "gran")],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    return root / "gran"
+    return untrained_encoder("gran")
 
 
 def test_the_gates_are_the_ones_the_embedding_applies(gran):

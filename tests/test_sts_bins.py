@@ -3,8 +3,6 @@ few thousand real wmt-bt pairs: the unknown-word bins and the length bins each p
 is the encoder's Pearson on the dataset as `paranmt eval` scores it."""
 from __future__ import annotations
 
-import csv
-import gzip
 import subprocess
 import sys
 from pathlib import Path
@@ -21,17 +19,9 @@ SCRIPT = REPO / "benchmarks" / "sts_bins.py"
 
 
 @pytest.fixture(scope="module")
-def word_encoder(shared_data, tmp_path_factory) -> Path:
+def word_encoder(untrained_encoder) -> Path:
     """An untrained WORD encoder (`paranmt train --epochs 0`) with the vocabulary of 2,000 wmt22 cs-en pairs."""
-    root = tmp_path_factory.mktemp("bins")
-    with gzip.open(shared_data / "wmt-bt" / "wmt22.cs-en.tsv.gz", "rt", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))[:2000]
-    (root / "pairs.tsv").write_text("".join(f"{r['ref']}\t{r['bt']}\n" for r in rows), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", "train", "--train", str(root / "pairs.tsv"),
-                             "--encoder", "word", "--epochs", "0", "--dim", "20", "--output", str(root / "word")],
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    return root / "word"
+    return untrained_encoder("word")
 
 
 def tables(stdout: str) -> list[dict[str, list[str]]]:
