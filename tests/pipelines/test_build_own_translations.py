@@ -14,7 +14,9 @@ NAMED = "id=id,cs=source,ref=ref,bt=bt"
 
 
 def build(*args):
-    return main(["build", *map(str, args)])
+    """`paranmt build ARGS` in one process (`--direct_running_mode in_memory`): what is tested here is what the
+    stages write, the same with the worker processes of the default mode."""
+    return main(["build", *map(str, args), "--direct_running_mode", "in_memory"])
 
 
 @pytest.fixture(scope="module")
