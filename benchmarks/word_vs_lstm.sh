@@ -9,7 +9,8 @@
 #
 # WMT_BT_TRAIN: the training part (default work/wmt-bt/scored-train, as benchmarks/wmt_bt_corpus.sh writes it).
 # The budget is wall time of the training steps: run it on a quiet core (one thread). Rerunning resumes (`--resume`:
-# the runs already in OUT/results.csv are kept). Numbers: benchmarks/RESULTS.md, "Trainers at the machine's limit".
+# the runs already in OUT/results.csv are kept; the trained encoders stay in OUT/runs/, for
+# benchmarks/error_analysis.py). Numbers: benchmarks/RESULTS.md, "Trainers at the machine's limit".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=$1; MINUTES=${2:-12}
@@ -18,7 +19,7 @@ TRAIN=${WMT_BT_TRAIN:-work/wmt-bt/scored-train}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
 nice -n "${NICE:-10}" "$PY" -m paranmt.pipelines.cli probe --input "$TRAIN" --pairs "${PAIRS:-100000}" \
-  --models word lstm --sts-dir ../shared/data/sts --output "$OUT" $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
+  --models word lstm --keep-encoders --sts-dir ../shared/data/sts --output "$OUT" $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
   --datasets STS2012-test STS2013-test STS2014-test STS2015-test STS2017/track5.en-en stsbenchmark/sts-dev \
   --set train.epochs=1000 --set "train.time_budget_minutes=$MINUTES"
 "$PY" - "$OUT/results.csv" <<'PY'
