@@ -1,16 +1,17 @@
 """`paranmt report`: one self-contained HTML page about a corpus, and the rating sheet of P18's manual evaluation.
 
     paranmt report --input SHARDS --output DIR [--by COLUMN] [--per-band 10] [--seed paranmt] [--where COND]
-                   [--rate] [--sample-size 10000] [--overwrite]
+                   [--rate [--blind]] [--sample-size 10000] [--overwrite]
     paranmt report --ratings FILE.csv [FILE.csv ...] --output DIR [--overwrite]
 
 The first writes DIR/index.html (no network: style, script and plots inline) about the shards of a build, a
 filtered corpus or `paranmt paraphrase`: the build's accounting and rejects, distributions, P18 Table 1, template
 pairs, seeded samples per band, a preview of each filter preset and of `--where`; `--rate` adds the two questions
-of the paper's manual evaluation to every sampled pair, kept in the browser and saved as a CSV. The second turns
-such CSVs (one per annotator) into the per-band table beside P18 Table 3: DIR/ratings.html and ratings.json (the
-CSV carries each pair's band and the band's rows, so it needs no --input). The shards are read once, batch by
-batch (transforms/shards.py), into the collectors of models/report; see docs/report.md.
+of the paper's manual evaluation to every sampled pair, kept in the browser and saved as a CSV; `--rate --blind`
+makes the page that sheet alone, its pairs in one shuffled numbered list with no score, band or id in sight. The
+second turns such CSVs (one per annotator) into the per-band table beside P18 Table 3: DIR/ratings.html and
+ratings.json (the CSV carries each pair's band and the band's rows, so it needs no --input). The shards are read
+once, batch by batch (transforms/shards.py), into the collectors of models/report; see docs/report.md.
 """
 from __future__ import annotations
 
@@ -44,6 +45,9 @@ class ReportConfig(Config):
                                 "0.5 and trigram_overlap <= 0.7\"")
     rate: bool = setting(False, flag={"action": "store_true"}, help="add the paraphrase and fluency questions (1-3) "
                          "to every sampled pair: a rating sheet")
+    blind: bool = setting(False, flag={"action": "store_true"}, help="with --rate: a blind rating sheet, the pairs "
+                          "of all bands in one list shuffled with --seed, each showing its two texts only (no "
+                          "score, band, id, language or system; the saved CSV is the same)")
     sample_size: int = bounded(10_000, 1, help="references per corpus for the Table 1 statistics (length, IDF, "
                                "entropies)")
     ratings: list[str] = setting(default_factory=list, help="ratings CSV(s) saved by a rating "
@@ -56,6 +60,8 @@ class ReportConfig(Config):
                               "a ratings CSV carries each pair's band and the band's rows")
         if not self.ratings and not self.input:
             raise ConfigError("give --input SHARDS (or --ratings FILE.csv)")
+        if self.blind and not self.rate:
+            raise ConfigError("--blind is a mode of the rating sheet: give --rate --blind")
         if self.by not in NUMERIC_COLUMNS:
             raise ConfigError(f"--by {self.by}: bands are of a numeric pair column, one of "
                               f"{', '.join(NUMERIC_COLUMNS)}")
@@ -163,7 +169,7 @@ def make_report(config: ReportConfig, files: list[str], command: str) -> dict:
     paraphrases = "source_id" in names and "kept" in names
     report = {"input": config.input, "shards": len(files), "command": command, "seed": config.seed,
               "by": config.by, "per_band": config.per_band, "rate": config.rate,
-              "build": build_side(layout.shard_pattern(config.input)[1], config.seed)}
+              "blind": config.blind, "build": build_side(layout.shard_pattern(config.input)[1], config.seed)}
     if paraphrases:
         if config.rate or config.where:
             raise ConfigError(f"{config.input} holds paraphrase shards (`paranmt paraphrase`): --rate and --where "

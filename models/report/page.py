@@ -6,10 +6,18 @@ Escaping: the data is untrusted text (sentences, ids, parses, details of rejects
 escapes every child and attribute value with html.escape unless it is `Safe` (markup `h` itself made), so a value
 can only ever be text. The script reads the page through data attributes and `textContent`, and writes only
 `textContent`, `checked`, localStorage and a CSV download: no `innerHTML`, no `eval`.
+
+A blind rating sheet (`paranmt report --rate --blind`) shows its reader the two texts of each pair only; what the
+ratings CSV carries of a pair (its id, band, the band's rows, its trigram overlap) is in the page sealed (`seal`):
+JSON whose bytes are XORed with the report's id and written in base64, so that neither a reader's eye nor one
+reading the page's source (a language-model reader) meets a score, band or id in it. Sealed is not encrypted: the
+page's script unseals it for the CSV, and so can anyone who sets out to.
 """
 from __future__ import annotations
 
+import base64
 import html
+import json
 
 RATING_COLUMNS = ("pair_id", "by", "band", "band_low", "band_high", "band_rows", "trigram_overlap", "paraphrase",
                   "fluency")
@@ -20,6 +28,13 @@ QUESTIONS = {
     "fluency": ("Fluency of the translation", {"1": "more than two grammatical errors, or not natural English",
                                                "2": "one or two grammatical errors", "3": "no grammatical error"}),
 }
+
+
+def seal(fields: dict[str, str], key: str) -> str:
+    """`fields` sealed with `key` (an ASCII string): their JSON (ASCII), each byte XORed with the key's byte at the
+    same position modulo its length, in base64 (the module docstring; the script's `unseal` undoes it)."""
+    data, mask = json.dumps(fields).encode("ascii"), key.encode("ascii")
+    return base64.b64encode(bytes(byte ^ mask[i % len(mask)] for i, byte in enumerate(data))).decode("ascii")
 
 
 class Safe(str):
@@ -151,14 +166,23 @@ SCRIPT = Safe("""
     value = value === undefined || value === null ? "" : String(value);
     return /[",\\r\\n]/.test(value) ? "\\"" + value.replace(/"/g, "\\"\\"") + "\\"" : value;
   }
+  function unseal(pair) {     // the CSV fields of a blind sheet's pair (page.py seal)
+    var data = window.atob(pair.getAttribute("data-sealed")), key = document.body.getAttribute("data-report");
+    var json = "";
+    for (var i = 0; i < data.length; i += 1) {
+      json += String.fromCharCode(data.charCodeAt(i) ^ key.charCodeAt(i %% key.length));
+    }
+    return JSON.parse(json);
+  }
   function csv() {
     var lines = [COLUMNS.join(",")];
     pairs.forEach(function (pair) {
       var answers = store[pair.getAttribute("data-id")] || {};
       if (!answers.paraphrase && !answers.fluency) { return; }
+      var sealed = pair.hasAttribute("data-sealed") ? unseal(pair) : null;
       lines.push(COLUMNS.map(function (column) {
         if (column === "paraphrase" || column === "fluency") { return field(answers[column]); }
-        return field(pair.getAttribute("data-" + column.replace(/_/g, "-")));
+        return field(sealed ? sealed[column] : pair.getAttribute("data-" + column.replace(/_/g, "-")));
       }).join(","));
     });
     return lines.join("\\r\\n") + "\\r\\n";

@@ -4,15 +4,18 @@ rating controls of `--rate`), filter previews, and for `paranmt paraphrase` shar
 
 Each section is `<section id=NAME>` with its counts in data attributes (`data-rows`, `data-read`, ...), which the
 tests compare with the shards' own counts; each shown pair is `<article class="pair">` with its id, band and the
-band's row count in data attributes, which the rating script writes into the ratings CSV.
+band's row count in data attributes, which the rating script writes into the ratings CSV. A blind rating sheet
+(`--rate --blind`) is the samples section alone, as one shuffled numbered list of pairs that show their two texts
+only, the CSV's fields sealed (page.py `seal`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import random
 
 from paranmt.models.report.diff import differing
-from paranmt.models.report.page import QUESTIONS, Safe, h, histogram, number, page, share, table
+from paranmt.models.report.page import QUESTIONS, Safe, h, histogram, number, page, seal, share, table
 
 SCORE_COLUMNS = ("para_score", "trigram_overlap", "bt_score", "simile", "xsim")
 
@@ -21,14 +24,19 @@ def marked(pieces: list[tuple[str, bool]]) -> Safe:
     return h("span", *(h("mark", piece) if differs else piece for piece, differs in pieces))
 
 
+def rating_fields(row: dict, band: dict, by: str) -> dict[str, str]:
+    """What the ratings CSV carries of a sampled pair besides its answers (RATING_COLUMNS), as the page's text."""
+    values = {"pair_id": row.get("id"), "by": by, "band": band["band"], "band_low": band["low"],
+              "band_high": band["high"], "band_rows": band["rows"], "trigram_overlap": row.get("trigram_overlap")}
+    return {column: "" if value is None else str(value) for column, value in values.items()}
+
+
 def pair_article(row: dict, band: dict | None = None, by: str = "", rate: bool = False, index: int = 0,
-                 extra: Safe | None = None) -> Safe:
+                 extra: Safe | None = None, blind_key: str | None = None) -> Safe:
     """One pair: reference beside translation with the differing words marked, its scores, and with `rate` the
-    two questions of the paper's manual evaluation."""
-    ref, bt = differing(row.get("ref") or "", row.get("bt") or "")
-    scores = [f"{name} {number(row[name])}" for name in SCORE_COLUMNS if row.get(name) is not None]
-    if by and by not in SCORE_COLUMNS and row.get(by) is not None:
-        scores.append(f"{by} {number(row[by])}")
+    two questions of the paper's manual evaluation. With `blind_key` (a blind rating sheet: the report's id) it is
+    pair number index + 1 and shows the two texts and the questions only: no id, corpus, language, score or marks;
+    its rating fields are sealed with the key (page.py `seal`)."""
     controls = []
     if rate:
         for question, (title, answers) in QUESTIONS.items():
@@ -36,18 +44,25 @@ def pair_article(row: dict, band: dict | None = None, by: str = "", rate: bool =
                 h("label", h("input", type="radio", name=f"{question}-{index}", value=value,
                              data_question=question), f" {value} ", h("span", meaning, class_="dim"))
                 for value, meaning in answers.items()), class_="rate", data_question=question))
-    attrs = {}
-    if band is not None:
-        attrs = {"data_band": band["band"], "data_band_low": band["low"], "data_band_high": band["high"],
-                 "data_band_rows": band["rows"], "data_by": by, "data_pair_id": row.get("id"),
-                 "data_trigram_overlap": "" if row.get("trigram_overlap") is None else row["trigram_overlap"]}
+    fields = rating_fields(row, band, by) if band is not None else {}
+    if blind_key is not None:
+        return h("article", h("div", h("b", f"Pair {index + 1}"), class_="dim"),
+                 h("div", h("div", h("b", "reference"), row.get("ref") or "", class_="side"),
+                   h("div", h("b", "translation"), row.get("bt") or "", class_="side"), class_="sides"),
+                 *controls, class_="pair", data_id=index + 1, data_rate=rate or None,
+                 data_sealed=seal(fields, blind_key))
+    ref, bt = differing(row.get("ref") or "", row.get("bt") or "")
+    scores = [f"{name} {number(row[name])}" for name in SCORE_COLUMNS if row.get(name) is not None]
+    if by and by not in SCORE_COLUMNS and row.get(by) is not None:
+        scores.append(f"{by} {number(row[by])}")
     return h("article",
              h("div", h("span", row.get("id"), class_="mono"), " · ", row.get("corpus") or "",
                (f" · {row['src_lang']}" if row.get("src_lang") else ""), class_="dim"),
              h("div", h("div", h("b", "reference"), marked(ref), class_="side"),
                h("div", h("b", "translation"), marked(bt), class_="side"), class_="sides"),
              h("div", " · ".join(scores), class_="scores"), extra, *controls,
-             class_="pair", data_id=row.get("id"), data_rate=rate or None, **attrs)
+             class_="pair", data_id=row.get("id"), data_rate=rate or None,
+             **{f"data_{column}": value for column, value in fields.items()})
 
 
 def build_section(report: dict) -> Safe:
@@ -195,8 +210,17 @@ def templates_section(pairs: dict) -> Safe:
              id="templates", data_pairs=len(rows))
 
 
-def samples_section(bands: dict, per_band: int, seed: str, rate: bool) -> Safe:
+def samples_section(bands: dict, per_band: int, seed: str, rate: bool, blind_key: str | None = None) -> Safe:
+    """The sampled pairs band by band; with `blind_key` (`--rate --blind`) the rating sheet's one numbered list
+    instead: the pairs of every band in an order shuffled with `random.Random(seed)`, each shown blind."""
     column, parts, index = bands["column"], [], 0
+    if blind_key is not None:
+        drawn = [(band, row) for band in bands["bands"] for row in band["samples"]]
+        random.Random(seed).shuffle(drawn)
+        return h("section", h("h2", "Rating sheet"),
+                 h("p", f"{len(drawn)} pairs, numbered. Rate each on the two questions below it.", class_="dim"),
+                 *(pair_article(row, band, column, rate, index, blind_key=blind_key)
+                   for index, (band, row) in enumerate(drawn)), id="samples", data_shown=len(drawn))
     for band in bands["bands"]:
         if not band["rows"]:
             continue
@@ -275,8 +299,10 @@ def paraphrases_section(paraphrases: dict) -> Safe:
 
 
 def report_id(report: dict) -> str:
-    """A short id of the report (its input, band column, seed and sample), the key of its ratings in the browser."""
-    key = json.dumps([report["input"], report.get("seed"), report.get("by"), report.get("per_band")])
+    """A short id of the report (its input, band column, seed, sample and blindness), the key of its ratings in the
+    browser and of a blind sheet's seal."""
+    key = json.dumps([report["input"], report.get("seed"), report.get("by"), report.get("per_band"),
+                      *(["blind"] if report.get("blind") else [])])
     return hashlib.blake2b(key.encode(), digest_size=8).hexdigest()
 
 
@@ -284,7 +310,9 @@ def render_report(report: dict) -> str:
     """The page of a report dict (pipelines/report.py assembles it from the collectors' summaries)."""
     body, nav = [build_section(report)], [("build", "Build")]
     pairs, paraphrases = report.get("pairs"), report.get("paraphrases")
-    if pairs:
+    if pairs and report.get("blind"):       # the rating sheet alone: no section shows a score or a sampled pair
+        body, nav = [samples_section(pairs["bands"], report["per_band"], report["seed"], True, report_id(report))], []
+    elif pairs:
         body += [distributions_section(pairs["distributions"]), statistics_section(pairs["statistics"]),
                  templates_section(pairs), samples_section(pairs["bands"], report["per_band"], report["seed"],
                                                            report["rate"]),

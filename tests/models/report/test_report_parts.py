@@ -67,6 +67,9 @@ def test_untrusted_text_is_escaped_everywhere():
     assert "<script>" not in markup and "<img" not in markup and "<b>·" not in markup
     assert "&lt;b&gt;" in markup
     assert 'onmouseover="x' not in markup and "&lt;script&gt;" in markup
+    blind = pair_article(row, band, "para_score", rate=True, index=4, blind_key="0123abcd")    # --rate --blind
+    assert "<script>" not in blind and "<img" not in blind and "&lt;script&gt;" in blind and "Pair 5" in blind
+    assert 'onmouseover="x' not in blind and "0.5" not in blind and "&lt;b&gt;" not in blind    # no id, score or corpus
     assert h("td", "a & b", title='"') == '<td title="&quot;">a &amp; b</td>'
 
 

@@ -2,6 +2,9 @@
 blank reference and surplus Czech lines among them, so that the build has rejects): every section's counts are
 the shards' and the manifest's own, the samples are seeded, the filter preview keeps what `paranmt filter`
 keeps, and the command keeps the output contract."""
+import base64
+import csv
+import io
 import json
 import re
 import shutil
@@ -12,6 +15,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from paranmt.models.report.page import QUESTIONS, RATING_COLUMNS
 from paranmt.pipelines.cli import main
 
 LOCAL = ["--direct_running_mode=in_memory", "--direct_num_workers=1"]
@@ -36,6 +40,52 @@ class Sections(HTMLParser):
             self.by_class.setdefault(name, []).append(data)
         if attrs.get("src") or (tag == "link" and attrs.get("href")):
             self.external.append(attrs)
+
+
+class Sheet(HTMLParser):
+    """A rating sheet as its script and its reader meet it: the report id (`data-report`), every rated pair's data
+    attributes in page order, and what a reader reads: the page's text and attribute values outside its style and
+    script, a pair's sealed fields left out."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.report, self.pairs, self.read, self.skipping = None, [], [], False
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.report = attrs.get("data-report", self.report)
+        if tag == "article" and "data-rate" in attrs:
+            self.pairs.append({k[5:]: v for k, v in attrs.items() if k.startswith("data-")})
+        self.skipping = tag in ("style", "script")
+        self.read += [value for key, value in attrs.items() if value and key != "data-sealed"]
+
+    def handle_endtag(self, tag):
+        self.skipping = False
+
+    def handle_data(self, data):
+        if not self.skipping:
+            self.read.append(data)
+
+    def fields(self, pair: dict) -> dict:
+        """What the script writes into the CSV of a pair: its data attributes, or its sealed fields unsealed with
+        the report id (models/report/page.py seal)."""
+        if "sealed" not in pair:
+            return {column: pair.get(column.replace("_", "-"), "") for column in RATING_COLUMNS[:-len(QUESTIONS)]}
+        data, key = base64.b64decode(pair["sealed"]), self.report.encode("ascii")
+        return json.loads(bytes(byte ^ key[i % len(key)] for i, byte in enumerate(data)))
+
+    def saved_csv(self, answers: dict) -> str:
+        """The ratings.csv the sheet's script saves once each pair id of `answers` has its answers (a tuple in the
+        order of QUESTIONS), in page order."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(RATING_COLUMNS)
+        for pair in self.pairs:
+            fields = self.fields(pair)
+            if fields["pair_id"] in answers:
+                writer.writerow([*(fields[c] for c in RATING_COLUMNS[:-len(QUESTIONS)]), *answers[fields["pair_id"]]])
+        return out.getvalue()
 
 
 def report(*args) -> int:
@@ -167,3 +217,47 @@ def test_a_corrupt_side_file_is_one_line_and_no_page(report_build, tmp_path, one
     assert report("--input", copy, "--output", tmp_path / "r") == 2
     assert "manifest.json is not a JSON file" in one_line("report")
     assert not (tmp_path / "r" / "index.html").exists()
+
+
+def test_a_blind_rating_sheet_hides_scores_bands_and_ids_and_saves_the_same_csv(report_build, tmp_path, capsys,
+                                                                                 one_line):
+    """--rate --blind: every pair of the sheet in one list shuffled with --seed, numbered, showing its two texts
+    only; the CSV it saves carries each pair's id, band and scores as the sheet without --blind saves them, so
+    `--ratings` gives the same table for the same answers."""
+    sheets = {}
+    for name, flags in (("open", []), ("blind", ["--blind"]), ("again", ["--blind"]),
+                        ("other", ["--blind", "--seed", "b"])):
+        assert report("--input", report_build, "--output", tmp_path / name, "--rate", "--per-band", 3, *flags) == 0
+        sheets[name] = Sheet((tmp_path / name / "index.html").read_text(encoding="utf-8"))
+    capsys.readouterr()
+    shown, blind = sheets["open"], sheets["blind"]
+    ids = [shown.fields(p)["pair_id"] for p in shown.pairs]
+    order = [blind.fields(p)["pair_id"] for p in blind.pairs]
+    assert len(ids) > 5 and sorted(order) == sorted(ids) and order != ids       # the same pairs, shuffled
+    assert [p["id"] for p in blind.pairs] == [str(n) for n in range(1, len(ids) + 1)]
+    assert order == [sheets["again"].fields(p)["pair_id"] for p in sheets["again"].pairs]
+    other = [sheets["other"].fields(p)["pair_id"] for p in sheets["other"].pairs]
+    assert other != order
+    # nothing a reader reads names a pair's id, corpus, band or score: no number with a decimal point but in the texts
+    rows = pq.read_table(report_build).to_pandas().set_index("id").loc[ids]
+    read = "\n".join(blind.read)
+    for text in (*rows["ref"], *rows["bt"]):
+        read = read.replace(text, "")
+    assert not set(ids) & set(re.findall(r"\S+", read))
+    assert not {shown.fields(p)["band"] for p in shown.pairs} & set(re.findall(r"\(\S+, \S+\]", read))
+    assert not re.search(r"\d\.\d|para_score|trigram", read), read
+    assert not set(rows["corpus"]) & set(re.findall(r"\w+", read))
+    assert 'class="scores"' not in blind.rawdata and "<mark>" not in blind.rawdata
+    # the same answers give the same CSV lines and the same table
+    answers = {pair_id: (str(1 + i % 3), str(1 + i // 3 % 3)) for i, pair_id in enumerate(ids)}
+    tables = []
+    for name, sheet in (("open", shown), ("blind", blind)):
+        saved = tmp_path / f"{name}.csv"
+        saved.write_text(sheet.saved_csv(answers), encoding="utf-8")
+        assert report("--ratings", saved, "--output", tmp_path / f"{name}-table") == 0
+        tables.append((sorted(saved.read_text(encoding="utf-8").splitlines()), capsys.readouterr().out,
+                       json.loads((tmp_path / f"{name}-table" / "ratings.json").read_text())["bands"]))
+    assert tables[0] == tables[1]
+    assert sum(band["rated"] for band in tables[1][2]) == len(ids)
+    assert report("--input", report_build, "--output", tmp_path / "x", "--blind") == 2
+    assert "--blind is a mode of the rating sheet: give --rate --blind" in one_line("report")
