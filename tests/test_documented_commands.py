@@ -120,11 +120,12 @@ COVERAGE = {
     "paranmt lexicon --input LEXDATA --output DIR [--min-count 2] [--alpha 1.0] [--simlex FILE]": ARGUMENTS,
     # docs/report.md
     "paranmt report --input SHARDS --output DIR [--by COLUMN] [--per-band 10] [--seed paranmt] [--where COND] "
-    "[--rate] [--sample-size 10000] [--overwrite]": ARGUMENTS,
+    "[--rate [--blind]] [--sample-size 10000] [--overwrite]": ARGUMENTS,
     "paranmt report --ratings FILE.csv [FILE.csv ...] --output DIR [--overwrite]": ARGUMENTS,
     'paranmt report --input out/sample --output out/sample-report --where "para_score >= 0.5 and '
     'trigram_overlap <= 0.7"': RUN,
     "paranmt report --input out/sample --output out/rating-sheet --rate --per-band 100": RUN,
+    "paranmt report --input out/sample --output out/blind-sheet --rate --blind --per-band 100": RUN,
     "paranmt report --ratings ratings.csv --output out/ratings": ARGUMENTS,     # a CSV a person saved
     # docs/mining.md
     "paranmt mine --source CS --target EN --output DIR [--k 4] [--strategy forward|backward|intersection|max]":
