@@ -1,7 +1,8 @@
 """The report in a real browser: headless Chromium (the Debian package `chromium`; without it the test is skipped
 and says `apt-get install -y chromium`) opens the rating sheet of a real build offline, the sections' counts are
 the manifest's, mouse clicks rate pairs, the ratings survive a reload (localStorage), the download button saves
-ratings.csv, and `paranmt report --ratings` turns that file into the per-band table.
+ratings.csv, and `paranmt report --ratings` turns that file into the per-band table; a blind sheet (`--rate
+--blind`) rated in the browser saves the CSV the open sheet saves for the same answers.
 
 Chromium is driven over the DevTools protocol with websocket-client (in requirements/lock.txt): no driver package.
 """
@@ -155,3 +156,52 @@ def test_the_rating_sheet_in_chromium_round_trips_through_the_csv(report_build, 
     assert rated[first_band]["paraphrase"]["3"] >= 1 and sum(b["rated"] for b in table["bands"]) == 2
     assert f"| para_score {first_band} |" in printed and "| (0.8, 1] | 18.0 | 1/13/86 |" in printed
     assert (tmp_path / "table" / "ratings.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def download(browser, folder) -> list[str]:
+    """The lines of the ratings.csv the sheet's download button saves into `folder`."""
+    folder.mkdir()
+    browser.send("Browser.setDownloadBehavior", behavior="allow", downloadPath=str(folder), eventsEnabled=True)
+    browser.click("#rating-download")
+    saved, deadline = folder / "ratings.csv", time.time() + 30
+    while not saved.exists():
+        assert time.time() < deadline, "no ratings.csv downloaded"
+        time.sleep(0.1)
+    return saved.read_text(encoding="utf-8").splitlines()
+
+
+def test_a_blind_sheet_in_chromium_saves_the_csv_of_the_open_sheet(report_build, browser, tmp_path):
+    """Every pair of the blind sheet rated by its number (answers cycling through 1-3), the CSV downloaded; the
+    same answers given to the same pairs of the sheet without --blind save the same lines, and the same table."""
+    for name, flags in (("blind", ["--blind"]), ("open", [])):
+        assert main(["report", "--input", str(report_build), "--output", str(tmp_path / name), "--rate",
+                     "--per-band", "3", *flags]) == 0
+    browser.open((tmp_path / "blind" / "index.html").as_uri())
+    shown = browser.evaluate("document.querySelectorAll('article.pair[data-rate]').length")
+    assert shown > 5 and browser.evaluate("document.querySelector('article.pair[data-band], .scores, mark')") is None
+    browser.evaluate(f"""for (var i = 0; i < {shown}; i += 1) {{
+        document.querySelector("input[name='paraphrase-" + i + "'][value='" + (1 + i % 3) + "']").click();
+        document.querySelector("input[name='fluency-" + i + "'][value='" + (1 + Math.floor(i / 3) % 3) + "']").click();
+    }}""")
+    assert browser.evaluate("document.getElementById('rating-progress').textContent") == \
+        f"{shown} of {shown} pairs rated"
+    blind = download(browser, tmp_path / "blind-csv")
+    answers = {row["pair_id"]: (row["paraphrase"], row["fluency"]) for row in csv.DictReader(blind)}
+    assert len(answers) == shown and all(row["band"] and row["band_rows"] for row in csv.DictReader(blind))
+
+    browser.open((tmp_path / "open" / "index.html").as_uri())
+    browser.evaluate(f"""(function (answers) {{
+        document.querySelectorAll("article.pair[data-rate]").forEach(function (pair, i) {{
+            var given = answers[pair.dataset.pairId];
+            document.querySelector("input[name='paraphrase-" + i + "'][value='" + given[0] + "']").click();
+            document.querySelector("input[name='fluency-" + i + "'][value='" + given[1] + "']").click();
+        }}); }})({json.dumps(answers)})""")
+    opened = download(browser, tmp_path / "open-csv")
+    assert opened[0] == blind[0] and sorted(opened) == sorted(blind) and opened != blind    # another order
+    assert not browser.errors()
+    tables = []
+    for name in ("blind", "open"):
+        assert main(["report", "--ratings", str(tmp_path / f"{name}-csv" / "ratings.csv"), "--output",
+                     str(tmp_path / f"{name}-table")]) == 0
+        tables.append(json.loads((tmp_path / f"{name}-table" / "ratings.json").read_text())["bands"])
+    assert tables[0] == tables[1] and sum(band["rated"] for band in tables[0]) == shown
