@@ -18,42 +18,43 @@ from pathlib import Path
 
 from paranmt.models.pairs import FORMATS, TRAIN_DATA, load_training_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
-from paranmt.pipelines.runtime.outputs import training_output
-from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
-                                               report_rejects)
+from paranmt.pipelines.runtime.command import Command, ModelDirectory
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
 
-def run(args) -> int:
-    config = load_command_config(TrainConfig, args, "training config", saved_in=lambda _: args.output)
-    suffixes = tuple(args.suffixes.split(",")) if args.suffixes else None
-    if suffixes is not None and len(suffixes) != 2:
+def suffixes(args) -> tuple[str, str] | None:
+    """The Moses suffixes of --suffixes (None: the defaults); ConfigError unless two are given."""
+    given = tuple(args.suffixes.split(",")) if args.suffixes else None
+    if given is not None and len(given) != 2:
         raise ConfigError("--suffixes needs exactly two suffixes, e.g. en,cs")
-    check_reject_rate(args.max_reject_rate)
+    return given
+
+
+def run(config: TrainConfig, args) -> int:
     output = Path(args.output)
-    with training_output(args.output, [*args.train, config.sp_model, config.init_embeddings, config.dev_sts_dir],
-                         args.resume, args.overwrite, getattr(args, "argv", None), "train", config, args.train):
-        pairs, counts = load_training_pairs(args.train, args.format, output, suffixes, config.max_words)
-        report_rejects("train", counts.rejects, counts.read, str(output / TRAIN_DATA))
-        if over_reject_rate("train", counts.read - counts.kept, counts.read, args.max_reject_rate):
-            return EXIT_REJECTS
-        Trainer(config, output).fit(pairs, resume=args.resume)
+    pairs, counts = load_training_pairs(args.train, args.format, output, suffixes(args), config.max_words)
+    report_rejects("train", counts.rejects, counts.read, str(output / TRAIN_DATA))
+    if over_reject_rate("train", counts.read - counts.kept, counts.read, args.max_reject_rate):
+        return EXIT_REJECTS
+    Trainer(config, output).fit(pairs, resume=args.resume)
     log.info("encoder saved to %s", output)
     return 0
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("train", help="train a paraphrastic sentence encoder", description=__doc__)
+def own_flags(parser) -> None:
+    """The training inputs and the output of train, which no config holds."""
     parser.add_argument("--train", nargs="+", required=True, metavar="PATH",
                         help="training input(s): shard directories, Parquet corpora, TSV pair files, Moses prefixes")
     parser.add_argument("--format", choices=FORMATS, default="auto",
                         help="format of the inputs (default auto: by what each path is)")
     parser.add_argument("--suffixes", help="Moses suffixes SIDE1,SIDE2 (default: en,cs or eng,ces)")
     parser.add_argument("--output", required=True, help="output directory (encoder, metrics.jsonl, checkpoint/)")
-    add_output_flags(parser, "<output>/checkpoint", f"<output>/{TrainConfig.SAVED_AS}")
-    add_reject_rate_flag(parser)
-    add_config_arguments(parser, TrainConfig, example="epochs=2")
-    parser.set_defaults(func=run)
+
+
+COMMAND = Command("train", TrainConfig, run, help="train a paraphrastic sentence encoder", description=__doc__,
+                  inputs=("train", "sp_model", "init_embeddings", "dev_sts_dir"), output=ModelDirectory(),
+                  check=lambda config, args: suffixes(args), flags=own_flags, rejects=True, what="training config",
+                  example="epochs=2")

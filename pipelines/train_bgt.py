@@ -18,47 +18,37 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer
 from paranmt.models.pairs import FORMATS, TRAIN_DATA, load_training_pairs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
-from paranmt.pipelines.runtime.outputs import training_output
-from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
-                                               report_rejects)
+from paranmt.pipelines.runtime.command import Command, ModelDirectory
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 
 
-def run(args) -> int:
-    from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer
-
-    config = load_command_config(BGTConfig, args, "bgt config", saved_in=lambda _: args.output)
-    check_reject_rate(args.max_reject_rate)
+def run(config: BGTConfig, args) -> int:
     output = Path(args.output)
-    with training_output(args.output, [*args.train, config.sp_model, config.dev_sts_dir], args.resume,
-                         args.overwrite, getattr(args, "argv", None), "train-bgt", config, args.train,
-                         {"max_words": args.max_words}):
-        pairs, counts = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
-                                            shard_columns=("ref", "cs"))
-        report_rejects("train-bgt", counts.rejects, counts.read, str(output / TRAIN_DATA))
-        if over_reject_rate("train-bgt", counts.read - counts.kept, counts.read, args.max_reject_rate):
-            return EXIT_REJECTS
-        BGTTrainer(config, output).fit(pairs, resume=args.resume)
+    pairs, counts = load_training_pairs(args.train, args.format, output, max_words=args.max_words,
+                                        shard_columns=("ref", "cs"))
+    report_rejects("train-bgt", counts.rejects, counts.read, str(output / TRAIN_DATA))
+    if over_reject_rate("train-bgt", counts.read - counts.kept, counts.read, args.max_reject_rate):
+        return EXIT_REJECTS
+    BGTTrainer(config, output).fit(pairs, resume=args.resume)
     print(f"paranmt train-bgt: {config.variant} trained on {len(pairs)} pairs; its semantic encoder is {output} "
           f"(paranmt eval --model {output} ...)")
     return 0
 
 
-def register(subparsers) -> None:
-    from paranmt.models.bgt.trainer import BGTConfig
-
-    parser = subparsers.add_parser("train-bgt", help="train the bilingual generative transformer (BGT) or a "
-                                   "translation baseline on bitext; its semantic encoder is a paranmt encoder",
-                                   description=__doc__, formatter_class=lambda prog: __import__(
-                                       "argparse").RawDescriptionHelpFormatter(prog))
+def own_flags(parser) -> None:
+    """The bitext, output and pair selection of train-bgt, which no config holds."""
     parser.add_argument("--train", nargs="+", required=True, help="bitext: Moses prefix(es), TSV, or shards")
     parser.add_argument("--output", required=True, help="output directory (encoder, checkpoint/, metrics.jsonl)")
     parser.add_argument("--format", choices=FORMATS, default="auto")
-    add_config_arguments(parser, BGTConfig, example="dev_sts_dir=../shared/data/sts")
     parser.add_argument("--max-words", dest="max_words", type=int, default=100,
                         help="skip pairs with a side longer than this many words")
-    add_output_flags(parser, "OUTPUT/checkpoint/ (or the checkpoint.pt of an older train-bgt)",
-                     f"OUTPUT/{BGTConfig.SAVED_AS}")
-    add_reject_rate_flag(parser)
-    parser.set_defaults(func=run)
+
+
+COMMAND = Command("train-bgt", BGTConfig, run, help="train the bilingual generative transformer (BGT) or a translation "
+                  "baseline on bitext; its semantic encoder is a paranmt encoder", description=__doc__,
+                  raw_description=True, inputs=("train", "sp_model", "dev_sts_dir"), flags=own_flags, rejects=True,
+                  output=ModelDirectory("OUTPUT", "checkpoint/ (or the checkpoint.pt of an older train-bgt)",
+                                        selection=("max_words",)),
+                  what="bgt config", example="dev_sts_dir=../shared/data/sts")

@@ -25,8 +25,9 @@ import json
 import logging
 from pathlib import Path
 
-from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
-                                               report_rejects)
+from paranmt.models.generation.train import ParaphraserTrainConfig
+from paranmt.pipelines.runtime.command import Command, ModelDirectory
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
 
@@ -87,25 +88,6 @@ def recorded_dev(record: Path) -> tuple[list[str], list[str]]:
     return dev, dev_sentences
 
 
-def run(args) -> int:
-    from paranmt.models.generation.train import ParaphraserTrainConfig
-    from paranmt.pipelines.runtime.arguments import load_command_config
-    from paranmt.pipelines.runtime.outputs import training_output
-
-    if not args.input and not args.sentences:
-        raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
-    config = load_command_config(ParaphraserTrainConfig, args, "paraphraser training config",
-                                saved_in=lambda _: args.output)
-    check_reject_rate(args.max_reject_rate)
-    with training_output(args.output, [*args.input, *args.sentences, *args.dev, *args.dev_sentences,
-                                       config.hf_model], args.resume, args.overwrite, getattr(args, "argv", None),
-                         "train-paraphraser", config, [*args.input, *args.sentences]) as mode:
-        output = make_output_dir(args.output)
-        if mode == "resume" and not (args.dev or args.dev_sentences):
-            args.dev, args.dev_sentences = recorded_dev(output / TRAIN_DATA)
-        return train(args, config, output)
-
-
 def read_data(args, config, output: Path, rejects) -> tuple[list, dict, list, list, dict]:
     """(instances, counts, parses seen, held-out instances, their counts) of the training and held-out inputs,
     parsed through the parse cache; the rejected lines counted in `rejects`. ConfigError when they cannot be read
@@ -126,12 +108,21 @@ def read_data(args, config, output: Path, rejects) -> tuple[list, dict, list, li
     return instances, counts, parses, dev, dev_counts
 
 
-def train(args, config, output) -> int:
-    """Read the data (parsed through the cache), train, save (`run` after the output checks)."""
+def check(config: ParaphraserTrainConfig, args) -> None:
+    if not args.input and not args.sentences:
+        raise ConfigError("give training pairs (--input), sentences (--sentences) or both")
+
+
+def run(config: ParaphraserTrainConfig, args) -> int:
+    """Read the data (parsed through the cache; a --resume without held-out data takes the stopped run's), train,
+    save."""
     from paranmt.models.encoding import LineRejects
     from paranmt.models.generation.data import top_templates
     from paranmt.models.generation.train import ParaphraserTrainer
 
+    output = make_output_dir(args.output)
+    if args.resume and not (args.dev or args.dev_sentences):
+        args.dev, args.dev_sentences = recorded_dev(output / TRAIN_DATA)
     rejects = LineRejects()
     instances, counts, parses, dev, dev_counts = read_data(args, config, output, rejects)
     read = rejects.total + sum(c.read for c in [*counts.values(), *dev_counts.values()])
@@ -158,12 +149,8 @@ def train(args, config, output) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    from paranmt.models.generation.train import ParaphraserTrainConfig
-    from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags
-
-    parser = subparsers.add_parser("train-paraphraser", help="train an SCPN / parse-generator / plain paraphraser "
-                                   "on shards, SCPN TSV, pair TSV or single sentences", description=__doc__)
+def own_flags(parser) -> None:
+    """The training and held-out data, the output and the parser of train-paraphraser, which no config holds."""
     parser.add_argument("--input", nargs="+", default=[], metavar="PATH",
                         help="training pairs: shard directories / Parquet, scpn TSV, pair TSV")
     parser.add_argument("--output", required=True, help="model directory (also checkpoint/, metrics.jsonl)")
@@ -177,7 +164,10 @@ def register(subparsers) -> None:
     parser.add_argument("--dev-sentences", nargs="+", default=[], metavar="PATH", help="held-out sentence files")
     parser.add_argument("--parser", default="assets/parser-en", help="parser model directory (default %(default)s)")
     parser.add_argument("--parse-cache", help="parse cache TSV to reuse and extend (default DIR/parses.tsv)")
-    add_output_flags(parser, "DIR/checkpoint", f"DIR/{ParaphraserTrainConfig.SAVED_AS}")
-    add_reject_rate_flag(parser)
-    add_config_arguments(parser, ParaphraserTrainConfig, example="epochs=2")
-    parser.set_defaults(func=run)
+
+
+COMMAND = Command("train-paraphraser", ParaphraserTrainConfig, run, help="train an SCPN / parse-generator / plain "
+                  "paraphraser on shards, SCPN TSV, pair TSV or single sentences", description=__doc__,
+                  inputs=("input", "sentences", "dev", "dev_sentences", "hf_model"), check=check, flags=own_flags,
+                  output=ModelDirectory("DIR", data=("input", "sentences")), rejects=True,
+                  what="paraphraser training config", example="epochs=2")

@@ -36,15 +36,19 @@ def given(config, args: argparse.Namespace, name: str):
     return getattr(config, name) if hasattr(config, name) else getattr(args, name, None)
 
 
-def paths(config, args: argparse.Namespace, names: Iterable[str]) -> list[str | None]:
-    """The values of the settings `names` (a list-valued setting gives each of its paths), asset names resolved as
-    the models' readers do (schemas/paths.py `asset_path`)."""
-    found: list[str | None] = []
+def values(config, args: argparse.Namespace, names: Iterable[str]) -> list:
+    """The values of the settings `names`, a list-valued setting giving each of its values."""
+    found: list = []
     for name in names:
         value = given(config, args, name)
-        found += [asset_path(str(path)) if path else None
-                  for path in (value if isinstance(value, (list, tuple)) else [value])]
+        found += list(value) if isinstance(value, (list, tuple)) else [value]
     return found
+
+
+def paths(config, args: argparse.Namespace, names: Iterable[str]) -> list[str | None]:
+    """The paths the settings `names` give (`values`), asset names resolved as the models' readers do
+    (schemas/paths.py `asset_path`)."""
+    return [asset_path(str(path)) if path else None for path in values(config, args, names)]
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ class ModelDirectory:
     --resume compares with the stopped run's."""
     directory: str = "<output>"
     checkpoint: str = "checkpoint"
-    data: str = "train"
+    data: tuple[str, ...] = ("train",)
     selection: tuple[str, ...] = ()
     resumable = True
 
@@ -131,7 +135,7 @@ class ModelDirectory:
     def claimed(self, command: "Command", config, args):
         return outputs.training_output(
             given(config, args, "output"), command.input_paths(config, args), args.resume, args.overwrite,
-            getattr(args, "argv", None), command.name, config, given(config, args, self.data),
+            getattr(args, "argv", None), command.name, config, values(config, args, self.data),
             {name: given(config, args, name) for name in self.selection} or None)
 
 
