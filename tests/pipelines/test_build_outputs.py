@@ -15,6 +15,7 @@ import pytest
 from paranmt.pipelines.cli import main
 from paranmt.schemas.records import PAIR_SCHEMA, SOURCE_SCORES_TYPE, table_to_pairs, upgrade_table
 
+# one process: what these tests check is what the commands write, the same with the default mode's worker processes
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory", "--direct_num_workers=1"]
 
 
@@ -85,8 +86,8 @@ def test_v1_shards_are_read_as_v2(tmp_path, sample_dir):
     assert upgraded.column("source_scores").type == SOURCE_SCORES_TYPE
     assert table_to_pairs(upgraded)[3]["source_scores"] == pytest.approx({"adq_score": 0.53})
     assert main(["filter", "--input", str(old), "--output", str(tmp_path / "f"), "--set", "sample=1000"]) == 0
-    assert main(["stats", "--input", str(old), "--output", str(tmp_path / "s")]) == 0
-    assert main(["export", "--format", "hf", "--input", str(old), "--output", str(tmp_path / "hf")]) == 0
+    assert main(["stats", "--input", str(old), "--output", str(tmp_path / "s"), *LOCAL]) == 0
+    assert main(["export", "--format", "hf", "--input", str(old), "--output", str(tmp_path / "hf"), *LOCAL]) == 0
     assert build("--input", old, "--format", "shards", "--output", tmp_path / "b", "--stages", "clean", *LOCAL) == 0
     rebuilt = pq.read_table(tmp_path / "b" / "part-00000.parquet")
     assert rebuilt.schema.remove_metadata().equals(PAIR_SCHEMA) and rebuilt.num_rows == len(rows)
@@ -226,6 +227,6 @@ def test_reject_files_of_earlier_layouts_are_still_read(tmp_path, bitext, capsys
     legacy = out / "rejects"                                        # layout 1
     (out / "__paranmt__" / "rejects").rename(legacy)
     assert [p.rsplit("/", 1)[1] for p in reject_files(str(out))] == ["in.tsv.00000.parquet"]
-    assert main(["stats", "--input", str(out), "--output", str(tmp_path / "stats")]) == 0
-    assert main(["export", "--input", str(out), "--format", "hf", "--output", str(tmp_path / "hf")]) == 0
+    assert main(["stats", "--input", str(out), "--output", str(tmp_path / "stats"), *LOCAL]) == 0
+    assert main(["export", "--input", str(out), "--format", "hf", "--output", str(tmp_path / "hf"), *LOCAL]) == 0
     assert len(pd.read_parquet(tmp_path / "hf" / "data")) == 306

@@ -37,7 +37,7 @@ def test_parse_only_if_then_parse_the_rest_later(tmp_path, sample_dir):
         == (~short).sum()
     assert pl.read_parquet(shard).filter(pl.col("parse_skipped").is_null()).height == short.sum()
 
-    assert main(["stats", "--input", str(first), "--output", str(tmp_path / "stats")]) == 0
+    assert main(["stats", "--input", str(first), "--output", str(tmp_path / "stats"), *LOCAL]) == 0
     parses = json.loads((tmp_path / "stats" / "stats.json").read_text())["corpora"]["tatoeba"]["parses"]
     assert parses == {"rows": 16, "ref_parsed": int(short.sum()), "skipped_only_if": int((~short).sum()),
                       "not_parsed_other": 0}

@@ -32,7 +32,7 @@ def shard_bytes(directory):
 def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample_dir):
     """SIGKILL the whole process group as soon as the first shard lands, resume, compare with a clean run."""
     args = ["--input", str(sample_dir / "*"), "--format", "moses", "--shard-rows", "20", "--stages", "read,clean"]
-    assert build(*args, "--output", tmp_path / "clean") == 0
+    assert build(*args, "--output", tmp_path / "clean", *LOCAL) == 0    # the same shards as the default mode's
     expected = shard_bytes(tmp_path / "clean")
     assert len(expected) == 2 * 100      # 2 files x 1,000 pairs / 20 per shard, data + rejects files
 
@@ -79,13 +79,13 @@ def test_full_disk_fails_clearly_leaves_no_partial_file_and_resume_completes(tmp
     for path in written:
         pq.read_table(path)                       # every file that exists is complete
     assert not list((tmp_path / "out").rglob(".*tmp-*"))
-    assert build(*args, "--resume") == 0
+    assert build(*args, "--resume", *LOCAL) == 0
     assert "read 2000 = written 2000 + rejected 0" in capsys.readouterr().out
 
 
 def test_truncated_input_shard_is_one_clear_error_before_any_work(tmp_path, sample_dir, capsys):
     assert build("--input", sample_dir / "*", "--format", "moses", "--output", tmp_path / "a",
-                 "--stages", "read") == 0
+                 "--stages", "read", *LOCAL) == 0
     victim = sorted((tmp_path / "a").glob("*.parquet"))[0]
     victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
     assert build("--input", tmp_path / "a", "--format", "shards", "--output", tmp_path / "b",
