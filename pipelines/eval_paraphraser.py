@@ -38,9 +38,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.generation.config import ParaphraseConfig
-from paranmt.pipelines.runtime.arguments import (add_config_command, add_overwrite_flag, check_generator_section,
-                                                 load_command_config)
-from paranmt.pipelines.runtime.outputs import results_output, stops_in_one_line
+from paranmt.pipelines.runtime.arguments import check_generator_section
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -133,43 +132,34 @@ class EvalParaphraserConfig(Config):
         return self
 
 
-def run(args) -> int:
+def run(c: EvalParaphraserConfig, args) -> int:
     from paranmt.models.generation.data import ParseCache
     from paranmt.models.generation.evaluate import evaluate, markdown_table, nmt_bt_candidates, read_tsv_pairs, report
     from paranmt.models.generation.models import ModelSetError, find_models
     from paranmt.transforms.io.model_cache import local_model_path
 
-    c = load_command_config(EvalParaphraserConfig, args, "eval-paraphraser config", required=("input",))
-    models = asset_path(c.paraphrase.model)
-    inputs = [c.input, *([c.nmt_bt] if c.nmt_bt else []),
-              *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
-                                              c.paraphrase.parser, c.paraphrase.encoder) if path)]
     run = c.paraphrase.resolve(local_model_path)
     try:
-        plain_dir = str(find_models(models, "plain", run.settings.arch).paraphraser.path)
+        plain_dir = str(find_models(asset_path(c.paraphrase.model), "plain", run.settings.arch).paraphraser.path)
     except ModelSetError:
         plain_dir = None
     output = Path(c.output) if c.output else None
     cache_path = Path(c.parse_cache) if c.parse_cache else output / PARSES if output else None
-    stops = results_output(c.output, inputs, RESULTS, args.overwrite, getattr(args, "argv", None), "eval-paraphraser",
-                           extra=() if c.parse_cache else (PARSES,)) if output else \
-        stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again")
-    with stops:
-        pool = nmt_bt_pool(c.nmt_bt) if c.nmt_bt else None      # a wrong --nmt-bt: one line before any work
-        if is_pair_tsv(c.input):
-            with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
-                pairs, skipped = read_tsv_pairs(c.input, c.max_pairs, ParseCache(cache_path or Path(scratch) / PARSES),
-                                                asset_path(run.settings.parser))
-        else:
-            pairs, skipped = read_shard_pairs(c.input, c.max_pairs)
-        if not pairs:
-            raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
-        LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
-        nmt_bt = nmt_bt_candidates(pairs, nmt_bt_pool(c.input) if pool is None else pool)
-        results, outputs, requests = evaluate(run, pairs, plain_dir, nmt_bt)
-        table = markdown_table(results)
-        if output:
-            write_results(output, results, outputs, requests, report(run, c.input, pairs, skipped, table))
+    pool = nmt_bt_pool(c.nmt_bt) if c.nmt_bt else None      # a wrong --nmt-bt: one line before any work
+    if is_pair_tsv(c.input):
+        with tempfile.TemporaryDirectory(prefix="paranmt-eval-") as scratch:
+            pairs, skipped = read_tsv_pairs(c.input, c.max_pairs, ParseCache(cache_path or Path(scratch) / PARSES),
+                                            asset_path(run.settings.parser))
+    else:
+        pairs, skipped = read_shard_pairs(c.input, c.max_pairs)
+    if not pairs:
+        raise ConfigError(f"{c.input} has no pair with ref, bt and both parses")
+    LOG.info("%d evaluation pairs (%d input rows without ref, bt or a parse skipped)", len(pairs), skipped)
+    nmt_bt = nmt_bt_candidates(pairs, nmt_bt_pool(c.input) if pool is None else pool)
+    results, outputs, requests = evaluate(run, pairs, plain_dir, nmt_bt)
+    table = markdown_table(results)
+    if output:
+        write_results(output, results, outputs, requests, report(run, c.input, pairs, skipped, table))
     print(table)
     return 0
 
@@ -190,10 +180,12 @@ def write_results(output: Path, results: list[dict], outputs: list[dict], reques
     write_paraphrases(requests, str(output / "requests.jsonl"))
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "eval-paraphraser", EvalParaphraserConfig, run, sections=("paraphrase",),
-                                example="paraphrase.beam=2",
-                                help="template match, BLEU, para_score, SIMILE and kept paraphrases per template "
-                                "request of the paraphrasers on held-out pairs, with baselines",
-                                description=__doc__.split("\n\n")[0])
-    add_overwrite_flag(parser, "the results (and the parse cache DIR/parses.tsv)")
+COMMAND = Command("eval-paraphraser", EvalParaphraserConfig, run, help="template match, BLEU, para_score, SIMILE and "
+                  "kept paraphrases per template request of the paraphrasers on held-out pairs, with baselines",
+                  description=__doc__.split("\n\n")[0], required=("input",), sections=("paraphrase",),
+                  inputs=("input", "nmt_bt", "paraphrase.model", "paraphrase.parse_generator", "paraphrase.parser",
+                          "paraphrase.encoder"), example="paraphrase.beam=2",
+                  output=ResultsFolder(RESULTS, extra=lambda c: () if c.parse_cache else (PARSES,),
+                                       overwrite_help="replace the results (and the parse cache DIR/parses.tsv) an "
+                                       "earlier run left in --output (without --overwrite, an --output holding them "
+                                       "is refused)"))

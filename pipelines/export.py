@@ -21,7 +21,7 @@ from typing import ClassVar
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
 from paranmt.schemas.config import Config, check_choice, choice, setting
@@ -109,17 +109,13 @@ class ExportConfig(Config):
         return self
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "export", ExportConfig, run, example="lowercase=false",
-                       help="export shards as ParaNMT text, SCPN training data or a Hugging Face dataset",
-                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
-                       overwrite="replace an earlier export at --output (without it, an --output holding one is "
-                                 "refused)")
-
-
-def run(args) -> int:
-    config = load_command_config(ExportConfig, args, "export config",
-                                 required=("format", "input", "output"))
+def run(config: ExportConfig, args) -> int:
     totals = run_export(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     print(json.dumps(totals, sort_keys=True))
     return 0
+
+
+COMMAND = Command("export", ExportConfig, run, help="export shards as ParaNMT text, SCPN training data or a Hugging "
+                  "Face dataset", description=__doc__.split("\n\n")[0], required=("format", "input", "output"),
+                  example="lowercase=false", output=Shards("replace an earlier export at --output (without it, an "
+                                                           "--output holding one is refused)"))

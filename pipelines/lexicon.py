@@ -22,7 +22,7 @@ import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.lexicon.simlex import evaluate, read_word_pairs
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
@@ -112,14 +112,6 @@ class LexiconConfig(Config):
         return self
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "lexicon", LexiconConfig, run, example="min_count=3",
-                       help="paraphrase lexicon (cross-sentence and adjusted PMI) with its SimLex-999 evaluation",
-                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
-                       overwrite="replace an earlier lexicon in --output (without it, an --output holding one is "
-                                 "refused)")
-
-
 def print_summary(result: dict, output: str) -> None:
     """The evaluation in words on stdout; a warning on stderr when fewer than MIN_COVERED_PAIRS benchmark pairs
     are covered."""
@@ -139,8 +131,13 @@ def print_summary(result: dict, output: str) -> None:
               + (" or a lower --min-count" if result["min_count"] > 1 else ""), file=sys.stderr)
 
 
-def run(args) -> int:
-    config = load_command_config(LexiconConfig, args, "lexicon config", required=("input", "output"))
+def run(config: LexiconConfig, args) -> int:
     result = run_lexicon(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     print_summary(result, config.output.rstrip("/"))
     return 0
+
+
+COMMAND = Command("lexicon", LexiconConfig, run, help="paraphrase lexicon (cross-sentence and adjusted PMI) with its "
+                  "SimLex-999 evaluation", description=__doc__.split("\n\n")[0], required=("input", "output"),
+                  example="min_count=3", output=Shards("replace an earlier lexicon in --output (without it, an "
+                                                       "--output holding one is refused)"))

@@ -18,7 +18,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from paranmt.models.stats.plots import PLOTS
 from paranmt.models.stats.report import build_stats, render_markdown
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas.config import Config, setting
@@ -103,17 +103,14 @@ class StatsConfig(Config):
         return self
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "stats", StatsConfig, run, example="sample_size=5000",
-                       help="corpus statistics report (Markdown, JSON, PNG plots)",
-                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
-                       overwrite="replace an earlier report in --output (without it, an --output holding one is "
-                                 "refused)")
-
-
-def run(args) -> int:
-    config = load_command_config(StatsConfig, args, "stats config", required=("input", "output"))
+def run(config: StatsConfig, args) -> int:
     report = run_stats(config, args.beam_args, args.overwrite, getattr(args, "argv", None))
     with FileSystems.open(FileSystems.join(config.output.rstrip("/"), "stats.md")) as handle:
         print(handle.read().decode("utf-8").split("\n## ")[0])
     return 0 if report["corpora"] else 1
+
+
+COMMAND = Command("stats", StatsConfig, run, help="corpus statistics report (Markdown, JSON, PNG plots)",
+                  description=__doc__.split("\n\n")[0], required=("input", "output"), example="sample_size=5000",
+                  output=Shards("replace an earlier report in --output (without it, an --output holding one is "
+                                "refused)"))

@@ -250,14 +250,6 @@ def add_output_flags(parser, checkpoint: str, saved: str) -> None:
                     "--resume or --overwrite, an --output holding them is refused)")
 
 
-def add_overwrite_flag(parser, results: str) -> None:
-    """--overwrite of an evaluation command (pipelines/runtime/outputs.py `claim_results`); `results`: what it
-    replaces."""
-    parser.add_argument("--overwrite", action="store_true",
-                        help=f"replace {results} an earlier run left in --output (without --overwrite, an --output "
-                             f"holding them is refused)")
-
-
 def check_generator_section(section, name: str = "paraphrase") -> None:
     """The checks of a command's generator section `name` (a ParaphraseConfig): its own (`validate`, naming the
     keys `name.KEY`), and a ConfigError when the task, which the command sets itself (it chooses its models), was

@@ -13,8 +13,9 @@ in one line (its exit code; None is 0); `check(config, args)` checks the inputs 
 
 The output kinds (what a run leaves, and what a rerun does with it: pipelines/runtime/outputs.py has the contract):
 `NoOutput` (prints only), `OutputFile` (one file, written whole), `ResultsFolder` (files written whole into a
-directory; `--overwrite` replaces them) and `ModelDirectory` (a trainer's model and checkpoint: `--resume` goes on
-with the settings the stopped run saved there, `--overwrite` starts again).
+directory; `--overwrite` replaces them), `Shards` (a shard job's: it claims its output itself) and `ModelDirectory`
+(a trainer's model and checkpoint: `--resume` goes on with the settings the stopped run saved there, `--overwrite`
+starts again).
 """
 from __future__ import annotations
 
@@ -25,15 +26,20 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_arguments, add_output_flags, load_command_config
+from paranmt.pipelines.runtime.arguments import (add_config_arguments, add_output_flags, add_rerun_flags,
+                                                 load_command_config)
 from paranmt.pipelines.runtime.rejects import add_reject_rate_flag, check_reject_rate
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 
 
 def given(config, args: argparse.Namespace, name: str):
-    """The value of the setting `name` of a command: its config's field, else its own flag (the hatch)."""
-    return getattr(config, name) if hasattr(config, name) else getattr(args, name, None)
+    """The value of the setting `name` of a command (dotted for a field of a section, `paraphrase.model`): its
+    config's field, else its own flag (the hatch)."""
+    *sections, field_name = name.split(".")
+    for section in sections:
+        config = getattr(config, section)
+    return getattr(config, field_name) if hasattr(config, field_name) else getattr(args, name, None)
 
 
 def values(config, args: argparse.Namespace, names: Iterable[str]) -> list:
@@ -97,11 +103,12 @@ class OutputFile:
 @dataclass(frozen=True)
 class ResultsFolder:
     """Files `names` written whole into the directory `--output` (an evaluation's results; a run that cannot
-    resume): pipelines/runtime/outputs.py `results_output`. An earlier run's (`held` names them; `extra`: what
-    else such a run leaves there) are refused without --overwrite, replaced with it."""
+    resume): pipelines/runtime/outputs.py `results_output`; no --output given: it prints only (`NoOutput`). An
+    earlier run's (`held` names them; `extra`: what else such a run leaves there, or a function of the config giving
+    it) are refused without --overwrite, replaced with it."""
     names: tuple[str, ...]
     held: str = "the results of an earlier run"
-    extra: tuple[str, ...] = ()
+    extra: tuple[str, ...] | Callable[..., tuple[str, ...]] = ()
     overwrite_help: str | None = None
     resumable = False
 
@@ -111,9 +118,30 @@ class ResultsFolder:
             f"--output holding them is refused)"))
 
     def claimed(self, command: "Command", config, args):
-        return outputs.results_output(given(config, args, "output"), command.input_paths(config, args), self.names,
-                                      args.overwrite, getattr(args, "argv", None), command.name, self.extra,
-                                      self.held)
+        output = given(config, args, "output")
+        if not output:
+            return NoOutput().claimed(command, config, args)
+        extra = self.extra(config) if callable(self.extra) else self.extra
+        return outputs.results_output(output, command.input_paths(config, args), self.names, args.overwrite,
+                                      getattr(args, "argv", None), command.name, extra, self.held)
+
+
+@dataclass(frozen=True)
+class Shards:
+    """The output of a Beam pipeline over the shards of a build or a corpus (pipelines/runtime/shard_job.py
+    `ShardJob`, which lists the shards, so it checks the output apart from them and claims it, in `run`): the flags
+    (`--overwrite`, and `--resume` for a job that resumes by finished shards) and the Beam options passed on."""
+    overwrite_help: str
+    resume_help: str | None = None
+    resumable = False       # a shard job's --resume is by finished shards, with no saved config to take up
+
+    def add_flags(self, parser, command: "Command") -> None:
+        add_rerun_flags(parser, self.resume_help, self.overwrite_help)
+        parser.set_defaults(accepts_beam_options=True)
+
+    @contextmanager
+    def claimed(self, command: "Command", config, args):
+        yield
 
 
 @dataclass(frozen=True)
@@ -154,7 +182,7 @@ class Command:
     help: str
     description: str
     inputs: tuple[str, ...] = ()
-    output: NoOutput | OutputFile | ResultsFolder | ModelDirectory = NoOutput()
+    output: NoOutput | OutputFile | ResultsFolder | Shards | ModelDirectory = NoOutput()
     required: tuple[str, ...] = ()
     check: Callable[..., None] | None = None
     flags: Callable[[argparse.ArgumentParser], None] | None = None
