@@ -1,5 +1,7 @@
 """`paranmt build` end to end on the DirectRunner, exactly as a user runs it: accounting, rejects, resume,
-determinism and fail-fast configuration errors."""
+determinism and fail-fast configuration errors. The first build and the determinism test run in the default mode
+(worker processes); tests of what the launcher does (resume, stages over shards, the reject rate) run the same
+pipeline in one process (LOCAL)."""
 import gzip
 import json
 import os
@@ -15,6 +17,9 @@ from paranmt.pipelines.cli import main
 from paranmt.pipelines.runtime.building.report import summarize
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.schemas.records import PAIR_SCHEMA, REJECT_SCHEMA
+
+
+LOCAL = ["--direct_running_mode", "in_memory"]
 
 
 def build(*args):
@@ -79,7 +84,7 @@ def test_corrupted_inputs_end_as_rejects_and_the_accounting_balances(tmp_path, b
 def test_resume_rewrites_only_missing_shards_and_matches_a_full_run(tmp_path, sample_dir):
     out = tmp_path / "out"
     args = ["--input", sample_dir / "*", "--format", "moses", "--output", out, "--shard-rows", "400",
-            "--stages", "read,clean"]
+            "--stages", "read,clean", *LOCAL]
     assert build(*args) == 0
     shards = sorted(out.glob("*.parquet"))
     assert len(shards) == 6
@@ -148,9 +153,10 @@ def test_rows_lost_between_read_and_write_fail_the_run(tmp_path, sample_dir):
 
 def test_stages_over_existing_shards_keep_names_and_counts(tmp_path, sample_dir):
     first = tmp_path / "first"
-    assert build("--input", sample_dir / "*", "--format", "moses", "--output", first, "--stages", "read") == 0
+    assert build("--input", sample_dir / "*", "--format", "moses", "--output", first, "--stages", "read",
+                 *LOCAL) == 0
     second = tmp_path / "second"
-    assert build("--input", first, "--format", "shards", "--output", second, "--stages", "clean") == 0
+    assert build("--input", first, "--format", "shards", "--output", second, "--stages", "clean", *LOCAL) == 0
     assert sorted(p.name for p in second.glob("*.parquet")) == sorted(p.name for p in first.glob("*.parquet"))
     metrics = json.loads((second / "__paranmt__" / "metrics.json").read_text())
     assert metrics["read"] == 2000 == metrics["written"] + metrics["rejected"]
@@ -188,7 +194,7 @@ def test_output_location_is_checked_before_any_work(tmp_path, sample_dir, capsys
 
 def test_resume_with_a_different_config_names_the_keys(tmp_path, sample_dir, capsys):
     args = ["--input", sample_dir / "tatoeba*", "--format", "moses", "--output", tmp_path / "out",
-            "--stages", "read,clean"]
+            "--stages", "read,clean", *LOCAL]
     assert build(*args) == 0
     capsys.readouterr()
     assert build(*args, "--resume", "--set", "clean.max_tokens=50") == 2
@@ -197,7 +203,7 @@ def test_resume_with_a_different_config_names_the_keys(tmp_path, sample_dir, cap
 
 def test_every_record_rejected_warns_and_max_reject_rate_fails(tmp_path, capsys):
     (tmp_path / "in.tsv").write_text("one column only\n" * 20)
-    args = ["--input", tmp_path / "in.tsv", "--format", "tsv", "--stages", "read"]
+    args = ["--input", tmp_path / "in.tsv", "--format", "tsv", "--stages", "read", *LOCAL]
     assert build(*args, "--output", tmp_path / "a") == 0
     assert "every one of the 20 input records was rejected" in capsys.readouterr().err
     assert build(*args, "--output", tmp_path / "b", "--max-reject-rate", "0.5") == 1
