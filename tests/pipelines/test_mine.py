@@ -55,7 +55,7 @@ def test_mine_writes_ranked_pairs_that_build_reads(tmp_path, corpora, capsys):
 
     shards = tmp_path / "shards"
     assert main(["build", "--input", str(out / "mined.tsv"), "--format", "tsv", "--columns", "cs=0,ref=1",
-                 "--output", str(shards), "--stages", "read"]) == 0
+                 "--output", str(shards), "--stages", "read", "--direct_running_mode", "in_memory"]) == 0
     assert f"read {len(frame)} = written {len(frame)} + rejected 0" in capsys.readouterr().out
     built = pd.concat(pd.read_parquet(p) for p in shards.glob("*.parquet"))
     assert sorted(built["cs"]) == sorted(frame["cs"]) and sorted(built["ref"]) == sorted(frame["en"])

@@ -75,7 +75,8 @@ def test_a_wmt_bt_build_gets_an_xsim_for_every_listed_language(multi, shared_dat
         out = tmp_path / name
         assert main(["build", "--input", str(path), "--format", "tsv", "--columns",
                      "id=id,cs=source,ref=ref,bt=bt,src_lang=src_lang", "--output", str(out), "--stages",
-                     "read,clean,xsim", "--set", f"xsim.encoder={multi}", "--set", "clean.max_length_ratio=0"]) == 0
+                     "read,clean,xsim", "--set", f"xsim.encoder={multi}", "--set", "clean.max_length_ratio=0",
+                     "--direct_running_mode", "in_memory"]) == 0          # one process: the encoder loads once
         printed = capsys.readouterr().out
         assert "read 20 = written 20 + rejected 0" in printed and "does not cover" not in printed
         built[name] = pd.read_parquet(out)
