@@ -176,21 +176,24 @@ def old_layout(written: dict) -> dict:
     return old
 
 
-def test_an_output_written_before_the_keys_moved_still_resumes(sample_dir, tmp_path):
+def test_an_output_written_before_the_keys_moved_still_resumes(sample_dir, tmp_path, capsys):
+    """(The builds run in this process: what is tested is how --resume reads the recorded config.)"""
+    from paranmt.pipelines.cli import main
+
     out = tmp_path / "out"
     args = ["build", "--input", f"{sample_dir}/*", "--format", "moses", "--output", str(out), "--stages",
             "read,clean", "--shard-rows", "500", "--direct_running_mode", "in_memory"]
-    assert cli(*args).returncode == 0
+    assert main(args) == 0
     shards = sorted(out.glob("*.parquet"))
     before = {p.name: p.read_bytes() for p in shards}
     written = yaml.safe_load((out / "__paranmt__" / "config.yaml").read_text())
     (out / "__paranmt__" / "config.yaml").write_text(yaml.safe_dump(old_layout(written), sort_keys=False))
     shards[-1].unlink()
-    resumed = cli(*args, "--resume")
-    assert resumed.returncode == 0, resumed.stderr
+    assert main([*args, "--resume"]) == 0, capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in sorted(out.glob("*.parquet"))} == before
-    changed = cli(*args, "--resume", "--set", "clean.max_tokens=50")
-    assert changed.returncode == 2 and "clean.max_tokens: 200 -> 50" in changed.stderr
+    capsys.readouterr()
+    assert main([*args, "--resume", "--set", "clean.max_tokens=50"]) == 2
+    assert "clean.max_tokens: 200 -> 50" in capsys.readouterr().err
 
 
 def test_to_dict_and_hash_live_once():
