@@ -29,7 +29,7 @@ from paranmt.pipelines.runtime.arguments import parser_flags
 REPO = Path(__file__).resolve().parents[1]
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 RUN, DATAFLOW, ARGUMENTS = "run", "dataflow", "arguments"
-SAMPLE_PAIRS = 24
+SAMPLE_PAIRS = 12
 
 
 def documented_commands() -> list[tuple[str, str]]:
