@@ -33,7 +33,8 @@ from paranmt.models.adversarial.experiment import CACHE, RESULTS
 from paranmt.models.adversarial.tasks import TASKS
 from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_command, check_generator_section, load_command_config
+from paranmt.pipelines.runtime.arguments import check_generator_section
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT, asset_path
@@ -152,13 +153,12 @@ class AdversarialConfig(Config):
         return methods
 
 
-def run(args) -> int:
+def run(c: AdversarialConfig, args) -> int:
     from paranmt.models.adversarial.experiment import Experiment
     from paranmt.models.adversarial.tasks import load_task
     from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.transforms.io.model_cache import local_model_path
 
-    c = load_command_config(AdversarialConfig, args, "adversarial config", required=("task",))
     try:
         data = load_task(c.task, c.data)
     except TransferDataError as error:
@@ -173,12 +173,10 @@ def run(args) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "adversarial", AdversarialConfig, run, sections=("paraphrase", "classifier"),
-                       example="classifier.lr=0.003",
-                       help="syntactically adversarial examples against a BiLSTM classifier, before and after "
-                       "paraphrase augmentation", description=__doc__.split("\n\n")[0],
-                       resume="finish a run that stopped, reusing the paraphrases it cached in DIR/paraphrases/ "
-                              "(refused when there are none)",
-                       overwrite="replace the results and cached paraphrases of an earlier run in --output (without "
-                                 "--resume or --overwrite, an --output holding them is refused)")
+COMMAND = Command("adversarial", AdversarialConfig, run, help="syntactically adversarial examples against a BiLSTM "
+                  "classifier, before and after paraphrase augmentation", description=__doc__.split("\n\n")[0],
+                  required=("task",), sections=("paraphrase", "classifier"), example="classifier.lr=0.003",
+                  output=ClaimedInRun("replace the results and cached paraphrases of an earlier run in --output "
+                                      "(without --resume or --overwrite, an --output holding them is refused)",
+                                      "finish a run that stopped, reusing the paraphrases it cached in "
+                                      "DIR/paraphrases/ (refused when there are none)"))

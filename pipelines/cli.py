@@ -56,17 +56,15 @@ COMMANDS = {
 
 
 def command_help(command: str) -> str | None:
-    """The `help=` string of `Command(command, ..., help=...)` (pipelines/runtime/command.py), `add_parser(command,
-    help=...)` or `add_config_command(subparsers, command, ..., help=...)` in the source of the command's module, read
-    without importing the module (None when the call has no literal help)."""
+    """The `help=` string of `Command(command, ..., help=...)` (pipelines/runtime/command.py) or
+    `add_parser(command, help=...)` in the source of the command's module, read without importing the module (None
+    when the call has no literal help)."""
     source = importlib.util.find_spec(f"paranmt.pipelines.{COMMANDS[command]}").loader.get_source(
         f"paranmt.pipelines.{COMMANDS[command]}")
     for node in ast.walk(ast.parse(source)):
         if (isinstance(node, ast.Call) and node.args
                 and (getattr(node.func, "attr", None) == "add_parser" and _literal(node.args[0]) == command
-                     or getattr(node.func, "id", None) == "Command" and _literal(node.args[0]) == command
-                     or getattr(node.func, "id", None) == "add_config_command" and len(node.args) > 1
-                     and _literal(node.args[1]) == command)):
+                     or getattr(node.func, "id", None) == "Command" and _literal(node.args[0]) == command)):
             return next((keyword.value.value for keyword in node.keywords if keyword.arg == "help"
                          and isinstance(keyword.value, ast.Constant)), None)
     return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.pipelines.runtime.extras import require_extra
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.config import Config, check_choice, choice
@@ -35,8 +35,7 @@ class EncoderExportConfig(Config):
         return self
 
 
-def run(args) -> int:
-    config = load_command_config(EncoderExportConfig, args, "export-encoder config")
+def run(config: EncoderExportConfig, args) -> int:
     output = Path(args.output)
     check_apart(args.output, [args.model])
     if output.exists() and (not output.is_dir() or any(output.iterdir()) and not (output / "modules.json").is_file()):
@@ -61,11 +60,13 @@ def export(args, config: EncoderExportConfig, output: Path) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "export-encoder", EncoderExportConfig, run,
-                                example="format=sentence-transformers",
-                                help="write a saved encoder for sentence-transformers", description=__doc__)
+def own_flags(parser) -> None:
+    """The encoder and the output directory, which no config holds."""
     parser.add_argument("--model", required=True, help="encoder directory (`paranmt train` output, assets/encoder-sp)")
     parser.add_argument("--output", required=True, help="new directory to write")
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier export in --output (without "
-                        "it, an --output holding one is refused)")
+
+
+COMMAND = Command("export-encoder", EncoderExportConfig, run, help="write a saved encoder for sentence-transformers",
+                  description=__doc__, flags=own_flags, example="format=sentence-transformers",
+                  output=ClaimedInRun("replace an earlier export in --output (without it, an --output holding one is "
+                                      "refused)"))

@@ -28,7 +28,7 @@ from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.margin import MinedPairs, mine_vectors
 from paranmt.models.mining.settings import MiningSettings, choose_pairs
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -106,8 +106,7 @@ def check_output(config: MineConfig, overwrite: bool) -> None:
         raise ConfigError(f"--output {config.output} is not writable: {error}") from None
 
 
-def run(args) -> int:
-    config = load_command_config(MineConfig, args, "mine config", required=("source", "target", "output"))
+def run(config: MineConfig, args) -> int:
     config.check_encoder_languages()
     check_output(config, args.overwrite)
     with outputs.rerun_stops(config.output, getattr(args, "argv", None), "mine"):
@@ -153,8 +152,7 @@ def mine(args: MineConfig) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "mine", MineConfig, run, example="k=8",
-                       help="mine sentence pairs (cs-en by default) from two monolingual corpora", description=__doc__,
-                       overwrite="replace an earlier mining in --output (without it, an --output holding one is "
-                                 "refused)")
+COMMAND = Command("mine", MineConfig, run, help="mine sentence pairs (cs-en by default) from two monolingual corpora",
+                  description=__doc__, required=("source", "target", "output"), example="k=8",
+                  output=ClaimedInRun("replace an earlier mining in --output (without it, an --output holding one is "
+                                      "refused)"))

@@ -48,7 +48,7 @@ from typing import ClassVar
 
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.schemas import layout
 from paranmt.schemas.config import check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
@@ -231,12 +231,10 @@ class ParaphraseCommandConfig(ParaphraseConfig):
                                    for spec in dataclasses.fields(ParaphraseConfig)})
 
 
-def run(args) -> int:
+def run(c: ParaphraseCommandConfig, args) -> int:
     from paranmt.pipelines.runtime.output_lock import OutputLock
     from paranmt.transforms.io.model_cache import local_model_path
 
-    c = load_command_config(ParaphraseCommandConfig, args, "paraphrase config",
-                            required=("input", "output"))
     config = c.generator()
     argv = getattr(args, "argv", None)
     inputs = [c.input, *(asset_path(path) for path in (c.model, c.parse_generator, c.parser, c.encoder) if path)]
@@ -290,11 +288,10 @@ def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
          f"{input_path}: {' '.join(beam)}"] if beam else []))
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "paraphrase", ParaphraseCommandConfig, run, example="beam=8",
-                       help="paraphrase sentences (or a corpus) with SCPN templates or the plain paraphraser",
-                       description=__doc__.split("\n\n")[0], accepts_beam_options=True,
-                       resume="finish the run that stopped (text input: the parts in OUT.parts/; shard input: the "
-                              "shards not yet in DIR); refused when there is none",
-                       overwrite="replace the output of an earlier run (without --resume or --overwrite, an output "
-                                 "holding one is refused)")
+COMMAND = Command("paraphrase", ParaphraseCommandConfig, run, help="paraphrase sentences (or a corpus) with SCPN "
+                  "templates or the plain paraphraser", description=__doc__.split("\n\n")[0],
+                  required=("input", "output"), example="beam=8", defaults={"accepts_beam_options": True},
+                  output=ClaimedInRun("replace the output of an earlier run (without --resume or --overwrite, an "
+                                      "output holding one is refused)",
+                                      "finish the run that stopped (text input: the parts in OUT.parts/; shard "
+                                      "input: the shards not yet in DIR); refused when there is none"))

@@ -32,10 +32,9 @@ from typing import ClassVar
 
 from paranmt.models.encoding import LineRejects
 from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.pipelines.runtime.output_lock import output_locked
-from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
-                                               report_rejects)
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, make_output_dir
@@ -87,13 +86,10 @@ def check_output(config: ParaphraseDataConfig, resume: bool, overwrite: bool) ->
     return mode
 
 
-def run(args) -> int:
+def run(config: ParaphraseDataConfig, args) -> int:
     from paranmt.models.generation.corpora import split_corpora
     from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
-    config = load_command_config(ParaphraseDataConfig, args, "paraphrase-data config",
-                                 required=("data", "output"))
-    check_reject_rate(args.max_reject_rate)
     parser_dir = asset_path(config.parser)
     rejects = LineRejects()
     try:
@@ -160,13 +156,10 @@ def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, out
     log.info("paraphrase data in %s: %s", output, counts)
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(
-        subparsers, "paraphrase-data", ParaphraseDataConfig, run, example="max_sentences=30000",
-        description=__doc__, help="assemble paraphraser training / held-out data (human paraphrase pairs, English "
-        "sentences) from ../shared/data, parsed",
-        resume="continue the run that stopped in --output (the sentences in its parse cache are not parsed again); "
-               "refused when there is none",
-        overwrite="write the data of an earlier run in --output again (its parse cache is reused); without --resume "
-                  "or --overwrite, an --output holding one is refused")
-    add_reject_rate_flag(parser)
+COMMAND = Command("paraphrase-data", ParaphraseDataConfig, run, help="assemble paraphraser training / held-out data "
+                  "(human paraphrase pairs, English sentences) from ../shared/data, parsed", description=__doc__,
+                  required=("data", "output"), rejects=True, example="max_sentences=30000", output=ClaimedInRun(
+                      "write the data of an earlier run in --output again (its parse cache is reused); without "
+                      "--resume or --overwrite, an --output holding one is refused",
+                      "continue the run that stopped in --output (the sentences in its parse cache are not parsed "
+                      "again); refused when there is none"))

@@ -28,15 +28,12 @@ from paranmt.models.pairs import TRAIN_DATA, PairCounts
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
-from paranmt.pipelines.runtime.rejects import (EXIT_REJECTS, add_reject_rate_flag, check_reject_rate, over_reject_rate,
-                                               report_rejects)
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 
 WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs", TRAIN_DATA)      # what a probe writes into its output
 
-def run(args) -> int:
-    config = load_command_config(ProbeConfig, args, "probe config")
-    check_reject_rate(args.max_reject_rate)
+def run(config: ProbeConfig, args) -> int:
     output = Path(config.output)
     check_apart(config.output, [*config.input, config.sts_dir])
     with output_locked(config.output, "probe"):
@@ -82,9 +79,7 @@ def unfinished_runs(output: Path) -> list[Path]:
     return [path for path in sorted((output / "runs").glob("*")) if path.name not in finished]
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "probe", ProbeConfig, run, example="train.epochs=2", description=__doc__,
-                                help="train small encoders on each corpus (or fold) and compare STS",
-                                overwrite="delete an earlier probe in --output first (without --resume or "
-                                          "--overwrite, an --output holding one is refused)")
-    add_reject_rate_flag(parser)
+COMMAND = Command("probe", ProbeConfig, run, help="train small encoders on each corpus (or fold) and compare STS",
+                  description=__doc__, rejects=True, example="train.epochs=2",
+                  output=ClaimedInRun("delete an earlier probe in --output first (without --resume or --overwrite, an "
+                                      "--output holding one is refused)"))

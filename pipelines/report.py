@@ -20,7 +20,7 @@ import json
 import math
 from typing import ClassVar
 
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.row_condition import NUMERIC_COLUMNS
@@ -80,18 +80,9 @@ class ReportConfig(Config):
             raise ConfigError(f"--where {self.where!r}: {error}") from None
 
 
-def register(subparsers) -> None:
-    add_config_command(subparsers, "report", ReportConfig, run, example="per_band=100",
-                       help="a corpus report to open in a browser (one HTML file), and a rating sheet",
-                       description=__doc__.split("\n\n")[0],
-                       overwrite="replace an earlier report (index.html, or ratings.html and ratings.json) in "
-                                 "--output")
-
-
-def run(args) -> int:
+def run(config: ReportConfig, args) -> int:
     from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
 
-    config = load_command_config(ReportConfig, args, "report config", required=("output",))
     argv = getattr(args, "argv", None)
     if config.ratings:
         claim_results(config.output, config.ratings, RATINGS, args.overwrite)
@@ -283,3 +274,9 @@ def write_ratings(config: ReportConfig) -> str:
     write_json(join_path(config.output, RATINGS[1]), {"files": config.ratings, "bands": bands, "p18_table3": p18})
     write_text_atomically(join_path(config.output, RATINGS[0]), render_ratings(bands, p18, config.ratings))
     return markdown(bands, p18)
+
+
+COMMAND = Command("report", ReportConfig, run, help="a corpus report to open in a browser (one HTML file), and a "
+                  "rating sheet", description=__doc__.split("\n\n")[0], required=("output",), example="per_band=100",
+                  output=ClaimedInRun("replace an earlier report (index.html, or ratings.html and ratings.json) in "
+                                      "--output"))

@@ -13,16 +13,14 @@ or a full disk stop it with one line naming the steps done, the last checkpoint 
 from __future__ import annotations
 
 from paranmt.models.nmt.recipe import STEPS, NMTRecipe, RecipeConfig, resolve
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
 from paranmt.schemas.paths import asset_path
 
 
-def run(args) -> int:
-    config = load_command_config(RecipeConfig, args, "nmt recipe config",
-                                saved_in=lambda loaded: NMTRecipe(loaded).work)
+def run(config: RecipeConfig, args) -> int:
     steps = tuple(args.steps.split(",")) if args.steps else None
     for step in steps or ():
         check_choice("--steps", step, STEPS)
@@ -63,16 +61,19 @@ def kept(recipe: NMTRecipe) -> list:
     return [path for path in recipe.written() if path.name != recipe.config.SAVED_AS]
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "train-nmt", RecipeConfig, run, sections=("mrt",),
-                                example="train.stop_time_hours=2", description=__doc__,
-                                help="train a fairseq NMT model with the project's recipe",
-                                resume="continue the run in the work directory: skip the steps marked done, "
-                                       "fairseq-train restarts from checkpoint_last.pt (refused when there is none); "
-                                       f"with the settings the run saved in {RecipeConfig.SAVED_AS} there, which "
-                                       "the --config, flags and --set given override",
-                                overwrite="delete what an earlier run wrote into the work directory first (without "
-                                          "--resume or --overwrite, a work directory holding it is refused)")
+def own_flags(parser) -> None:
+    """The steps to run, which no config holds."""
     parser.add_argument("--steps", help=f"comma-separated subset of {','.join(STEPS)} (default: data, spm, "
                         "preprocess, train (not with init_from), mrt (with --objective mrt))")
     parser.add_argument("--force", action="store_true", help="rerun steps even when marked done")
+
+
+COMMAND = Command("train-nmt", RecipeConfig, run, help="train a fairseq NMT model with the project's recipe",
+                  description=__doc__, sections=("mrt",), flags=own_flags, what="nmt recipe config",
+                  example="train.stop_time_hours=2", output=ClaimedInRun(
+                      "delete what an earlier run wrote into the work directory first (without --resume or "
+                      "--overwrite, a work directory holding it is refused)",
+                      "continue the run in the work directory: skip the steps marked done, fairseq-train restarts "
+                      "from checkpoint_last.pt (refused when there is none); with the settings the run saved in "
+                      f"{RecipeConfig.SAVED_AS} there, which the --config, flags and --set given override",
+                      saved=lambda loaded: NMTRecipe(loaded).work))

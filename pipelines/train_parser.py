@@ -19,7 +19,7 @@ from pathlib import Path
 
 from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, ParserTrainConfig,
                                           done_steps, packaged_here, run)
-from paranmt.pipelines.runtime.arguments import add_config_command, load_command_config
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command
 from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
 from paranmt.schemas.config import check_choice
@@ -48,8 +48,7 @@ def claim_outputs(args, steps: tuple[str, ...]) -> None:
         remove_paths([*earlier, *(packaged if "package" in steps else [])])
 
 
-def train_parser(args) -> int:
-    config = load_command_config(ParserTrainConfig, args, "parser recipe config")
+def train_parser(config: ParserTrainConfig, args) -> int:
     steps = tuple(args.steps.split(","))
     for step in steps:
         check_choice("--steps", step, STEPS)
@@ -80,14 +79,17 @@ def run_steps(args, config: ParserTrainConfig, steps: tuple[str, ...]) -> int:
     return 0
 
 
-def register(subparsers) -> None:
-    parser = add_config_command(subparsers, "train-parser", ParserTrainConfig, train_parser,
-                                example="vector_dim=100", description=__doc__,
-                                help="train the English parser (stanza) on the PTB sample",
-                                resume="continue the run in --work-dir (the steps done are skipped) and package it "
-                                       "into --output; refused when there is none",
-                                overwrite="delete what an earlier run wrote into --work-dir, and the packaged parser "
-                                          "in --output, first (without --resume or --overwrite, either is refused)")
+def own_flags(parser) -> None:
+    """The work directory, the output and the steps of the recipe, which no config holds."""
     parser.add_argument("--work-dir", default="work/parser-en", help="training work directory (resumable)")
     parser.add_argument("--output", default="assets/parser-en", help="where the packaged models go")
     parser.add_argument("--steps", default=",".join(STEPS), help=f"comma-separated subset of {','.join(STEPS)}")
+
+
+COMMAND = Command("train-parser", ParserTrainConfig, train_parser, help="train the English parser (stanza) on the PTB "
+                  "sample", description=__doc__, flags=own_flags, what="parser recipe config",
+                  example="vector_dim=100", output=ClaimedInRun(
+                      "delete what an earlier run wrote into --work-dir, and the packaged parser in --output, first "
+                      "(without --resume or --overwrite, either is refused)",
+                      "continue the run in --work-dir (the steps done are skipped) and package it into --output; "
+                      "refused when there is none"))

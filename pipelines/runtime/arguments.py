@@ -170,20 +170,6 @@ def add_config_arguments(parser, config_class, example: str = "", config_file: b
                         help="override any config key" + (f", e.g. --set {example}" if example else ""))
 
 
-def add_config_command(subparsers, name: str, config_class, func, *, help: str, description: str, example: str = "",
-                       sections: tuple[str, ...] | dict = (), resume: str | None = None, overwrite: str | None = None,
-                       resume_default: bool | None = False, **defaults):
-    """The parser of a command configured by one typed config: `name` with its line of `paranmt --help` (`help`,
-    which pipelines/cli.py reads from this call's source) and its `description`, the config's flags, `--config`
-    and `--set` (`add_config_arguments`), `--resume` and `--overwrite` (`add_rerun_flags`), `func` to run it and
-    further parser `defaults`; the command adds its own flags to the parser returned."""
-    parser = subparsers.add_parser(name, help=help, description=description)
-    add_config_arguments(parser, config_class, example, sections=sections)
-    add_rerun_flags(parser, resume, overwrite, resume_default)
-    parser.set_defaults(func=func, **defaults)
-    return parser
-
-
 def add_rerun_flags(parser, resume: str | None, overwrite: str | None, resume_default: bool | None = False) -> None:
     """`--resume` and `--overwrite`, switches with the help texts given (None: the command has no such flag): what
     a command does with the output of an earlier run (its output contract, pipelines/runtime/outputs.py).

@@ -13,9 +13,9 @@ in one line (its exit code; None is 0); `check(config, args)` checks the inputs 
 
 The output kinds (what a run leaves, and what a rerun does with it: pipelines/runtime/outputs.py has the contract):
 `NoOutput` (prints only), `OutputFile` (one file, written whole), `ResultsFolder` (files written whole into a
-directory; `--overwrite` replaces them), `Shards` (a shard job's: it claims its output itself) and `ModelDirectory`
-(a trainer's model and checkpoint: `--resume` goes on with the settings the stopped run saved there, `--overwrite`
-starts again).
+directory; `--overwrite` replaces them), `ModelDirectory` (a trainer's model and checkpoint: `--resume` goes on with
+the settings the stopped run saved there, `--overwrite` starts again), `Shards` (a shard job's, which claims it) and
+`ClaimedInRun` (a directory whose layout only its command knows, claimed in `run`).
 """
 from __future__ import annotations
 
@@ -57,13 +57,17 @@ def paths(config, args: argparse.Namespace, names: Iterable[str]) -> list[str | 
     return [asset_path(str(path)) if path else None for path in values(config, args, names)]
 
 
-@dataclass(frozen=True)
-class NoOutput:
-    """A command that writes nothing (it prints): a stop is one line saying so."""
-    resumable = False
+class Output:
+    """What a command writes and what a rerun does with it; this base writes nothing: no --resume or --overwrite, no
+    config saved for a --resume to take up, and a stop is one line saying nothing was written."""
 
     def add_flags(self, parser, command: "Command") -> None:
-        """No --resume or --overwrite."""
+        """The output's flags (none)."""
+
+    def saved_in(self, args: argparse.Namespace) -> Callable | None:
+        """The directory, given the config loaded so far, that holds the config a stopped run saved, which
+        `--resume` takes up (pipelines/runtime/arguments.py `load_command_config`); None: there is none."""
+        return None
 
     @contextmanager
     def claimed(self, command: "Command", config, args):
@@ -72,7 +76,12 @@ class NoOutput:
 
 
 @dataclass(frozen=True)
-class OutputFile:
+class NoOutput(Output):
+    """A command that writes nothing (it prints)."""
+
+
+@dataclass(frozen=True)
+class OutputFile(Output):
     """One file (`flag`, a setting; none given: the command prints instead), written whole at the end: apart from
     the inputs, not a directory, an existing one refused without --overwrite (`held` names what it holds); a stop
     leaves none (`nothing` says so)."""
@@ -80,7 +89,6 @@ class OutputFile:
     nothing: str
     overwrite_help: str
     flag: str = "output"
-    resumable = False
 
     def add_flags(self, parser, command: "Command") -> None:
         parser.add_argument("--overwrite", action="store_true", help=self.overwrite_help)
@@ -101,7 +109,7 @@ class OutputFile:
 
 
 @dataclass(frozen=True)
-class ResultsFolder:
+class ResultsFolder(Output):
     """Files `names` written whole into the directory `--output` (an evaluation's results; a run that cannot
     resume): pipelines/runtime/outputs.py `results_output`; no --output given: it prints only (`NoOutput`). An
     earlier run's (`held` names them; `extra`: what else such a run leaves there, or a function of the config giving
@@ -110,7 +118,6 @@ class ResultsFolder:
     held: str = "the results of an earlier run"
     extra: tuple[str, ...] | Callable[..., tuple[str, ...]] = ()
     overwrite_help: str | None = None
-    resumable = False
 
     def add_flags(self, parser, command: "Command") -> None:
         parser.add_argument("--overwrite", action="store_true", help=self.overwrite_help or (
@@ -127,17 +134,20 @@ class ResultsFolder:
 
 
 @dataclass(frozen=True)
-class Shards:
-    """The output of a Beam pipeline over the shards of a build or a corpus (pipelines/runtime/shard_job.py
-    `ShardJob`, which lists the shards, so it checks the output apart from them and claims it, in `run`): the flags
-    (`--overwrite`, and `--resume` for a job that resumes by finished shards) and the Beam options passed on."""
+class ClaimedInRun(Output):
+    """An output whose layout only its command knows (probe's runs, train-nmt's steps, ...), which `run` claims
+    through pipelines/runtime/outputs.py (`check_apart`, `claim`, `stops_in_one_line`) and output_lock.py: here its
+    flags, `--overwrite` and (`resume_help` given) `--resume`, and `saved`: the directory, given the config, where a
+    run saves its config for a `--resume` to take up."""
     overwrite_help: str
     resume_help: str | None = None
-    resumable = False       # a shard job's --resume is by finished shards, with no saved config to take up
+    saved: Callable[..., str] | None = None
 
     def add_flags(self, parser, command: "Command") -> None:
         add_rerun_flags(parser, self.resume_help, self.overwrite_help)
-        parser.set_defaults(accepts_beam_options=True)
+
+    def saved_in(self, args: argparse.Namespace) -> Callable | None:
+        return self.saved
 
     @contextmanager
     def claimed(self, command: "Command", config, args):
@@ -145,7 +155,18 @@ class Shards:
 
 
 @dataclass(frozen=True)
-class ModelDirectory:
+class Shards(ClaimedInRun):
+    """The output of a Beam pipeline over the shards of a build or a corpus, claimed by its shard job
+    (pipelines/runtime/shard_job.py `ShardJob`, which lists the shards, so it checks the output apart from them, in
+    `run`; a `--resume` goes on by finished shards); the Beam options given are passed on."""
+
+    def add_flags(self, parser, command: "Command") -> None:
+        super().add_flags(parser, command)
+        parser.set_defaults(accepts_beam_options=True)
+
+
+@dataclass(frozen=True)
+class ModelDirectory(Output):
     """A trainer's model directory `--output`, resumable: pipelines/runtime/outputs.py `training_output`, the
     config saved there (`SAVED_AS`) taken up again by --resume. `directory` and `checkpoint`: how the help names
     them; `data`: the setting naming the training inputs, and `selection` those that choose the pairs kept, which
@@ -154,11 +175,13 @@ class ModelDirectory:
     checkpoint: str = "checkpoint"
     data: tuple[str, ...] = ("train",)
     selection: tuple[str, ...] = ()
-    resumable = True
 
     def add_flags(self, parser, command: "Command") -> None:
         add_output_flags(parser, f"{self.directory}/{self.checkpoint}",
                          f"{self.directory}/{command.config.SAVED_AS}")
+
+    def saved_in(self, args: argparse.Namespace) -> Callable | None:
+        return lambda config: given(config, args, "output")
 
     def claimed(self, command: "Command", config, args):
         return outputs.training_output(
@@ -182,7 +205,7 @@ class Command:
     help: str
     description: str
     inputs: tuple[str, ...] = ()
-    output: NoOutput | OutputFile | ResultsFolder | Shards | ModelDirectory = NoOutput()
+    output: Output = NoOutput()
     required: tuple[str, ...] = ()
     check: Callable[..., None] | None = None
     flags: Callable[[argparse.ArgumentParser], None] | None = None
@@ -213,9 +236,8 @@ class Command:
     def execute(self, args: argparse.Namespace) -> int:
         """Run the command line parsed into `args`: its config loaded (the one a stopped run saved, with --resume
         of a resumable output), the inputs checked, the output claimed, `run` under the one-line stops."""
-        saved_in = (lambda config: given(config, args, "output")) if self.output.resumable else None
         config = load_command_config(self.config, args, self.what or f"{self.name} config", self.required,
-                                     saved_in=saved_in)
+                                     saved_in=self.output.saved_in(args))
         if self.rejects:
             check_reject_rate(args.max_reject_rate)
         if self.check is not None:
