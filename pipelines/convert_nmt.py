@@ -32,9 +32,10 @@ import json
 import sys
 from pathlib import Path
 
+from paranmt.models.nmt.evaluate import NmtEvalConfig
 from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
-from paranmt.pipelines.runtime.outputs import (check_apart, claim, left_in, replace_earlier, rerun_stops,
-                                               stops_in_one_line)
+from paranmt.pipelines.runtime.command import Command, OutputFile
+from paranmt.pipelines.runtime.outputs import check_apart, claim, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
 
@@ -99,7 +100,8 @@ def run(args) -> int:
     from paranmt.models.nmt.export import (ConvertConfig, check_dictionaries, convert_fairseq_to_ctranslate2,
                                            load_checkpoint)
 
-    config = settings(args, ConvertConfig, "convert-nmt settings", config_file=False)
+    config = load_command_config(ConvertConfig, args, "convert-nmt settings", config_file=False)
+    set_settings(args, config)
     vmap_files = [args.vmap_source, args.vmap_target]
     whole = bool(args.transformers or args.fairseq_checkpoint)
     written = (lambda: left_in(args.output, None if whole else RUN_EXPORT_FILES))
@@ -167,25 +169,15 @@ def export_run(args, config, recipe, checkpoints: Path, data_bin: Path, spm: Pat
     print(json.dumps({"model": descriptor, "total_bytes": manifest["total_bytes"]}, indent=2))
 
 
-def run_eval(args) -> int:
+def run_eval(config: NmtEvalConfig, args) -> int:
     """BLEU, chrF and SIMILE of a model directory on a source/reference file pair (optionally recorded in
     MANIFEST.json). SIMILE (paranmt.models.scoring.simile: SIM * LP**0.25 with the `--simile-encoder`, by default
     the score stage's shipped encoder) is the mean of the sentence scores, as `paranmt simile` prints it.
     `--hypotheses` (written once complete) must lie apart from the inputs, and an existing file there needs
     `--overwrite`; Ctrl-C, SIGTERM or a full disk stop it with one line (nothing is written then). Settings:
     NmtEvalConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`."""
-    from paranmt.models.nmt.evaluate import NmtEvalConfig
-
-    config = settings(args, NmtEvalConfig, "eval-nmt config")
-    if args.hypotheses:
-        check_apart(args.hypotheses, [args.source, args.reference, args.model], "--hypotheses")
-        if Path(args.hypotheses).is_dir():
-            raise ConfigError(f"--hypotheses {args.hypotheses} is a directory")
-        claim(args.hypotheses, "a file (an earlier run's translations?)" if Path(args.hypotheses).exists() else None,
-              False, args.overwrite, "--hypotheses", resumable=False)
-    with stops_in_one_line(lambda: "nothing was written", lambda: "run the same command again",
-                           str(Path(args.hypotheses or args.model).absolute().parent)):
-        return evaluate_model(args, config)
+    set_settings(args, config)
+    return evaluate_model(args, config)
 
 
 def evaluate_model(args, config) -> int:
@@ -207,22 +199,14 @@ def evaluate_model(args, config) -> int:
     return 0
 
 
-def settings(args, config_class, what: str, config_file: bool = True):
-    """The command's settings (`load_command_config`: defaults <- YAML <- flags <- --set), also set on `args` in
-    place of the flags'."""
-    config = load_command_config(config_class, args, what, config_file=config_file)
+def set_settings(args, config) -> None:
+    """The command's settings set on `args` in place of the flags'."""
     for key, value in config.to_dict().items():
         setattr(args, key, value)
-    return config
 
 
 def register(subparsers) -> None:
-    """`convert-nmt` and `eval-nmt`."""
-    register_convert(subparsers)
-    register_eval(subparsers)
-
-
-def register_convert(subparsers) -> None:
+    """`convert-nmt` (eval-nmt is a declaration, EVAL_NMT)."""
     from paranmt.models.nmt.export import ConvertConfig
 
     parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
@@ -249,16 +233,16 @@ def register_convert(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def register_eval(subparsers) -> None:
-    from paranmt.models.nmt.evaluate import NmtEvalConfig
+def eval_flags(parser) -> None:
+    """The model, test set and translations file of eval-nmt, which no config holds."""
+    parser.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
+    parser.add_argument("--source", required=True, help="one source sentence per line")
+    parser.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
+    parser.add_argument("--hypotheses", help="write the translations to this file")
 
-    evaluate = subparsers.add_parser("eval-nmt", help="BLEU, chrF and SIMILE of an NMT model directory on a test "
-                                     "set", description=run_eval.__doc__)
-    evaluate.add_argument("--model", required=True, help="model directory, e.g. assets/nmt-cs-en")
-    evaluate.add_argument("--source", required=True, help="one source sentence per line")
-    evaluate.add_argument("--reference", required=True, help="one reference per line, aligned with --source")
-    add_config_arguments(evaluate, NmtEvalConfig, example="beam=5")
-    evaluate.add_argument("--hypotheses", help="write the translations to this file")
-    evaluate.add_argument("--overwrite", action="store_true", help="replace an existing --hypotheses file (without "
-                          "it, one is refused)")
-    evaluate.set_defaults(func=run_eval)
+
+EVAL_NMT = Command("eval-nmt", NmtEvalConfig, run_eval, help="BLEU, chrF and SIMILE of an NMT model directory on a test "
+                   "set", description=run_eval.__doc__, inputs=("source", "reference", "model"), flags=eval_flags,
+                   example="beam=5", output=OutputFile("a file (an earlier run's translations?)", "nothing was written",
+                                                       "replace an existing --hypotheses file (without it, one is "
+                                                       "refused)", flag="hypotheses"))

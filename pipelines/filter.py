@@ -19,14 +19,13 @@ import apache_beam as beam
 import yaml
 from apache_beam.io.filesystems import FileSystems
 
-from paranmt.models.filters.config import PRESETS_DIR, FilterConfig, load_filter_config
+from paranmt.models.filters.config import PRESETS_DIR, FilterConfig
 from paranmt.models.filters.pair_filters import QuantileFilter
 from paranmt.models.filters.plan import FilterPlan, filter_counts
-from paranmt.pipelines.runtime.arguments import add_config_flags
+from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import layout, tsv
-from paranmt.schemas.config import parse_assignments
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.filter import FilterShards
 from paranmt.transforms.shards import (column_fill, concatenate_files, matching, shard_files, write_json,
@@ -156,31 +155,7 @@ def format_report(report: dict) -> str:
     return "\n".join(lines)
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "filter", help="filter shards into a training corpus", description=__doc__.split("\n\n")[0],
-        epilog="Any Beam option passes through and wins over the local default (a DirectRunner in this process, "
-               "--direct_running_mode in_memory), e.g. --direct_running_mode multi_processing, or --runner "
-               "DataflowRunner --project P --region R --temp_location gs://... with gs:// paths.")
-    add_config_flags(parser, FilterConfig)
-    presets = ", ".join(sorted(path.stem for path in PRESETS_DIR.glob("*.yaml")))
-    parser.add_argument("--config", help=f"a preset name ({presets}; configs/filters/) or a filter YAML file")
-    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                        help="override any config key, e.g. --set sample=1000")
-    parser.add_argument("--overwrite", action="store_true", help="replace a corpus already in --output (without "
-                        "it, an --output holding one is refused)")
-    parser.set_defaults(func=run, accepts_beam_options=True)
-
-
-def filter_config(args) -> FilterConfig:
-    """FilterConfig defaults <- `--config` (a preset or a YAML file) <- the flags given <- `--set`."""
-    overrides = {name: getattr(args, name) for name in args.config_keys}
-    overrides.update(parse_assignments(args.set))
-    return load_filter_config(args.config, overrides)
-
-
-def run(args) -> int:
-    config = filter_config(args)
+def run(config: FilterConfig, args) -> int:
     report = run_filter(config, args.beam_args, overwrite=args.overwrite, argv=getattr(args, "argv", None))
     print(format_report(report))
     side = [name for name, wanted in ((layout.PAIRS_TSV, config.write_tsv), (layout.DROPPED, config.write_dropped))
@@ -188,3 +163,14 @@ def run(args) -> int:
     print(f"  outputs: {config.output}/*.parquet (the kept rows); "
           + ", ".join([*side, layout.FILTER_REPORT, layout.CONFIG]))
     return 0
+
+
+COMMAND = Command("filter", FilterConfig, run, help="filter shards into a training corpus",
+                  description=__doc__.split("\n\n")[0], presets=PRESETS_DIR, example="sample=1000",
+                  config_help=f"a preset name ({', '.join(sorted(path.stem for path in PRESETS_DIR.glob('*.yaml')))}; "
+                              f"configs/filters/) or a filter YAML file",
+                  epilog="Any Beam option passes through and wins over the local default (a DirectRunner in this "
+                         "process, --direct_running_mode in_memory), e.g. --direct_running_mode multi_processing, or "
+                         "--runner DataflowRunner --project P --region R --temp_location gs://... with gs:// paths.",
+                  output=Shards("replace a corpus already in --output (without it, an --output holding one is "
+                                "refused)"))

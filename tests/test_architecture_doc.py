@@ -6,8 +6,8 @@ The table (under the heading TABLE_HEADING): `| command | module | config | main
 - config: `flags`, or `` `Name` KIND, PATH `` (several joined by `; `): class Name is defined in PATH, the
   command's module names it or imports PATH, and KIND says what it is: `typed` when it subclasses schemas' `Config`
   (through any chain of classes of the repository, e.g. LoopConfig), `dataclass` otherwise; and every class the
-  module hands to a config loader (`load_config(Name, ...)`, `load_command_config(Name, ...)`) or declares as its
-  command's config (`Command("name", Name, ...)`) is in the cell;
+  module hands to a config loader (`load_config(Name, ...)`, `load_command_config(Name, ...)`), or for a declared
+  command the config of its declaration (`Command("command", Name, ...)`), is in the cell;
 - main library code, tests: paths separated by `, `, each a tracked file or folder; at least one of the tests names
   the command (`"command"` in quotes) or its module (`pipelines.<module>` / `pipelines/<module>`).
 
@@ -41,7 +41,8 @@ DOC = REPO / "docs" / "architecture.md"
 TABLE_HEADING = "## Every command: code, config, tests"
 COLUMNS = ["command", "module", "config", "main library code", "tests"]
 CONFIG_ENTRY = re.compile(r"^`(\w+)` (typed|dataclass), (\S+\.py)$")
-LOADED = re.compile(r"(?:\bload_\w*config\(|\bCommand\(\s*\"[\w-]+\",)\s*([A-Z]\w*)\b")
+LOADED = re.compile(r"\bload_\w*config\(\s*([A-Z]\w*)\b")
+DECLARED = re.compile(r"\bCommand\(\s*\"([\w-]+)\",\s*([A-Z]\w*)\b")    # a command's declaration: its name, config
 SOURCE_FOLDERS = ("schemas", "models", "transforms", "pipelines")
 
 _spec = importlib.util.spec_from_file_location("records_rules", REPO / "tests" / "test_records.py")
@@ -145,7 +146,9 @@ def table_problems(text: str, commands: dict[str, str], files: set[str]) -> list
             if module in files and not names_config(module, name, file):
                 problems.append(f"{command}: {module} neither names {name} nor imports {file}")
         named = {m.group(1) for entry in config.split("; ") for m in [CONFIG_ENTRY.match(entry)] if m}
-        loaded = set(LOADED.findall((REPO / module).read_text(encoding="utf-8"))) if module in files else set()
+        source = (REPO / module).read_text(encoding="utf-8") if module in files else ""
+        declared = {name for name_declared, name in DECLARED.findall(source) if name_declared == command}
+        loaded = declared or set(LOADED.findall(source))      # a module may hold two commands (convert-nmt, eval-nmt)
         problems += [f"{command}: {module} loads {name}, which its config cell does not name"
                      for name in sorted(loaded - named)]
         for cell in (library, tests):

@@ -158,14 +158,15 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = ()
 
 
 def add_config_arguments(parser, config_class, example: str = "", config_file: bool = True,
-                         sections: tuple[str, ...] | dict = ()) -> None:
+                         sections: tuple[str, ...] | dict = (), config_help: str | None = None) -> None:
     """A command configured by one typed config: its flags (`add_config_flags`), `--config FILE.yaml` (keys = the
-    config's fields; not with `config_file` False, for a command whose --config names another file) and `--set
-    KEY=VALUE` (repeatable); `load_command_config` reads them back."""
+    config's fields, or the name of a preset, a YAML of the command's presets folder; `config_help` its help; not
+    with `config_file` False, for a command whose --config names another file) and `--set KEY=VALUE` (repeatable);
+    `load_command_config` reads them back."""
     add_config_flags(parser, config_class, sections)
     if config_file:
-        parser.add_argument("--config", help=f"YAML with {config_class.__name__} keys (the flags' names with _ for "
-                            f"-; flags and --set win)")
+        parser.add_argument("--config", help=config_help or f"YAML with {config_class.__name__} keys (the flags' "
+                            f"names with _ for -; flags and --set win)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override any config key" + (f", e.g. --set {example}" if example else ""))
 
@@ -181,19 +182,23 @@ def add_rerun_flags(parser, resume: str | None, overwrite: str | None, resume_de
 
 
 def load_command_config(config_class, args, what: str, required: tuple[str, ...] = (),
-                        config_file: bool = True, saved_in: Callable[[Config], str | Path] | None = None):
+                        config_file: bool = True, saved_in: Callable[[Config], str | Path] | None = None,
+                        presets: Path | None = None):
     """The command's config: `config_class` defaults <- `--config` YAML (not with `config_file` False:
-    `add_config_arguments`) <- its flags (`add_config_flags`, those given) <- `--set` (schemas.config.load_config,
+    `add_config_arguments`; a path, or with `presets` the name of a YAML there: schemas/config.py `preset_path`) <-
+    its flags (`add_config_flags`, those given) <- `--set` (schemas.config.load_config,
     the one loader), validated (`validate()`); a `required` field left empty is one line naming its flag and key.
     `saved_in`, for a command that resumes: its output directory, given the config loaded so far (it may be a config
     field); with `--resume`, the config the stopped run saved there (`config_class.SAVED_AS`, `saved_config`) takes
     the place of the defaults, so the run goes on with its settings and the YAML, flags and --set given override
     them."""
-    from paranmt.schemas.config import load_config, parse_assignments
+    from paranmt.schemas.config import load_config, parse_assignments, preset_path
 
     overrides = {name: getattr(args, name) for name in args.config_keys}
     overrides.update(parse_assignments(args.set))
     path = args.config if config_file else None
+    if path and presets is not None:
+        path = preset_path(path, presets, what)
     config = load_config(config_class, path, overrides, what=what)
     if saved_in is not None and args.resume:
         saved = saved_config(config_class, Path(saved_in(config)) / config_class.SAVED_AS, what)

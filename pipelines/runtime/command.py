@@ -23,6 +23,7 @@ import argparse
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable
 
 from paranmt.pipelines.runtime import outputs
@@ -197,7 +198,8 @@ class Command:
     hatch) naming what it reads, which its output must stay apart from; `output`: its output kind; `required`: the
     settings it cannot run without; `check(config, args)`: input checks before the output is claimed; `flags(parser)`:
     the hatch, flags no config holds; `rejects`: it takes --max-reject-rate; `what`: the config's name in errors;
-    `example` of --set; `sections` whose fields have flags; `raw_description`: the description's lines kept;
+    `example` of --set; `sections` whose fields have flags; `presets`: the folder of the named YAMLs `--config`
+    may name (`config_help` then says so); `raw_description`: the description's lines kept; `epilog` of its help;
     `defaults`: further parser defaults."""
     name: str
     config: type
@@ -213,17 +215,20 @@ class Command:
     what: str = ""
     example: str = ""
     sections: tuple[str, ...] | dict = ()
+    presets: Path | None = None
+    config_help: str | None = None
     raw_description: bool = False
+    epilog: str | None = None
     defaults: dict = field(default_factory=dict)
 
     def register(self, subparsers) -> argparse.ArgumentParser:
         """The command's parser, added to `subparsers` (pipelines/cli.py)."""
-        parser = subparsers.add_parser(self.name, help=self.help, description=self.description,
+        parser = subparsers.add_parser(self.name, help=self.help, description=self.description, epilog=self.epilog,
                                        **({"formatter_class": argparse.RawDescriptionHelpFormatter}
                                           if self.raw_description else {}))
         if self.flags is not None:
             self.flags(parser)
-        add_config_arguments(parser, self.config, self.example, sections=self.sections)
+        add_config_arguments(parser, self.config, self.example, sections=self.sections, config_help=self.config_help)
         self.output.add_flags(parser, self)
         if self.rejects:
             add_reject_rate_flag(parser)
@@ -237,7 +242,7 @@ class Command:
         """Run the command line parsed into `args`: its config loaded (the one a stopped run saved, with --resume
         of a resumable output), the inputs checked, the output claimed, `run` under the one-line stops."""
         config = load_command_config(self.config, args, self.what or f"{self.name} config", self.required,
-                                     saved_in=self.output.saved_in(args))
+                                     saved_in=self.output.saved_in(args), presets=self.presets)
         if self.rejects:
             check_reject_rate(args.max_reject_rate)
         if self.check is not None:

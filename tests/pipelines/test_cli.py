@@ -141,7 +141,8 @@ CONFIGURED = {
 }
 # the arguments a command requires beside its settings (not config keys)
 REQUIRED = {"train": ["--train", "x", "--output", "o"], "train-bgt": ["--train", "x", "--output", "o"],
-            "train-paraphraser": ["--output", "o"], "report": ["--input", "x", "--output", "o"]}
+            "train-paraphraser": ["--output", "o"], "report": ["--input", "x", "--output", "o"],
+            "filter": ["--input", "x", "--output", "o"]}
 
 
 @pytest.mark.parametrize("command", CONFIGURED)
@@ -163,9 +164,7 @@ def test_a_commands_settings_come_from_its_config_then_its_flags_then_set(comman
     def settings(*argv):
         args = cli.make_parser(command).parse_args([command, *REQUIRED.get(command, []), "--config", str(yaml_file),
                                                     *argv])
-        if command == "filter":         # a preset name or a file
-            return command_module.filter_config(args)
-        return load_command_config(config_class, args, f"{command} config")
+        return load_command_config(config_class, args, f"{command} config", presets=command_module.COMMAND.presets)
 
     assert str(getattr(settings(), field)) == str(in_yaml)
     assert str(getattr(settings(flag, flag_value), field)) == str(float(flag_value) if field == "threshold" else
