@@ -46,6 +46,24 @@ def test_listed_help_is_the_registered_help(command):
     assert listed and listed == registered_help(command)
 
 
+# the commands whose parsers are still built by hand (build's flags, which check-dataflow shares; cluster-config's
+# --scheduler that names a preset; convert-nmt's --config, a recipe's YAML)
+HAND_BUILT = {"build", "check-dataflow", "cluster-config", "convert-nmt"}
+
+
+@pytest.mark.parametrize("command", sorted(set(cli.COMMANDS) - HAND_BUILT))
+def test_a_command_is_one_declaration(command):
+    """Issue 45 item 2: the command's module declares it once (pipelines/runtime/command.py `Command`), and its
+    parser, config, output contract and stops are the declaration's."""
+    from paranmt.pipelines.runtime.command import Command
+
+    module = importlib.import_module(f"paranmt.pipelines.{cli.COMMANDS[command]}")
+    declared = [value for value in vars(module).values() if isinstance(value, Command) and value.name == command]
+    assert len(declared) == 1
+    assert not hasattr(module, "register") or command == "eval-nmt"     # convert-nmt, beside it, registers by hand
+    assert cli.make_parser(command).commands[command].get_default("func") == declared[0].execute
+
+
 def block(modules: list[str]) -> str:
     """Python source after which `import M` fails with ModuleNotFoundError for each M, as when it is not installed."""
     return ("import importlib.abc, sys\n"
