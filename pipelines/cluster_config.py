@@ -23,18 +23,15 @@ into a script is shell-quoted (`shlex.quote`); `environment` lines are shell lin
 """
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shlex
 
 import yaml
 
-from paranmt.pipelines.runtime.arguments import add_config_arguments
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.pipelines.runtime.extras import require_extra
-from paranmt.pipelines.runtime.outputs import claim_results
-from paranmt.schemas.cluster import ClusterConfig, WorkerPool, load_cluster_config
-from paranmt.schemas.config import parse_assignments
+from paranmt.schemas.cluster import PRESETS_DIR, ClusterConfig, WorkerPool
 from paranmt.schemas.errors import ConfigError
 
 # the batch scheduler's job id variable, so that every job's workers get unique Dask names
@@ -183,29 +180,7 @@ def write_cluster_files(config: ClusterConfig, output: str) -> dict[str, str]:
     return paths
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("cluster-config", help="write the Slurm/PBS/SGE job scripts or the Kubernetes "
-                                   "spec of a Dask cluster for --runner dask (offline)", description=__doc__,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_config_arguments(parser, ClusterConfig, example="gpu.jobs=4 --set scheduler_address=tcp://h:8786",
-                         config_file=False)
-    parser.add_argument("--config", help="a cluster config YAML, or a preset name of configs/dask/ (e.g. "
-                                         "slurm-czeng); keys: schemas/cluster.py")
-    parser.add_argument("--output", required=True, help="directory for the job scripts / the Kubernetes spec")
-    parser.add_argument("--overwrite", action="store_true",
-                        help="replace the scripts an earlier run wrote into --output (refused without it: they "
-                             "may have been edited by hand)")
-    parser.set_defaults(func=run)
-
-
-def run(args) -> int:
-    require_extra("dask", "distributed")        # before anything is written
-    if not args.config and not args.scheduler:
-        raise ConfigError("give --scheduler slurm|pbs|sge|kubernetes or --config FILE")
-    overrides = {**{key: getattr(args, key) for key in args.config_keys}, **parse_assignments(args.set)}
-    config = load_cluster_config(args.config or args.scheduler, overrides)
-    given = args.config if args.config and os.path.exists(args.config) else None
-    claim_results(args.output, [given], CLUSTER_FILES, args.overwrite)
+def run(config: ClusterConfig, args) -> int:
     paths = write_cluster_files(config, args.output)
     for name, path in paths.items():
         print(f"paranmt cluster-config: wrote {path}")
@@ -225,3 +200,25 @@ def run(args) -> int:
             print("  no TLS: anyone who can reach the scheduler or a worker can run code as you; on a shared "
                   "cluster set tls (docs/cluster.md, \"Securing a shared cluster\")")
     return 0
+
+
+def check(config: ClusterConfig, args) -> None:
+    """The extra that runs the cluster, and a scheduler or config named (`--scheduler` names its preset)."""
+    require_extra("dask", "distributed")
+    if not args.config:
+        raise ConfigError("give --scheduler slurm|pbs|sge|kubernetes or --config FILE")
+
+
+def own_flags(parser) -> None:
+    """The output directory, which no config holds."""
+    parser.add_argument("--output", required=True, help="directory for the job scripts / the Kubernetes spec")
+
+
+COMMAND = Command("cluster-config", ClusterConfig, run, help="write the Slurm/PBS/SGE job scripts or the Kubernetes "
+                  "spec of a Dask cluster for --runner dask (offline)", description=__doc__, raw_description=True,
+                  inputs=("config",), check=check, flags=own_flags, what="cluster config",
+                  example="gpu.jobs=4 --set scheduler_address=tcp://h:8786", presets=PRESETS_DIR,
+                  preset_setting="scheduler", config_help="a cluster config YAML, or a preset name of configs/dask/ "
+                  "(e.g. slurm-czeng); keys: schemas/cluster.py",
+                  output=ResultsFolder(CLUSTER_FILES, overwrite_help="replace the scripts an earlier run wrote into "
+                                       "--output (refused without it: they may have been edited by hand)"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from paranmt.schemas.config import Config, choice, load_config, preset_path, setting
+from paranmt.schemas.config import Config, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -182,10 +182,3 @@ def values(mapping: dict, prefix: str = ""):
             yield from values(value, f"{prefix}{key}.")
         else:
             yield from ((f"{prefix}{key}", item) for item in (value if isinstance(value, list) else [value]))
-
-
-def load_cluster_config(path: str | None = None, overrides: dict | None = None) -> ClusterConfig:
-    """Defaults <- YAML file (a path, or a preset name of configs/dask/, e.g. `slurm-czeng`) <- overrides (the
-    project's loader: unknown keys are errors), validated."""
-    path = preset_path(path, PRESETS_DIR, "cluster config") if path else None
-    return load_config(ClusterConfig, path, overrides, what="cluster config").validate()

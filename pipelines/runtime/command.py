@@ -199,7 +199,8 @@ class Command:
     settings it cannot run without; `check(config, args)`: input checks before the output is claimed; `flags(parser)`:
     the hatch, flags no config holds; `rejects`: it takes --max-reject-rate; `what`: the config's name in errors;
     `example` of --set; `sections` whose fields have flags; `presets`: the folder of the named YAMLs `--config`
-    may name (`config_help` then says so); `raw_description`: the description's lines kept; `epilog` of its help;
+    may name (`config_help` then says so), and `preset_setting` the setting whose value names the preset when no
+    `--config` is given (cluster-config's `--scheduler slurm`: configs/dask/slurm.yaml); `raw_description`: the description's lines kept; `epilog` of its help;
     `defaults`: further parser defaults."""
     name: str
     config: type
@@ -216,6 +217,7 @@ class Command:
     example: str = ""
     sections: tuple[str, ...] | dict = ()
     presets: Path | None = None
+    preset_setting: str | None = None
     config_help: str | None = None
     raw_description: bool = False
     epilog: str | None = None
@@ -241,6 +243,8 @@ class Command:
     def execute(self, args: argparse.Namespace) -> int:
         """Run the command line parsed into `args`: its config loaded (the one a stopped run saved, with --resume
         of a resumable output), the inputs checked, the output claimed, `run` under the one-line stops."""
+        if self.preset_setting and not args.config:
+            args.config = getattr(args, self.preset_setting)
         config = load_command_config(self.config, args, self.what or f"{self.name} config", self.required,
                                      saved_in=self.output.saved_in(args), presets=self.presets)
         if self.rejects:

@@ -46,9 +46,9 @@ def test_listed_help_is_the_registered_help(command):
     assert listed and listed == registered_help(command)
 
 
-# the commands whose parsers are still built by hand (build's flags, which check-dataflow shares; cluster-config's
-# --scheduler that names a preset; convert-nmt's --config, a recipe's YAML)
-HAND_BUILT = {"build", "check-dataflow", "cluster-config", "convert-nmt"}
+# the commands whose parsers are still built by hand (build's flags, which check-dataflow shares; convert-nmt's
+# --config, a recipe's YAML)
+HAND_BUILT = {"build", "check-dataflow", "convert-nmt"}
 
 
 @pytest.mark.parametrize("command", sorted(set(cli.COMMANDS) - HAND_BUILT))
