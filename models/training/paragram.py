@@ -8,7 +8,8 @@ s = cosine (`similarity: cosine`, the 300-d PARAGRAM setting) or the dot product
 t1, t2 = the negatives of w1, w2 chosen in the mini-batch by paranmt.models.training.negatives (MAX = the most
 similar word by cosine among the other pairs' words, never the pair's own words; MIX; RAND). The optional PPDB
 constraint of the thesis (negative not a PPDB partner of w) is not implemented: the in-batch exclusion of the
-pair's own words is the only one. W_init = the vectors the training starts from: `init_vectors` (a word2vec /
+pair's own words is the only one (`siblings=True`: a word of another pair that shares a word with this one may be
+the negative, unlike the sentence trainer's default). W_init = the vectors the training starts from: `init_vectors` (a word2vec /
 GloVe text file) where it has the word, uniform in [-0.1, 0.1] otherwise.
 
 Training pairs (both read lowercased, deduplicated as unordered pairs, identical words dropped):
@@ -223,7 +224,7 @@ class ParagramTask(Task):
         c, encoder = self.config, self.encoder
         first, second = [u for u, _ in batch], [v for _, v in batch]
         side1, index1, valid1, side2, index2, valid2 = mine_megabatch(
-            encoder.encode(first), encoder.encode(second), first, second, False, c.negatives, self.rng)
+            encoder.encode(first), encoder.encode(second), first, second, False, c.negatives, self.rng, siblings=True)
         sides = {1: first, 2: second}
         negatives1 = [sides[s][i] for s, i in zip(side1, index1)]
         negatives2 = [sides[s][i] for s, i in zip(side2, index2)]
