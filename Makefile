@@ -53,8 +53,12 @@ demo: $(STAMP)
 	@echo
 	@$(PY) -c "from paranmt.models.nmt.model_dir import demo_model_notice as n; print('NOTE:', n('assets/nmt-cs-en'))"
 
+# The suite on every core, at most 4 (pytest-xdist worker processes); `make test TEST_WORKERS=0` runs it in one
+# process. --dist loadfile keeps each test file on one worker, so that a file's module fixtures are built once.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+
 test: $(STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile tests
 
 # The core install (`pip install .`: setup.py's install_requires, no extras, versions from the lock file) in a
 # second venv, and the tests of what it must do: filter, stats, export; a missing extra named in one line.
