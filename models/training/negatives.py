@@ -82,23 +82,21 @@ def _forbidden_pools(text1: list[str], text2: list[str], bilingual: bool,
                      siblings: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """forbidden masks of side-1 and side-2 anchors over their pools: bilingual [n, n] each (pool = the other
     side), monolingual [n, 2n] each (pool = side 1 rows then side 2 rows). Without `siblings`, every row of a pair
-    that shares a text with the anchor's pair is forbidden too."""
+    that shares a text with the anchor's pair is forbidden: `sibling_pairs`, which holds the own pair and every
+    candidate whose text is one of the pair's, so `forbidden_mask` is needed only with `siblings`."""
     n = len(text1)
     ids: dict[str, int] = {}
     t1 = np.array([ids.setdefault(t, len(ids)) for t in text1])
     t2 = np.array([ids.setdefault(t, len(ids)) for t in text2])
+    if not siblings:
+        shared = sibling_pairs(t1, t2)
+        return (shared, shared) if bilingual else (np.concatenate([shared, shared], axis=1),) * 2
     pair = np.arange(n)
     own_texts = np.stack([t1, t2], axis=1)
     if bilingual:
-        forbidden1, forbidden2 = forbidden_mask(pair, own_texts, pair, t2), forbidden_mask(pair, own_texts, pair, t1)
-    else:
-        forbidden1 = forbidden2 = forbidden_mask(pair, own_texts, np.concatenate([pair, pair]), np.concatenate([t1, t2]))
-    if siblings:
-        return forbidden1, forbidden2
-    shared = sibling_pairs(t1, t2)
-    if not bilingual:
-        shared = np.concatenate([shared, shared], axis=1)
-    return forbidden1 | shared, forbidden2 | shared
+        return forbidden_mask(pair, own_texts, pair, t2), forbidden_mask(pair, own_texts, pair, t1)
+    forbidden = forbidden_mask(pair, own_texts, np.concatenate([pair, pair]), np.concatenate([t1, t2]))
+    return forbidden, forbidden
 
 
 def _sides(index: np.ndarray, n: int, bilingual: bool, anchor_side: int) -> tuple[np.ndarray, np.ndarray]:
