@@ -10,8 +10,8 @@ pools of them embedded once with the encoder; for each M they are cut into conse
 pairs, and each mega-batch's negatives are chosen by the trainer's own search (models/training/negatives.py
 `mine_megabatch`, MAX, monolingual: the most similar sentence of the other pairs, either side, own pair's texts
 excluded, and, as the trainer does unless `--sibling-negatives true`, pairs sharing a text with the anchor's pair;
-`--sibling-negatives` lets those give negatives, as the trainer did before, to count them). Every M sees the same pairs, so the rows differ only by the size of the pool each negative is chosen
-from. Printed as Markdown:
+`--sibling-negatives` lets those give negatives, as the trainer did before, to count them). Every M sees the same
+pairs, so the rows differ only by the size of the pool each negative is chosen from. Printed as Markdown:
 - per M, over every sentence of those pairs: the mean cosine of its hardest negative and of its paraphrase, the share
   of sentences whose negative is within the margin 0.4 of the paraphrase (the hinge is active), and the share whose
   negative is another pair's sentence of the same side-1 text (with wmt-bt, another system's translation of the same

@@ -9,8 +9,8 @@ t1, t2 = the negatives of w1, w2 chosen in the mini-batch by paranmt.models.trai
 similar word by cosine among the other pairs' words, never the pair's own words; MIX; RAND). The optional PPDB
 constraint of the thesis (negative not a PPDB partner of w) is not implemented: the in-batch exclusion of the
 pair's own words is the only one (`siblings=True`: a word of another pair that shares a word with this one may be
-the negative, unlike the sentence trainer's default). W_init = the vectors the training starts from: `init_vectors` (a word2vec /
-GloVe text file) where it has the word, uniform in [-0.1, 0.1] otherwise.
+the negative, unlike the sentence trainer's default). W_init = the vectors the training starts from:
+`init_vectors` (a word2vec / GloVe text file) where it has the word, uniform in [-0.1, 0.1] otherwise.
 
 Training pairs (both read lowercased, deduplicated as unordered pairs, identical words dropped):
 - a `paranmt lexicon` output directory: its `lexicon-*.tsv` (table TSVs, schemas/tsv.py: header u v cross_count

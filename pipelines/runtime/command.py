@@ -200,8 +200,8 @@ class Command:
     the hatch, flags no config holds; `rejects`: it takes --max-reject-rate; `what`: the config's name in errors;
     `example` of --set; `sections` whose fields have flags; `presets`: the folder of the named YAMLs `--config`
     may name (`config_help` then says so), and `preset_setting` the setting whose value names the preset when no
-    `--config` is given (cluster-config's `--scheduler slurm`: configs/dask/slurm.yaml); `raw_description`: the description's lines kept; `epilog` of its help;
-    `defaults`: further parser defaults."""
+    `--config` is given (cluster-config's `--scheduler slurm`: configs/dask/slurm.yaml); `raw_description`: the
+    description's lines kept; `epilog` of its help; `defaults`: further parser defaults."""
     name: str
     config: type
     run: Callable[..., int | None]
