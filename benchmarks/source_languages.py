@@ -36,17 +36,24 @@ import numpy as np
 from scipy.stats import spearmanr
 
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
+from paranmt.models.nmt.hf import ISO_639_3
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.pipelines.runtime.logs import configure_logging
 from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.metadata import LANGUAGE_ALIASES
 from paranmt.transforms.io.streams import read_sentences
 
-ISO3 = {"cs": "ces", "de": "deu", "ha": "hau", "he": "heb", "is": "isl", "ja": "jpn", "li": "liv", "ru": "rus",
-        "uk": "ukr", "zh": "zho"}           # `li` is Livonian in wmt-bt (ISO 639-3 liv; 639-1 li would be Limburgish)
-FILE_LANGUAGE = {"liv": "li"}               # a file's source code -> the data's src_lang label
+FILE_LANGUAGE = {code: label for label, code in LANGUAGE_ALIASES.items()}   # a file's code -> the src_lang label
 DISTANCES = ("syntactic", "phonological", "inventory", "featural", "genetic", "geographic")
 FILE = re.compile(r"^wmt\d+\.(\w+)-en\.tsv\.gz$")
 SOURCE, REFERENCE = 2, 3                    # columns of a wmt-bt file: id, src_lang, source, ref, bt, system
+
+
+def iso3(lang: str) -> str:
+    """URIEL's ISO 639-3 code of a src_lang label (wmt-bt's `li` is Livonian, `liv`: schemas/metadata.py
+    LANGUAGE_ALIASES; the others through models/nmt/hf.py ISO_639_3)."""
+    code = LANGUAGE_ALIASES.get(lang, lang)
+    return ISO_639_3.get(code, code)
 
 
 def parse_measure(spec: str) -> tuple[str, dict[str, float]]:
@@ -109,7 +116,7 @@ def uriel_distances(languages: list[str]) -> dict[str, dict[str, float]]:
         found[lang] = {}
         for distance in DISTANCES:
             try:
-                found[lang][distance] = float(uriel.new_distance(distance, ["eng", ISO3[lang]]))
+                found[lang][distance] = float(uriel.new_distance(distance, ["eng", iso3(lang)]))
             except ValueError:                                 # no shared features with English
                 found[lang][distance] = float("nan")
     return found
@@ -155,7 +162,7 @@ def main() -> None:
     if not Path(args.wmt_bt).is_dir():
         raise ConfigError(f"--wmt-bt {args.wmt_bt} is not a folder")
     texts = language_texts(Path(args.wmt_bt), args.segments)
-    unknown = sorted({lang for values in measures.values() for lang in values if lang not in texts or lang not in ISO3})
+    unknown = sorted({lang for values in measures.values() for lang in values if lang not in texts})
     if unknown:
         raise ConfigError(f"no wmt-bt source language {', '.join(unknown)} (the data has {', '.join(sorted(texts))})")
     languages = sorted({lang for values in measures.values() for lang in values})
