@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from paranmt.models.generation import ARCHS, RERANK
 from paranmt.models.generation.models import TASKS
@@ -19,9 +19,13 @@ from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, is_remote
 
 DEFAULT_MODELS = "assets"           # the shipped demo models (a directory of models: models.find_models)
-# key -> the post-filter guard (its reason, postfilter.GUARDS) that the key set to True turns off
-GUARD_KEYS = {"keep_copies": "copy", "keep_repeats": "repeated_word", "keep_unbalanced": "unbalanced",
-              "keep_lowercase_start": "lowercase_start", "keep_doubled_punctuation": "doubled_punctuation"}
+
+
+def guard_switch(reason: str, kept: str) -> Any:
+    """The setting that, set to True, turns off the post-filter guard `reason` (postfilter.GUARDS): a switch whose
+    help names the paraphrases it keeps (`kept`) and the reason they are otherwise dropped with."""
+    return setting(False, flag={"action": "store_true"}, metadata={"guard": reason},
+                   help=f"post-filter: keep paraphrases {kept} (dropped by default, reason {reason})")
 
 
 @dataclass
@@ -42,20 +46,14 @@ class ParaphraseConfig(Config):
     encoder: str = setting(ScoreConfig.encoder, help="post-filter / para_score encoder")
     min_overlap: float = bounded(0.5, -1, 1, help="post-filter: trigram overlap")
     min_similarity: float = bounded(0.7, -1, 1, help="post-filter: para_score")
-    keep_copies: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases that repeat "
-                                "the source up to case and punctuation (dropped by default, reason copy)")
-    keep_repeats: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases that "
-                                 "repeat a word more often than the source does (dropped by default, reason "
-                                 "repeated_word)")
-    keep_unbalanced: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases with a "
-                                    "quote or bracket left open or closing nothing where the source's are balanced "
-                                    "(dropped by default, reason unbalanced)")
-    keep_lowercase_start: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep paraphrases "
-                                         "that start lowercase where the source starts uppercase (dropped by default, "
-                                         "reason lowercase_start)")
-    keep_doubled_punctuation: bool = setting(False, flag={"action": "store_true"}, help="post-filter: keep "
-                                             "paraphrases with a run of . ! ? or , (\"..\") that the source lacks "
-                                             "(dropped by default, reason doubled_punctuation)")
+    keep_copies: bool = guard_switch("copy", "that repeat the source up to case and punctuation")
+    keep_repeats: bool = guard_switch("repeated_word", "that repeat a word more often than the source does")
+    keep_unbalanced: bool = guard_switch("unbalanced", "with a quote or bracket left open or closing nothing where "
+                                         "the source's are balanced")
+    keep_lowercase_start: bool = guard_switch("lowercase_start", "that start lowercase where the source starts "
+                                              "uppercase")
+    keep_doubled_punctuation: bool = guard_switch("doubled_punctuation", "with a run of . ! ? or , (\"..\") that the "
+                                                  "source lacks")
     beam: int = bounded(8, 1, help="beam size")
     n_best: int = bounded(1, 1, help="paraphrases per source and template")
     rerank: str = choice("template", RERANK, help="which hypotheses of the beam are returned: template / simile = the "
@@ -145,6 +143,11 @@ class ParaphraseConfig(Config):
         if "fusion_model" not in remote:
             found["fusion_model"] = str(models.fusion.path) if models.fusion else None
         return ParaphraseRun(dataclasses.replace(self, **found), templates)
+
+
+# key -> the post-filter guard (its reason, postfilter.GUARDS) that the key set to True turns off (`guard_switch`)
+GUARD_KEYS = {spec.name: spec.metadata["guard"] for spec in dataclasses.fields(ParaphraseConfig)
+              if "guard" in spec.metadata}
 
 
 @dataclass(frozen=True)
