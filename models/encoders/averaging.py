@@ -33,6 +33,7 @@ from paranmt.models.encoders.cells import activation_fn
 
 class AveragingEncoder(FeaturizedEncoder):
     pooling = "mean"                   # mean | sum of the unit embeddings
+    saved_options = {"dim": "dim", "dropout": "dropout", "word_dropout": "word_dropout"}
 
     def __init__(self, featurizer, dim: int = 300, dropout: float = 0.0, word_dropout: float = 0.0,
                  init_scale: float = 0.1):
@@ -46,11 +47,6 @@ class AveragingEncoder(FeaturizedEncoder):
 
     def spec(self) -> dict:
         return {"dropout": self.dropout, "word_dropout": self.word_dropout}
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        """Constructor arguments beyond the featurizer, from a saved config.json."""
-        return {"dim": config["dim"], "dropout": config["dropout"], "word_dropout": config["word_dropout"]}
 
     def prepare(self, sentences: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         """(flat ids [total units], offsets [n]) for embedding_bag."""
@@ -103,6 +99,7 @@ class ProjectionEncoder(AveragingEncoder):
     """proj: g(s) = W_p avg(s) + b, [n, hidden]; a sentence without units gives 0."""
 
     kind = "proj"
+    saved_options = {"dim": "word_dim", "hidden": "hidden"}
 
     def __init__(self, featurizer, dim: int = 300, hidden: int = 300, **kwargs):
         super().__init__(featurizer, dim=dim, **kwargs)
@@ -113,10 +110,6 @@ class ProjectionEncoder(AveragingEncoder):
     def spec(self) -> dict:
         return {**super().spec(), "word_dim": self.word_dim, "hidden": self.hidden}
 
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {**super().options(config), "dim": config["word_dim"], "hidden": config["hidden"]}
-
     def forward(self, inputs):
         return self.projection(self.pool(inputs)) * self.has_units(inputs)[:, None]
 
@@ -125,6 +118,7 @@ class DeepAveragingEncoder(ProjectionEncoder):
     """DAN: `layers` layers h_l = f(W_l h_{l-1} + b_l) over h_0 = avg(s), f = `activation` (tanh or relu)."""
 
     kind = "dan"
+    saved_options = {"layers": "layers", "activation": "activation"}
 
     def __init__(self, featurizer, dim: int = 300, hidden: int = 300, layers: int = 1, activation: str = "tanh",
                  **kwargs):
@@ -137,10 +131,6 @@ class DeepAveragingEncoder(ProjectionEncoder):
     def spec(self) -> dict:
         return {**super().spec(), "layers": self.layers, "activation": self.activation_name}
 
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {**super().options(config), "layers": config["layers"], "activation": config["activation"]}
-
     def forward(self, inputs):
         h = self.activation(self.projection(self.pool(inputs)))
         for layer in self.deeper:
@@ -152,6 +142,7 @@ class CharagramEncoder(AveragingEncoder):
     """CHARAGRAM: h(b + sum of the embeddings of the known character n-grams), h = `activation` (tanh|linear)."""
 
     pooling = "sum"
+    saved_options = {"activation": "activation"}
 
     def __init__(self, featurizer, dim: int = 300, activation: str = "tanh", **kwargs):
         super().__init__(featurizer, dim=dim, **kwargs)
@@ -166,10 +157,6 @@ class CharagramEncoder(AveragingEncoder):
 
     def spec(self) -> dict:
         return {**super().spec(), "activation": self.activation_name}
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {**super().options(config), "activation": config["activation"]}
 
     def forward(self, inputs):
         return self.activation(self.bias + self.pool(inputs)) * self.has_units(inputs)[:, None]

@@ -99,14 +99,20 @@ class SentenceEncoder(nn.Module):
 class FeaturizedEncoder(SentenceEncoder):
     """An encoder over the units of one featurizer (`self.featurizer`): saved as the featurizer's file and
     weights.npz, loaded back by `from_config` with the constructor arguments `options(config)` reads from
-    config.json (the averaging, recurrent and BGT encoders)."""
+    config.json (the averaging, recurrent and BGT encoders). `saved_options`: constructor argument -> the
+    config.json key it is read back from, for what a class adds to its bases' (or reads from another key)."""
 
     featurizer: object
+    saved_options: dict[str, str] = {}
 
     @classmethod
     def options(cls, config: dict) -> dict:
-        """Constructor arguments beyond the featurizer, from a saved config.json."""
-        raise NotImplementedError
+        """Constructor arguments beyond the featurizer, from a saved config.json: those that `saved_options` of the
+        class and of its bases name (a class's entry for an argument replaces its bases')."""
+        keys: dict[str, str] = {}
+        for klass in reversed(cls.__mro__):
+            keys.update(vars(klass).get("saved_options", {}))
+        return {argument: config[key] for argument, key in keys.items()}
 
     def _save_parts(self, directory: Path, dtype: str) -> dict:
         return {"featurizer": self.featurizer.save(directory), **self.save_weights(directory, dtype)}

@@ -59,6 +59,8 @@ class BGTEncoder(FeaturizedEncoder):
     """The semantic inference network as a paranmt encoder: g(s) = mu of q(z_sem | s), dim = `latent`."""
 
     kind = "bgt"
+    saved_options = {"dim": "model_dim", "latent": "latent", "layers": "layers", "heads": "heads", "ffn": "ffn",
+                     "dropout": "dropout", "max_len": "max_len", "variant": "variant"}
 
     def __init__(self, featurizer, dim: int = 256, latent: int = 256, layers: int = 2, heads: int = 4,
                  ffn: int = 1024, dropout: float = 0.1, max_len: int = 100, variant: str = "bgt"):
@@ -85,9 +87,3 @@ class BGTEncoder(FeaturizedEncoder):
     def forward(self, inputs: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
         ids, pad = (t.to(self.device) for t in inputs)
         return self.semantic(ids, pad)[0]
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {"dim": config["model_dim"], "latent": config["latent"], "layers": config["layers"],
-                "heads": config["heads"], "ffn": config["ffn"], "dropout": config["dropout"],
-                "max_len": config["max_len"], "variant": config["variant"]}

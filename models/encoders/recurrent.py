@@ -50,6 +50,7 @@ class RecurrentEncoder(FeaturizedEncoder):
     bidirectional = False
     square = False                      # needs hidden == word_dim
     output = "word"                     # "word": dim = word_dim; "hidden": dim = hidden
+    saved_options = {"word_dim": "word_dim", "hidden": "hidden", "dropout": "dropout", "word_dropout": "word_dropout"}
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, dropout: float = 0.0,
                  word_dropout: float = 0.0, init_scale: float = 0.1):
@@ -70,12 +71,6 @@ class RecurrentEncoder(FeaturizedEncoder):
     def spec(self) -> dict:
         return {"featurizer_kind": self.featurizer.kind, "word_dim": self.word_dim, "hidden": self.hidden,
                 "dropout": self.dropout, "word_dropout": self.word_dropout}
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        """Constructor arguments beyond the featurizer, from a saved config.json."""
-        return {"word_dim": config["word_dim"], "hidden": config["hidden"], "dropout": config["dropout"],
-                "word_dropout": config["word_dropout"]}
 
     def prepare(self, sentences: list[str]) -> tuple[torch.Tensor, torch.Tensor]:
         """(padded ids [n, max_len], lengths [n])."""
@@ -190,6 +185,7 @@ class PeepholeLSTMEncoder(RecurrentEncoder):
 
     uses_lstm = False
     output = "hidden"
+    saved_options = {"output_gate": "output_gate", "peepholes": "peepholes"}
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, output_gate: bool = True,
                  peepholes: bool = True, **kwargs):
@@ -199,10 +195,6 @@ class PeepholeLSTMEncoder(RecurrentEncoder):
 
     def spec(self) -> dict:
         return {**super().spec(), "output_gate": self.cell.output_gate, "peepholes": self.cell.peepholes}
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {**super().options(config), "output_gate": config["output_gate"], "peepholes": config["peepholes"]}
 
     def compose(self, x, lengths, mask):
         return self.cell(x, mask)
@@ -214,6 +206,7 @@ class RNNEncoder(RecurrentEncoder):
     kind = "rnn"
     uses_lstm = False
     output = "hidden"
+    saved_options = {"activation": "activation"}
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, activation: str = "tanh", **kwargs):
         super().__init__(featurizer, word_dim=word_dim, hidden=hidden, **kwargs)
@@ -221,10 +214,6 @@ class RNNEncoder(RecurrentEncoder):
 
     def spec(self) -> dict:
         return {**super().spec(), "activation": self.cell.activation_name}
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {**super().options(config), "activation": config["activation"]}
 
     def compose(self, x, lengths, mask):
         return self.cell(x, mask)
@@ -341,6 +330,7 @@ class BiGRANEncoder(RecurrentEncoder):
     kind = "bigran"
     bidirectional = True
     COMBINE = ("sum", "ff")
+    saved_options = {"bidirectional_combine": "bidirectional_combine"}
 
     def __init__(self, featurizer, word_dim: int = 300, hidden: int = 300, bidirectional_combine: str = "sum",
                  **kwargs):
@@ -357,10 +347,6 @@ class BiGRANEncoder(RecurrentEncoder):
 
     def spec(self) -> dict:
         return {**super().spec(), "bidirectional_combine": self.bidirectional_combine}
-
-    @classmethod
-    def options(cls, config: dict) -> dict:
-        return {**super().options(config), "bidirectional_combine": config["bidirectional_combine"]}
 
     def compose(self, x, lengths, mask):
         states = self.lstm_states(x, lengths)
