@@ -47,10 +47,11 @@ class TrainingDataError(ValueError):
 
 @dataclass
 class PairCounts:
-    """What reading training inputs found: records read (rejects included), pairs kept, pairs skipped by reason,
-    and the rejected lines (models/encoding.py)."""
+    """What reading training inputs found: records read (rejects included), pairs kept (in all and per input, in
+    the order of the inputs), pairs skipped by reason, and the rejected lines (models/encoding.py)."""
     read: int = 0
     kept: int = 0
+    kept_per_input: list[int] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)
     rejects: LineRejects = field(default_factory=LineRejects)
 
@@ -176,6 +177,7 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
     pairs, counts = [], PairCounts()
     for path in paths:
         path_format = detect_format(path, suffixes) if fmt == "auto" else fmt
+        before = len(pairs)
         for side1, side2, *values in _raw_pairs(path, path_format, suffixes, (*shard_columns, *carry),
                                                 counts.rejects):
             counts.read += 1
@@ -186,6 +188,7 @@ def read_pairs(paths: list[str], fmt: str = "auto", suffixes: tuple[str, str] | 
                 counts.skip("too_long")
             else:
                 pairs.append((side1, side2, *values))
+        counts.kept_per_input.append(len(pairs) - before)
     counts.kept = len(pairs)
     counts.read += counts.rejects.total
     return pairs, counts

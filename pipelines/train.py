@@ -39,7 +39,8 @@ def run(config: TrainConfig, args) -> int:
     report_rejects("train", counts.rejects, counts.read, str(output / TRAIN_DATA))
     if over_reject_rate("train", counts.read - counts.kept, counts.read, args.max_reject_rate):
         return EXIT_REJECTS
-    Trainer(config, output).fit(pairs, resume=args.resume)
+    groups = [i for i, kept in enumerate(counts.kept_per_input) for _ in range(kept)]   # batch_languages: per-pair
+    Trainer(config, output).fit(pairs, resume=args.resume, groups=groups)
     log.info("encoder saved to %s", output)
     return 0
 

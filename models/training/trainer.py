@@ -2,7 +2,8 @@
 
 One update step:
 1. take the next mega-batch of M * batch_size pairs (M follows the annealing schedule: M = min(megabatch_size,
-   1 + step // anneal_every), or megabatch_size throughout when anneal_every = 0);
+   1 + step // anneal_every), or megabatch_size throughout when anneal_every = 0; `batch_languages: per-pair`
+   keeps each mega-batch within the pairs of one input, `per_pair_order`);
 2. scramble: with probability `scramble`, shuffle the word order of both sentences of a pair (recurrent
    encoders; default 0.3 for them, 0 otherwise);
 3. embed the whole mega-batch without gradients (eval mode) and choose each sentence's negative over it
@@ -55,6 +56,7 @@ log = logging.getLogger(__name__)
 MODES = ("monolingual", "bilingual")
 OBJECTIVES = ("margin", "bicvm")
 DEV_AT = ("epoch", "checkpoint")
+BATCH_LANGUAGES = ("mixed", "per-pair")
 
 
 @dataclass
@@ -111,6 +113,10 @@ class TrainConfig(LoopConfig):
     anneal_every: int = bounded(150, 0, help="grow M by 1 every N mini-batches up to --megabatch-size (0: M fixed)")
     negatives: str = choice("max", STRATEGIES, help="negative per sentence in each mega-batch: the most similar "
                             "(max), max or random half of the time (mix), random (rand)")
+    batch_languages: str = choice("mixed", BATCH_LANGUAGES, help="with several --train inputs (one language pair "
+                                  "each): mixed: every mega-batch draws from all of them (one shuffled stream); "
+                                  "per-pair: each mega-batch holds the pairs of one input only, so its negatives come "
+                                  "from that language pair")
     sibling_negatives: bool = setting(False, help="let a pair that shares a text with the anchor's pair (another "
                                       "translation of the same reference) give its negative (true/false; default "
                                       "false: such a pair is a paraphrase, not a negative)")
@@ -153,6 +159,7 @@ class TrainConfig(LoopConfig):
         check_choice("mode", self.mode, MODES)
         check_choice("dev_at", self.dev_at, DEV_AT)
         check_choice("negatives", self.negatives, STRATEGIES)
+        check_choice("batch_languages", self.batch_languages, BATCH_LANGUAGES)
         if self.dropout >= 1 or self.word_dropout >= 1:
             raise ConfigError("dropout and word_dropout must be < 1")
         check_choice("objective", self.objective, OBJECTIVES)
@@ -196,6 +203,20 @@ class TrainConfig(LoopConfig):
 def megabatch_size_at(step: int, size: int, anneal_every: int) -> int:
     """M at global mini-batch `step`: min(size, 1 + step // anneal_every), or size when anneal_every == 0."""
     return size if anneal_every == 0 else min(size, 1 + step // anneal_every)
+
+
+def per_pair_order(seed: int, epoch: int, groups: np.ndarray, run: int) -> tuple[np.ndarray, np.ndarray]:
+    """Epoch `epoch`'s order for `batch_languages: per-pair`: each group's pairs (`groups[i]`: the input pair i came
+    from) in a shuffle, cut into runs of `run` pairs (a group's last run shorter), the runs of all groups shuffled
+    together (numpy's default_rng(seed + epoch), as `epoch_order`); returns (the order, the end position of each
+    run). A mega-batch never crosses a run's end, so each holds one group's pairs."""
+    rng = np.random.default_rng(seed + epoch)
+    runs = []
+    for group in np.unique(groups):
+        members = rng.permutation(np.flatnonzero(groups == group))
+        runs += [members[start:start + run] for start in range(0, len(members), run)]
+    runs = [runs[i] for i in rng.permutation(len(runs))]
+    return np.concatenate(runs), np.cumsum([len(r) for r in runs])
 
 
 def scramble_pairs(pairs: list[tuple[str, str]], probability: float, rng: np.random.Generator):
@@ -249,13 +270,15 @@ class Trainer:
         self.config = config.validate()
         self.output = Path(output)
 
-    def fit(self, pairs: list[tuple[str, str]], resume: bool = False) -> SentenceEncoder:
+    def fit(self, pairs: list[tuple[str, str]], resume: bool = False,
+            groups: list[int] | np.ndarray | None = None) -> SentenceEncoder:
         """Train on `pairs` (side1, side2) in the shared loop (`EncoderTask`); save the final encoder into the
-        output directory and return it."""
+        output directory and return it. `groups`: per pair, the input it came from (`batch_languages: per-pair`
+        keeps each mega-batch within one; None: all pairs one group)."""
         c = self.config
         if not pairs:
             raise ConfigError("no training pairs")
-        task = EncoderTask(c, self.output, pairs)
+        task = EncoderTask(c, self.output, pairs, groups)
         Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
         task.encoder.save(self.output, dtype=c.weights_dtype)
         return task.encoder.eval()
@@ -263,12 +286,17 @@ class Trainer:
 
 class EncoderTask(Task):
     """The mega-batch trainer as a task of the shared loop (module docstring): a position counts pairs of the
-    epoch's order; a batch is a mega-batch of M x batch_size pairs, M following the annealing schedule; with a dev
-    set, evaluated at `dev_at`, the best encoder is kept in `<output>/best/`."""
+    epoch's order (`batch_languages: per-pair`: `per_pair_order` of the pairs' `groups`); a batch is a mega-batch of
+    M x batch_size pairs, M following the annealing schedule (per-pair: cut short at the end of its group's run); with
+    a dev set, evaluated at `dev_at`, the best encoder is kept in `<output>/best/`."""
     shown = ("loss", "megabatch")
 
-    def __init__(self, config: TrainConfig, output: Path, pairs: list[tuple[str, str]]):
+    def __init__(self, config: TrainConfig, output: Path, pairs: list[tuple[str, str]],
+                 groups: list[int] | np.ndarray | None = None):
         self.config, self.output, self.pairs = config, output, pairs
+        self.groups = np.zeros(len(pairs), dtype=int) if groups is None else np.asarray(groups)
+        if len(self.groups) != len(pairs):
+            raise ValueError(f"{len(self.groups)} groups for {len(pairs)} pairs")
         self.description = f"train {config.encoder}"
         self.evaluate_at = config.dev_at
         self.best = ("dev", "max") if config.dev_sts_dir else None
@@ -338,6 +366,8 @@ class EncoderTask(Task):
         return out
 
     def steps_per_epoch(self) -> int:
+        if self.config.batch_languages == "per-pair":     # each group's last run ends in a short mini-batch
+            return sum(math.ceil(n / self.config.batch_size) for n in np.unique(self.groups, return_counts=True)[1])
         return math.ceil(len(self.pairs) / self.config.batch_size)
 
     def epoch_size(self) -> int:
@@ -345,10 +375,16 @@ class EncoderTask(Task):
 
     def batches(self, state: LoopState):
         c = self.config
-        order = epoch_order(c.seed, state.epoch, len(self.pairs))
+        if c.batch_languages == "per-pair":
+            order, ends = per_pair_order(c.seed, state.epoch, self.groups, c.megabatch_size * c.batch_size)
+        else:
+            order, ends = epoch_order(c.seed, state.epoch, len(self.pairs)), None
         while state.position < len(self.pairs):
             m = megabatch_size_at(state.step, c.megabatch_size, c.anneal_every)
-            chunk = [self.pairs[i] for i in order[state.position:state.position + m * c.batch_size]]
+            end = state.position + m * c.batch_size
+            if ends is not None:
+                end = min(end, ends[np.searchsorted(ends, state.position, side="right")])
+            chunk = [self.pairs[i] for i in order[state.position:end]]
             yield len(chunk), (m, scramble_pairs(chunk, c.scramble_probability, self.rng))
 
     def step(self, batch: tuple[int, list[tuple[str, str]]], state: LoopState) -> tuple[int, dict]:

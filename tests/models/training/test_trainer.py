@@ -1,5 +1,6 @@
 """Loss, negative mining, mega-batch schedule and the trainer (real cs-en bitext)."""
 import json
+import math
 
 import numpy as np
 import pytest
@@ -10,7 +11,8 @@ from paranmt.models.evaluation.sts import sts_dev
 from paranmt.models.pairs import read_pairs
 from paranmt.models.training.loss import MarginLoss
 from paranmt.models.training.negatives import forbidden_mask, mine_megabatch, select_negatives
-from paranmt.models.training.trainer import TrainConfig, Trainer, megabatch_size_at
+from paranmt.models.loop import LoopState, epoch_order
+from paranmt.models.training.trainer import EncoderTask, TrainConfig, Trainer, megabatch_size_at
 from paranmt.schemas.errors import ConfigError
 
 
@@ -94,6 +96,55 @@ def test_another_translation_of_the_anchors_reference_is_never_its_negative(shar
 def test_megabatch_annealing_schedule():
     assert [megabatch_size_at(s, 3, 2) for s in range(8)] == [1, 1, 2, 2, 3, 3, 3, 3]
     assert megabatch_size_at(0, 40, 0) == 40
+
+
+def _megabatches(config, pairs, groups, tmp_path, position=0):
+    """The mega-batches of epoch 1 as EncoderTask cuts them (the loop advancing position and step), from
+    `position` on (at step 0 there)."""
+    task = EncoderTask(config, tmp_path, pairs, groups)
+    task.rng = np.random.default_rng(0)
+    state, out = LoopState(epoch=1, position=position), []
+    for advance, (m, chunk) in task.batches(state):
+        assert len(chunk) == advance <= m * config.batch_size
+        out.append(chunk)
+        state.position += advance
+        state.step += math.ceil(advance / config.batch_size)
+    return out, task.steps_per_epoch()
+
+
+def test_per_pair_batches_hold_one_input_each_and_mixed_batches_keep_the_epoch_order(bitext, tmp_path):
+    """`batch_languages`: mixed (the default) cuts mega-batches from epoch_order as before; per-pair keeps each
+    mega-batch within one input's pairs (fixed seed, the same cut each time and from a mid-epoch position), every
+    pair once per epoch, the inputs interleaved over the epoch; the CLI's inputs give the groups (read_pairs)."""
+    paths = [str(bitext / name) for name in ("newstest2013", "newstest2014", "newstest2015")]
+    read, counts = read_pairs(paths)
+    assert sum(counts.kept_per_input) == len(read) and len(counts.kept_per_input) == 3
+    ends, group_of = np.cumsum(counts.kept_per_input), {}    # the first 900 / 500 / 250 distinct pairs of each input
+    for group, (start, end, n) in enumerate(zip([0, *ends[:2]], ends, (900, 500, 250))):
+        fresh = [p for p in dict.fromkeys(read[start:end]) if p not in group_of][:n]
+        group_of.update((p, group) for p in fresh)
+    pairs, groups = list(group_of), list(group_of.values())
+    base = dict(encoder="word", mode="bilingual", dim=8, batch_size=20, megabatch_size=4, anneal_every=3, seed=3)
+
+    mixed, steps = _megabatches(TrainConfig(**base), pairs, groups, tmp_path)
+    assert [p for chunk in mixed for p in chunk] == [pairs[i] for i in epoch_order(3, 1, len(pairs))]
+    assert [len(c) for c in mixed[:5]] == [20, 20, 20, 40, 40] and steps == math.ceil(1650 / 20)
+    assert any(len({group_of[p] for p in chunk}) > 1 for chunk in mixed)
+
+    per_pair, steps = _megabatches(TrainConfig(**base, batch_languages="per-pair"), pairs, groups, tmp_path)
+    assert all(len({group_of[p] for p in chunk}) == 1 for chunk in per_pair)
+    assert sorted(p for chunk in per_pair for p in chunk) == sorted(pairs)
+    assert steps == 45 + 25 + 13 == sum(math.ceil(len(c) / 20) for c in per_pair)
+    sequence = [group_of[chunk[0]] for chunk in per_pair]
+    assert len(set(sequence)) == 3 and sequence != sorted(sequence)
+    again, _ = _megabatches(TrainConfig(**base, batch_languages="per-pair"), pairs, groups, tmp_path)
+    assert again == per_pair
+    position = sum(len(c) for c in per_pair[:7])
+    resumed, _ = _megabatches(TrainConfig(**base, batch_languages="per-pair"), pairs, groups, tmp_path, position)
+    assert [p for c in resumed for p in c] == [p for c in per_pair[7:] for p in c]
+    assert all(len({group_of[p] for p in chunk}) == 1 for chunk in resumed)
+    with pytest.raises(ConfigError, match="batch_languages"):
+        TrainConfig(batch_languages="by-language").validate()
 
 
 @pytest.fixture(scope="module")
