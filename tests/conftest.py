@@ -1,14 +1,18 @@
-"""Shared fixtures: the repository root, the bundled demo sample and the real data in ../shared/data.
+"""Shared fixtures: the repository root, the bundled demo sample and the real data in ../shared/data; a fake object
+store for the model cache's remote path.
 
 Under pytest-xdist (`make test` runs `-n N`), each worker and every process it starts gets its share of the cores
 for the math libraries (torch, OpenMP, MKL, OpenBLAS): N workers each using every core would oversubscribe them.
 A value already in the environment is kept."""
 import fcntl
+import io
 import os
 import shutil
 from pathlib import Path
 
 import pytest
+from apache_beam.io.filesystem import FileMetadata
+from apache_beam.io.localfilesystem import LocalFileSystem
 
 WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
 if WORKERS > 1:
@@ -34,6 +38,66 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def sample_dir() -> Path:
     return REPO / "data" / "sample"
+
+
+class ObjectStoreFileSystem(LocalFileSystem):
+    """`paranmt-objects://KEY` is the object ROOT/KEY: a real Beam FileSystem that behaves like an object store (no
+    directories, listing by prefix, like gs://) over a local folder, so that the model cache's whole copy path
+    (transforms/io/model_cache.py: match, exists, open) goes through Beam's FileSystems offline. Every open() is
+    appended to OPEN_LOG (one line per open, from any process), and reads of keys ending in TRUNCATE_SUFFIX stop
+    after half the object (a broken download)."""
+    SCHEME = "paranmt-objects"
+    ROOT = ""
+    OPEN_LOG = ""
+    TRUNCATE_SUFFIX = None
+
+    @classmethod
+    def scheme(cls):
+        return cls.SCHEME
+
+    def has_dirs(self):
+        return False
+
+    def _local(self, url: str) -> str:
+        return os.path.join(self.ROOT, url[len(f"{self.SCHEME}://"):])
+
+    def _list(self, prefix):
+        for directory, _, files in os.walk(self.ROOT):
+            for name in files:
+                local = os.path.join(directory, name)
+                url = f"{self.SCHEME}://{os.path.relpath(local, self.ROOT)}"
+                if url.startswith(prefix):
+                    yield FileMetadata(url, os.path.getsize(local), os.path.getmtime(local))
+
+    def exists(self, path):
+        return os.path.isfile(self._local(path))
+
+    def metadata(self, path):
+        local = self._local(path)
+        return FileMetadata(path, os.path.getsize(local), os.path.getmtime(local))
+
+    def open(self, path, mime_type="application/octet-stream", compression_type=None):
+        with open(self.OPEN_LOG, "a") as log:
+            log.write(f"{os.getpid()} {path}\n")
+        handle = open(self._local(path), "rb")
+        if self.TRUNCATE_SUFFIX and path.endswith(self.TRUNCATE_SUFFIX):
+            data = handle.read(os.path.getsize(self._local(path)) // 2)
+            handle.close()
+            return io.BytesIO(data)
+        return handle
+
+
+@pytest.fixture
+def object_store(tmp_path, monkeypatch) -> type[ObjectStoreFileSystem]:
+    """The fake object store (`ObjectStoreFileSystem`, returned): ROOT the empty folder tmp_path/objects, opens logged
+    to tmp_path/opens.log, no truncation; the model cache in tmp_path/cache."""
+    root = tmp_path / "objects"
+    root.mkdir()
+    monkeypatch.setattr(ObjectStoreFileSystem, "ROOT", str(root))
+    monkeypatch.setattr(ObjectStoreFileSystem, "OPEN_LOG", str(tmp_path / "opens.log"))
+    monkeypatch.setattr(ObjectStoreFileSystem, "TRUNCATE_SUFFIX", None)
+    monkeypatch.setenv("PARANMT_MODEL_CACHE", str(tmp_path / "cache"))
+    return ObjectStoreFileSystem
 
 
 @pytest.fixture(scope="session")

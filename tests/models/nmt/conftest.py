@@ -1,13 +1,9 @@
 """Tiny randomly initialized Hugging Face translation models (MarianMT, M2M-100, NLLB), built once per test session
 in the published snapshot layout (paranmt.models.nmt.hf_build) from real Czech-English sentences, and their
-CTranslate2 conversions; plus a fake object store (`paranmt-hf-store://`) for the model-cache path."""
-import glob
-import os
+CTranslate2 conversions."""
 from pathlib import Path
 
 import pytest
-from apache_beam.io.filesystem import FileMetadata, MatchResult
-from apache_beam.io.localfilesystem import LocalFileSystem
 
 from paranmt.models.nmt.hf import convert_transformers_to_ctranslate2
 from paranmt.models.nmt.hf_build import FAMILY_NAMES, build_hf_model
@@ -15,7 +11,6 @@ from paranmt.models.nmt.hf_build import FAMILY_NAMES, build_hf_model
 # weights N(0, 0.5^2) give peaked (deterministic-looking) distributions; the EOS bias makes most outputs end
 # before the length limit (each family's logits have their own scale)
 EOS_BIAS = {"marian": 10.0, "m2m100": 6.0, "nllb": 4.0}
-STORE_SCHEME = "paranmt-hf-store"
 
 
 @pytest.fixture(scope="session")
@@ -46,44 +41,3 @@ def ct2_models(built_once, hf_models) -> dict[str, Path]:
 
     root = built_once("hf-ct2", build)
     return {family: root / family for family in hf_models}
-
-
-class HFModelStore(LocalFileSystem):
-    """`paranmt-hf-store://KEY` is the file ROOT/KEY; like an object store it has no directories (listing by
-    `**` pattern)."""
-    ROOT = ""
-
-    @classmethod
-    def scheme(cls):
-        return STORE_SCHEME
-
-    def has_dirs(self):
-        return False
-
-    def _local(self, url: str) -> str:
-        return os.path.join(self.ROOT, url[len(f"{STORE_SCHEME}://"):])
-
-    def match(self, patterns, limits=None):
-        results = []
-        for pattern in patterns:
-            files = [p for p in glob.glob(self._local(pattern), recursive=True) if os.path.isfile(p)]
-            results.append(MatchResult(pattern, [
-                FileMetadata(f"{STORE_SCHEME}://{os.path.relpath(p, self.ROOT)}", os.path.getsize(p),
-                             os.path.getmtime(p)) for p in files]))
-        return results
-
-    def exists(self, path):
-        return os.path.exists(self._local(path))
-
-    def open(self, path, mime_type="application/octet-stream", compression_type=None):
-        return open(self._local(path), "rb")
-
-
-@pytest.fixture
-def hf_store(tmp_path, monkeypatch):
-    """The fake object store's root directory (empty), with the model cache in tmp_path/cache."""
-    root = tmp_path / "objects"
-    root.mkdir()
-    monkeypatch.setattr(HFModelStore, "ROOT", str(root))
-    monkeypatch.setenv("PARANMT_MODEL_CACHE", str(tmp_path / "cache"))
-    return root

@@ -5,6 +5,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -193,9 +194,9 @@ def test_build_config_errors_are_one_line(hf_models, small_input, tmp_path, caps
     assert "not a sequence-to-sequence translation model" in error and len(error.splitlines()) == 1
 
 
-def test_a_remote_model_goes_through_the_model_cache(hf_models, hf_store, small_input, tmp_path):
-    shutil.copytree(hf_models["marian"], hf_store / "models" / "opus-mt-tiny")
-    url = "paranmt-hf-store://models/opus-mt-tiny"                 # the fake object store of conftest.py
+def test_a_remote_model_goes_through_the_model_cache(hf_models, object_store, small_input, tmp_path):
+    shutil.copytree(hf_models["marian"], Path(object_store.ROOT) / "models" / "opus-mt-tiny")
+    url = f"{object_store.SCHEME}://models/opus-mt-tiny"           # the fake object store of tests/conftest.py
     assert build(small_input, tmp_path / "out", "translate.backend=transformers", f"translate.model={url}") == 0
     [entry] = [p for p in (tmp_path / "cache").iterdir() if p.is_dir()]
     assert entry.name.endswith("-opus-mt-tiny")

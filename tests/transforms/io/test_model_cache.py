@@ -1,18 +1,14 @@
 """transforms/io/model_cache.py: remote models copied once per machine through Beam FileSystems.
 
-The "remote" is `ObjectStoreFileSystem`, a real Beam FileSystem registered for the scheme `paranmt-objects://`
-that behaves like an object store (no directories, listing by prefix, like gs://) and keeps its objects in a
-temporary directory, so the whole copy path (match, exists, open) goes through Beam's FileSystems offline.
+The "remote" is the fake object store of tests/conftest.py (`object_store`: a real Beam FileSystem registered for
+the scheme `paranmt-objects://` that behaves like an object store and keeps its objects in a temporary directory),
+so the whole copy path (match, exists, open) goes through Beam's FileSystems offline.
 """
-import io
 import multiprocessing
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from apache_beam.io.filesystem import FileMetadata
-from apache_beam.io.localfilesystem import LocalFileSystem
 
 from paranmt.schemas.metadata import model_identity
 from paranmt.schemas.paths import is_remote
@@ -20,68 +16,20 @@ from paranmt.transforms.io.model_cache import (ModelCacheError, cache_entry_name
                                                remote_files)
 
 REPO = Path(__file__).resolve().parents[3]
-SCHEME = "paranmt-objects"
-
-
-class ObjectStoreFileSystem(LocalFileSystem):
-    """`paranmt-objects://KEY` is the object ROOT/KEY. Every open() is appended to OPEN_LOG (one line per open,
-    from any process), and reads of keys ending in TRUNCATE_SUFFIX stop after half the object (a broken
-    download)."""
-    ROOT = ""
-    OPEN_LOG = ""
-    TRUNCATE_SUFFIX = None
-
-    @classmethod
-    def scheme(cls):
-        return SCHEME
-
-    def has_dirs(self):
-        return False
-
-    def _local(self, url: str) -> str:
-        return os.path.join(self.ROOT, url[len(f"{SCHEME}://"):])
-
-    def _list(self, prefix):
-        for directory, _, files in os.walk(self.ROOT):
-            for name in files:
-                local = os.path.join(directory, name)
-                url = f"{SCHEME}://{os.path.relpath(local, self.ROOT)}"
-                if url.startswith(prefix):
-                    yield FileMetadata(url, os.path.getsize(local), os.path.getmtime(local))
-
-    def exists(self, path):
-        return os.path.isfile(self._local(path))
-
-    def metadata(self, path):
-        local = self._local(path)
-        return FileMetadata(path, os.path.getsize(local), os.path.getmtime(local))
-
-    def open(self, path, mime_type="application/octet-stream", compression_type=None):
-        with open(self.OPEN_LOG, "a") as log:
-            log.write(f"{os.getpid()} {path}\n")
-        handle = open(self._local(path), "rb")
-        if self.TRUNCATE_SUFFIX and path.endswith(self.TRUNCATE_SUFFIX):
-            data = handle.read(os.path.getsize(self._local(path)) // 2)
-            handle.close()
-            return io.BytesIO(data)
-        return handle
+SCHEME = "paranmt-objects"                    # the fake object store's (tests/conftest.py)
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
+def store(object_store):
     """An object store holding the shipped parser model under `models/parser-en/` and one single-file model."""
-    root = tmp_path / "objects"
+    root = Path(object_store.ROOT)
     shutil.copytree(REPO / "assets" / "parser-en", root / "models" / "parser-en")
     shutil.copy(REPO / "assets" / "parser-en" / "parser.json", root / "models" / "settings.json")
-    monkeypatch.setattr(ObjectStoreFileSystem, "ROOT", str(root))
-    monkeypatch.setattr(ObjectStoreFileSystem, "OPEN_LOG", str(tmp_path / "opens.log"))
-    monkeypatch.setattr(ObjectStoreFileSystem, "TRUNCATE_SUFFIX", None)
-    monkeypatch.setenv("PARANMT_MODEL_CACHE", str(tmp_path / "cache"))
     return root
 
 
-def opens(store) -> list[str]:
-    log = Path(ObjectStoreFileSystem.OPEN_LOG)
+def opens(object_store) -> list[str]:
+    log = Path(object_store.OPEN_LOG)
     return log.read_text().splitlines() if log.exists() else []
 
 
@@ -93,16 +41,16 @@ def test_local_paths_are_returned_as_they_are(tmp_path):
     assert not (tmp_path / "cache").exists()
 
 
-def test_a_remote_directory_is_copied_once_and_identical(store, tmp_path):
+def test_a_remote_directory_is_copied_once_and_identical(store, object_store, tmp_path):
     url = f"{SCHEME}://models/parser-en"
     local = local_model_path(url)
     assert Path(local).parent == tmp_path / "cache"
     assert Path(local).name == cache_entry_name(url) and Path(local).name.endswith("-parser-en")
     assert model_identity(local)["sha256"] == model_identity(str(store / "models" / "parser-en"))["sha256"]
-    first = opens(store)
+    first = opens(object_store)
     assert len(first) == len(list((store / "models" / "parser-en").iterdir()))
     assert local_model_path(url + "/") == local          # same entry, nothing copied again
-    assert opens(store) == first
+    assert opens(object_store) == first
     assert not list((tmp_path / "cache").glob("*.partial-*"))
 
 
@@ -120,15 +68,15 @@ def test_a_missing_model_is_a_clear_error(store):
         local_model_path(f"{SCHEME}://models/nmt-cs-en")
 
 
-def test_an_incomplete_copy_is_never_published(store, tmp_path, monkeypatch):
+def test_an_incomplete_copy_is_never_published(store, object_store, tmp_path, monkeypatch):
     url = f"{SCHEME}://models/parser-en"
-    monkeypatch.setattr(ObjectStoreFileSystem, "TRUNCATE_SUFFIX", "pos.pt")
+    monkeypatch.setattr(object_store, "TRUNCATE_SUFFIX", "pos.pt")
     with pytest.raises(ModelCacheError, match="pos.pt is incomplete"):
         local_model_path(url)
     cache = tmp_path / "cache"
     assert not (cache / cache_entry_name(url)).exists()
     assert not list(cache.glob("*.partial-*"))
-    monkeypatch.setattr(ObjectStoreFileSystem, "TRUNCATE_SUFFIX", None)
+    monkeypatch.setattr(object_store, "TRUNCATE_SUFFIX", None)
     assert model_identity(local_model_path(url))["sha256"] == model_identity(str(store / "models" / "parser-en"))[
         "sha256"]
 
@@ -154,7 +102,7 @@ def _resolve(url: str, queue) -> None:
     queue.put(local_model_path(url))
 
 
-def test_parallel_processes_copy_once(store):
+def test_parallel_processes_copy_once(store, object_store):
     """Four processes (as four SDK harness processes on one VM) ask for the same model at the same moment."""
     url = f"{SCHEME}://models/parser-en"
     context = multiprocessing.get_context("fork")
@@ -168,5 +116,5 @@ def test_parallel_processes_copy_once(store):
     paths = {queue.get(timeout=5) for _ in workers}
     assert len(paths) == 1
     number_of_files = len(list((store / "models" / "parser-en").iterdir()))
-    assert len(opens(store)) == number_of_files            # one copy in total, not one per process
+    assert len(opens(object_store)) == number_of_files            # one copy in total, not one per process
     assert model_identity(paths.pop())["sha256"] == model_identity(str(store / "models" / "parser-en"))["sha256"]
