@@ -7,7 +7,8 @@ from paranmt.models.adversarial.classifier import ClassifierConfig, TextClassifi
 from paranmt.models.adversarial.tasks import load_task
 from paranmt.models.evaluation.transfer import TransferDataError
 
-TINY = ClassifierConfig(dim=24, hidden=24, head=16, epochs=5, batch_size=16, lr=3e-3, device="cpu")
+# two epochs at lr 1e-2 learn what five at 3e-3 did (SICK-E test[:200]: accuracy 0.735 vs 0.74, majority 0.61)
+TINY = ClassifierConfig(dim=24, hidden=24, head=16, epochs=2, batch_size=16, lr=1e-2, device="cpu")
 
 
 @pytest.fixture(scope="module")
