@@ -1,46 +1,117 @@
 """benchmarks/bench_train_limit.py on a few real pairs: a row per kind with positive times and counted FLOPs (the
 fused LSTM layer, which torch's FLOP counter does not know, counted by its formula: an `lstm` step counts more than a
-word-averaging one), the matmul row, and the fused reference's ratio; in-place addmm_ counted as addmm."""
+word-averaging one), the matmul row, and the fused reference's ratio; in-place addmm_ and torch's CPU flash attention
+counted; the update-step trainers (train-paraphraser's three tasks on real parsed pairs, train-nmt through the
+recipe on 60 real cs-en pairs) each with a row of positive times, target units and FLOPs."""
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "benchmarks" / "bench_train_limit.py"
+
+
+def bench(*argv: str) -> dict[str, list[str]]:
+    """The table rows the benchmark prints for `argv`, by their first cell (1 thread)."""
+    result = subprocess.run([sys.executable, str(SCRIPT), *argv], capture_output=True, text=True, timeout=300,
+                            env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    return {line.split(" | ")[0].strip("| "): line.strip("|").split("|") for line in result.stdout.splitlines()
+            if line.startswith("| ") and not line.startswith("| kind")}
+
+
+def numbers(cells: list[str]) -> list[float | None]:
+    """wall s, CPU s, pairs/CPU-s, target units/CPU-s, GFLOP, GFLOP/s, % matmul, x ref (None: blank)."""
+    return [float(cell.strip().rstrip("%")) if cell.strip() else None for cell in cells[2:]]
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("bench_train_limit", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_benchmark_prints_a_row_per_kind(shared_data, tmp_path):
     lines = (shared_data / "bitext" / "cs-en" / "newstest2016.eng").read_text(encoding="utf-8").splitlines()
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("".join(f"{a}\t{b}\n" for a, b in zip(lines[:60], lines[60:120])), encoding="utf-8")
-    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "bench_train_limit.py"), "--input", str(pairs),
-                             "--kinds", "word", "lstm", "--megabatch", "2", "--batch-size", "10", "--dim", "16",
-                             "--work", str(tmp_path / "work")], capture_output=True, text=True, timeout=300,
-                            env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
-    assert result.returncode == 0, result.stderr
-    rows = {line.split(" | ")[0].strip("| "): line.strip("|").split("|") for line in result.stdout.splitlines()
-            if line.startswith("| ") and not line.startswith("| kind")}
-    assert set(rows) == {"word", "lstm", "matmul 1024² fp32"}, result.stdout
-    # wall s, CPU s, pairs/CPU-s, GFLOP, GFLOP/s, % matmul, x ref
-    word, lstm = ([float(cell.strip().rstrip("%")) for cell in rows[kind][2:]] for kind in ("word", "lstm"))
-    assert all(value > 0 for value in word[:3] + lstm + word[6:]), result.stdout
-    assert lstm[3] > word[3], "the LSTM layer's FLOPs are counted"
-    assert float(rows["matmul 1024² fp32"][6]) > 0
+    rows = bench("--input", str(pairs), "--kinds", "word", "lstm", "--megabatch", "2", "--batch-size", "10",
+                 "--dim", "16", "--work", str(tmp_path / "work"))
+    assert set(rows) == {"word", "lstm", "matmul 1024² fp32"}, rows
+    word, lstm = numbers(rows["word"]), numbers(rows["lstm"])
+    assert word[3] is None and lstm[3] is None, "no target units for the encoders"
+    assert all(value > 0 for value in word[:3] + lstm[:3] + lstm[4:] + word[7:]), rows
+    assert lstm[4] > word[4], "the LSTM layer's FLOPs are counted"
+    assert float(rows["matmul 1024² fp32"][7]) > 0
+
+
+def test_the_update_step_trainers_get_a_row_each(shared_data, tmp_path):
+    """train-paraphraser (scpn, plain, parse generator) on real parsed pairs and train-nmt on a recipe over 60 real
+    cs-en pairs (a tiny transformer): positive times, pairs and target units per CPU-second, counted FLOPs; no
+    fused reference. The paraphraser's FLOPs grow with its target units: the parse generator's targets (parse
+    tokens) are longer than the sentence tasks' pieces."""
+    data = tmp_path / "bitext"
+    data.mkdir()
+    for side in ("ces", "eng"):
+        lines = (shared_data / "bitext" / "cs-en" / f"newstest2017.{side}").read_text(encoding="utf-8").splitlines()
+        (data / f"news.{side}").write_text("\n".join(lines[:30]) + "\n", encoding="utf-8")
+        (data / f"train.{side}").write_text("\n".join(lines[30:90]) + "\n", encoding="utf-8")
+    config = tmp_path / "nmt.yaml"
+    config.write_text(yaml.safe_dump({
+        "nice": 0, "data": {"inputs": [str(data)], "suffixes": ["ces", "eng"], "heldout": ["news"], "valid": "news",
+                            "valid_lines": 5},
+        "sentencepiece": {"vocab_size": 200},
+        "model": {"arch": "transformer", "share_all_embeddings": True, "encoder_embed_dim": 16,
+                  "decoder_embed_dim": 16, "encoder_ffn_embed_dim": 32, "decoder_ffn_embed_dim": 32,
+                  "encoder_layers": 1, "decoder_layers": 1, "encoder_attention_heads": 2,
+                  "decoder_attention_heads": 2},
+        "train": {"optimizer": "adam", "lr": 0.001, "criterion": "label_smoothed_cross_entropy",
+                  "label_smoothing": 0.1, "max_tokens": 512, "seed": 1}}))
+    rows = bench("--input", str(REPO / "tests" / "fixtures" / "paraphrase" / "pairs.tsv"), "--kinds",
+                 "--paraphrasers", "scpn", "plain", "parse-generator", "--paraphraser-pairs", "40",
+                 "--paraphraser-steps", "1", "--nmt-config", str(config), "--nmt-steps", "2",
+                 "--work", str(tmp_path / "work"))
+    trainers = ["train-paraphraser scpn", "train-paraphraser plain", "train-paraphraser parse-generator", "train-nmt"]
+    assert set(rows) == {*trainers, "matmul 1024² fp32"}, rows
+    for name in trainers:
+        wall, cpu, pairs, units, gflop, gflops, share, ref = numbers(rows[name])
+        assert min(wall, cpu, pairs, gflop, gflops, share) > 0 and ref is None, (name, rows[name])
+        assert units > pairs, f"{name}: a target holds more than one unit"
+    assert (tmp_path / "work" / "train-nmt" / "bin").is_dir(), "the recipe's preprocess step made the data-bin"
 
 
 def test_in_place_addmm_is_counted():
     """The stepped cells' W_h h_{t-1} is an in-place `addmm_`, which torch's FLOP table lacks: counted as addmm."""
-    import importlib.util
-
     import torch
     from torch.utils.flop_counter import FlopCounterMode
 
-    spec = importlib.util.spec_from_file_location("bench_train_limit", REPO / "benchmarks" / "bench_train_limit.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench()
     z, h, weight = torch.zeros(4, 6), torch.ones(4, 3), torch.ones(6, 3)
     with FlopCounterMode(display=False, custom_mapping=bench.FLOP_FORMULAS) as counter:
         z.addmm_(h, weight.t())
         torch.addmm(z, h, weight.t())
     assert counter.get_total_flops() == 2 * (2 * 4 * 3 * 6)
+
+
+def test_cpu_flash_attention_is_counted():
+    """torch's CPU attention kernel (what fairseq's and nn.Transformer's attention run on the CPU), which the
+    counter's table lacks, is counted as torch counts its other fused attentions: 2 x (2 x batch x heads x queries x
+    keys x head dim) forward, 2.5 times that backward (five products of those shapes)."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    bench = load_bench()
+    q, k, v = (torch.randn(2, 3, length, 8, requires_grad=True) for length in (5, 7, 7))
+    with FlopCounterMode(display=False) as plain:
+        torch.nn.functional.scaled_dot_product_attention(q, k, v)
+    assert plain.get_total_flops() == 0, "the counter's own table lacks the CPU kernel"
+    with FlopCounterMode(display=False, custom_mapping=bench.FLOP_FORMULAS) as counter:
+        torch.nn.functional.scaled_dot_product_attention(q, k, v).sum().backward()
+    forward = 2 * (2 * 2 * 3 * 5 * 7 * 8)
+    assert counter.get_total_flops() == forward + 5 * forward // 2
