@@ -31,20 +31,20 @@ it) says what to do, and an output that an input glob matches (or that is, or li
 # (pipelines/runtime/building/__init__.py).
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
 import yaml
 
-from paranmt.pipelines.runtime.building.arguments import add_build_arguments, config_from_args
+from paranmt.pipelines.runtime.building.arguments import BUILD_ARGUMENTS
 from paranmt.pipelines.runtime.building.graph import build_pipeline
 from paranmt.pipelines.runtime.building.output import check_same_input, input_files, prepare_output
 from paranmt.pipelines.runtime.building.plan import plan_build, planned_shards
 from paranmt.pipelines.runtime.building.report import report_build, write_manifest
 from paranmt.pipelines.runtime.building.supervise import run_supervised
+from paranmt.pipelines.runtime.command import Command
 from paranmt.pipelines.runtime.outputs import remove_temporaries
-from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, check_reject_rate, over_reject_rate
+from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate
 from paranmt.schemas import layout
 from paranmt.schemas.build_config import BuildConfig
 
@@ -90,18 +90,10 @@ def record_start(config: BuildConfig, plan, fingerprints: dict, done) -> None:
     write_manifest(plan, fingerprints, [], done)
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser("build", help="bitext -> scored, parsed ParaNMT-style Parquet shards",
-                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_build_arguments(parser)
-    parser.set_defaults(func=run, accepts_beam_options=True)
-
-
-def run(args) -> int:
+def run(config: BuildConfig, args) -> int:
+    """The build of `config` (`run_build`), its accounting and its reject rate checked."""
     from paranmt.transforms.io.writer import AccountingError
 
-    config = config_from_args(args)
-    check_reject_rate(args.max_reject_rate)
     try:
         totals = run_build(config, args.beam_args, getattr(args, "argv", None), args.overwrite)
     except AccountingError as error:
@@ -114,3 +106,7 @@ def run(args) -> int:
     if over_reject_rate("build", totals["rejected"], totals["read"], args.max_reject_rate):
         return EXIT_REJECTS
     return 0
+
+
+COMMAND = Command("build", BuildConfig, run, help="bitext -> scored, parsed ParaNMT-style Parquet shards",
+                  description=__doc__, **BUILD_ARGUMENTS)

@@ -1,11 +1,10 @@
 """The `paranmt` command line: one subcommand per entry of COMMANDS (command name -> module name).
 
 Each module `paranmt.pipelines.<module>` declares its command: a module-level `Command(NAME, ...)`
-(pipelines/runtime/command.py), from which its parser, config, output contract and stops are built (those not yet
-declared define `register(subparsers)`, which adds the subparser and sets `func`). Only the module of the command
-being run is imported, so `paranmt build` does not pay for torch/stanza imports it does not use, and `paranmt --help`
-imports none: it lists each command with the `help=` of its declaration (or `add_parser` call), read from the
-module's source.
+(pipelines/runtime/command.py), from which its parser, config, output contract and stops are built. Only the module
+of the command being run is imported, so `paranmt build` does not pay for torch/stanza imports it does not use, and
+`paranmt --help` imports none: it lists each command with the `help=` of its declaration, read from the module's
+source.
 A command that needs a package of an extra the install lacks stops with one line naming the extra (exit 2), and so
 does a mistake on the command line (`CommandLineParser`): no usage block, `--help` alone prints it. The scripts of
 benchmarks/ parse their arguments with a CommandLineParser and run their `main()` through `exit_code`, so their
@@ -56,15 +55,13 @@ COMMANDS = {
 
 
 def command_help(command: str) -> str | None:
-    """The `help=` string of `Command(command, ..., help=...)` (pipelines/runtime/command.py) or
-    `add_parser(command, help=...)` in the source of the command's module, read without importing the module (None
-    when the call has no literal help)."""
+    """The `help=` string of `Command(command, ..., help=...)` (pipelines/runtime/command.py) in the source of the
+    command's module, read without importing the module (None when the call has no literal help)."""
     source = importlib.util.find_spec(f"paranmt.pipelines.{COMMANDS[command]}").loader.get_source(
         f"paranmt.pipelines.{COMMANDS[command]}")
     for node in ast.walk(ast.parse(source)):
-        if (isinstance(node, ast.Call) and node.args
-                and (getattr(node.func, "attr", None) == "add_parser" and _literal(node.args[0]) == command
-                     or getattr(node.func, "id", None) == "Command" and _literal(node.args[0]) == command)):
+        if (isinstance(node, ast.Call) and node.args and getattr(node.func, "id", None) == "Command"
+                and _literal(node.args[0]) == command):
             return next((keyword.value.value for keyword in node.keywords if keyword.arg == "help"
                          and isinstance(keyword.value, ast.Constant)), None)
     return None
@@ -112,16 +109,12 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def register(command: str, subparsers) -> None:
-    """Add the parser of `command` to `subparsers`: its module's declaration (a `Command` of that name), else its
-    module's `register`."""
+    """Add the parser of `command` to `subparsers`: its module's declaration (the `Command` of that name)."""
     from paranmt.pipelines.runtime.command import Command
 
     module = importlib.import_module(f"paranmt.pipelines.{COMMANDS[command]}")
-    declared = [value for value in vars(module).values() if isinstance(value, Command) and value.name == command]
-    if declared:
-        declared[0].register(subparsers)
-    else:
-        module.register(subparsers)
+    next(value for value in vars(module).values()
+         if isinstance(value, Command) and value.name == command).register(subparsers)
 
 
 def main(argv: list[str] | None = None) -> int:

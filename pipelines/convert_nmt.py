@@ -1,6 +1,6 @@
 """`paranmt convert-nmt`: make an NMT model directory that both translate backends load.
 
-From a recipe run (`--config configs/nmt/cs-en-small.yaml`, or explicit `--checkpoints/--data-bin/--spm`):
+From a recipe run (`--recipe configs/nmt/cs-en-small.yaml`, or explicit `--checkpoints/--data-bin/--spm`):
 average the last epoch checkpoints, strip the optimizer state, store fp16 weights, copy the dictionaries and the
 sentencepiece model, and convert the result with ctranslate2's fairseq converter into `<output>/ct2`.
 From any fairseq checkpoint (`--fairseq-checkpoint model.pt`, its dict.<lang>.txt beside it): only the
@@ -12,7 +12,7 @@ Transformers converter, the sentencepiece models and an nmt.json (family, langua
 sha256) into `--output`, which the ctranslate2 backend loads as it is (paranmt.models.nmt.hf).
 Each also writes CTranslate2's vocabulary map (`vmap.txt` beside the ct2 model, for `translate.use_vmap`) from
 sentence pairs in the model's pieces (paranmt.models.nmt.vmap): the bitext `--vmap-source/--vmap-target`, by
-default the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--config`; or, with `--vmap-source` alone
+default the recipe's training data (`<work_dir>/raw/train.<lang>`) with `--recipe`; or, with `--vmap-source` alone
 (monolingual source text, e.g. for a downloaded model whose training data you do not have), the model's own
 statistics: the converted model translates those lines (unrestricted, beam 4) and its outputs are the target
 side. Without any of these, no map. The map lists the `--vmap-common` (300) target pieces found in the most target
@@ -25,18 +25,24 @@ refused; one holding an earlier conversion needs `--overwrite`, which deletes it
 its fairseq/, ct2/, spm.model, nmt.json, MANIFEST.json; the others: the whole directory, which CTranslate2's
 converter replaces, so a non-empty directory holding no converted model is refused). Ctrl-C, SIGTERM or a full disk
 stop it with one line (exit 130 / 143 / 1) after removing what it wrote.
+
+Settings (ConvertConfig): defaults <- `--config YAML` of its keys <- flags <- `--set KEY=VALUE`. A `--config` naming
+a recipe YAML (the old form of `--recipe`, told apart by the recipe's keys) is still read as `--recipe`.
 """
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 
 from paranmt.models.nmt.evaluate import NmtEvalConfig
-from paranmt.pipelines.runtime.arguments import add_config_arguments, load_command_config
-from paranmt.pipelines.runtime.command import Command, OutputFile
-from paranmt.pipelines.runtime.outputs import check_apart, claim, left_in, replace_earlier, rerun_stops
+from paranmt.models.nmt.export import ConvertConfig
+from paranmt.pipelines.runtime.command import ClaimedInRun, Command, OutputFile
+from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 
 def write_vocabulary_map(args, config, model_path: str, default_files: tuple[Path, Path] | None = None) -> None:
@@ -96,11 +102,10 @@ def transformers_source(args) -> str:
     return source
 
 
-def run(args) -> int:
-    from paranmt.models.nmt.export import (ConvertConfig, check_dictionaries, convert_fairseq_to_ctranslate2,
-                                           load_checkpoint)
+def run(config: ConvertConfig, args) -> int:
+    """Convert what the arguments name (module docstring) into --output, with the settings `config`."""
+    from paranmt.models.nmt.export import check_dictionaries, convert_fairseq_to_ctranslate2, load_checkpoint
 
-    config = load_command_config(ConvertConfig, args, "convert-nmt settings", config_file=False)
     set_settings(args, config)
     vmap_files = [args.vmap_source, args.vmap_target]
     whole = bool(args.transformers or args.fairseq_checkpoint)
@@ -112,7 +117,7 @@ def run(args) -> int:
             run_transformers(args, config, source)
         return 0
     if args.fairseq_checkpoint and args.vmap_source:
-        raise ConfigError("--vmap-source needs a model directory (--config, --checkpoints or --transformers); "
+        raise ConfigError("--vmap-source needs a model directory (--recipe, --checkpoints or --transformers); "
                           "--fairseq-checkpoint writes a bare ct2 model")
     if args.fairseq_checkpoint:
         checkpoint = Path(args.fairseq_checkpoint)
@@ -131,16 +136,16 @@ def run(args) -> int:
         print(f"wrote {args.output}")
         return 0
     recipe = None
-    if args.config:
+    if args.recipe:
         from paranmt.models.nmt.recipe import NMTRecipe, load_recipe_config
 
-        recipe = NMTRecipe(load_recipe_config(args.config))
+        recipe = NMTRecipe(load_recipe_config(args.recipe))
         checkpoints, data_bin, spm = recipe.checkpoints, recipe.bin, recipe.spm_model
         source_lang, target_lang = recipe.config.source_lang, recipe.config.target_lang
         vmap_data = (recipe.raw / f"train.{source_lang}", recipe.raw / f"train.{target_lang}")
     else:
         if not (args.checkpoints and args.data_bin and args.spm):
-            raise ConfigError("give --config RECIPE.yaml, or --checkpoints, --data-bin and --spm, "
+            raise ConfigError("give --recipe RECIPE.yaml, or --checkpoints, --data-bin and --spm, "
                               "or --fairseq-checkpoint")
         checkpoints, data_bin, spm = Path(args.checkpoints), Path(args.data_bin), Path(args.spm)
         source_lang, target_lang = args.source_lang, args.target_lang
@@ -156,7 +161,7 @@ def run(args) -> int:
 
 def export_run(args, config, recipe, checkpoints: Path, data_bin: Path, spm: Path, source_lang: str,
                target_lang: str, vmap_data: tuple[Path, Path] | None) -> None:
-    """The model directory of a training run (`recipe`: its NMTRecipe with --config, else None): the exported
+    """The model directory of a training run (`recipe`: its NMTRecipe with --recipe, else None): the exported
     checkpoints, the vocabulary map and MANIFEST.json with the provenance."""
     from paranmt.models.nmt.export import export_model, run_provenance, write_manifest
 
@@ -165,7 +170,7 @@ def export_run(args, config, recipe, checkpoints: Path, data_bin: Path, spm: Pat
                               quantization=args.quantization)
     write_vocabulary_map(args, config, args.output, vmap_data)
     command = "paranmt " + " ".join(getattr(args, "argv", sys.argv[1:]))
-    manifest = write_manifest(args.output, run_provenance(descriptor, command, recipe, args.config))
+    manifest = write_manifest(args.output, run_provenance(descriptor, command, recipe, args.recipe))
     print(json.dumps({"model": descriptor, "total_bytes": manifest["total_bytes"]}, indent=2))
 
 
@@ -205,14 +210,11 @@ def set_settings(args, config) -> None:
         setattr(args, key, value)
 
 
-def register(subparsers) -> None:
-    """`convert-nmt` (eval-nmt is a declaration, EVAL_NMT)."""
-    from paranmt.models.nmt.export import ConvertConfig
-
-    parser = subparsers.add_parser("convert-nmt", help="export fairseq checkpoints or a Hugging Face translation "
-                                   "model to a model directory (fairseq + ctranslate2)", description=__doc__)
+def convert_flags(parser) -> None:
+    """What convert-nmt converts and where to, which no config holds."""
     parser.add_argument("--output", required=True, help="model directory to write, e.g. assets/nmt-cs-en")
-    parser.add_argument("--config", help="the recipe YAML whose work_dir holds checkpoints, bin/, spm.model")
+    parser.add_argument("--recipe", metavar="RECIPE.yaml",
+                        help="the recipe YAML whose work_dir holds checkpoints, bin/, spm.model")
     parser.add_argument("--checkpoints", help="fairseq --save-dir of a training run")
     parser.add_argument("--data-bin", help="fairseq-preprocess destdir (dict.<lang>.txt)")
     parser.add_argument("--spm", help="sentencepiece model")
@@ -220,17 +222,43 @@ def register(subparsers) -> None:
     parser.add_argument("--transformers", metavar="DIR",
                         help="convert this Hugging Face MarianMT / M2M-100 / NLLB directory (save_pretrained or hub "
                              "snapshot layout, local or gs://) to ctranslate2")
-    add_config_arguments(parser, ConvertConfig, example="vmap_common=1000", config_file=False)
     parser.add_argument("--vmap-source", metavar="FILE",
-                        help="source side of the bitext for the vocabulary map vmap.txt (default with --config: "
+                        help="source side of the bitext for the vocabulary map vmap.txt (default with --recipe: "
                              "the recipe's training data); alone, without --vmap-target: monolingual source text "
                              "that the converted model translates itself (beam 4), the map then comes from the "
                              "model's own outputs")
     parser.add_argument("--vmap-target", metavar="FILE",
                         help="target side, aligned with --vmap-source (e.g. the model's training data)")
-    parser.add_argument("--overwrite", action="store_true", help="replace the converted model an earlier run wrote "
-                        "into --output (without it, an --output holding one is refused)")
-    parser.set_defaults(func=run)
+
+
+def recipe_given_as_config(args) -> None:
+    """The old form of `--recipe`, `--config RECIPE.yaml`: a --config YAML holding a key of an NMT recipe that
+    ConvertConfig has not (work_dir, data, ...) is read as --recipe, said in a line."""
+    import dataclasses
+
+    from paranmt.models.nmt.recipe import RecipeConfig
+    from paranmt.schemas.config import read_yaml_mapping
+
+    if not args.config:
+        return
+    settings = {spec.name for spec in dataclasses.fields(ConvertConfig)}
+    recipe_keys = {spec.name for spec in dataclasses.fields(RecipeConfig)} - settings
+    if not set(read_yaml_mapping(args.config, "convert-nmt config")) & recipe_keys:
+        return
+    if args.recipe:
+        raise ConfigError(f"--config {args.config} is an NMT recipe, and --recipe names one too: give the recipe "
+                          f"as --recipe alone")
+    log.warning("--config %s is an NMT recipe: read as --recipe (the old form; give it as --recipe)", args.config)
+    args.recipe, args.config = args.config, None
+
+
+COMMAND = Command("convert-nmt", ConvertConfig, run, help="export fairseq checkpoints or a Hugging Face translation "
+                  "model to a model directory (fairseq + ctranslate2)", description=__doc__, flags=convert_flags,
+                  what="convert-nmt settings", example="vmap_common=1000", prepare=recipe_given_as_config,
+                  config_help="YAML with ConvertConfig keys (the flags' names with _ for -; flags and --set win); "
+                              "a recipe YAML there is still read as --recipe (the old form)",
+                  output=ClaimedInRun("replace the converted model an earlier run wrote into --output (without it, "
+                                      "an --output holding one is refused)"))
 
 
 def eval_flags(parser) -> None:

@@ -28,7 +28,6 @@ warnings about a GPU launch that would not work).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -36,9 +35,10 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paranmt.pipelines.runtime.building.arguments import add_build_arguments, config_from_args
+from paranmt.pipelines.runtime.building.arguments import BUILD_ARGUMENTS
 from paranmt.pipelines.runtime.building.graph import build_pipeline
 from paranmt.pipelines.runtime.building.plan import plan_build
+from paranmt.pipelines.runtime.command import Command
 from paranmt.pipelines.runtime.extras import require_extra, stage_extras
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.schemas.build_config import BuildConfig
@@ -225,22 +225,24 @@ def print_summary(summary: dict, job_dir: Path) -> None:
         print(f"  WARNING: {warning}")
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "check-dataflow", help="write the Dataflow job a `paranmt build` launch would submit, offline, and check it",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_build_arguments(parser)
+def job_flags(parser) -> None:
+    """Where the job goes and how far its paths are checked, which no config holds."""
     parser.add_argument("--job-dir", required=True, help="directory for job.json, summary.json and staging/")
     parser.add_argument("--verify-remote", action="store_true",
                         help="also list the remote (gs://) input and copy and check remote models, as `paranmt "
                              "build` does (needs credentials and network); default: taken as given")
-    parser.set_defaults(func=run, accepts_beam_options=True)
 
 
-def run(args) -> int:
-    config = config_from_args(args)
+def run(config: BuildConfig, args) -> int:
+    """The job of the build `config` written to --job-dir and summarized; exit 1 when it has warnings."""
     plan = plan_dataflow_job(config, args.beam_args, args.job_dir, args.verify_remote)
     summary = plan.summary(config)
     Path(args.job_dir, "summary.json").write_text(json.dumps(summary, indent=1))
     print_summary(summary, Path(args.job_dir))
     return 1 if summary["warnings"] else 0
+
+
+# the build's arguments and output kind (the build's output, which the job would write; check-dataflow writes only
+# --job-dir, replacing the job an earlier check left there)
+COMMAND = Command("check-dataflow", BuildConfig, run, help="write the Dataflow job a `paranmt build` launch would "
+                  "submit, offline, and check it", description=__doc__, flags=job_flags, **BUILD_ARGUMENTS)

@@ -3,11 +3,12 @@ validated before any work, written (resolved, with its hash) next to the outputs
 """
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges,
-                                    load_config, near_matches)
+from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges, choice,
+                                    load_config, near_matches, setting)
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.schemas.stages import STAGE_ORDER, STAGE_SPECS, STAGES, shard_rows_for
@@ -17,6 +18,21 @@ RECORD_FORMATS = ("parquet", "jsonl")   # inputs whose records name their fields
 
 
 TSV_FIELDS = ("cs", "ref", "bt", "bt_score", "id", "corpus", "src_lang")   # what read.columns may map
+# the flag settings of a field whose flag takes its text as given (a path, a comma list the loader splits): no type or
+# metavar of its own, and no default in the help (the help says it)
+TEXT = {"type": None, "metavar": None, "nargs": None, "show_default": False}
+SWITCH = {"action": "store_true"}
+
+
+def column_map(text: str) -> dict[str, int | str]:
+    """`--columns FIELD=COLUMN,...` -> read.columns: a COLUMN of digits is a 0-based number, any other a header
+    column name."""
+    try:
+        pairs = [(k.strip(), v.strip()) for k, v in (part.split("=") for part in text.split(","))]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expects FIELD=NUMBER or FIELD=NAME pairs, e.g. cs=0,ref=1 or "
+                                         f"cs=source,ref=ref; got {text!r}") from None
+    return {k: int(v) if v.lstrip("-").isdigit() else v for k, v in pairs}
 
 
 @dataclass
@@ -25,15 +41,24 @@ class ReadConfig:
     column number, or a column name of the file's header line. `cs` and `ref` are required; `bt`, `bt_score`,
     `id`, `corpus` and `src_lang` are optional (TSV_FIELDS; transforms/io/bitext.py says what each does).
     `header`: the first line of each file is a header, never a record; named columns imply it."""
-    suffixes: list[str] = field(default_factory=lambda: ["cs", "en"])
-    columns: dict[str, int | str] = field(default_factory=lambda: {"cs": 0, "ref": 1})
-    header: bool = False                 # tsv: skip each file's first line (implied by named columns)
-    corpus: str | None = None            # corpus name; default: derived from each file name
+    suffixes: list[str] = setting(help="moses: SOURCE,REFERENCE file suffixes (default cs,en)", flag=TEXT,
+                                  default_factory=lambda: ["cs", "en"])
+    columns: dict[str, int | str] = setting(
+        help="tsv: FIELD=COLUMN pairs, a 0-based number or a header column name, e.g. cs=0,ref=1 or "
+             "id=id,cs=source,ref=ref,bt=bt; fields: cs, ref (required), bt, bt_score, id, corpus, src_lang",
+        flag={**TEXT, "type": column_map}, default_factory=lambda: {"cs": 0, "ref": 1})
+    header: bool = setting(False, flag=SWITCH, help="tsv: the first line of each file is a header, not a record "
+                                                    "(implied when --columns names columns)")
+    corpus: str | None = setting(None, flag=TEXT, help="corpus name for every row (default: from file name / CzEng "
+                                                       "id)")
     max_line_bytes: int = bounded(1 << 20, 1)   # lines longer than this are rejected at read (`line_too_long`)
-    strict_columns: bool = False         # tsv: reject lines with more columns than `columns` names (`extra_columns`)
-    shard_rows: int | None = bounded(None, 1)   # input records per output shard (a shard = a block of one input
-                                         # file; a worker holds one shard in memory); None: follows the stages
-                                         # (`shard_rows_for`, set by BuildConfig.validate): docs/dataflow.md
+    strict_columns: bool = setting(False, flag=SWITCH, help="tsv: reject lines with more columns than --columns "
+                                                            "names (default: keep and count them)")
+    # a shard = a block of one input file; None: follows the stages (`shard_rows_for`, set by BuildConfig.validate):
+    # docs/dataflow.md
+    shard_rows: int | None = bounded(None, 1, flag={"metavar": None}, help=(
+        "input records per shard (a worker holds one shard in memory; default: 2000 when a stage with a model runs, "
+        "else 20000)"))
 
     def validate(self) -> None:
         check_ranges(self, "read.")
@@ -166,7 +191,10 @@ class WorkersConfig:
     limit is 30 minutes, several times the slowest batch measured on a CPU (a translate group of 1,024 rows at
     beam 12 with a large NMT model); a model loading counts as activity."""
     stall_seconds: int = bounded(1800, 0)   # 0 disables the stall check
-    memory_limit_mb: int = bounded(0, 0)    # per worker process; 0: no limit (the kernel's OOM killer decides)
+    # per worker process; 0: no limit (the kernel's OOM killer decides)
+    memory_limit_mb: int = bounded(0, 0, flag={"name": "--worker-memory-mb", "metavar": "MB", "show_default": False},
+                                   help="stop the build (one line naming the setting to lower) when a worker "
+                                        "process's memory goes over this (workers.memory_limit_mb; default: no limit)")
 
     def validate(self) -> None:
         check_ranges(self, "workers.")
@@ -182,14 +210,19 @@ class BuildConfig(Config):
     RENAMED: ClassVar[dict[str, str]] = {"clean.min_xsim": "xsim.min_xsim", "translate.source_lang": "source_lang",
                                          "translate.target_lang": "target_lang"}
 
-    input: str = ""
-    format: str = "tsv"
-    output: str = ""
-    stages: list[str] = field(default_factory=lambda: list(STAGE_ORDER))   # the whole pipeline by default
-    resume: bool = False
-    allow_changed_input: bool = False    # --resume even though an input file changed since the run started
-    source_lang: str = "cs"
-    target_lang: str = "en"
+    input: str = setting("", flag=TEXT, help="input glob(s), comma-separated; for --format moses: PREFIX glob(s); "
+                                             "for --format shards: a build output DIR")
+    format: str = choice("tsv", FORMATS, flag={"type": None}, help="what --input holds")
+    output: str = setting("", flag=TEXT, help="output directory (local or any Beam filesystem, e.g. gs://)")
+    stages: list[str] = setting(help=f"comma-separated subset of {','.join(STAGE_ORDER)}", flag=TEXT,
+                                default_factory=lambda: list(STAGE_ORDER))   # the whole pipeline by default
+    resume: bool = setting(False, flag=SWITCH, help="finish the build in --output: skip the shards already complete "
+                                                    "(refused when there is no build to finish)")
+    allow_changed_input: bool = setting(False, flag=SWITCH, help="--resume even though an input file changed since "
+                                                                 "the run started (refused otherwise)")
+    source_lang: str = setting("cs", help="language of the bitext's source side, `cs` (ISO 639-1; clean's punctuation "
+                                          "normalization, translate's language tokens)")
+    target_lang: str = setting("en", help="language of the reference side, `ref`, and of the translations (ISO 639-1)")
     read: ReadConfig = field(default_factory=ReadConfig)
     clean: CleanConfig = field(default_factory=CleanConfig)
     xsim: XsimConfig = field(default_factory=XsimConfig)

@@ -165,7 +165,7 @@ COVERAGE = {
     "paranmt build --input 'llm/*.jsonl' --format jsonl --columns cs=source --set source_lang=de "
     "--stages read,clean,score,parse --output out/llm-de": ARGUMENTS,
     "paranmt train-nmt --config configs/nmt/cs-en-small.yaml": ARGUMENTS,              # 1.6 h of training
-    "paranmt convert-nmt --config configs/nmt/cs-en-small.yaml --output assets/nmt-cs-en --average-last 1 "
+    "paranmt convert-nmt --recipe configs/nmt/cs-en-small.yaml --output assets/nmt-cs-en --average-last 1 "
     "--quantization int8": ARGUMENTS,                              # needs that training; writes the shipped model
     "paranmt eval-nmt --model assets/nmt-cs-en --source ../shared/data/bitext/cs-en/newstest2017.ces "
     "--reference ../shared/data/bitext/cs-en/newstest2017.eng --skip-first 500 --beam 12 --record": ARGUMENTS,
@@ -311,13 +311,15 @@ def check_arguments(command: str) -> None:
         return
     args = parsed(argv)
     if argv[0] in ("build", "check-dataflow"):
-        from paranmt.pipelines.runtime.building.arguments import config_from_args
+        from paranmt.schemas.build_config import BuildConfig
+        from paranmt.schemas.config import load_config, parse_assignments
 
         if args.config and Path(args.config).stem.isupper():
             args.config = None                       # a placeholder (FILE.yaml)
         elif args.config:
             args.config = str(REPO / args.config)    # a preset of the repository: must exist
-        config_from_args(args)                        # typed config: --set keys and values checked
+        load_config(BuildConfig, args.config, {**{key: getattr(args, key) for key in args.config_keys},
+                                               **parse_assignments(args.set)})   # --set keys and values checked
 
 
 @pytest.mark.parametrize("command", sorted(c for c, how in COVERAGE.items() if how == ARGUMENTS))

@@ -95,16 +95,19 @@ def config_keys(config_class, sections=(), within: bool = False) -> list[str]:
     """The keys of `config_class`'s settings, each of which has a flag: its fields that are not `fixed`
     (schemas/config.py), not in its `FIXED` (a trainer's fields it does not use) and not a section (a dataclass, or
     mappings of free keys such as fairseq's options or the filters of `filter`, which `--config` and `--set` reach),
-    and those of each section named in `sections` (names, or a mapping of a name to the keys it gives flags, None:
-    all), dotted (`mrt.gamma`), but for the fields that the command sets where its config is a section (`within`;
-    `setting(flag={"section": False})`, e.g. the paraphrase task of the commands that choose their models)."""
+    and those of each section named in `sections` (names, or a mapping of a name to the keys it gives flags, a
+    mapping field too, e.g. build's `read.columns`; None: all), dotted (`mrt.gamma`), but for the fields that the
+    command sets where its config is a section (`within`; `setting(flag={"section": False})`, e.g. the paraphrase
+    task of the commands that choose their models)."""
     sections = sections if isinstance(sections, dict) else dict.fromkeys(sections)
     instance, keys = config_class(), []
     for spec in dataclasses.fields(config_class):
         value, declared = getattr(instance, spec.name), field_spec(config_class, spec.name)
         if spec.name in sections:
-            keys += [f"{spec.name}.{key}" for key in config_keys(type(value), within=True)
-                     if sections[spec.name] is None or key in sections[spec.name]]
+            named = sections[spec.name]
+            keys += [f"{spec.name}.{key}" for key in (config_keys(type(value), within=True) if named is None else
+                                                      [entry.name for entry in dataclasses.fields(value)
+                                                       if entry.name in named])]
         elif not (dataclasses.is_dataclass(value) or "dict" in str(spec.type)
                   or spec.name in getattr(config_class, "FIXED", ()) or declared.get("fixed")
                   or within and declared.get("flag", {}).get("section") is False):

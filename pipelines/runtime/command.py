@@ -200,8 +200,10 @@ class Command:
     the hatch, flags no config holds; `rejects`: it takes --max-reject-rate; `what`: the config's name in errors;
     `example` of --set; `sections` whose fields have flags; `presets`: the folder of the named YAMLs `--config`
     may name (`config_help` then says so), and `preset_setting` the setting whose value names the preset when no
-    `--config` is given (cluster-config's `--scheduler slurm`: configs/dask/slurm.yaml); `raw_description`: the
-    description's lines kept; `epilog` of its help; `defaults`: further parser defaults."""
+    `--config` is given (cluster-config's `--scheduler slurm`: configs/dask/slurm.yaml); `prepare(args)`: the
+    arguments adjusted before the config is loaded (convert-nmt reads a recipe YAML given as --config, its old
+    form, as --recipe); `raw_description`: the description's lines kept; `epilog` of its help; `defaults`: further
+    parser defaults."""
     name: str
     config: type
     run: Callable[..., int | None]
@@ -219,6 +221,7 @@ class Command:
     presets: Path | None = None
     preset_setting: str | None = None
     config_help: str | None = None
+    prepare: Callable[[argparse.Namespace], None] | None = None
     raw_description: bool = False
     epilog: str | None = None
     defaults: dict = field(default_factory=dict)
@@ -245,6 +248,8 @@ class Command:
         of a resumable output), the inputs checked, the output claimed, `run` under the one-line stops."""
         if self.preset_setting and not args.config:
             args.config = getattr(args, self.preset_setting)
+        if self.prepare is not None:
+            self.prepare(args)
         config = load_command_config(self.config, args, self.what or f"{self.name} config", self.required,
                                      saved_in=self.output.saved_in(args), presets=self.presets)
         if self.rejects:

@@ -53,11 +53,7 @@ def command_configs() -> dict:
                                                    table, re.M)}
 
 
-# the commands whose flags are their own (build's hatch, which check-dataflow shares: comma lists, column maps)
-HAND_WRITTEN = {"build", "check-dataflow"}
-
-
-@pytest.mark.parametrize("command", sorted(set(cli.COMMANDS) - HAND_WRITTEN))
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
 def test_every_setting_of_a_command_has_help_and_a_flag(command):
     config_class = command_configs()[command]
     parser = cli.make_parser(command).commands[command]

@@ -1,7 +1,7 @@
 """The jobs of `paranmt build` (the command: pipelines/build.py), one module each; `paranmt check-dataflow` plans and
 composes its job with the same `plan` and `graph`:
 
-    arguments.py    the build's flags (also check-dataflow's) and the BuildConfig they make (`config_from_args`)
+    arguments.py    what the declarations of build and check-dataflow share (`BUILD_ARGUMENTS`: flags, output)
     plan.py         validate and plan before any work: models checked and identified, input matched and planned,
                     stages built (`plan_build` -> BuildPlan)
     output.py       the output directory before any work: lock, --resume / --overwrite, the same config and the
