@@ -18,9 +18,9 @@ RECORD_FORMATS = ("parquet", "jsonl")   # inputs whose records name their fields
 
 
 TSV_FIELDS = ("cs", "ref", "bt", "bt_score", "id", "corpus", "src_lang")   # what read.columns may map
-# the flag settings of a field whose flag takes its text as given (a path, a comma list the loader splits): no type or
-# metavar of its own, and no default in the help (the help says it)
-TEXT = {"type": None, "metavar": None, "nargs": None, "show_default": False}
+# the flag settings of a field whose flag takes its text as given (a path, a comma list the loader splits): no type of
+# its own, one value, and no default in the help (the help says it)
+TEXT = {"type": None, "nargs": None, "show_default": False}
 SWITCH = {"action": "store_true"}
 
 
@@ -46,7 +46,7 @@ class ReadConfig:
     columns: dict[str, int | str] = setting(
         help="tsv: FIELD=COLUMN pairs, a 0-based number or a header column name, e.g. cs=0,ref=1 or "
              "id=id,cs=source,ref=ref,bt=bt; fields: cs, ref (required), bt, bt_score, id, corpus, src_lang",
-        flag={**TEXT, "type": column_map}, default_factory=lambda: {"cs": 0, "ref": 1})
+        flag={**TEXT, "type": column_map, "metavar": "COLUMNS"}, default_factory=lambda: {"cs": 0, "ref": 1})
     header: bool = setting(False, flag=SWITCH, help="tsv: the first line of each file is a header, not a record "
                                                     "(implied when --columns names columns)")
     corpus: str | None = setting(None, flag=TEXT, help="corpus name for every row (default: from file name / CzEng "
@@ -56,7 +56,7 @@ class ReadConfig:
                                                             "names (default: keep and count them)")
     # a shard = a block of one input file; None: follows the stages (`shard_rows_for`, set by BuildConfig.validate):
     # docs/dataflow.md
-    shard_rows: int | None = bounded(None, 1, flag={"metavar": None}, help=(
+    shard_rows: int | None = bounded(None, 1, help=(
         "input records per shard (a worker holds one shard in memory; default: 2000 when a stage with a model runs, "
         "else 20000)"))
 
