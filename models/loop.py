@@ -73,7 +73,8 @@ LEGACY_FILE = "checkpoint.pt"
 
 @dataclass
 class LoopConfig(Config):
-    """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field).
+    """The settings every trainer shares (a trainer's config subclasses it; its own defaults redeclare a field, its
+    own help texts are its `HELP`: schemas/config.py `Config`).
     `FIXED`: the fields a trainer does not use (e.g. device and checkpoints of a CPU-only run without an output
     directory): validate() refuses a value other than the trainer's default, so none is ignored silently.
     `SHAPES`: the fields that make the checkpoint what it is (the model's architecture and vocabulary, and which

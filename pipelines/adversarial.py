@@ -99,9 +99,9 @@ def adversarial_stops(output: Path | None, argv: list[str] | None):
 class AttackParaphrasers(ParaphraseConfig):
     """The paraphrasers of `paranmt adversarial` (its section `paraphrase:`): a ParaphraseConfig whose models
     (`--paraphraser`) include the plain baseline, whose n-best is the baseline's hypotheses per example."""
+    HELP: ClassVar[dict[str, str]] = {"templates": "template pool (default: the model's top 20; see `paraphrase`)"}
     model: str = setting(DEFAULT_MODELS, flag={"name": "--paraphraser"}, help="directory of paraphraser models (scpn "
                          "+ parse generator, and plain for the baseline)")
-    templates: str | None = setting(None, help="template pool (default: the model's top 20; see `paraphrase`)")
     n_best: int = bounded(10, 1, help="plain baseline: hypotheses per example")
 
 

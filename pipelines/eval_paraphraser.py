@@ -106,9 +106,9 @@ def read_shard_pairs(input_path: str, max_pairs: int):
 class EvaluatedParaphrasers(ParaphraseConfig):
     """The generator settings of `paranmt eval-paraphraser` (its section `paraphrase:`): a ParaphraseConfig whose
     templates and n-best are those of the kept_in_template requests."""
+    HELP: ClassVar[dict[str, str]] = {"n_best": "paraphrases per template request"}
     templates: str | None = setting("top10", help="templates of the kept_in_template requests, as `paranmt "
                                     "paraphrase --templates`")
-    n_best: int = bounded(1, 1, help="paraphrases per template request")
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.models.evaluation.transfer import DEFAULT_TASKS, TASKS, TransferProbeConfig
 from paranmt.pipelines.runtime.arguments import EVALUATION_REQUIRED, EvaluationConfig
@@ -30,7 +31,7 @@ class TransferConfig(EvaluationConfig, TransferProbeConfig):
     """The settings of `paranmt eval-transfer` (EvaluationConfig's and the probes': TransferProbeConfig, folds,
     inner_folds, c_grid, limit, seed, max_iter): the keys of `--config FILE.yaml`, the flags (one per field) and
     `--set`."""
-    data_dir: str = setting("", help="folder laid out like ../shared/data (transfer/, sts/SICK/)")
+    HELP: ClassVar[dict[str, str]] = {"data_dir": "folder laid out like ../shared/data (transfer/, sts/SICK/)"}
     tasks: list[str] = setting(default_factory=lambda: list(DEFAULT_TASKS), help=f"tasks, of {' '.join(TASKS)}")
     baselines: list[str] = setting(default_factory=lambda: list(BASELINES), choices=BASELINES, flag={"nargs": "*"},
                                    help="baseline models added as rows (none: --baselines alone)")

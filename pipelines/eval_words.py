@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from paranmt.pipelines.runtime.arguments import EVALUATION_REQUIRED, EvaluationConfig
 from paranmt.pipelines.runtime.command import Command, ResultsFolder
-from paranmt.schemas.config import setting
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
@@ -24,7 +24,7 @@ RESULTS = ("results.csv", "summary.md")
 class WordSimilarityConfig(EvaluationConfig):
     """The settings of `paranmt eval-words`: EvaluationConfig's (model, data_dir, output, threads), the keys of
     `--config FILE.yaml`, the flags (one per field) and `--set`."""
-    data_dir: str = setting("", help="folder laid out like ../shared/data (its word-sim/)")
+    HELP: ClassVar[dict[str, str]] = {"data_dir": "folder laid out like ../shared/data (its word-sim/)"}
 
 
 def check(c: WordSimilarityConfig, args) -> None:

@@ -61,9 +61,13 @@ def fixed(default=dataclasses.MISSING, **kwargs) -> Any:
 def field_spec(config_class, name: str) -> dict:
     """The help, choices and flag settings of the field `name` of the dataclass `config_class`: its own, or, for
     what it does not declare, those of the same field in the first base class that does (a subclass redeclares a
-    field for another default and keeps its help)."""
+    field for another default and keeps its help); a class's `HELP` entry for the field (`Config.HELP`) comes
+    before the help of that class's bases."""
     spec: dict = {}
     for cls in type.mro(config_class):
+        reworded = vars(cls).get("HELP", {}).get(name)
+        if reworded and "help" not in spec:
+            spec["help"] = reworded
         declared = getattr(cls, "__dataclass_fields__", {}).get(name)
         if declared is not None:
             for key in ("help", "choices", "flag", "fixed"):
@@ -98,8 +102,11 @@ class Config:
     exist here once. `RUN_FIELDS`: where a run reads and writes, left out of the hash (the same settings on other
     data hash alike); `RENAMED`: deprecated dotted key -> its new key (load_config still reads the old one);
     `SAVED_AS`: the JSON file in its output directory where a run of a resumable command saves this config as it
-    ran (`to_dict()`), which `--resume` continues with (pipelines/runtime/arguments.load_command_config)."""
+    ran (`to_dict()`), which `--resume` continues with (pipelines/runtime/arguments.load_command_config); `HELP`:
+    field name -> the help of its flag in this command, for a field of a base class whose default, range and
+    choices it keeps (`field_spec`), so the field is declared once."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ()
+    HELP: ClassVar[dict[str, str]] = {}
     RENAMED: ClassVar[dict[str, str]] = {}
     SAVED_AS: ClassVar[str | None] = None
 

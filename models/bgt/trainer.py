@@ -40,7 +40,7 @@ from paranmt.models.evaluation.sts import sts_dev
 from paranmt.models.files import ModelFileError, reading
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import DEVICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice, setting
+from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,12 @@ class BGTConfig(LoopConfig):
     SAVED_AS: ClassVar[str] = "bgt_config.json"
     SHAPES: ClassVar[tuple[str, ...]] = ("variant", "languages", "sp_vocab_size", "dim", "latent", "encoder_layers",
                                          "decoder_layers", "heads", "ffn", "dropout", "max_len")
+    HELP: ClassVar[dict[str, str]] = {
+        "max_steps": "stop after N updates (0 = no limit)",
+        "time_budget_minutes": "stop after this much training time (0 = no limit)",
+        "patience": "stop after N dev evaluations (epoch ends) in a row without a new best (needs dev_sts_dir; "
+                    "0 = off)",
+        "device": "auto: CUDA with fp16 when present", "threads": "CPU threads", "seed": "random seed"}
     variant: str = choice("bgt", VARIANTS, help="bgt or a Table 48 baseline")
     languages: list[str] = setting(default_factory=lambda: ["en", "cs"], help="the two languages of the bitext, "
                                    "English first, as the pairs are read")
@@ -78,13 +84,6 @@ class BGTConfig(LoopConfig):
                                       "the best model kept in <output>/best/")
     dev_datasets: list[str] = setting(default_factory=lambda: ["STS2017/track5.en-en"], help="the datasets of "
                                       "--dev-sts-dir scored as dev, each by its name or a part of it")
-    max_steps: int = bounded(0, 0, help="stop after N updates (0 = no limit)")
-    time_budget_minutes: float = bounded(0, 0, help="stop after this much training time (0 = no limit)")
-    patience: int = bounded(0, 0, help="stop after N dev evaluations (epoch ends) in a row without a new best (needs "
-                            "dev_sts_dir; 0 = off)")
-    device: str = choice("auto", DEVICES, help="auto: CUDA with fp16 when present")
-    threads: int = bounded(1, 0, help="CPU threads")
-    seed: int = setting(1, help="random seed")
 
     def validate(self) -> "BGTConfig":
         super().validate()

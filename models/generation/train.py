@@ -32,8 +32,8 @@ from paranmt.models.device import Device, autocast, half_precision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
-from paranmt.schemas.config import (FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, WEIGHTS_DTYPES, bounded,
-                                    choice, setting)
+from paranmt.schemas.config import (FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice,
+                                    setting)
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,12 @@ class ParaphraserTrainConfig(LoopConfig):
         "task", "arch", "require_different", "max_words", "vocab_size", "embed_dim", "hidden", "parse_embed_dim",
         "parse_hidden", "decoder_layers", "dropout", "copy", "max_source_units", "max_target_units", "hf_d_model",
         "hf_layers", "hf_heads", "hf_ffn", "separator")
+    HELP: ClassVar[dict[str, str]] = {
+        "lr": "Adam learning rate", "epochs": "passes over the training instances",
+        "max_steps": "stop after this many updates in total (0: no limit)",
+        "patience": "stop after N held-out evaluations in a row without a new best (needs --dev; 0: off)",
+        "seed": "random seed (data order, shuffles, initialization)",
+        "weights_dtype": "dtype of the saved weights (arch scpn; float16 halves the size)"}
     task: str = choice("scpn", TASKS, help="scpn: (sentence, target parse) -> paraphrase; parse-generator: (parse, "
                        "target template) -> parse; plain: sentence -> paraphrase")
     arch: str = choice("scpn", ARCHS, help="scpn: BiLSTM encoder, parse encoder, 2-layer LSTM decoder with attention "
@@ -86,14 +92,6 @@ class ParaphraserTrainConfig(LoopConfig):
     checkpoint_every: int = bounded(500, 0, help="write DIR/checkpoint every N updates (and at the end)")
     log_every: int = bounded(50, 0, help="log loss and instances/s to DIR/metrics.jsonl every N updates")
     fp16: str = choice("auto", FP16_CHOICES, help="half-precision training: auto = on CUDA")
-    lr: float = bounded(0.001, 0, help="Adam learning rate")
-    epochs: int = bounded(10, 0, help="passes over the training instances")
-    max_steps: int = bounded(0, 0, help="stop after this many updates in total (0: no limit)")
-    patience: int = bounded(0, 0, help="stop after N held-out evaluations in a row without a new best (needs --dev; "
-                            "0: off)")
-    seed: int = setting(1, help="random seed (data order, shuffles, initialization)")
-    weights_dtype: str = choice("float32", WEIGHTS_DTYPES, help="dtype of the saved weights (arch scpn; float16 "
-                                "halves the size)")
 
     def validate(self) -> "ParaphraserTrainConfig":
         super().validate()

@@ -66,6 +66,8 @@ class ParagramConfig(LoopConfig):
     the model's, and which pairs of a lexicon are read (score_column, min_score, max_pairs; max_pairs also for
     PPDB)."""
     FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype", "patience")
+    HELP: ClassVar[dict[str, str]] = {"max_steps": "stop after this many steps (0 = no limit)",
+                                      "seed": "random seed (initialization, batch order)"}
     epochs: int = bounded(10, 1, help="passes over the word pairs")
     lr: float = bounded(0.05, 0, help="AdaGrad learning rate")
     checkpoint_every: int = bounded(0, 0)
@@ -84,8 +86,6 @@ class ParagramConfig(LoopConfig):
     score_column: str = choice("pmi_adj", SCORE_COLUMNS, help="lexicon: column to rank by")
     min_score: float = setting(0.0, help="lexicon: keep pairs scoring >= this")
     max_pairs: int = bounded(0, 0, help="at most N pairs (best first; 0 = all)")
-    max_steps: int = bounded(0, 0, help="stop after this many steps (0 = no limit)")
-    seed: int = setting(1, help="random seed (initialization, batch order)")
 
     def validate(self) -> "ParagramConfig":
         super().validate()

@@ -98,11 +98,13 @@ class FinetuneConfig(LoopConfig):
     epochs, lr, max_steps, time_budget_minutes, patience over the dev Pearson, log_every, seed, threads; a CPU run
     without checkpoints: FIXED) and the head's."""
     FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
+    HELP: ClassVar[dict[str, str]] = {
+        "lr": "Adam learning rate (head and encoder)", "threads": "torch CPU threads",
+        "max_steps": "stop after N updates (0 = no limit)",
+        "seed": "random seed (head initialization, batch order, the stsb dev split)"}
     epochs: int = bounded(10, 1, help="passes over the training pairs")
-    lr: float = bounded(1e-3, 0, help="Adam learning rate (head and encoder)")
     checkpoint_every: int = bounded(0, 0)
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
-    threads: int = bounded(1, 0, help="torch CPU threads")
     device: str = "cpu"
     task: str = choice("sick-r", ALL_TASKS, help="sick-r (SICK relatedness), stsb (STS Benchmark) or sts12-15 (P17's "
                        "40/10/50 split of STS 2012-15): Pearson; sick-e (SICK entailment) or sst2 (SST-2 sentiment): "
@@ -116,8 +118,6 @@ class FinetuneConfig(LoopConfig):
     dev_fraction: float = bounded(0.1, 0, 1, help="stsb / sst2 without a test file: share of the training set held "
                                   "out as dev (the dev file is then test)")
     limit: int = bounded(0, 0, help="at most N pairs per split (0 = all; quick checks)")
-    max_steps: int = bounded(0, 0, help="stop after N updates (0 = no limit)")
-    seed: int = setting(1, help="random seed (head initialization, batch order, the stsb dev split)")
 
     def validate(self) -> "FinetuneConfig":
         super().validate()

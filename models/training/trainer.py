@@ -66,6 +66,10 @@ class TrainConfig(LoopConfig):
     SHAPES: ClassVar[tuple[str, ...]] = (
         "encoder", "dim", "hidden", "recurrent_units", "activation", "layers", "peepholes", "bidirectional_combine",
         "ngram_orders", "ngram_min_count", "vocab_size", "sp_vocab_size", "dropout", "word_dropout", "max_words")
+    HELP: ClassVar[dict[str, str]] = {
+        "patience": "stop after N dev evaluations in a row without a new best (needs --dev-sts-dir; 0: off)",
+        "lr": "Adam learning rate",
+        "log_every": "log loss, M and pairs/s to <output>/metrics.jsonl every N mini-batches"}
     encoder: str = setting("sp", help=f"encoder architecture, one of {', '.join(BASE_KINDS)} (docs/encoders.md), or a "
                            "sum (word+trigram+lstm) or concatenation (word,trigram) of any of them")
     mode: str = choice("monolingual", MODES, help="monolingual: English paraphrase pairs; bilingual: cs-en bitext "
@@ -131,10 +135,6 @@ class TrainConfig(LoopConfig):
                                       "--dev-sts-dir scored as dev, each by its name or a part of it")
     dev_at: str = choice("epoch", DEV_AT, help="score the dev STS at each epoch end (epoch) or at each checkpoint and "
                          "the end (checkpoint)")
-    patience: int = bounded(0, 0, help="stop after N dev evaluations in a row without a new best (needs "
-                            "--dev-sts-dir; 0: off)")
-    lr: float = bounded(0.001, 0, help="Adam learning rate")
-    log_every: int = bounded(100, 0, help="log loss, M and pairs/s to <output>/metrics.jsonl every N mini-batches")
 
     def validate(self) -> "TrainConfig":
         from paranmt.models.encoders import SQUARE_KINDS, EncoderError, check_kind

@@ -119,15 +119,18 @@ def add_config_flags(parser, config_class, sections: tuple[str, ...] | dict = ()
     """One flag per setting of the dataclass `config_class` (`config_keys`: its own fields and those of the
     sections named in `sections`, dotted: `paraphrase.beam` -> `--beam`, dest the key, which
     schemas.config.load_config takes as it is): `--field-name` of the last part, its help text the field's
-    (`setting`, `bounded`, `choice` of schemas/config.py; a redeclared field keeps its base class's) with the
-    field's default appended, its choices the field's; type from the annotation's first type, bool as
-    true/false, lists as several values, a mapping as YAML text. Every flag defaults to None, so an absent flag
-    keeps the YAML / default value. A field's `flag` (schemas/config.py `setting`) holds the argparse settings that
-    win (`name` for another flag name, `action` `store_true` for a switch without a value, `type`, `metavar`,
-    `nargs`; `show_default` False for a default the help need not name). The keys are recorded as the parser's
-    default `config_keys`, which `load_command_config` reads back."""
+    (`setting`, `bounded`, `choice` of schemas/config.py; a redeclared field keeps its base class's; a class's
+    `HELP` rewords a field of its bases) with the field's default appended, its choices the field's; type from the
+    annotation's first type, bool as true/false, lists as several values, a mapping as YAML text. Every flag
+    defaults to None, so an absent flag keeps the YAML / default value. A field's `flag` (schemas/config.py
+    `setting`) holds the argparse settings that win (`name` for another flag name, `action` `store_true` for a switch
+    without a value, `type`, `metavar`, `nargs`; `show_default` False for a default the help need not name). The
+    keys are recorded as the parser's default `config_keys`, which `load_command_config` reads back."""
     instance = config_class()
     keys = config_keys(config_class, sections)
+    unflagged = sorted(set(getattr(config_class, "HELP", {})) - set(keys))
+    if unflagged:
+        raise TypeError(f"{config_class.__name__}.HELP names {', '.join(unflagged)}: no field of it that has a flag")
     for key in keys:
         spec, default = config_field(instance, key)
         *parts, name = key.split(".")
