@@ -118,6 +118,18 @@ class LoopConfig(Config):
         return None
 
 
+@dataclass
+class CpuLoopConfig(LoopConfig):
+    """The loop's settings of a minutes-long trainer on the CPU that writes its output once, at the end (finetune-sts,
+    train-words): no checkpoints, no device or dtype of saved weights to choose (`FIXED`), one metrics line per
+    epoch unless `log_every` says otherwise, at least one epoch (its config words `epochs`' help in its `HELP`)."""
+    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
+    epochs: int = bounded(10, 1)
+    checkpoint_every: int = bounded(0, 0)
+    log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
+    device: str = "cpu"
+
+
 def dev_value(dev: dict, key: str) -> float:
     """The dev metric `key` of an evaluation as keep-best compares it: the value, or the mean of a mapping's values
     (the encoder trainers' {"dev": {dataset: Pearson x100}})."""

@@ -42,7 +42,7 @@ from paranmt.models.encoders.averaging import AveragingEncoder
 from paranmt.models.encoders.featurizers import UNK, WordFeaturizer, word_tokens
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
 from paranmt.models.files import DataFileError, reading
-from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window
+from paranmt.models.loop import CpuLoopConfig, Loop, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
@@ -59,21 +59,17 @@ class WordPairsError(DataFileError):
 
 
 @dataclass
-class ParagramConfig(LoopConfig):
-    """The settings of `paranmt train-words` (`--config` YAML keys, `--set`, the flags): the loop's (LoopConfig:
-    epochs, lr, max_steps, time_budget_minutes, log_every, seed, threads; a CPU run without checkpoints or a dev
-    metric: FIXED),
-    the model's, and which pairs of a lexicon are read (score_column, min_score, max_pairs; max_pairs also for
-    PPDB)."""
-    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype", "patience")
-    HELP: ClassVar[dict[str, str]] = {"max_steps": "stop after this many steps (0 = no limit)",
+class ParagramConfig(CpuLoopConfig):
+    """The settings of `paranmt train-words` (`--config` YAML keys, `--set`, the flags): the loop's (CpuLoopConfig,
+    a CPU run without checkpoints, nor a dev metric: patience is FIXED too; epochs, lr, max_steps,
+    time_budget_minutes, log_every, seed, threads), the model's, and which pairs of a lexicon are read
+    (score_column, min_score, max_pairs; max_pairs also for PPDB)."""
+    FIXED: ClassVar[tuple[str, ...]] = (*CpuLoopConfig.FIXED, "patience")
+    HELP: ClassVar[dict[str, str]] = {"epochs": "passes over the word pairs",
+                                      "max_steps": "stop after this many steps (0 = no limit)",
                                       "seed": "random seed (initialization, batch order)"}
-    epochs: int = bounded(10, 1, help="passes over the word pairs")
     lr: float = bounded(0.05, 0, help="AdaGrad learning rate")
-    checkpoint_every: int = bounded(0, 0)
-    log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
     threads: int = bounded(1, 1, help="torch CPU threads")
-    device: str = "cpu"
     dim: int = bounded(300, 1, MAX_WIDTH, help="size of the word vectors")
     similarity: str = choice("cosine", SIMILARITIES, help="cosine (the 300-d setting) or dot (the 25-d one, with "
                              "margin 1)")

@@ -60,7 +60,7 @@ from paranmt.models.encoding import LineRejects
 from paranmt.models.evaluation.sts import YEAR_GROUP, STSDataset, discover_datasets, score_dataset
 from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataError
 from paranmt.models.evaluation.transfer import load_task as transfer_task
-from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window
+from paranmt.models.loop import CpuLoopConfig, Loop, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
@@ -93,19 +93,14 @@ class FinetuneDataError(ValueError):
 
 
 @dataclass
-class FinetuneConfig(LoopConfig):
-    """The settings of `paranmt finetune-sts` (`--config` YAML keys, `--set`, the flags): the loop's (LoopConfig:
-    epochs, lr, max_steps, time_budget_minutes, patience over the dev Pearson, log_every, seed, threads; a CPU run
-    without checkpoints: FIXED) and the head's."""
-    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
+class FinetuneConfig(CpuLoopConfig):
+    """The settings of `paranmt finetune-sts` (`--config` YAML keys, `--set`, the flags): the loop's (CpuLoopConfig,
+    a CPU run without checkpoints: epochs, lr, max_steps, time_budget_minutes, patience over the dev Pearson,
+    log_every, seed, threads) and the head's."""
     HELP: ClassVar[dict[str, str]] = {
-        "lr": "Adam learning rate (head and encoder)", "threads": "torch CPU threads",
-        "max_steps": "stop after N updates (0 = no limit)",
+        "epochs": "passes over the training pairs", "lr": "Adam learning rate (head and encoder)",
+        "threads": "torch CPU threads", "max_steps": "stop after N updates (0 = no limit)",
         "seed": "random seed (head initialization, batch order, the stsb dev split)"}
-    epochs: int = bounded(10, 1, help="passes over the training pairs")
-    checkpoint_every: int = bounded(0, 0)
-    log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
-    device: str = "cpu"
     task: str = choice("sick-r", ALL_TASKS, help="sick-r (SICK relatedness), stsb (STS Benchmark) or sts12-15 (P17's "
                        "40/10/50 split of STS 2012-15): Pearson; sick-e (SICK entailment) or sst2 (SST-2 sentiment): "
                        "accuracy")
