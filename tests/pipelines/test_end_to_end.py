@@ -1,5 +1,7 @@
 """The whole product on real data with the shipped models, run from the CLI as a user runs it: build with every
-stage, then stats, the filter presets, the three exports and the lexicon over the resulting shards."""
+stage, then stats, the filter presets, the three exports and the lexicon over the resulting shards. The build and
+stats run in their default mode (worker processes), the filters in theirs (one process); the exports and the
+lexicon run in one process too (IN_PROCESS: the same outputs, without starting two more workers for each)."""
 import json
 
 import duckdb
@@ -7,6 +9,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from paranmt.pipelines.cli import main
+
+
+IN_PROCESS = ["--direct_running_mode", "in_memory"]
 
 
 def cli(*args):
@@ -53,11 +58,14 @@ def test_stats_filter_export_and_lexicon_run_on_the_shards(demo_shards, tmp_path
         kept[preset] = duckdb.sql(f"select count(*) from read_parquet('{tmp_path / preset}/*.parquet')"
                                   ).fetchall()[0][0]
     assert 0 < kept["paranmt-5m"] < 120 and kept["simile"] < 120 and kept["lexicon"] < 120
-    assert cli("export", "--format", "paranmt-txt", "--input", demo_shards, "--output", tmp_path / "p.txt") == 0
+    assert cli("export", "--format", "paranmt-txt", "--input", demo_shards, "--output", tmp_path / "p.txt",
+               *IN_PROCESS) == 0
     lines = (tmp_path / "p.txt").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 120 and all(len(line.split("\t")) == 3 for line in lines)
-    assert cli("export", "--format", "scpn", "--input", demo_shards, "--output", tmp_path / "scpn.tsv") == 0
-    assert cli("export", "--format", "hf", "--input", tmp_path / "paranmt-5m", "--output", tmp_path / "hf") == 0
+    assert cli("export", "--format", "scpn", "--input", demo_shards, "--output", tmp_path / "scpn.tsv",
+               *IN_PROCESS) == 0
+    assert cli("export", "--format", "hf", "--input", tmp_path / "paranmt-5m", "--output", tmp_path / "hf",
+               *IN_PROCESS) == 0
     assert sum(pq.read_table(p).num_rows for p in (tmp_path / "hf").rglob("*.parquet")) == kept["paranmt-5m"]
-    assert cli("lexicon", "--input", tmp_path / "lexicon", "--output", tmp_path / "lex") == 0
+    assert cli("lexicon", "--input", tmp_path / "lexicon", "--output", tmp_path / "lex", *IN_PROCESS) == 0
     assert any((tmp_path / "lex").iterdir())
