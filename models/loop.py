@@ -323,11 +323,12 @@ def select(config: LoopConfig) -> Device:
 class Loop:
     """One training run of `task` under `config` (module docstring). `output`: the directory of checkpoints and
     metrics.jsonl (None: no checkpoints, metrics into `metrics_file` if given), where the config is written as JSON
-    into `config_file` when one is named; `resume`: continue from its checkpoint when there is one."""
+    into its `SAVED_AS` with `save_config` (`Config.save`); `resume`: continue from its checkpoint when there is
+    one."""
 
     def __init__(self, task: Task, config: LoopConfig, output: Path | None = None,
-                 metrics_file: Path | None = None, resume: bool = False, config_file: str | None = None):
-        self.task, self.config, self.resume, self.config_file = task, config, resume, config_file
+                 metrics_file: Path | None = None, resume: bool = False, save_config: bool = False):
+        self.task, self.config, self.resume, self.save_config = task, config, resume, save_config
         self.output = Path(output) if output is not None else None
         self.metrics_file = self.output / "metrics.jsonl" if self.output is not None else metrics_file
         self.state = LoopState(best_dev=-math.inf if task.best and task.best[1] == "max" else math.inf)
@@ -353,8 +354,8 @@ class Loop:
             checkpoint = find_checkpoint(self.output) if self.resume else None
             if checkpoint is not None:
                 check_resume(c, checkpoint, self.output)
-            if self.config_file:
-                (self.output / self.config_file).write_text(json.dumps(dataclasses.asdict(c), indent=2) + "\n")
+            if self.save_config:
+                c.save(self.output)
         task.setup(checkpoint, device)
         if checkpoint is not None:
             self._restore(checkpoint)

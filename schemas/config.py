@@ -102,7 +102,7 @@ class Config:
     exist here once. `RUN_FIELDS`: where a run reads and writes, left out of the hash (the same settings on other
     data hash alike); `RENAMED`: deprecated dotted key -> its new key (load_config still reads the old one);
     `SAVED_AS`: the JSON file in its output directory where a run of a resumable command saves this config as it
-    ran (`to_dict()`), which `--resume` continues with (pipelines/runtime/arguments.load_command_config); `HELP`:
+    ran (`save`), which `--resume` continues with (pipelines/runtime/arguments.load_command_config); `HELP`:
     field name -> the help of its flag in this command, for a field of a base class whose default, range and
     choices it keeps (`field_spec`), so the field is declared once."""
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -112,6 +112,14 @@ class Config:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def save(self, directory: str | Path) -> Path:
+        """Write this config (`to_dict()`, JSON) into `directory/SAVED_AS`, the one writer of the config a run of a
+        resumable command records for its `--resume` (the trainers' loop, models/loop.py; train-nmt's recipe);
+        returns the file."""
+        path = Path(directory) / self.SAVED_AS
+        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n")
+        return path
 
     def hash(self) -> str:
         """sha256 of the resolved config minus the RUN_FIELDS (sorted-key JSON), 16 hex digits."""

@@ -150,7 +150,7 @@ class BGTTrainer:
         if not pairs:
             raise ConfigError("bgt: no training pairs")
         task = BGTTask(c, self.output, pairs)
-        Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
+        Loop(task, c, self.output, resume=resume, save_config=True).run()
         task.model.encoder.save(self.output, dtype=c.weights_dtype)
         return task.model.eval()
 

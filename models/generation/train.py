@@ -182,7 +182,7 @@ class ParaphraserTrainer:
             raise ConfigError("no training instances")
         training = dict(training_info or {}, instances=len(instances), config=dataclasses.asdict(c))
         task = ParaphraserTask(c, self.output, instances, templates, list(dev), training)
-        state = Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
+        state = Loop(task, c, self.output, resume=resume, save_config=True).run()
         training.update(steps=state.step, epochs_completed=state.epoch, train_seconds=round(state.elapsed))
         task.model.save(self.output, training, dtype=c.weights_dtype)
         task.model.module.eval()

@@ -33,7 +33,6 @@ checkpoints and forces weights-only loading (TORCH_FORCE_WEIGHTS_ONLY_LOAD=1) fo
 """
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import logging
@@ -446,7 +445,7 @@ class NMTRecipe:
         for path in self.checkpoints_read(steps):
             load_checkpoint(path)
         self.work.mkdir(parents=True, exist_ok=True)
-        (self.work / self.config.SAVED_AS).write_text(json.dumps(dataclasses.asdict(self.config), indent=2))
+        self.config.save(self.work)
         for step in steps:
             done = self._done(step)
             if done.exists() and not force and step not in ("train", "mrt"):

@@ -279,7 +279,7 @@ class Trainer:
         if not pairs:
             raise ConfigError("no training pairs")
         task = EncoderTask(c, self.output, pairs, groups)
-        Loop(task, c, self.output, resume=resume, config_file=c.SAVED_AS).run()
+        Loop(task, c, self.output, resume=resume, save_config=True).run()
         task.encoder.save(self.output, dtype=c.weights_dtype)
         return task.encoder.eval()
 
