@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -34,7 +33,7 @@ from paranmt.models.adversarial.tasks import TASKS
 from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import check_generator_section
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
 from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT, asset_path
@@ -55,44 +54,43 @@ def held_output(output: Path) -> tuple[str | None, bool]:
     return None, False
 
 
-def claim_output(output: str | None, inputs: list[str], resume: bool, overwrite: bool) -> Path | None:
-    """The output contract for `output` (None without one): apart from the inputs, an earlier run's results or
-    cached paraphrases need --resume (reuse the paraphrases) or --overwrite (delete results and cache first)."""
-    if not output:
-        if resume or overwrite:
-            raise ConfigError("--resume and --overwrite are about --output; give it")
-        return None
-    outputs.check_apart(output, inputs)
-    directory = Path(output)
-    if directory.exists() and not directory.is_dir():
-        raise ConfigError(f"--output {output} exists and is not a directory")
-    held, unfinished = held_output(directory)
-    if outputs.claim(output, held, resume, overwrite, unfinished=unfinished) == "overwrite":
-        outputs.remove_paths([*(directory / name for name in RESULTS), directory / CACHE])
-    return directory
-
-
-@contextmanager
-def adversarial_stops(output: Path | None, argv: list[str] | None):
-    """`stops_in_one_line` whose line says how many files of paraphrases are kept and, when there are any, the
-    command that resumes from them; the results written before the stop (an incomplete set) are removed (each
+class AttackLayout(RunLayout):
+    """`--output` (none: nothing is written there): the results, written at the end, and the paraphrases cached as
+    they are made, which --resume reuses; a stop removes the results written so far (an incomplete set; each
     file's temporary is removed by its writer, models/evaluation/tables.py `write_result_file`)."""
-    def cached() -> int:
-        return len(list((output / CACHE).glob("*.jsonl"))) if output and (output / CACHE).is_dir() else 0
 
-    def status() -> str:
-        return "no results were written" + (f"; {cached()} file(s) of paraphrases are kept in {output / CACHE}"
-                                            if cached() else "")
+    def __init__(self, config: "AdversarialConfig", args):
+        self.directory = config.output
+        self.output = Path(config.output) if config.output else None
 
-    def advice() -> str:
-        return outputs.resume_command(argv, "adversarial") if cached() else "run the same command again"
+    def claim(self, resume: bool, overwrite: bool) -> None:
+        if self.output is None:
+            if resume or overwrite:
+                raise ConfigError("--resume and --overwrite are about --output; give it")
+            return
+        super().claim(resume, overwrite)
 
-    def cleanup() -> None:
-        if output:
-            outputs.remove_paths(outputs.left_in(str(output), RESULTS))
+    def held(self) -> tuple[str | None, bool]:
+        return held_output(self.output)
 
-    with outputs.stops_in_one_line(status, advice, str(output or "."), cleanup):
-        yield
+    def replaced(self) -> list[Path]:
+        return [*(self.output / name for name in RESULTS), self.output / CACHE]
+
+    def cached(self) -> int:
+        """How many files of paraphrases are cached."""
+        return len(list((self.output / CACHE).glob("*.jsonl"))) if self.output and (self.output / CACHE).is_dir() \
+            else 0
+
+    def status(self) -> str:
+        return "no results were written" + (f"; {self.cached()} file(s) of paraphrases are kept in "
+                                            f"{self.output / CACHE}" if self.cached() else "")
+
+    def resumable(self) -> bool:
+        return bool(self.cached())
+
+    def cleanup(self) -> None:
+        if self.output:
+            outputs.remove_paths(outputs.left_in(str(self.output), RESULTS))
 
 
 @dataclass
@@ -163,20 +161,16 @@ def run(c: AdversarialConfig, args) -> int:
         data = load_task(c.task, c.data)
     except TransferDataError as error:
         raise ConfigError(str(error)) from None
-    inputs = [c.data, *(asset_path(path) for path in (c.paraphrase.model, c.paraphrase.parse_generator,
-                                                      c.paraphrase.parser, c.paraphrase.encoder) if path)]
-    methods = c.methods(local_model_path)
-    output = claim_output(c.output, inputs, args.resume, args.overwrite)
-    with adversarial_stops(output, getattr(args, "argv", None)):
-        table = Experiment(c, data, output).run(methods)
-    print(table)
+    print(Experiment(c, data, Path(c.output) if c.output else None).run(c.methods(local_model_path)))
     return 0
 
 
 COMMAND = Command("adversarial", AdversarialConfig, run, help="syntactically adversarial examples against a BiLSTM "
                   "classifier, before and after paraphrase augmentation", description=__doc__.split("\n\n")[0],
                   required=("task",), sections=("paraphrase", "classifier"), example="classifier.lr=0.003",
-                  output=ClaimedInRun("replace the results and cached paraphrases of an earlier run in --output "
-                                      "(without --resume or --overwrite, an --output holding them is refused)",
-                                      "finish a run that stopped, reusing the paraphrases it cached in "
-                                      "DIR/paraphrases/ (refused when there are none)"))
+                  inputs=("data", "paraphrase.model", "paraphrase.parse_generator", "paraphrase.parser",
+                          "paraphrase.encoder"),
+                  output=RunFolder(AttackLayout, "replace the results and cached paraphrases of an earlier run in "
+                                   "--output (without --resume or --overwrite, an --output holding them is refused)",
+                                   "finish a run that stopped, reusing the paraphrases it cached in DIR/paraphrases/ "
+                                   "(refused when there are none)"))

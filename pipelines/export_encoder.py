@@ -14,9 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.pipelines.runtime.extras import require_extra
-from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.config import Config, check_choice, choice
 from paranmt.schemas.errors import ConfigError
 
@@ -36,18 +35,8 @@ class EncoderExportConfig(Config):
 
 
 def run(config: EncoderExportConfig, args) -> int:
+    """Load `--model` and write it into `--output` (claimed) in `config.format`."""
     output = Path(args.output)
-    check_apart(args.output, [args.model])
-    if output.exists() and (not output.is_dir() or any(output.iterdir()) and not (output / "modules.json").is_file()):
-        raise ConfigError(f"--output {output} exists and is not an empty directory or an earlier export; choose a "
-                          f"new directory")
-    replace_earlier(args.output, left_in(args.output), args.overwrite, "an earlier export")
-    with rerun_stops(args.output, getattr(args, "argv", None), "export-encoder", lambda: left_in(args.output)):
-        return export(args, config, output)
-
-
-def export(args, config: EncoderExportConfig, output: Path) -> int:
-    """Load `--model` and write it into `output` in `config.format`."""
     encoders = require_extra("train", "paranmt.models.encoders")
     try:
         encoder = encoders.load_encoder(args.model)
@@ -67,6 +56,6 @@ def own_flags(parser) -> None:
 
 
 COMMAND = Command("export-encoder", EncoderExportConfig, run, help="write a saved encoder for sentence-transformers",
-                  description=__doc__, flags=own_flags, example="format=sentence-transformers",
-                  output=ClaimedInRun("replace an earlier export in --output (without it, an --output holding one is "
-                                      "refused)"))
+                  description=__doc__, flags=own_flags, example="format=sentence-transformers", inputs=("model",),
+                  output=ResultsFolder(None, marker="modules.json", held="an earlier export", overwrite_help=(
+                      "replace an earlier export in --output (without it, an --output holding one is refused)")))

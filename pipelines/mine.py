@@ -27,10 +27,8 @@ from typing import ClassVar
 from paranmt.models.mining.corpus import EncodedCorpus, encode_corpus
 from paranmt.models.mining.margin import MinedPairs, mine_vectors
 from paranmt.models.mining.settings import MiningSettings, choose_pairs
-from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import setting
-from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.streams import read_sentences
 
@@ -90,27 +88,13 @@ def write_outputs(output: Path, pairs: MinedPairs, cs: EncodedCorpus, en: Encode
                 cs_texts, en_texts, margins.tolist(), cosines.tolist())).encode("utf-8"))
 
 
-def check_output(config: MineConfig, overwrite: bool) -> None:
-    """The output contract: DIR apart from the inputs, an earlier mining in it only with --overwrite (deleted
-    first), DIR writable."""
-    output = Path(config.output)
-    outputs.check_apart(config.output, [config.source, config.target, asset_path(config.encoder)])
-    if output.exists() and not output.is_dir():
-        raise ConfigError(f"--output {config.output} is a file; mine writes a directory")
-    outputs.replace_earlier(config.output, outputs.left_in(config.output, RESULTS), overwrite, "an earlier mining")
-    try:
-        output.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=output, prefix=".write-test-")
-        probe.close()
-    except OSError as error:
-        raise ConfigError(f"--output {config.output} is not writable: {error}") from None
+def check(config: MineConfig, args) -> None:
+    """The encoder reads both languages (before the output is claimed)."""
+    config.check_encoder_languages()
 
 
 def run(config: MineConfig, args) -> int:
-    config.check_encoder_languages()
-    check_output(config, args.overwrite)
-    with outputs.rerun_stops(config.output, getattr(args, "argv", None), "mine"):
-        return mine(config)
+    return mine(config)
 
 
 def mining_summary(args: MineConfig, cs, en, mined: int, calibration, search_cpu: float, cpu: float) -> dict:
@@ -153,6 +137,7 @@ def mine(args: MineConfig) -> int:
 
 
 COMMAND = Command("mine", MineConfig, run, help="mine sentence pairs (cs-en by default) from two monolingual corpora",
-                  description=__doc__, required=("source", "target", "output"), example="k=8",
-                  output=ClaimedInRun("replace an earlier mining in --output (without it, an --output holding one is "
-                                      "refused)"))
+                  description=__doc__, required=("source", "target", "output"), example="k=8", check=check,
+                  inputs=("source", "target", "encoder"),
+                  output=ResultsFolder(RESULTS, held="an earlier mining", kept=True, overwrite_help=(
+                      "replace an earlier mining in --output (without it, an --output holding one is refused)")))

@@ -41,14 +41,12 @@ import json
 import logging
 import os
 import shutil
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.generation.config import ParaphraseConfig
-from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
 from paranmt.schemas import layout
 from paranmt.schemas.config import check_choice, choice, setting
 from paranmt.schemas.errors import ConfigError
@@ -133,14 +131,15 @@ def check_same_run(recorded: dict, current: dict, output: str) -> None:
 
 
 def paraphrase_file(run, input_path: str, output: str, write_all: bool = False, mode: str = "fresh") -> Counter:
-    """Paraphrase the sentences of a text file into `output` (`run` a ParaphraseRun; `mode` from the output contract:
-    "fresh", "overwrite" or "resume"); returns the counts. The sentences are paraphrased PART_SENTENCES at a time;
-    each finished part is written as soon as it is done, atomically, to `OUT.parts/<index>.parquet` (its rows, and
-    its counts in the footer as `paranmt.counts`), beside `OUT.parts/run.json` (the input's size and sha256 and the
-    resolved settings). When every part is there, OUT is written from them, atomically, in the format of its
-    suffix, and OUT.parts/ is removed. So a stop loses at most the part in progress, and `--resume` (which checks
-    that the input and the settings are those of run.json) paraphrases only the missing parts; a part's rows depend
-    on its own sentences alone, so the result is the file an uninterrupted run writes."""
+    """Paraphrase the sentences of a text file into `output` (`run` a ParaphraseRun; `mode` from the output
+    contract: "fresh", "overwrite" or "resume"); returns the counts, and the sentences read as `sources`. The
+    sentences are paraphrased PART_SENTENCES at a time; each finished part is written as soon as it is done,
+    atomically, to `OUT.parts/<index>.parquet` (its rows, and its counts in the footer as `paranmt.counts`), beside
+    `OUT.parts/run.json` (the input's size and sha256 and the resolved settings). When every part is there, OUT is
+    written from them, atomically, in the format of its suffix, and OUT.parts/ is removed. So a stop loses at most
+    the part in progress, and `--resume` (which checks that the input and the settings are those of run.json)
+    paraphrases only the missing parts; a part's rows depend on its own sentences alone, so the result is the file
+    an uninterrupted run writes."""
     from paranmt.transforms.shards import write_json
 
     sentences = list(read_sentences(input_path, what="--input", strict=True, empty_ok=False))
@@ -153,7 +152,9 @@ def paraphrase_file(run, input_path: str, output: str, write_all: bool = False, 
         parts.mkdir()
         write_json(str(parts / RUN_FILE), current)
     write_parts(run, sentences, output, write_all)
-    return assemble_parts(output, len(range(0, len(sentences), PART_SENTENCES)))
+    counts = assemble_parts(output, len(range(0, len(sentences), PART_SENTENCES)))
+    counts["sources"] = len(sentences)
+    return counts
 
 
 def write_parts(run, sentences: list[str], output: str, write_all: bool) -> None:
@@ -197,13 +198,6 @@ def parts_progress(output: str, sentences: int) -> str:
     return f"{done} of {sentences} sentences done (kept in {parts_directory(output)})"
 
 
-def parts_advice(output: str, argv: list[str] | None) -> str:
-    """How to go on after a stop: the --resume command once the run has its OUT.parts/, else the same command."""
-    if (parts_directory(output) / RUN_FILE).is_file():
-        return outputs.resume_command(argv, "paraphrase")
-    return "run the same command again"
-
-
 COLUMNS = ("ref", "bt")     # shard input: the sentence columns
 
 
@@ -231,45 +225,70 @@ class ParaphraseCommandConfig(ParaphraseConfig):
                                    for spec in dataclasses.fields(ParaphraseConfig)})
 
 
+def shard_input(c: ParaphraseCommandConfig) -> bool:
+    """Whether `--input` names shards (a directory or a glob of Parquet files), not a text file."""
+    return Path(c.input).is_dir() or c.input.endswith(layout.DATA_SUFFIX) or "*" in c.input
+
+
 def run(c: ParaphraseCommandConfig, args) -> int:
-    from paranmt.pipelines.runtime.output_lock import OutputLock
     from paranmt.transforms.io.model_cache import local_model_path
 
-    config = c.generator()
-    argv = getattr(args, "argv", None)
-    inputs = [c.input, *(asset_path(path) for path in (c.model, c.parse_generator, c.parser, c.encoder) if path)]
-    if Path(c.input).is_dir() or c.input.endswith(layout.DATA_SUFFIX) or "*" in c.input:
+    run = c.generator().resolve(local_model_path)
+    if shard_input(c):
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
-        outputs.check_apart(c.output, inputs)
-        run = config.resolve(local_model_path)
         counts = run_paraphrase_corpus(run, c.input, c.output, c.column, c.all, c.accelerator, args.beam_args,
-                                       args.resume, args.overwrite, argv)
-        print(summary_line(counts, counts.pop("sources", 0), len(run.templates), c.output))
-        return 0
-    if args.beam_args:
-        raise ConfigError(beam_arguments_refused(args.beam_args, c.input))
-    check_output_file(c.output)
-    outputs.check_apart(c.output, inputs)
-    outputs.check_apart(str(parts_directory(c.output)), [c.input])
-    sentences = len(list(read_sentences(c.input, what="--input", strict=True, empty_ok=False)))
-    run = config.resolve(local_model_path)
-    lock = OutputLock.beside(c.output, "`paranmt paraphrase` run")
-    note = lock.acquire(take_stale=True, holds_shards=False)    # the claim below decides about a stopped run's parts
-    try:
-        if note:
-            print(f"paranmt paraphrase: {note}", file=sys.stderr)
-        check_parts_directory(c.output)
-        what, unfinished = held_output(c.output)
-        mode = outputs.claim(c.output, what, args.resume, args.overwrite, unfinished=unfinished)
-        with outputs.stops_in_one_line(lambda: parts_progress(c.output, sentences),
-                                       lambda: parts_advice(c.output, argv),
-                                       str(Path(c.output).resolve().parent)):
-            counts = paraphrase_file(run, c.input, c.output, c.all, mode)
-    finally:
-        lock.release()
-    print(summary_line(counts, sentences, len(run.templates), c.output))
+                                       args.resume, args.overwrite, getattr(args, "argv", None), models(c))
+    else:
+        counts = paraphrase_file(run, c.input, c.output, c.all, "resume" if args.resume else "fresh")
+    print(summary_line(counts, counts.pop("sources", 0), len(run.templates), c.output))
     return 0
+
+
+def models(c: ParaphraseCommandConfig) -> list[str]:
+    """The model paths the settings name (inputs an output must stay apart from)."""
+    return [asset_path(path) for path in (c.model, c.parse_generator, c.parser, c.encoder) if path]
+
+
+class PartsLayout(RunLayout):
+    """Text input: OUT, written whole from the parts kept in OUT.parts/ (`paraphrase_file`), which --resume goes on
+    with; locked by a lock file beside OUT. Shard input: none (`text_layout`)."""
+
+    def __init__(self, c: ParaphraseCommandConfig, args):
+        if args.beam_args:
+            raise ConfigError(beam_arguments_refused(args.beam_args, c.input))
+        check_output_file(c.output)
+        self.directory, self.input, self.sentences = c.output, c.input, 0
+
+    def folders(self) -> list[tuple[str, str]]:
+        return [(self.directory, self.flag), (str(parts_directory(self.directory)), self.flag)]
+
+    def locks(self, command: str) -> list:
+        from paranmt.pipelines.runtime.output_lock import file_locked
+
+        return [file_locked(self.directory, command)]
+
+    def claim(self, resume: bool, overwrite: bool) -> None:
+        self.sentences = len(list(read_sentences(self.input, what="--input", strict=True, empty_ok=False)))
+        check_parts_directory(self.directory)
+        super().claim(resume, overwrite)
+
+    def held(self) -> tuple[str | None, bool]:
+        return held_output(self.directory)
+
+    def status(self) -> str:
+        return parts_progress(self.directory, self.sentences)
+
+    def resumable(self) -> bool:
+        return (parts_directory(self.directory) / RUN_FILE).is_file()
+
+    def where(self) -> str:
+        return str(Path(self.directory).resolve().parent)
+
+
+def text_layout(c: ParaphraseCommandConfig, args) -> PartsLayout | None:
+    """The layout of the output of text input; None for shard input, whose shard job claims its output."""
+    return None if shard_input(c) else PartsLayout(c, args)
 
 
 def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
@@ -291,7 +310,8 @@ def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
 COMMAND = Command("paraphrase", ParaphraseCommandConfig, run, help="paraphrase sentences (or a corpus) with SCPN "
                   "templates or the plain paraphraser", description=__doc__.split("\n\n")[0],
                   required=("input", "output"), example="beam=8", defaults={"accepts_beam_options": True},
-                  output=ClaimedInRun("replace the output of an earlier run (without --resume or --overwrite, an "
-                                      "output holding one is refused)",
-                                      "finish the run that stopped (text input: the parts in OUT.parts/; shard "
-                                      "input: the shards not yet in DIR); refused when there is none"))
+                  inputs=("input", "model", "parse_generator", "parser", "encoder"),
+                  output=RunFolder(text_layout, "replace the output of an earlier run (without --resume or "
+                                   "--overwrite, an output holding one is refused)",
+                                   "finish the run that stopped (text input: the parts in OUT.parts/; shard "
+                                   "input: the shards not yet in DIR); refused when there is none"))

@@ -31,13 +31,15 @@ LOG = logging.getLogger(__name__)
 
 def run_paraphrase_corpus(run, input_path: str, output: str, column: str = "ref", write_all: bool = False,
                           accelerator: str = "", beam_args: list[str] | None = None, resume: bool = False,
-                          overwrite: bool = False, argv: list[str] | None = None) -> Counter:
-    """Paraphrase every shard (`run`: a ParaphraseRun) as a shard job (pipelines/runtime/shard_job.py): DIR holding shards of an earlier run needs `resume` (the
-    shards not yet there) or `overwrite` (deleted first). Returns the total counts over every shard of DIR (their
-    footers: those of earlier runs too). `argv` makes the --resume command a stop prints."""
+                          overwrite: bool = False, argv: list[str] | None = None,
+                          models: list[str] = ()) -> Counter:
+    """Paraphrase every shard (`run`: a ParaphraseRun) as a shard job (pipelines/runtime/shard_job.py): DIR holding
+    shards of an earlier run needs `resume` (the shards not yet there) or `overwrite` (deleted first); DIR apart from
+    the input and the `models`. Returns the total counts over every shard of DIR (their footers: those of earlier
+    runs too). `argv` makes the --resume command a stop prints."""
     job = ShardJob("paraphrase", input_path, output, columns=["id", column], what="paraphrase", earlier=shard_files,
                    argv=argv, resume=resume, overwrite=overwrite, resumable=True, named_after_shards=True,
-                   side_dir=True)
+                   side_dir=True, inputs=models)
     options = pipeline_options(beam_args or [])
     remote = runs_remotely(options)
     with job:

@@ -31,9 +31,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from paranmt.models.encoding import LineRejects
-from paranmt.pipelines.runtime import outputs
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
-from paranmt.pipelines.runtime.output_lock import output_locked
+from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
 from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
@@ -74,56 +72,59 @@ def held_output(output: Path) -> tuple[str | None, bool]:
     return None, False
 
 
-def check_output(config: ParaphraseDataConfig, resume: bool, overwrite: bool) -> str:
-    """The output contract (module docstring; the output apart from the inputs and locked first, by `run`): returns
-    the mode ("fresh", "resume" or "overwrite") after deleting, for --overwrite, what the earlier run wrote (the
-    parse cache stays)."""
-    output = Path(config.output)
-    held, unfinished = held_output(output)
-    mode = outputs.claim(config.output, held, resume, overwrite, unfinished=unfinished)
-    if mode == "overwrite":
-        outputs.remove_paths(output / name for name in (SUMMARY, *PAIR_FOLDERS.values(), *SENTENCE_FILES.values()))
-    return mode
+def check(config: ParaphraseDataConfig, args) -> None:
+    """The parser loads (before the output is claimed)."""
+    from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
+
+    try:
+        loadable_model_files(asset_path(config.parser))
+    except (ParserModelError, FileNotFoundError) as error:
+        raise ConfigError(str(error)) from None
 
 
 def run(config: ParaphraseDataConfig, args) -> int:
+    """Read the data folder, say the lines `rejects` counted (EXIT_REJECTS over --max-reject-rate) and write the
+    data into the claimed output."""
     from paranmt.models.generation.corpora import split_corpora
-    from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
-    parser_dir = asset_path(config.parser)
     rejects = LineRejects()
     try:
-        loadable_model_files(parser_dir)
         corpora = split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences,
                                 rejects)
-    except (ParserModelError, FileNotFoundError) as error:
+    except FileNotFoundError as error:
         raise ConfigError(str(error)) from None
-    outputs.check_apart(config.output, [config.data, parser_dir])
-    with output_locked(config.output, "paraphrase-data"):
-        return make_data(config, corpora, parser_dir, args, rejects)
-
-
-def make_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, args, rejects: LineRejects) -> int:
-    """Claim the output (`check_output`), say the lines `rejects` counted (EXIT_REJECTS over --max-reject-rate) and
-    write the data, stopping in one line."""
-    check_output(config, args.resume, args.overwrite)
     output = make_output_dir(config.output)
     report_rejects("paraphrase-data", rejects, rejects.lines_read, str(output / SUMMARY))
     if over_reject_rate("paraphrase-data", rejects.total, rejects.lines_read, args.max_reject_rate):
         return EXIT_REJECTS
-    cache_path = Path(config.parse_cache) if config.parse_cache else output / PARSE_CACHE
-
-    def status() -> str:
-        return f"the sentences parsed so far are kept in {cache_path}"
-
-    def advice() -> str:
-        if held_output(output)[1]:
-            return outputs.resume_command(getattr(args, "argv", None), "paraphrase-data")
-        return "run the same command again (the parse cache is reused)"
-
-    with outputs.stops_in_one_line(status, advice, str(output)):
-        write_data(config, corpora, parser_dir, output, cache_path, rejects)
+    write_data(config, corpora, asset_path(config.parser), output, cache_path(config), rejects)
     return 0
+
+
+def cache_path(config: ParaphraseDataConfig) -> Path:
+    """The parse cache: `--parse-cache`, else OUTPUT/parses.tsv."""
+    return Path(config.parse_cache) if config.parse_cache else Path(config.output) / PARSE_CACHE
+
+
+class DataLayout(RunLayout):
+    """The output (module docstring): a parse cache extended batch by batch, the files written whole,
+    paraphrase_data.json last; --overwrite writes every file again, the parse cache stays."""
+    again = "run the same command again (the parse cache is reused)"
+
+    def __init__(self, config: ParaphraseDataConfig, args):
+        self.directory, self.output, self.cache = config.output, Path(config.output), cache_path(config)
+
+    def held(self) -> tuple[str | None, bool]:
+        return held_output(self.output)
+
+    def replaced(self) -> list[Path]:
+        return [self.output / name for name in (SUMMARY, *PAIR_FOLDERS.values(), *SENTENCE_FILES.values())]
+
+    def status(self) -> str:
+        return f"the sentences parsed so far are kept in {self.cache}"
+
+    def resumable(self) -> bool:
+        return held_output(self.output)[1]
 
 
 def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, output: Path, cache_path: Path,
@@ -158,8 +159,9 @@ def write_data(config: ParaphraseDataConfig, corpora: dict, parser_dir: str, out
 
 COMMAND = Command("paraphrase-data", ParaphraseDataConfig, run, help="assemble paraphraser training / held-out data "
                   "(human paraphrase pairs, English sentences) from ../shared/data, parsed", description=__doc__,
-                  required=("data", "output"), rejects=True, example="max_sentences=30000", output=ClaimedInRun(
-                      "write the data of an earlier run in --output again (its parse cache is reused); without "
-                      "--resume or --overwrite, an --output holding one is refused",
+                  required=("data", "output"), rejects=True, example="max_sentences=30000", check=check,
+                  inputs=("data", "parser"), output=RunFolder(
+                      DataLayout, "write the data of an earlier run in --output again (its parse cache is reused); "
+                      "without --resume or --overwrite, an --output holding one is refused",
                       "continue the run that stopped in --output (the sentences in its parse cache are not parsed "
                       "again); refused when there is none"))

@@ -26,43 +26,45 @@ from pathlib import Path
 
 from paranmt.models.pairs import TRAIN_DATA, PairCounts
 from paranmt.models.training.probe import RESULTS, ProbeConfig, read_results, run_name, run_probe
-from paranmt.pipelines.runtime.output_lock import output_locked
-from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
+from paranmt.pipelines.runtime.outputs import remove_paths
 from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 
 WRITES = (RESULTS, "probe.png", "probe_config.yaml", "runs", TRAIN_DATA)      # what a probe writes into its output
 
+
 def run(config: ProbeConfig, args) -> int:
     output = Path(config.output)
-    check_apart(config.output, [*config.input, config.sts_dir])
-    with output_locked(config.output, "probe"):
-        return probe_into(config, output, args)
-
-
-def probe_into(config: ProbeConfig, output: Path, args) -> int:
-    """Claim `output` (an earlier probe needs --resume or --overwrite) and run the probe, stopping in one line;
-    returns the exit code."""
-    held = f"an earlier probe ({len(finished_runs(output))} run(s) in {RESULTS})" if (output / RESULTS).is_file() \
-        else None
-    if claim(config.output, held, config.resume, args.overwrite) == "overwrite":
-        remove_paths(output / name for name in WRITES)
-
-    def status() -> str:
-        return f"{len(finished_runs(output))} run(s) are kept in {output / RESULTS}"
-
-    def advice() -> str:
-        return resume_command(getattr(args, "argv", None), "probe") if finished_runs(output) else \
-            "run the same command again"
 
     def admit(counts: PairCounts) -> bool:
         report_rejects("probe", counts.rejects, counts.read, str(output / TRAIN_DATA))
         return not over_reject_rate("probe", counts.read - counts.kept, counts.read, args.max_reject_rate)
 
-    with stops_in_one_line(status, advice, config.output, lambda: remove_paths(unfinished_runs(output))):
-        if run_probe(config, admit) is None:
-            return EXIT_REJECTS
-    return 0
+    return EXIT_REJECTS if run_probe(config, admit) is None else 0
+
+
+class ProbeLayout(RunLayout):
+    """A probe's output (module docstring): its results.csv holds the runs done; a stop removes the run cut short."""
+
+    def __init__(self, config: ProbeConfig, args):
+        self.directory, self.output = config.output, Path(config.output)
+
+    def held(self) -> tuple[str | None, bool]:
+        if not (self.output / RESULTS).is_file():
+            return None, False
+        return f"an earlier probe ({len(finished_runs(self.output))} run(s) in {RESULTS})", True
+
+    def replaced(self) -> list[Path]:
+        return [self.output / name for name in WRITES]
+
+    def status(self) -> str:
+        return f"{len(finished_runs(self.output))} run(s) are kept in {self.output / RESULTS}"
+
+    def resumable(self) -> bool:
+        return bool(finished_runs(self.output))
+
+    def cleanup(self) -> None:
+        remove_paths(unfinished_runs(self.output))
 
 
 def finished_runs(output: Path) -> set[str]:
@@ -80,6 +82,6 @@ def unfinished_runs(output: Path) -> list[Path]:
 
 
 COMMAND = Command("probe", ProbeConfig, run, help="train small encoders on each corpus (or fold) and compare STS",
-                  description=__doc__, rejects=True, example="train.epochs=2",
-                  output=ClaimedInRun("delete an earlier probe in --output first (without --resume or --overwrite, an "
-                                      "--output holding one is refused)"))
+                  description=__doc__, rejects=True, example="train.epochs=2", inputs=("input", "sts_dir"),
+                  output=RunFolder(ProbeLayout, "delete an earlier probe in --output first (without --resume or "
+                                   "--overwrite, an --output holding one is refused)"))

@@ -20,7 +20,7 @@ import json
 import math
 from typing import ClassVar
 
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
+from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.row_condition import NUMERIC_COLUMNS
@@ -81,21 +81,13 @@ class ReportConfig(Config):
 
 
 def run(config: ReportConfig, args) -> int:
-    from paranmt.pipelines.runtime.outputs import claim_results, left_in, rerun_stops
-
-    argv = getattr(args, "argv", None)
     if config.ratings:
-        claim_results(config.output, config.ratings, RATINGS, args.overwrite)
-        with rerun_stops(config.output, argv, "report", lambda: left_in(config.output, RATINGS)):
-            printed = write_ratings(config)
-        print(printed, end="")
+        print(write_ratings(config), end="")
         return 0
     from paranmt.transforms.shards import list_shards
 
     files = list_shards(config.input)
-    claim_results(config.output, [config.input, *files], (PAGE,), args.overwrite)
-    with rerun_stops(config.output, argv, "report", lambda: left_in(config.output, (PAGE,))):
-        report = make_report(config, files, "paranmt " + " ".join(argv or ["report"]))
+    report = make_report(config, files, "paranmt " + " ".join(getattr(args, "argv", None) or ["report"]))
     line = f"paranmt report: {report['rows']:,} rows of {len(files)} shard file(s)"
     if report.get("pairs"):
         bands = report["pairs"]["bands"]["bands"]
@@ -278,5 +270,6 @@ def write_ratings(config: ReportConfig) -> str:
 
 COMMAND = Command("report", ReportConfig, run, help="a corpus report to open in a browser (one HTML file), and a "
                   "rating sheet", description=__doc__.split("\n\n")[0], required=("output",), example="per_band=100",
-                  output=ClaimedInRun("replace an earlier report (index.html, or ratings.html and ratings.json) in "
-                                      "--output"))
+                  inputs=("input", "ratings"), output=ResultsFolder(
+                      lambda config: RATINGS if config.ratings else (PAGE,), overwrite_help="replace an earlier report "
+                      "(index.html, or ratings.html and ratings.json) in --output"))

@@ -13,52 +13,59 @@ or a full disk stop it with one line naming the steps done, the last checkpoint 
 from __future__ import annotations
 
 from paranmt.models.nmt.recipe import STEPS, NMTRecipe, RecipeConfig, resolve
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
-from paranmt.pipelines.runtime.output_lock import output_locked
-from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
+from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
 from paranmt.schemas.config import check_choice
 from paranmt.schemas.paths import asset_path
 
 
-def run(config: RecipeConfig, args) -> int:
+def steps_given(args) -> tuple[str, ...] | None:
+    """The steps `--steps` names (None: the recipe's default steps)."""
     steps = tuple(args.steps.split(",")) if args.steps else None
     for step in steps or ():
         check_choice("--steps", step, STEPS)
-    recipe = NMTRecipe(config)
-    work = str(recipe.work)
-    check_apart(work, [*map(resolve, config.data.inputs), config.init_from and resolve(config.init_from),
-                       asset_path(config.mrt.simile_encoder)], "--work-dir")
-    with output_locked(work, "train-nmt", "--work-dir"):
-        run_recipe(recipe, args, steps)
+    return steps
+
+
+def run(config: RecipeConfig, args) -> int:
+    NMTRecipe(config).run(steps_given(args), force=args.force)
     return 0
 
 
-def run_recipe(recipe: NMTRecipe, args, steps: tuple[str, ...] | None) -> None:
-    """Claim the work directory (an earlier run needs --resume or --overwrite) and run the recipe's steps, stopping
-    in one line."""
-    work = str(recipe.work)
-    earlier = recipe.written()
-    held = f"an earlier recipe run (steps done: {', '.join(recipe.done_steps()) or 'none'})" if kept(recipe) else None
-    if claim(work, held, args.resume, args.overwrite, "--work-dir") == "overwrite":
-        remove_paths(earlier)
+class RecipeLayout(RunLayout):
+    """The recipe's work directory: the steps done (marked there) are skipped by --resume, fairseq-train restarts
+    from its last checkpoint."""
+    flag = "--work-dir"
 
-    def status() -> str:
-        checkpoint = recipe.last_checkpoint()
-        return f"steps done: {', '.join(recipe.done_steps()) or 'none'}" + (
+    def __init__(self, config: RecipeConfig, args):
+        self.recipe = NMTRecipe(config)
+        self.directory = str(self.recipe.work)
+        self.config = config
+
+    def inputs(self) -> list[str | None]:
+        config = self.config
+        return [*map(resolve, config.data.inputs), config.init_from and resolve(config.init_from),
+                asset_path(config.mrt.simile_encoder)]
+
+    def held(self) -> tuple[str | None, bool]:
+        if not self.kept():
+            return None, False
+        return f"an earlier recipe run (steps done: {', '.join(self.recipe.done_steps()) or 'none'})", True
+
+    def replaced(self) -> list:
+        return self.recipe.written()
+
+    def status(self) -> str:
+        checkpoint = self.recipe.last_checkpoint()
+        return f"steps done: {', '.join(self.recipe.done_steps()) or 'none'}" + (
             f", the last checkpoint is kept in {checkpoint}" if checkpoint else "")
 
-    def advice() -> str:
-        argv = getattr(args, "argv", None)
-        return resume_command(argv, "train-nmt") if kept(recipe) else "run the same command again"
+    def resumable(self) -> bool:
+        return bool(self.kept())
 
-    with stops_in_one_line(status, advice, work):
-        recipe.run(steps, force=args.force)
-
-
-def kept(recipe: NMTRecipe) -> list:
-    """What an earlier run wrote into the work directory that --resume continues from: all it wrote but the
-    recipe_config.json of a run that failed before any step began."""
-    return [path for path in recipe.written() if path.name != recipe.config.SAVED_AS]
+    def kept(self) -> list:
+        """What an earlier run wrote into the work directory that --resume continues from: all it wrote but the
+        recipe_config.json of a run that failed before any step began."""
+        return [path for path in self.recipe.written() if path.name != self.config.SAVED_AS]
 
 
 def own_flags(parser) -> None:
@@ -70,9 +77,10 @@ def own_flags(parser) -> None:
 
 COMMAND = Command("train-nmt", RecipeConfig, run, help="train a fairseq NMT model with the project's recipe",
                   description=__doc__, sections=("mrt",), flags=own_flags, what="nmt recipe config",
-                  example="train.stop_time_hours=2", output=ClaimedInRun(
-                      "delete what an earlier run wrote into the work directory first (without --resume or "
-                      "--overwrite, a work directory holding it is refused)",
+                  example="train.stop_time_hours=2", check=lambda config, args: steps_given(args),
+                  output=RunFolder(
+                      RecipeLayout, "delete what an earlier run wrote into the work directory first (without --resume "
+                      "or --overwrite, a work directory holding it is refused)",
                       "continue the run in the work directory: skip the steps marked done, fairseq-train restarts "
                       "from checkpoint_last.pt (refused when there is none); with the settings the run saved in "
                       f"{RecipeConfig.SAVED_AS} there, which the --config, flags and --set given override",

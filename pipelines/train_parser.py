@@ -14,69 +14,70 @@ from __future__ import annotations
 
 import json
 import logging
-from contextlib import nullcontext
 from pathlib import Path
 
 from paranmt.models.parsing.train import (DONE_FILES, PACKAGE_FILES, STEPS, WORK_WRITES, ParserTrainConfig,
                                           done_steps, packaged_here, run)
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command
-from paranmt.pipelines.runtime.output_lock import output_locked
-from paranmt.pipelines.runtime.outputs import check_apart, claim, remove_paths, resume_command, stops_in_one_line
+from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
+from paranmt.pipelines.runtime.outputs import claim, remove_paths
 from paranmt.schemas.config import check_choice
 from paranmt.schemas.errors import ConfigError
 
 
-def claim_outputs(args, steps: tuple[str, ...]) -> None:
-    """The output contract of the recipe's two outputs (module docstring), once they are apart from the inputs
-    and locked (`train_parser`)."""
-    work, output = Path(args.work_dir), Path(args.output)
-    earlier = [work / name for name in WORK_WRITES if (work / name).exists()]
-    done = [step for step in done_steps(work, output) if step != "package"]
-    held = f"an earlier recipe run (steps done: {', '.join(done) or 'none'})" if earlier else None
-    complete = set(steps) <= set(done_steps(work, output))
-    claim(args.work_dir, held, args.resume, args.overwrite, "--work-dir", unfinished=not complete)
-    packaged = [output / name for name in PACKAGE_FILES if (output / name).is_file()]
-    foreign = (output / DONE_FILES["package"]).is_file() and not packaged_here(work, output)
-    if "package" in steps and args.resume and foreign:
-        raise ConfigError(f"--output {output} holds a packaged parser that the run in {work} did not write (the "
-                          f"shipped one, or another run's): --resume would replace it; choose another --output, or "
-                          f"give --overwrite without --resume to run the recipe again into it")
-    if "package" in steps and not args.resume:
-        claim(args.output, "a packaged parser" if (output / DONE_FILES["package"]).is_file() else None, False,
-              args.overwrite, resumable=False)
-    if args.overwrite:
-        remove_paths([*earlier, *(packaged if "package" in steps else [])])
-
-
-def train_parser(config: ParserTrainConfig, args) -> int:
+def steps_given(args) -> tuple[str, ...]:
+    """The steps `--steps` names."""
     steps = tuple(args.steps.split(","))
     for step in steps:
         check_choice("--steps", step, STEPS)
-    for flag, path in (("--work-dir", args.work_dir), ("--output", args.output)):
-        check_apart(path, [config.treebank, config.bitext], flag)
-    with output_locked(args.work_dir, "train-parser", "--work-dir"), \
-            output_locked(args.output, "train-parser") if "package" in steps else nullcontext():
-        return run_steps(args, config, steps)
+    return steps
 
 
-def run_steps(args, config: ParserTrainConfig, steps: tuple[str, ...]) -> int:
-    """Claim the outputs (`claim_outputs`) and run the recipe's `steps`, stopping in one line."""
-    claim_outputs(args, steps)
-    work = Path(args.work_dir)
-
-    def status() -> str:
-        return f"steps done: {', '.join(done_steps(work, Path(args.output))) or 'none'}"
-
-    def advice() -> str:
-        started = any((work / name).exists() for name in WORK_WRITES)
-        return resume_command(getattr(args, "argv", None), "train-parser") if started else \
-            "run the same command again"
-
-    with stops_in_one_line(status, advice, args.work_dir):
-        manifest = run(config, work, Path(args.output), steps=steps, config_path=args.config)
+def train_parser(config: ParserTrainConfig, args) -> int:
+    manifest = run(config, Path(args.work_dir), Path(args.output), steps=steps_given(args), config_path=args.config)
     if manifest:
         logging.getLogger(__name__).info("quality on held-out files: %s", json.dumps(manifest["quality_on_test"]))
     return 0
+
+
+class ParserLayout(RunLayout):
+    """The recipe's two outputs (module docstring): the work directory, whose steps done --resume skips, and
+    `--output`, where the package step writes the packaged parser."""
+    flag = "--work-dir"
+
+    def __init__(self, config: ParserTrainConfig, args):
+        self.directory, self.output, self.steps = args.work_dir, args.output, steps_given(args)
+        self.work = Path(args.work_dir)
+
+    def folders(self) -> list[tuple[str, str]]:
+        return [(self.directory, self.flag), (self.output, "--output")]
+
+    def locks(self, command: str) -> list:
+        return super().locks(command)[:None if "package" in self.steps else 1]
+
+    def claim(self, resume: bool, overwrite: bool) -> None:
+        work, output, steps = self.work, Path(self.output), self.steps
+        earlier = [work / name for name in WORK_WRITES if (work / name).exists()]
+        done = [step for step in done_steps(work, output) if step != "package"]
+        held = f"an earlier recipe run (steps done: {', '.join(done) or 'none'})" if earlier else None
+        complete = set(steps) <= set(done_steps(work, output))
+        claim(self.directory, held, resume, overwrite, self.flag, unfinished=not complete)
+        packaged = [output / name for name in PACKAGE_FILES if (output / name).is_file()]
+        foreign = (output / DONE_FILES["package"]).is_file() and not packaged_here(work, output)
+        if "package" in steps and resume and foreign:
+            raise ConfigError(f"--output {output} holds a packaged parser that the run in {work} did not write (the "
+                              f"shipped one, or another run's): --resume would replace it; choose another --output, "
+                              f"or give --overwrite without --resume to run the recipe again into it")
+        if "package" in steps and not resume:
+            claim(self.output, "a packaged parser" if (output / DONE_FILES["package"]).is_file() else None, False,
+                  overwrite, resumable=False)
+        if overwrite:
+            remove_paths([*earlier, *(packaged if "package" in steps else [])])
+
+    def status(self) -> str:
+        return f"steps done: {', '.join(done_steps(self.work, Path(self.output))) or 'none'}"
+
+    def resumable(self) -> bool:
+        return any((self.work / name).exists() for name in WORK_WRITES)
 
 
 def own_flags(parser) -> None:
@@ -88,8 +89,8 @@ def own_flags(parser) -> None:
 
 COMMAND = Command("train-parser", ParserTrainConfig, train_parser, help="train the English parser (stanza) on the PTB "
                   "sample", description=__doc__, flags=own_flags, what="parser recipe config",
-                  example="vector_dim=100", output=ClaimedInRun(
-                      "delete what an earlier run wrote into --work-dir, and the packaged parser in --output, first "
-                      "(without --resume or --overwrite, either is refused)",
+                  example="vector_dim=100", inputs=("treebank", "bitext"), output=RunFolder(
+                      ParserLayout, "delete what an earlier run wrote into --work-dir, and the packaged parser in "
+                      "--output, first (without --resume or --overwrite, either is refused)",
                       "continue the run in --work-dir (the steps done are skipped) and package it into --output; "
                       "refused when there is none"))

@@ -15,13 +15,23 @@ The output kinds (what a run leaves, and what a rerun does with it: pipelines/ru
 `NoOutput` (prints only), `OutputFile` (one file, written whole), `ResultsFolder` (files written whole into a
 directory; `--overwrite` replaces them), `ModelDirectory` (a trainer's model and checkpoint: `--resume` goes on with
 the settings the stopped run saved there, `--overwrite` starts again), `Shards` (a shard job's, which claims it) and
-`ClaimedInRun` (a directory whose layout only its command knows, claimed in `run`).
+`RunFolder` (a folder a run fills piece by piece, resumable: its `RunLayout`, a small class of the command, says
+what an earlier run left, what `--overwrite` removes and what a stop keeps; the kind does the checks, the claim and
+the stops):
+
+    class ProbeLayout(RunLayout):            # held(), replaced(), status(), resumable(), cleanup()
+        ...
+    COMMAND = Command("probe", ProbeConfig, run, ..., inputs=("input", "sts_dir"),
+                      output=RunFolder(ProbeLayout, "delete an earlier probe in --output first ..."))
+
+A `ResultsFolder` or `RunFolder` output is claimed before `run` is called: `run` holds no output check, claim, lock
+or stop of its own.
 """
 from __future__ import annotations
 
 import argparse
 import os
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -29,6 +39,7 @@ from typing import Callable, Iterable
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import (add_config_arguments, add_output_flags, add_rerun_flags,
                                                  load_command_config)
+from paranmt.pipelines.runtime.output_lock import output_locked
 from paranmt.pipelines.runtime.rejects import add_reject_rate_flag, check_reject_rate
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -111,14 +122,18 @@ class OutputFile(Output):
 
 @dataclass(frozen=True)
 class ResultsFolder(Output):
-    """Files `names` written whole into the directory `--output` (an evaluation's results; a run that cannot
-    resume): pipelines/runtime/outputs.py `results_output`; no --output given: it prints only (`NoOutput`). An
-    earlier run's (`held` names them; `extra`: what else such a run leaves there, or a function of the config giving
-    it) are refused without --overwrite, replaced with it."""
-    names: tuple[str, ...]
+    """Files `names` (or a function of the config giving them) written whole into the directory `--output` (an
+    evaluation's results; a run that cannot resume): pipelines/runtime/outputs.py `results_output`; no --output
+    given: it prints only (`NoOutput`). An earlier run's (`held` names them; `extra`: what else such a run leaves
+    there, or a function of the config giving it) are refused without --overwrite, replaced with it. `names` None:
+    the run writes the whole directory (export-encoder), which holds an earlier run's when it holds `marker`.
+    A stop removes what the run wrote, or with `kept` leaves it, its line giving the command that replaces it."""
+    names: tuple[str, ...] | Callable[..., tuple[str, ...]] | None
     held: str = "the results of an earlier run"
     extra: tuple[str, ...] | Callable[..., tuple[str, ...]] = ()
     overwrite_help: str | None = None
+    marker: str | None = None
+    kept: bool = False
 
     def add_flags(self, parser, command: "Command") -> None:
         parser.add_argument("--overwrite", action="store_true", help=self.overwrite_help or (
@@ -129,17 +144,79 @@ class ResultsFolder(Output):
         output = given(config, args, "output")
         if not output:
             return NoOutput().claimed(command, config, args)
+        names = self.names(config) if callable(self.names) else self.names
         extra = self.extra(config) if callable(self.extra) else self.extra
-        return outputs.results_output(output, command.input_paths(config, args), self.names, args.overwrite,
-                                      getattr(args, "argv", None), command.name, extra, self.held)
+        return outputs.results_output(output, command.input_paths(config, args), names, args.overwrite,
+                                      getattr(args, "argv", None), command.name, extra, self.held, self.marker,
+                                      self.kept)
+
+
+class RunLayout:
+    """What a run leaves in the folder it fills piece by piece, which a `--resume` goes on with (`RunFolder`): made
+    for each run from its config and arguments by a subclass of its command, which says what differs. `directory`
+    (None: the run writes nothing there, so nothing is claimed) and its `flag`; `again`: the advice after a stop
+    that left nothing to resume."""
+    flag = "--output"
+    again = "run the same command again"
+    directory: str | None = None
+
+    def folders(self) -> list[tuple[str, str]]:
+        """The folders the run writes, each with its flag: each is checked apart from the inputs."""
+        return [(self.directory, self.flag)] if self.directory else []
+
+    def locks(self, command: str) -> list:
+        """The locks held for the run of `command`, one run at a time on each of its folders (output_lock.py
+        `output_locked`)."""
+        return [output_locked(folder, command, flag) for folder, flag in self.folders()]
+
+    def inputs(self) -> list[str | None] | None:
+        """The inputs the folders must stay apart from; None: the command's (`Command.inputs`)."""
+        return None
+
+    def held(self) -> tuple[str | None, bool]:
+        """What an earlier run left (a description for pipelines/runtime/outputs.py `claim`; None: nothing), and
+        whether a --resume has something to do with it."""
+        return None, False
+
+    def replaced(self) -> list:
+        """What `--overwrite` removes before the run."""
+        return []
+
+    def claim(self, resume: bool, overwrite: bool) -> None:
+        """Claim the folder (`outputs.claim` of `held`; with --overwrite, `replaced` removed)."""
+        if self.directory is None:
+            return
+        held, unfinished = self.held()
+        if outputs.claim(self.directory, held, resume, overwrite, self.flag, unfinished=unfinished) == "overwrite":
+            outputs.remove_paths(self.replaced())
+
+    def status(self) -> str:
+        """What a stop keeps, for its one line."""
+        return "nothing was written"
+
+    def resumable(self) -> bool:
+        """Whether a stop left something that --resume goes on with (its line then gives that command)."""
+        return False
+
+    def where(self) -> str:
+        """Where a full disk is looked for."""
+        return self.directory or "."
+
+    def cleanup(self) -> None:
+        """Remove, after a stop, what the write cut short left."""
 
 
 @dataclass(frozen=True)
-class ClaimedInRun(Output):
-    """An output whose layout only its command knows (probe's runs, train-nmt's steps, ...), which `run` claims
-    through pipelines/runtime/outputs.py (`check_apart`, `claim`, `stops_in_one_line`) and output_lock.py: here its
-    flags, `--overwrite` and (`resume_help` given) `--resume`, and `saved`: the directory, given the config, where a
-    run saves its config for a `--resume` to take up."""
+class RunFolder(Output):
+    """A folder a run fills piece by piece and a `--resume` goes on with, its layout (`RunLayout`) told by the
+    command (`layout(config, args)`): probe's runs, train-nmt's steps, train-parser's work directory and package,
+    paraphrase-data's parse cache, adversarial's cached paraphrases, paraphrase's parts (a layout of None: the
+    output is a shard job's, which claims it in `run`, as `Shards`). Claimed for the whole run: apart from the
+    inputs, one run at a time, an earlier run's refused without `--resume` (`resume_help` given: the flag; else the
+    config's `resume` field) or `--overwrite`, a stop in one line naming the `--resume` command when there is
+    something to resume. `saved`: the directory, given the config, where a run saves its config for a `--resume` to
+    take up."""
+    layout: Callable[..., RunLayout]
     overwrite_help: str
     resume_help: str | None = None
     saved: Callable[..., str] | None = None
@@ -152,14 +229,37 @@ class ClaimedInRun(Output):
 
     @contextmanager
     def claimed(self, command: "Command", config, args):
-        yield
+        run = self.layout(config, args)
+        if run is None:         # the output of a shard job, which claims it (`Shards`; paraphrase's shard input)
+            yield
+            return
+        inputs = run.inputs()
+        inputs = command.input_paths(config, args) if inputs is None else inputs
+        for folder, flag in run.folders():
+            outputs.check_apart(folder, inputs, flag)
+        argv = getattr(args, "argv", None)
+        with ExitStack() as held:
+            for lock in run.locks(command.name):
+                held.enter_context(lock)
+            run.claim(bool(given(config, args, "resume")), args.overwrite)
+            with outputs.stops_in_one_line(run.status, lambda: outputs.resume_command(argv, command.name)
+                                           if run.resumable() else run.again, run.where(), run.cleanup):
+                yield
 
 
-@dataclass(frozen=True)
-class Shards(ClaimedInRun):
+def shard_job(config, args) -> None:
+    """The layout of a shard job's output: none here, its shard job claims it (`Shards`)."""
+    return None
+
+
+class Shards(RunFolder):
     """The output of a Beam pipeline over the shards of a build or a corpus, claimed by its shard job
     (pipelines/runtime/shard_job.py `ShardJob`, which lists the shards, so it checks the output apart from them, in
-    `run`; a `--resume` goes on by finished shards); the Beam options given are passed on."""
+    `run`; a `--resume` goes on by finished shards): a `RunFolder` without a layout (`shard_job`); the Beam options
+    given are passed on."""
+
+    def __init__(self, overwrite_help: str, resume_help: str | None = None, saved: Callable[..., str] | None = None):
+        super().__init__(shard_job, overwrite_help, resume_help, saved)
 
     def add_flags(self, parser, command: "Command") -> None:
         super().add_flags(parser, command)

@@ -16,7 +16,9 @@ exclusive create through Beam's FileSystems).
 
 `output_locked` holds the lock of a directory for the commands that are neither a build nor a shard job: the
 trainers (`train`, `train-paraphraser`, `train-bgt`, `finetune-sts`, `train-words`, `probe`, `train-nmt`'s work
-directory, `train-parser`), `paraphrase-data` and the evaluations (pipelines/runtime/outputs.py `results_output`).
+directory, `train-parser`), `paraphrase-data`, `adversarial`, `mine`, `report`, `export-encoder` and the evaluations
+(pipelines/runtime/outputs.py `results_output`, pipelines/runtime/command.py `RunFolder`); `file_locked` that of
+paraphrase's text output.
 """
 from __future__ import annotations
 
@@ -206,6 +208,21 @@ def output_locked(output: str, command: str, flag: str = "--output"):
     finally:
         lock.release()
         _remove_empty(output, made and refused)
+
+
+@contextmanager
+def file_locked(output: str, command: str):
+    """Hold the lock of the one-file output `output` (`OutputLock.beside`) for the block, for `paranmt command`
+    (paraphrase's text output): a second run on it stops before any work, one line naming the first; the lock of a
+    run that is gone is taken over, with a line naming it (what that run left is the output contract's to judge)."""
+    lock = OutputLock.beside(output, f"`paranmt {command}` run")
+    note = lock.acquire(take_stale=True, holds_shards=False)
+    try:
+        if note:
+            print(f"paranmt {command}: {note}", file=sys.stderr)
+        yield lock
+    finally:
+        lock.release()
 
 
 def _remove_empty(output: str, made: bool) -> None:

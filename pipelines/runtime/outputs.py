@@ -148,10 +148,12 @@ def rerun_command(argv: list[str] | None, command: str = "") -> str:
 
 def left_in(output: str, names: Iterable[str] | None = None) -> list[str]:
     """What an earlier run left in the local directory `output` (for `replace_earlier`): the paths of the entries
-    among `names` that exist there (None: every entry of it)."""
+    among `names` that exist there (None: every entry of it but the side folder of its lock, output_lock.py)."""
+    from paranmt.schemas.layout import SIDE_DIR
+
     if not os.path.isdir(output):
         return []
-    found = sorted(os.listdir(output)) if names is None else [
+    found = sorted(set(os.listdir(output)) - {SIDE_DIR}) if names is None else [
         name for name in names if os.path.lexists(os.path.join(output, name))]
     return [os.path.join(output, name) for name in found]
 
@@ -264,32 +266,38 @@ def rerun_stops(output: str, argv: list[str] | None, command: str, written: Call
 # An evaluation's results (eval, eval-xling, eval-transfer, eval-words, eval-paraphraser, adversarial): files written
 # into a results directory at the end of the run, each whole (models/evaluation/tables.py `write_result_file`)
 @contextmanager
-def results_output(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
+def results_output(output: str, inputs: Iterable[str | None], names: Iterable[str] | None, overwrite: bool,
                    argv: list[str] | None, command: str, extra: Iterable[str] = (),
-                   held: str = "the results of an earlier run"):
-    """The output contract of a run that writes the files `names` into the directory `output` and cannot resume (an
-    evaluation; finetune-sts, train-words) for its whole run: one run at a time on `output` (`output_locked`, taken
-    after `check_apart`), the files of an earlier run (`held`) claimed (`claim_results`) and, after a stop, the files
-    this run wrote removed (`rerun_stops`)."""
-    names, inputs = tuple(names), list(inputs)
+                   held: str = "the results of an earlier run", marker: str | None = None, kept: bool = False):
+    """The output contract of a run that writes the files `names` (None: the whole directory, `marker` the file
+    that marks an earlier run's) into the directory `output` and cannot resume (an evaluation; finetune-sts,
+    train-words, mine, report, export-encoder) for its whole run: one run at a time on `output` (`output_locked`,
+    taken after `check_apart`), the files of an earlier run (`held`) claimed (`claim_results`) and, after a stop,
+    the files this run wrote removed (`rerun_stops`; `kept`: left, the line giving the command that replaces them)."""
+    names, inputs = None if names is None else tuple(names), list(inputs)
     check_apart(output, inputs)
     with output_locked(output, command):
-        claim_results(output, inputs, names, overwrite, extra, held)
-        with rerun_stops(output, argv, command, lambda: left_in(output, names)):
+        claim_results(output, inputs, names, overwrite, extra, held, marker)
+        with rerun_stops(output, argv, command, None if kept else lambda: left_in(output, names)):
             yield
 
 
-def claim_results(output: str, inputs: Iterable[str | None], names: Iterable[str], overwrite: bool,
-                  extra: Iterable[str] = (), held: str = "the results of an earlier run") -> None:
+def claim_results(output: str, inputs: Iterable[str | None], names: Iterable[str] | None, overwrite: bool,
+                  extra: Iterable[str] = (), held: str = "the results of an earlier run",
+                  marker: str | None = None) -> None:
     """The output contract of an evaluation writing the files `names` into the directory `output`: apart from the
     inputs (`check_apart`), not a file, and the files of an earlier run there (any of `names`, `left_in`; `held`
     names them) refused without --overwrite and deleted with it (`replace_earlier`), together with `extra` (what
-    else such a run leaves in `output`: its caches). Then the directory is made, and must be writable: all before
-    any work."""
+    else such a run leaves in `output`: its caches). `names` None: the run writes the whole directory, which holds
+    an earlier run's when it holds `marker`; one holding anything else is refused. Then the directory is made, and
+    must be writable: all before any work."""
     check_apart(output, inputs)
     if os.path.exists(output) and not os.path.isdir(output):
         raise ConfigError(f"--output {output} exists and is not a directory")
     earlier = left_in(output, names)
+    if names is None and earlier and not os.path.isfile(os.path.join(output, marker or "")):
+        raise ConfigError(f"--output {output} exists and is not an empty directory or {held}; choose a new "
+                          f"directory")
     replace_earlier(output, earlier + (left_in(output, extra) if earlier else []), overwrite, held)
     make_output_dir(output)
     if not os.access(output, os.W_OK | os.X_OK):

@@ -868,7 +868,8 @@ def live_lock(output: Path) -> None:
 
 
 @pytest.mark.parametrize("command", ["train", "train-bgt", "train-paraphraser", "train-words", "finetune-sts",
-                                     "probe", "paraphrase-data", "train-nmt", "train-parser", "eval", "eval-words"])
+                                     "probe", "paraphrase-data", "train-nmt", "train-parser", "eval", "eval-words",
+                                     "mine", "report", "export-encoder", "adversarial"])
 def test_every_trainer_and_evaluation_is_one_writer_per_output(command, pairs, ppdb, repo, shared_data,
                                                                tiny_data_folder, nmt_recipe, parser_recipe, tmp_path,
                                                                capsys):
@@ -889,7 +890,12 @@ def test_every_trainer_and_evaluation_is_one_writer_per_output(command, pairs, p
             "eval": ["eval", "--model", str(repo / "assets" / "encoder-sp"), "--sts-dir", str(shared_data / "sts"),
                      "--output", str(out)],
             "eval-words": ["eval-words", "--model", str(repo / "assets" / "encoder-sp"), "--data-dir",
-                           str(shared_data), "--output", str(out)]}[command]
+                           str(shared_data), "--output", str(out)],
+            "mine": ["mine", "--source", str(pairs), "--target", str(pairs), "--output", str(out)],
+            "report": ["report", "--input", str(pairs), "--output", str(out)],
+            "export-encoder": ["export-encoder", "--model", str(repo / "assets" / "encoder-sp"), "--output", str(out)],
+            "adversarial": ["adversarial", "--task", "sick-e", "--data", str(shared_data), "--output",
+                            str(out)]}[command]
     live_lock(out)
     before = sorted(out.rglob("*"))
     flag = "--work-dir" if command in ("train-nmt", "train-parser") else "--output"
