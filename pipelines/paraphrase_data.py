@@ -73,26 +73,32 @@ def held_output(output: Path) -> tuple[str | None, bool]:
 
 
 def check(config: ParaphraseDataConfig, args) -> None:
-    """The parser loads (before the output is claimed)."""
+    """The parser loads and the data folder reads (before the output is claimed)."""
     from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
     try:
         loadable_model_files(asset_path(config.parser))
     except (ParserModelError, FileNotFoundError) as error:
         raise ConfigError(str(error)) from None
+    read_data(config)
 
 
-def run(config: ParaphraseDataConfig, args) -> int:
-    """Read the data folder, say the lines `rejects` counted (EXIT_REJECTS over --max-reject-rate) and write the
-    data into the claimed output."""
+def read_data(config: ParaphraseDataConfig) -> tuple[dict, LineRejects]:
+    """The corpora of the data folder (models/generation/corpora.py `split_corpora`) and the lines it rejected."""
     from paranmt.models.generation.corpora import split_corpora
 
     rejects = LineRejects()
     try:
-        corpora = split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences,
-                                rejects)
+        return split_corpora(config.data, config.held_out_per_mille, config.max_words, config.max_sentences,
+                             rejects), rejects
     except FileNotFoundError as error:
         raise ConfigError(str(error)) from None
+
+
+def run(config: ParaphraseDataConfig, args) -> int:
+    """Say the lines of the data folder rejected (EXIT_REJECTS over --max-reject-rate) and write the data into the
+    claimed output."""
+    corpora, rejects = read_data(config)
     output = make_output_dir(config.output)
     report_rejects("paraphrase-data", rejects, rejects.lines_read, str(output / SUMMARY))
     if over_reject_rate("paraphrase-data", rejects.total, rejects.lines_read, args.max_reject_rate):
