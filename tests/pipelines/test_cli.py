@@ -244,7 +244,8 @@ def settings_cases(tmp_path):
                      "paranmt.pipelines.convert_nmt.evaluate_model", lambda a: vars(a[0]), {"beam": 3},
                      {"beam": 3, "normalize_punctuation": False, "record": True, "use_vmap": True}),
         "export-encoder": (["--model", "m", "--output", out, "--set", "format=sentence-transformers"],
-                           "paranmt.pipelines.export_encoder.export", lambda a: a[1], {"format": "sentence-transformers"},
+                           "paranmt.pipelines.export_encoder.COMMAND", lambda a: a[0],
+                           {"format": "sentence-transformers"},
                            {"format": "sentence-transformers"}),
     }
 
