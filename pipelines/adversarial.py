@@ -151,17 +151,24 @@ class AdversarialConfig(Config):
         return methods
 
 
-def run(c: AdversarialConfig, args) -> int:
-    from paranmt.models.adversarial.experiment import Experiment
+def check(c: AdversarialConfig, args) -> None:
+    """The task's data read and the paraphrasers resolved before the output is claimed, for `run` as
+    `args.task_data` and `args.methods`."""
     from paranmt.models.adversarial.tasks import load_task
     from paranmt.models.evaluation.transfer import TransferDataError
     from paranmt.transforms.io.model_cache import local_model_path
 
     try:
-        data = load_task(c.task, c.data)
+        args.task_data = load_task(c.task, c.data)
     except TransferDataError as error:
         raise ConfigError(str(error)) from None
-    print(Experiment(c, data, Path(c.output) if c.output else None).run(c.methods(local_model_path)))
+    args.methods = c.methods(local_model_path)
+
+
+def run(c: AdversarialConfig, args) -> int:
+    from paranmt.models.adversarial.experiment import Experiment
+
+    print(Experiment(c, args.task_data, Path(c.output) if c.output else None).run(args.methods))
     return 0
 
 
@@ -169,7 +176,7 @@ COMMAND = Command("adversarial", AdversarialConfig, run, help="syntactically adv
                   "classifier, before and after paraphrase augmentation", description=__doc__.split("\n\n")[0],
                   required=("task",), sections=("paraphrase", "classifier"), example="classifier.lr=0.003",
                   inputs=("data", "paraphrase.model", "paraphrase.parse_generator", "paraphrase.parser",
-                          "paraphrase.encoder"),
+                          "paraphrase.encoder"), check=check,
                   output=RunFolder(AttackLayout, "replace the results and cached paraphrases of an earlier run in "
                                    "--output (without --resume or --overwrite, an --output holding them is refused)",
                                    "finish a run that stopped, reusing the paraphrases it cached in DIR/paraphrases/ "

@@ -230,10 +230,16 @@ def shard_input(c: ParaphraseCommandConfig) -> bool:
     return Path(c.input).is_dir() or c.input.endswith(layout.DATA_SUFFIX) or "*" in c.input
 
 
-def run(c: ParaphraseCommandConfig, args) -> int:
+def check(c: ParaphraseCommandConfig, args) -> None:
+    """The settings resolved before the output is claimed (models found and checked, templates chosen:
+    models/generation/config.py `resolve`), for `run` as `args.resolved`."""
     from paranmt.transforms.io.model_cache import local_model_path
 
-    run = c.generator().resolve(local_model_path)
+    args.resolved = c.generator().resolve(local_model_path)
+
+
+def run(c: ParaphraseCommandConfig, args) -> int:
+    run = args.resolved
     if shard_input(c):
         from paranmt.pipelines.paraphrase_corpus import run_paraphrase_corpus
 
@@ -310,7 +316,7 @@ def beam_arguments_refused(beam_args: list[str], input_path: str) -> str:
 COMMAND = Command("paraphrase", ParaphraseCommandConfig, run, help="paraphrase sentences (or a corpus) with SCPN "
                   "templates or the plain paraphraser", description=__doc__.split("\n\n")[0],
                   required=("input", "output"), example="beam=8", defaults={"accepts_beam_options": True},
-                  inputs=("input", "model", "parse_generator", "parser", "encoder"),
+                  inputs=("input", "model", "parse_generator", "parser", "encoder"), check=check,
                   output=RunFolder(text_layout, "replace the output of an earlier run (without --resume or "
                                    "--overwrite, an output holding one is refused)",
                                    "finish the run that stopped (text input: the parts in OUT.parts/; shard "

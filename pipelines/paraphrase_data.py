@@ -73,14 +73,15 @@ def held_output(output: Path) -> tuple[str | None, bool]:
 
 
 def check(config: ParaphraseDataConfig, args) -> None:
-    """The parser loads and the data folder reads (before the output is claimed)."""
+    """The parser loads and the data folder reads before the output is claimed: its corpora and the lines it
+    rejected, for `run` as `args.corpora` (`read_data`)."""
     from paranmt.models.parsing.parser import ParserModelError, loadable_model_files
 
     try:
         loadable_model_files(asset_path(config.parser))
     except (ParserModelError, FileNotFoundError) as error:
         raise ConfigError(str(error)) from None
-    read_data(config)
+    args.corpora = read_data(config)
 
 
 def read_data(config: ParaphraseDataConfig) -> tuple[dict, LineRejects]:
@@ -98,7 +99,7 @@ def read_data(config: ParaphraseDataConfig) -> tuple[dict, LineRejects]:
 def run(config: ParaphraseDataConfig, args) -> int:
     """Say the lines of the data folder rejected (EXIT_REJECTS over --max-reject-rate) and write the data into the
     claimed output."""
-    corpora, rejects = read_data(config)
+    corpora, rejects = args.corpora
     output = make_output_dir(config.output)
     report_rejects("paraphrase-data", rejects, rejects.lines_read, str(output / SUMMARY))
     if over_reject_rate("paraphrase-data", rejects.total, rejects.lines_read, args.max_reject_rate):
