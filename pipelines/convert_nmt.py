@@ -38,7 +38,7 @@ from pathlib import Path
 
 from paranmt.models.nmt.evaluate import NmtEvalConfig
 from paranmt.models.nmt.export import ConvertConfig
-from paranmt.pipelines.runtime.command import ClaimedInRun, Command, OutputFile
+from paranmt.pipelines.runtime.command import Command, OutputFile, RunFolder, claimed_in_run
 from paranmt.pipelines.runtime.outputs import check_apart, left_in, replace_earlier, rerun_stops
 from paranmt.schemas.errors import ConfigError
 
@@ -257,8 +257,8 @@ COMMAND = Command("convert-nmt", ConvertConfig, run, help="export fairseq checkp
                   what="convert-nmt settings", example="vmap_common=1000", prepare=recipe_given_as_config,
                   config_help="YAML with ConvertConfig keys (the flags' names with _ for -; flags and --set win); "
                               "a recipe YAML there is still read as --recipe (the old form)",
-                  output=ClaimedInRun("replace the converted model an earlier run wrote into --output (without it, "
-                                      "an --output holding one is refused)"))
+                  output=RunFolder(claimed_in_run, "replace the converted model an earlier run wrote into --output "
+                                   "(without it, an --output holding one is refused)"))
 
 
 def eval_flags(parser) -> None:

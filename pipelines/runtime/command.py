@@ -25,7 +25,7 @@ the stops):
                       output=RunFolder(ProbeLayout, "delete an earlier probe in --output first ..."))
 
 A `ResultsFolder` or `RunFolder` output is claimed before `run` is called: `run` holds no output check, claim, lock
-or stop of its own.
+or stop of its own, but where the layout is `claimed_in_run` (a shard job's output; convert-nmt's for now).
 """
 from __future__ import annotations
 
@@ -210,8 +210,8 @@ class RunLayout:
 class RunFolder(Output):
     """A folder a run fills piece by piece and a `--resume` goes on with, its layout (`RunLayout`) told by the
     command (`layout(config, args)`): probe's runs, train-nmt's steps, train-parser's work directory and package,
-    paraphrase-data's parse cache, adversarial's cached paraphrases, paraphrase's parts (a layout of None: the
-    output is a shard job's, which claims it in `run`, as `Shards`). Claimed for the whole run: apart from the
+    paraphrase-data's parse cache, adversarial's cached paraphrases, paraphrase's parts (a layout of None: the run
+    claims the output itself, `claimed_in_run`). Claimed for the whole run: apart from the
     inputs, one run at a time, an earlier run's refused without `--resume` (`resume_help` given: the flag; else the
     config's `resume` field) or `--overwrite`, a stop in one line naming the `--resume` command when there is
     something to resume. `saved`: the directory, given the config, where a run saves its config for a `--resume` to
@@ -230,7 +230,7 @@ class RunFolder(Output):
     @contextmanager
     def claimed(self, command: "Command", config, args):
         run = self.layout(config, args)
-        if run is None:         # the output of a shard job, which claims it (`Shards`; paraphrase's shard input)
+        if run is None:         # claimed by the run (`claimed_in_run`; paraphrase's shard input)
             yield
             return
         inputs = run.inputs()
@@ -247,19 +247,20 @@ class RunFolder(Output):
                 yield
 
 
-def shard_job(config, args) -> None:
-    """The layout of a shard job's output: none here, its shard job claims it (`Shards`)."""
+def claimed_in_run(config, args) -> None:
+    """No layout: the output is claimed by the run itself, a shard job's by its `ShardJob` (`Shards`), and
+    convert-nmt's, whose inputs and layout depend on which of its three sources is given, by its `run`."""
     return None
 
 
 class Shards(RunFolder):
     """The output of a Beam pipeline over the shards of a build or a corpus, claimed by its shard job
     (pipelines/runtime/shard_job.py `ShardJob`, which lists the shards, so it checks the output apart from them, in
-    `run`; a `--resume` goes on by finished shards): a `RunFolder` without a layout (`shard_job`); the Beam options
-    given are passed on."""
+    `run`; a `--resume` goes on by finished shards): a `RunFolder` without a layout (`claimed_in_run`); the Beam
+    options given are passed on."""
 
     def __init__(self, overwrite_help: str, resume_help: str | None = None, saved: Callable[..., str] | None = None):
-        super().__init__(shard_job, overwrite_help, resume_help, saved)
+        super().__init__(claimed_in_run, overwrite_help, resume_help, saved)
 
     def add_flags(self, parser, command: "Command") -> None:
         super().add_flags(parser, command)
