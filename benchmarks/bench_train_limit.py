@@ -26,7 +26,7 @@ count, printed as a Markdown table:
   the mega-batch's share (2 x batch sentences per update, padded per 2048 as `encode` batches them); the same
   sentences (word units) the step sees.
 The other trainers' step is one update over a batch as the trainer cuts it, through the trainer's own step
-(FLOPs counted on a warm-up update over the first batch, the next ones timed; no fused reference):
+(the timed batches run once before under the FLOP counter, which is also the warm-up; no fused reference):
 - `--bgt-input BITEXT` adds `train-bgt` (`BGTTask.step`, its defaults, the sentencepiece model of --bgt-sp-model);
 - `--paraphrasers TASK ...` adds `train-paraphraser` per task (`ParaphraserTask.step`, arch scpn, the trainer's
   defaults: batch 64, embed 256, hidden 384, 2 decoder layers; scpn and plain on the units of --units-from, the
@@ -182,8 +182,9 @@ class Kind:
 
 class Updates:
     """A trainer whose step is one update over a batch it cuts itself (train-bgt, train-paraphraser, train-nmt):
-    `order` holds its batches in the trainer's order; the FLOPs are counted on a warm-up update over the first,
-    the next ones are timed (cycling when there are fewer)."""
+    `order` holds its batches in the trainer's order; the batches after the first (cycling when there are fewer)
+    are run twice, first under the FLOP counter (also the warm-up), then timed: batches differ in length, so the
+    FLOPs are those of the batches timed."""
     name: str
     order: list
 
@@ -203,16 +204,14 @@ class Updates:
         """(pairs or instances, target units or None) of `batch`."""
         raise NotImplementedError
 
-    def count_flops(self) -> float:
+    def measured(self, steps: int, profile: bool) -> tuple[float, float, float, int, int | None, str]:
+        """(FLOPs, wall seconds, CPU seconds) per update over `steps` batches, the pairs and target units they
+        held, and the profile table of the timed pass."""
+        batches = [self.order[(1 + i) % len(self.order)] for i in range(steps)]
         counter = FlopCounterMode(display=False, custom_mapping=FLOP_FORMULAS)
         with counter:
-            self.update(self.order[0])
-        return counter.get_total_flops()
-
-    def timed(self, steps: int, profile: bool) -> tuple[float, float, int, int | None, str]:
-        """(wall, CPU) seconds per update over the next `steps` batches, the pairs and target units they held, and
-        the profile table."""
-        batches = [self.order[(1 + i) % len(self.order)] for i in range(steps)]
+            for batch in batches:
+                self.update(batch)
         with profiled(profile) as tables:
             wall, cpu = time.perf_counter(), time.process_time()
             for batch in batches:
@@ -220,7 +219,8 @@ class Updates:
             wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         sizes = [self.sizes(batch) for batch in batches]
         units = None if sizes[0][1] is None else sum(unit for _, unit in sizes)
-        return wall / steps, cpu / steps, sum(pairs for pairs, _ in sizes), units, "".join(tables)
+        return (counter.get_total_flops() / steps, wall / steps, cpu / steps, sum(pairs for pairs, _ in sizes), units,
+                "".join(tables))
 
 
 class BGT(Updates):
@@ -461,8 +461,7 @@ def main() -> None:
                 if table:
                     profiles.append(f"{kind}, {threads} thread(s):\n{table}")
             for trainer, steps in update_trainers(args, work, paraphraser_pairs, bitext, nmt_config):
-                flops = trainer.count_flops()
-                wall, cpu, seen, units, table = trainer.timed(steps, args.profile)
+                flops, wall, cpu, seen, units, table = trainer.measured(steps, args.profile)
                 print(row(trainer.name, threads, wall, cpu, seen / steps, units and units / steps, flops, peak),
                       flush=True)
                 if table:
