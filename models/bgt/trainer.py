@@ -18,7 +18,7 @@ at the end (atomically); `resume` continues from it, or from the single `<output
 wrote before (replaced by the directory at the next checkpoint). `<output>/metrics.jsonl` gets the losses, the KL
 weight and pairs/s every `log_every` updates and the dev STS at each epoch end (if `dev_sts_dir`; the best
 evaluation's semantic encoder is kept in `<output>/best/`, and `patience` N stops after N epochs without a new
-best: models/encoders/base.py `keep_best_encoder`, loop.py). At the end the
+best: models/encoder_dev.py `EncoderDevTask`, loop.py). At the end the
 semantic encoder is saved into `<output>` as a paranmt encoder (kind `bgt`): `paranmt eval/encode/eval-xling/
 export-encoder --model <output>` work on it.
 """
@@ -34,11 +34,10 @@ import torch
 
 from paranmt.models.bgt.model import VARIANTS, BGTModel
 from paranmt.models.device import Device, autocast, half_precision
-from paranmt.models.encoders.base import keep_best_encoder
+from paranmt.models.encoder_dev import EncoderDevTask
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
-from paranmt.models.evaluation.sts import sts_dev
 from paranmt.models.files import ModelFileError, reading
-from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Window, epoch_order
 from paranmt.models.safe_load import load_weights_only
 from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
@@ -155,7 +154,7 @@ class BGTTrainer:
         return task.model.eval()
 
 
-class BGTTask(Task):
+class BGTTask(EncoderDevTask):
     """BGT training as a task of the shared loop (module docstring): a position counts token batches of the
     epoch's order; one update per batch."""
     unit = "update"
@@ -164,7 +163,6 @@ class BGTTask(Task):
     def __init__(self, config: BGTConfig, output: Path, pairs: list[tuple[str, str]]):
         self.config, self.output, self.pairs = config, output, pairs
         self.description = f"train-bgt {config.variant}"
-        self.best = ("dev", "max") if config.dev_sts_dir else None    # keep-best: <output>/best/, the encoder
 
     def _featurizer(self, resuming: bool) -> SentencePieceFeaturizer:
         """The sentencepiece model: `sp_model`, else the one an earlier run trained into `<output>/sp.model`, else
@@ -241,11 +239,10 @@ class BGTTask(Task):
         return {"kl_weight": round(self.beta, 5), **{k: v / pairs for k, v in window.sums.items() if k != "pairs"},
                 "pairs_per_s": pairs / window.seconds}
 
-    def evaluate(self, state: LoopState) -> dict | None:
-        return sts_dev(self.model.encoder.encode, self.config.dev_sts_dir, self.config.dev_datasets)
-
-    def keep_best(self, state: LoopState, metrics: dict) -> None:
-        keep_best_encoder(self.output, self.model.encoder, self.config.weights_dtype, metrics)
+    @property
+    def dev_encoder(self):
+        """The semantic encoder, the one kept (`<output>/best/`) and saved."""
+        return self.model.encoder
 
     def state_dict(self) -> dict:
         return {"optimizer": self.optimizer.state_dict(), "scaler": self.scaler.state_dict()}

@@ -154,19 +154,6 @@ def random_copy(encoder: SentenceEncoder, seed: int = 1, init_scale: float = 0.1
     return clone.eval()
 
 
-def keep_best_encoder(output: Path, encoder: SentenceEncoder, dtype: str, metrics: dict) -> None:
-    """Keep-best of the encoder trainers (`paranmt train`, `train-bgt`): `<output>/best/` becomes `encoder` as it
-    is now (a loadable encoder directory, written whole or not at all: models/loop.py `write_directory`) with
-    `dev.json` = the dev evaluation's metrics line ({"step", "epoch", "dev": {dataset: Pearson x100}})."""
-    from paranmt.models.loop import write_directory
-
-    def write(tmp: Path) -> None:
-        encoder.save(tmp, dtype=dtype)
-        (tmp / "dev.json").write_text(json.dumps(metrics) + "\n")
-
-    write_directory(output / "best", write)
-
-
 def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise cosine of two [n, d] matrices in one vectorized op, clipped to [-1, 1] (float rounding gives
     1.0000001 for identical sentences); a zero vector gives NaN (undefined)."""

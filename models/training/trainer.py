@@ -26,7 +26,8 @@ JSON-lines metrics log (`<output>/metrics.jsonl`) gets loss, mega-batch size and
 and, with `dev_sts_dir`, the dev STS (Pearson x100 of each dataset matching `dev_datasets`, default STS2017 en-en)
 at each epoch end (`dev_at: epoch`) or at each checkpoint and the end (`dev_at: checkpoint`). With a dev set the
 loop keeps the best (the mean of those Pearsons, higher is better): `<output>/best/` is the encoder of the best dev
-evaluation so far (models/encoders/base.py `keep_best_encoder`), and `patience` N stops training after N evaluations without a new best.
+evaluation so far (models/encoder_dev.py `EncoderDevTask`), and `patience` N stops training after N evaluations
+without a new best.
 """
 from __future__ import annotations
 
@@ -41,11 +42,10 @@ from typing import ClassVar
 import numpy as np
 import torch
 
+from paranmt.models.encoder_dev import EncoderDevTask
 from paranmt.models.encoders import BASE_KINDS, RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
-from paranmt.models.encoders.base import keep_best_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
-from paranmt.models.evaluation.sts import sts_dev
-from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
+from paranmt.models.loop import Loop, LoopConfig, LoopState, Window, epoch_order
 from paranmt.models.training.loss import DISTANCES, BiCVMLoss, MarginLoss, PairBatch
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch, mine_noise
 from paranmt.models.training.regularizers import composition_l2, embedding_l2
@@ -284,7 +284,7 @@ class Trainer:
         return task.encoder.eval()
 
 
-class EncoderTask(Task):
+class EncoderTask(EncoderDevTask):
     """The mega-batch trainer as a task of the shared loop (module docstring): a position counts pairs of the
     epoch's order (`batch_languages: per-pair`: `per_pair_order` of the pairs' `groups`); a batch is a mega-batch of
     M x batch_size pairs, M following the annealing schedule (per-pair: cut short at the end of its group's run); with
@@ -299,7 +299,6 @@ class EncoderTask(Task):
             raise ValueError(f"{len(self.groups)} groups for {len(pairs)} pairs")
         self.description = f"train {config.encoder}"
         self.evaluate_at = config.dev_at
-        self.best = ("dev", "max") if config.dev_sts_dir else None
 
     @property
     def initial_dir(self) -> Path:
@@ -400,12 +399,9 @@ class EncoderTask(Task):
         return {"megabatch": self.megabatch, "loss": window.sums["loss"] / max(1, pairs / self.config.batch_size),
                 "pairs_per_s": pairs / window.seconds}
 
-    def evaluate(self, state: LoopState) -> dict | None:
-        c = self.config
-        return sts_dev(self.encoder.encode, c.dev_sts_dir, c.dev_datasets)
-
-    def keep_best(self, state: LoopState, metrics: dict) -> None:
-        keep_best_encoder(self.output, self.encoder, self.config.weights_dtype, metrics)
+    @property
+    def dev_encoder(self):
+        return self.encoder
 
     def state_dict(self) -> dict:
         return {"optimizer": self.optimizer.state_dict(), "rng": json.dumps(self.rng.bit_generator.state)}

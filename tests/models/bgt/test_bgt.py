@@ -11,6 +11,7 @@ from paranmt.models.bgt.model import VARIANTS, BGTModel, gaussian_kl
 from paranmt.models.bgt.trainer import BGTConfig, BGTTrainer, kl_weight, learning_rate, token_batches
 from paranmt.models.encoders import load_encoder
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
+from paranmt.models.evaluation.sts import sts_dev
 from paranmt.schemas.errors import ConfigError
 
 TINY = dict(dim=16, latent=8, encoder_layers=1, decoder_layers=1, heads=2, ffn=32, max_len=40, max_tokens=600,
@@ -60,6 +61,21 @@ def test_every_variant_trains_saves_reloads_and_encodes(variant, pairs, sp_model
     sentences = [e for e, _ in pairs[:5]]
     np.testing.assert_allclose(encoder.encode(sentences), model.encoder.encode(sentences), atol=1e-6)
     assert encoder.similarity(sentences[:2], sentences[:2]).shape == (2, 2)
+
+
+def test_dev_sts_keeps_the_best_semantic_encoder(pairs, sp_model, shared_data, tmp_path):
+    """With dev_sts_dir each epoch end scores the dev STS, as `paranmt train` does (models/encoder_dev.py): `best/`
+    is the semantic encoder of the highest mean Pearson, its dev.json that evaluation's metrics line."""
+    config = BGTConfig(sp_model=sp_model, epochs=3, lr=3e-3, warmup=1, dev_sts_dir=str(shared_data / "sts"), **TINY)
+    BGTTrainer(config, tmp_path).fit(pairs[:60])
+    records = [json.loads(line) for line in (tmp_path / "metrics.jsonl").read_text().splitlines()]
+    dev = [record for record in records if "dev" in record]
+    assert [record["epoch"] for record in dev] == [1, 2, 3] and list(dev[0]["dev"]) == ["STS2017/track5.en-en"]
+    best = max(range(len(dev)), key=lambda i: (np.mean(list(dev[i]["dev"].values())), -i))
+    kept = json.loads((tmp_path / "best" / "dev.json").read_text())
+    assert kept == dev[best]
+    rescored = sts_dev(load_encoder(tmp_path / "best").encode, config.dev_sts_dir, config.dev_datasets)
+    assert rescored == {"dev": kept["dev"]}
 
 
 def test_bgt_components(pairs, sp_model):
