@@ -36,14 +36,20 @@ DIRECT = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 
 
 @pytest.fixture(scope="module")
-def small_input(tmp_path_factory, sample_dir):
-    """The first 40 pairs of each demo file (held-out style: news and Tatoeba), 4 shards of 20."""
+def small_folder(tmp_path_factory, sample_dir):
+    """The first 40 pairs of each demo file (held-out style: news and Tatoeba): 80 pairs, in moses files."""
     root = tmp_path_factory.mktemp("dask-in")
     for name in ("newstest2017-first1000", "tatoeba-every13th"):
         for suffix in ("cs", "en"):
             lines = (sample_dir / f"{name}.{suffix}").read_text(encoding="utf-8").splitlines()[:40]
             (root / f"{name}.{suffix}").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return ["--config", "configs/demo.yaml", "--input", root / "*", "--shard-rows", "20"]
+    return root
+
+
+@pytest.fixture(scope="module")
+def small_input(small_folder):
+    """Every stage of the demo config on `small_folder`, 4 shards of 20."""
+    return ["--config", "configs/demo.yaml", "--input", small_folder / "*", "--shard-rows", "20"]
 
 
 @pytest.fixture(scope="module")
@@ -118,10 +124,11 @@ def test_a_worker_killed_mid_build_loses_and_doubles_nothing(both_runners, small
     assert not list(out.rglob(".*tmp-*"))
 
 
-def test_resume_on_dask_makes_only_the_missing_shards(both_runners, small_input, tmp_path):
-    direct, _ = both_runners
+def test_resume_on_dask_makes_only_the_missing_shards(small_input, tmp_path):
+    """(The build to resume is the DirectRunner's: --resume takes any runner's shards, and the Dask run under test
+    is the resume.)"""
     out = tmp_path / "resumed"
-    assert cli("build", *small_input, "--output", out, "--stages", "read,clean", *TWO_WORKERS) == 0
+    assert cli("build", *small_input, "--output", out, "--stages", "read,clean", *DIRECT) == 0
     (out / "tatoeba-every13th.00001.parquet").unlink()
     assert cli("build", *small_input, "--output", out, "--stages", "read,clean", "--resume", *TWO_WORKERS) == 0
     assert metrics(out)["beam_counters"]["clean/rows_in"] == 20     # one shard made again
@@ -157,7 +164,7 @@ def test_bad_dask_flags_are_one_line_and_exit_2(sample_dir, tmp_path, capsys, fl
     assert err.count("\n") == 1 and message in err
 
 
-def test_on_a_joined_cluster_translate_runs_on_the_gpu_worker_only(tmp_path, sample_dir, repo):
+def test_on_a_joined_cluster_translate_runs_on_the_gpu_worker_only(tmp_path, small_folder, repo):
     """A cluster like cluster-config's: one worker with the resource CPU, one with GPU. With translate.accelerator
     set, every translate task runs on the GPU worker and every other step on the CPU worker; the shards are the
     DirectRunner's (which ignores the hint)."""
@@ -165,7 +172,7 @@ def test_on_a_joined_cluster_translate_runs_on_the_gpu_worker_only(tmp_path, sam
 
     from distributed import Client, LocalCluster, Nanny, get_task_stream
 
-    common = ["--input", sample_dir / "tatoeba*", "--format", "moses", "--shard-rows", "250",
+    common = ["--input", small_folder / "*", "--format", "moses", "--shard-rows", "20",
               "--stages", "read,clean,translate", "--set", f"translate.model={repo / 'tests/fixtures/nmt-tiny'}",
               "--set", "translate.beam=2", "--set", "translate.threads=1",
               "--set", "translate.accelerator=type:nvidia-tesla-t4;count:1"]
