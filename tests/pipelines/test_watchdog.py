@@ -39,10 +39,17 @@ def shard_bytes(directory: Path) -> dict:
 
 
 @pytest.fixture(scope="module")
-def undisturbed(tmp_path_factory, sample_dir):
+def undisturbed_build(tmp_path_factory, sample_dir) -> Path:
+    """The output directory of the build every fault test disturbs, made undisturbed in one process; tests only
+    read it."""
     out = tmp_path_factory.mktemp("undisturbed") / "out"
     assert main([*build_args(sample_dir, out), *IN_MEMORY]) == 0
-    return shard_bytes(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def undisturbed(undisturbed_build):
+    return shard_bytes(undisturbed_build)
 
 
 def start(command: list[str]) -> subprocess.Popen:
@@ -291,13 +298,18 @@ def test_a_dask_worker_over_its_memory_limit_stops_the_build_in_one_line(tmp_pat
 
 
 def test_worker_warnings_stay_off_the_console_unless_verbose(tmp_path, sample_dir):
-    quiet = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(sample_dir, tmp_path / "a"),
+    """(The workers warn as they start, whatever the input: the first 100 Tatoeba pairs, 2 shards.)"""
+    (tmp_path / "in").mkdir()
+    for suffix in ("cs", "en"):
+        lines = (sample_dir / f"tatoeba-every13th.{suffix}").read_text(encoding="utf-8").splitlines(keepends=True)
+        (tmp_path / "in" / f"tatoeba-every13th.{suffix}").write_text("".join(lines[:100]), encoding="utf-8")
+    quiet = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(tmp_path / "in", tmp_path / "a"),
                             *MULTI], capture_output=True, text=True)
     assert quiet.returncode == 0 and quiet.stderr == ""
     log = (tmp_path / "a" / "__paranmt__" / "workers.log").read_text()
     assert "Discarding unparseable args" in log
     verbose = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", "-v",
-                              *build_args(sample_dir, tmp_path / "b"), *MULTI], capture_output=True, text=True)
+                              *build_args(tmp_path / "in", tmp_path / "b"), *MULTI], capture_output=True, text=True)
     assert verbose.returncode == 0 and "Discarding unparseable args" in verbose.stderr
 
 
@@ -325,12 +337,9 @@ def test_exit_status_and_failure_descriptions():
     assert failure_cause(RuntimeError("ValueError: bad row [while running 'Clean/Apply']")) == "ValueError: bad row"
 
 
-def test_a_dead_worker_stops_the_other_beam_commands_too(tmp_path, sample_dir):
-    shards = tmp_path / "shards"
-    assert main(["build", "--input", str(sample_dir / "*"), "--format", "moses", "--output", str(shards),
-                 "--stages", "read,clean", *IN_MEMORY]) == 0
-    process = start([sys.executable, "-m", "paranmt.pipelines.cli", "stats", "--input", str(shards), "--output",
-                     str(tmp_path / "stats"), *MULTI])
+def test_a_dead_worker_stops_the_other_beam_commands_too(tmp_path, undisturbed_build):
+    process = start([sys.executable, "-m", "paranmt.pipelines.cli", "stats", "--input", str(undisturbed_build),
+                     "--output", str(tmp_path / "stats"), *MULTI])
     deadline, workers = time.time() + 180, []
     while not workers and process.poll() is None and time.time() < deadline:
         workers = [p for p in psutil.Process(process.pid).children(recursive=True) if is_beam_worker(p)]
