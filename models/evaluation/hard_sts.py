@@ -57,7 +57,15 @@ LOW_GOLD = (0.0, 1.0)
 
 
 def edit_distance(a: tuple[str, ...], b: tuple[str, ...]) -> int:
-    """Word-level Levenshtein distance (unit costs), O(|a| |b|) time, O(|b|) memory."""
+    """Word-level Levenshtein distance (unit costs, so symmetric in `a` and `b`), O(|a| |b|) time, O(|b|) memory;
+    the common leading and trailing tokens, which an optimal alignment matches at no cost, are skipped first."""
+    start = 0
+    while start < len(a) and start < len(b) and a[start] == b[start]:
+        start += 1
+    end_a, end_b = len(a), len(b)
+    while end_a > start and end_b > start and a[end_a - 1] == b[end_b - 1]:
+        end_a, end_b = end_a - 1, end_b - 1
+    a, b = a[start:end_a], b[start:end_b]
     previous = list(range(len(b) + 1))
     for i, token in enumerate(a, 1):
         current = [i]
@@ -73,10 +81,17 @@ def word_error_rate(hypothesis: tuple[str, ...], reference: tuple[str, ...]) -> 
     return edit_distance(hypothesis, reference) / len(reference)
 
 
+def token_swer(ta: tuple[str, ...], tb: tuple[str, ...]) -> float:
+    """Symmetric word error rate of two token tuples; the distance is computed once (it is symmetric)."""
+    if not ta or not tb:
+        return 0.5 * word_error_rate(ta, tb) + 0.5 * word_error_rate(tb, ta)
+    distance = edit_distance(ta, tb)
+    return 0.5 * distance / len(tb) + 0.5 * distance / len(ta)
+
+
 def swer(a: str, b: str) -> float:
     """Symmetric word error rate of two sentences (module docstring)."""
-    ta, tb = lowercase_tokens(a), lowercase_tokens(b)
-    return 0.5 * word_error_rate(ta, tb) + 0.5 * word_error_rate(tb, ta)
+    return token_swer(lowercase_tokens(a), lowercase_tokens(b))
 
 
 def hard_subsets(datasets: list[STSDataset], fraction: float = 0.2, group: str = "hard") -> list[STSDataset]:
@@ -134,7 +149,12 @@ def is_negated(sentence: str, rule: str = "tokens") -> bool:
         return any(marker in lowered for marker in NEGATION_SUBSTRINGS)
     if rule != "tokens":
         raise ValueError(f"negation rule must be one of {', '.join(NEGATION_RULES)}, not {rule!r}")
-    return any(token in NEGATION_TOKENS or token.endswith(NEGATION_SUFFIXES) for token in lowercase_tokens(sentence))
+    return negated_tokens(lowercase_tokens(sentence))
+
+
+def negated_tokens(tokens: tuple[str, ...]) -> bool:
+    """Whether lowercased Moses `tokens` carry a negation under the "tokens" rule (module docstring)."""
+    return any(token in NEGATION_TOKENS or token.endswith(NEGATION_SUFFIXES) for token in tokens)
 
 
 def unique_pairs(datasets: list[STSDataset]) -> tuple[list[str], list[str], np.ndarray]:
@@ -153,8 +173,13 @@ def difficulty_splits(datasets: list[STSDataset], negation: str = "tokens", spli
     s1, s2, gold = unique_pairs(datasets)
     if not len(gold):
         return []
-    rates = np.array([swer(a, b) for a, b in zip(s1, s2)])
-    negated = np.array([is_negated(a, negation) != is_negated(b, negation) for a, b in zip(s1, s2)], dtype=bool)
+    tokens = {sentence: lowercase_tokens(sentence) for sentence in {*s1, *s2}}   # each sentence tokenized once
+    rates = np.array([token_swer(tokens[a], tokens[b]) for a, b in zip(s1, s2)])
+    if negation == "tokens":
+        negated = {sentence: negated_tokens(words) for sentence, words in tokens.items()}
+    else:
+        negated = {sentence: is_negated(sentence, negation) for sentence in tokens}
+    negated = np.array([negated[a] != negated[b] for a, b in zip(s1, s2)], dtype=bool)
     chosen = [("all", np.ones(len(gold), dtype=bool)), ("negation", negated)]
     for split in splits:
         if split.side == "bottom":
