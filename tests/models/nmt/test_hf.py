@@ -33,9 +33,16 @@ def translators(hf_models, ct2_models):
             for family in FAMILIES}
 
 
+# sentences beam-searched by both backends: the transformers backend's beam search on the tiny models (M2M-100's
+# and NLLB's full vocabularies) is the costly part; on the first 100, 99-100 per family agree and all agreeing end
+# before the limit (on 200: 198-200), against the test's 95% and 20
+TRANSLATED = 100
+
+
 @pytest.fixture(scope="module")
 def translations(translators, sentences):
-    return {family: (hf.translate(sentences, BEAM, nbest=2), ct2.translate(sentences, BEAM, nbest=2))
+    return {family: (hf.translate(sentences[:TRANSLATED], BEAM, nbest=2),
+                     ct2.translate(sentences[:TRANSLATED], BEAM, nbest=2))
             for family, (hf, ct2) in translators.items()}
 
 
