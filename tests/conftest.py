@@ -8,6 +8,7 @@ import fcntl
 import io
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ if WORKERS > 1:
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
+sys.path.insert(0, str(REPO / "tests" / "support"))      # `import warm`: the warm launcher (tests/support/warm.py)
+import warm  # noqa: E402  (after the thread counts above: its server starts with this environment)
 
 
 @pytest.fixture(scope="session")
