@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -194,8 +195,13 @@ def write_shards(rows: list[dict], directory: Path, rows_per_shard: int = 1000) 
 
 
 @pytest.fixture(scope="session")
-def corpus_rows(shared_data) -> list[dict]:
-    return fixture_rows(shared_data)
+def corpus_rows(built_once, shared_data) -> list[dict]:
+    """`fixture_rows`, computed once per test session (the xdist workers share it as rows.json; a JSON float reads
+    back as the same float)."""
+    def build(root: Path) -> None:
+        (root / "rows.json").write_text(json.dumps(fixture_rows(shared_data)), encoding="utf-8")
+
+    return json.loads((built_once("corpus-rows", build) / "rows.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
