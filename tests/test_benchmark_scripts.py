@@ -4,11 +4,11 @@ or argument missing, a bad choice) or a missing input the project's readers open
 `CommandLineParser` and `exit_code`). Only the argument errors are run here: each script stops before any work."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import warm
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((REPO / "benchmarks").glob("*.py"))
@@ -27,8 +27,8 @@ SCRIPTS = sorted((REPO / "benchmarks").glob("*.py"))
 ], ids=["required-flag", "close-choice", "bad-choice", "missing-input", "kind-choice", "missing-pairs",
         "unlisted-language"])
 def test_a_benchmark_mistake_is_one_line(argv, words, tmp_path):
-    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / argv[0]), *argv[1:]], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=120)
+    result = warm.run([sys.executable, str(REPO / "benchmarks" / argv[0]), *argv[1:]], cwd=tmp_path,
+                      capture_output=True, text=True, timeout=120)
     err = result.stderr.splitlines()
     assert result.returncode == 2 and len(err) == 1 and not result.stdout, result
     assert err[0].startswith(f"{argv[0]}: configuration error: ") and "usage:" not in err[0], err

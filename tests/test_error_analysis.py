@@ -3,11 +3,11 @@ per-dataset Pearson is the one `paranmt eval` computes, and each example listed 
 model's scaled similarity is the closer to gold."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import warm
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import discover_datasets, score_dataset
@@ -18,9 +18,9 @@ SETS = ["STS2012-test/MSRvid", "STS2012-test/surprise.OnWN"]
 
 def test_per_dataset_scores_and_examples(shared_data):
     sp, xling = REPO / "assets" / "encoder-sp", REPO / "assets" / "encoder-xling"
-    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "error_analysis.py"), "--model", f"sp={sp}",
-                             "--model", f"xling={xling}", "--sts-dir", str(shared_data / "sts"), "--select", *SETS,
-                             "--examples", "2"], capture_output=True, text=True, timeout=600)
+    result = warm.run([sys.executable, str(REPO / "benchmarks" / "error_analysis.py"), "--model", f"sp={sp}",
+                       "--model", f"xling={xling}", "--sts-dir", str(shared_data / "sts"), "--select", *SETS,
+                       "--examples", "2"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in result.stdout.splitlines()
             if line.startswith("| ")]
@@ -41,8 +41,8 @@ def test_per_dataset_scores_and_examples(shared_data):
 
 
 def test_one_model_is_one_line(shared_data):
-    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "error_analysis.py"), "--model",
-                             f"sp={REPO / 'assets' / 'encoder-sp'}", "--sts-dir", str(shared_data / "sts")],
-                            capture_output=True, text=True, timeout=300)
+    result = warm.run([sys.executable, str(REPO / "benchmarks" / "error_analysis.py"), "--model",
+                       f"sp={REPO / 'assets' / 'encoder-sp'}", "--sts-dir", str(shared_data / "sts")],
+                      capture_output=True, text=True, timeout=300)
     assert result.returncode == 2 and result.stderr.splitlines() == [
         "error_analysis.py: configuration error: give --model A=DIR --model B=DIR (two encoders)"]

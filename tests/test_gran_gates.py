@@ -3,13 +3,13 @@ mean of x_t * g_t), and benchmarks/gran_gates.py reads the Penn Treebank sample'
 counts every word of the sentences it keeps once, and stops in one line on an encoder that is not a GRAN."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+import warm
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.parsing.ptb import read_mrg
@@ -54,8 +54,8 @@ def test_words_are_aligned_with_their_units(gran, shared_data):
 
 def test_the_table_counts_every_kept_word(gran, shared_data):
     treebank = shared_data / "treebank" / "ptb-sample"
-    result = subprocess.run([sys.executable, str(SCRIPT), "--model", str(gran), "--treebank", str(treebank),
-                             "--min-count", "1"], capture_output=True, text=True, timeout=600)
+    result = warm.run([sys.executable, str(SCRIPT), "--model", str(gran), "--treebank", str(treebank),
+                       "--min-count", "1"], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     kept = [tree for file in sorted(treebank.glob("wsj_*.mrg")) for tree in read_mrg(file)
             if 0 < len(tree.leaves()) <= 15]
@@ -76,9 +76,9 @@ def test_the_table_counts_every_kept_word(gran, shared_data):
 
 
 def test_an_encoder_that_is_not_a_gran_is_one_line(shared_data):
-    result = subprocess.run([sys.executable, str(SCRIPT), "--model", str(REPO / "assets" / "encoder-sp"),
-                             "--treebank", str(shared_data / "treebank" / "ptb-sample")],
-                            capture_output=True, text=True, timeout=300)
+    result = warm.run([sys.executable, str(SCRIPT), "--model", str(REPO / "assets" / "encoder-sp"),
+                       "--treebank", str(shared_data / "treebank" / "ptb-sample")],
+                      capture_output=True, text=True, timeout=300)
     assert result.returncode == 2 and not result.stdout
     assert result.stderr.splitlines() == [f"gran_gates.py: configuration error: --model {REPO / 'assets'}/encoder-sp "
                                           "is a sp encoder, not gran"]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import warm
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import evaluate, model_differences, write_results, year_datasets
@@ -37,7 +38,7 @@ def pearsons(path: Path) -> dict[str, float]:
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), *argv], capture_output=True, text=True, timeout=120)
+    return warm.run([sys.executable, str(SCRIPT), *argv], capture_output=True, text=True, timeout=120)
 
 
 def gap_rows(stdout: str) -> dict[str, list[str]]:
@@ -99,8 +100,8 @@ def test_model_differences_skips_pairs_without_shared_datasets():
     (["--probe", "missing.csv"], "--probe missing.csv does not exist"),
 ])
 def test_a_mistake_is_one_line(argv, message, tmp_path):
-    result = subprocess.run([sys.executable, str(SCRIPT), *argv], cwd=tmp_path, capture_output=True, text=True,
-                            timeout=120)
+    result = warm.run([sys.executable, str(SCRIPT), *argv], cwd=tmp_path, capture_output=True, text=True,
+                      timeout=120)
     assert result.returncode == 2 and not result.stdout
     assert result.stderr.splitlines() == [f"model_differences.py: configuration error: {message}"]
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import warm
 from scipy.stats import spearmanr
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,9 +32,9 @@ def wmt_bt(shared_data, tmp_path_factory) -> Path:
 
 
 def run(wmt_bt: Path, output: Path, measure: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(SCRIPT), "--wmt-bt", str(wmt_bt), "--output", str(output),
-                           "--segments", "30", "--sp-vocab", "300", "--measure", measure],
-                          capture_output=True, text=True, timeout=600)
+    return warm.run([sys.executable, str(SCRIPT), "--wmt-bt", str(wmt_bt), "--output", str(output),
+                     "--segments", "30", "--sp-vocab", "300", "--measure", measure],
+                    capture_output=True, text=True, timeout=600)
 
 
 def test_overlap_distances_and_correlations(wmt_bt, tmp_path):

@@ -3,12 +3,12 @@ few thousand real wmt-bt pairs: the unknown-word bins and the length bins each p
 is the encoder's Pearson on the dataset as `paranmt eval` scores it."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+import warm
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import (discover_datasets, length_bins, pearson_by_bin, score_dataset,
@@ -36,10 +36,10 @@ def tables(stdout: str) -> list[dict[str, list[str]]]:
 
 
 def test_the_bins_partition_the_pairs_and_all_is_the_dataset_score(shared_data, word_encoder):
-    result = subprocess.run([sys.executable, str(SCRIPT), "--model", f"word={word_encoder}",
-                             f"sp={REPO / 'assets' / 'encoder-sp'}", "--vocabulary", str(word_encoder), "--sts-dir",
-                             str(shared_data / "sts"), "--select", "STS2012-test/MSRvid"],
-                            capture_output=True, text=True, timeout=300)
+    result = warm.run([sys.executable, str(SCRIPT), "--model", f"word={word_encoder}",
+                       f"sp={REPO / 'assets' / 'encoder-sp'}", "--vocabulary", str(word_encoder), "--sts-dir",
+                       str(shared_data / "sts"), "--select", "STS2012-test/MSRvid"],
+                      capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     unknown, length = tables(result.stdout)
     count = {label: int(cells[0].replace(",", "")) for label, cells in unknown.items()}
@@ -63,9 +63,9 @@ def test_pearson_by_bin_leaves_small_bins_empty():
 
 
 def test_a_vocabulary_without_words_is_one_line(shared_data):
-    result = subprocess.run([sys.executable, str(SCRIPT), "--model", f"sp={REPO / 'assets' / 'encoder-sp'}",
-                             "--vocabulary", str(REPO / "assets" / "encoder-sp"), "--sts-dir",
-                             str(shared_data / "sts")], capture_output=True, text=True, timeout=300)
+    result = warm.run([sys.executable, str(SCRIPT), "--model", f"sp={REPO / 'assets' / 'encoder-sp'}",
+                       "--vocabulary", str(REPO / "assets" / "encoder-sp"), "--sts-dir",
+                       str(shared_data / "sts")], capture_output=True, text=True, timeout=300)
     assert result.returncode == 2 and not result.stdout
     assert result.stderr.splitlines() == [f"sts_bins.py: configuration error: --vocabulary {REPO / 'assets'}/"
                                           "encoder-sp is not a word-averaging encoder (its units are not words)"]

@@ -4,12 +4,12 @@ while an untrained encoder of the same vocabulary does not, and the script's tab
 (wmt-bt's Livonian label `li` taken for the listed `liv`)."""
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+import warm
 
 from paranmt.models.encoders import load_encoder
 from paranmt.models.scoring.para_score import ParaScorer
@@ -45,19 +45,19 @@ def test_an_untrained_encoder_does_not_separate_them(repo, spanish, tmp_path):
     """The same vocabulary, random embeddings (`paranmt train --epochs 0` with encoder-multi's sentencepiece)."""
     train = tmp_path / "pairs.tsv"
     train.write_text("".join(f"{e}\t{x}\n" for x, e in spanish), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", "train", "--train", str(train),
-                             "--format", "tsv", "--epochs", "0", "--dim", "32", "--sp-model",
-                             str(repo / "assets" / "encoder-multi" / "sp.model"), "--output", str(tmp_path / "random")],
-                            capture_output=True, text=True, timeout=300)
+    result = warm.run([sys.executable, "-m", "paranmt.pipelines.cli", "train", "--train", str(train),
+                       "--format", "tsv", "--epochs", "0", "--dim", "32", "--sp-model",
+                       str(repo / "assets" / "encoder-multi" / "sp.model"), "--output", str(tmp_path / "random")],
+                      capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     found = xsim_calibration.calibration(ParaScorer(load_encoder(tmp_path / "random")), spanish)
     assert found["auc"] < 0.9
 
 
 def test_the_script_prints_a_row_per_language(shared_data, tmp_path):
-    result = subprocess.run([sys.executable, str(REPO / "benchmarks" / "xsim_calibration.py"), "--data",
-                             str(shared_data), "--languages", "de,li", "--limit", "100", "--output",
-                             str(tmp_path / "table.tsv")], cwd=REPO, capture_output=True, text=True, timeout=300)
+    result = warm.run([sys.executable, str(REPO / "benchmarks" / "xsim_calibration.py"), "--data",
+                       str(shared_data), "--languages", "de,li", "--limit", "100", "--output",
+                       str(tmp_path / "table.tsv")], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     lines = (tmp_path / "table.tsv").read_text().splitlines()
     assert result.stdout.splitlines() == lines and lines[0].startswith("lang\theld_out\tpairs\t")

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 import torch
+import warm
 
 from paranmt.models.device import Device, autocast, ct2_compute_type, half_precision, select_device
 from paranmt.schemas.errors import ConfigError
@@ -111,8 +112,8 @@ print(applied, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 def test_a_cpu_step_reuses_the_memory_the_last_step_freed_unless_told_not_to(setting, reused):
     """20 steps of 3 x 64 MiB: mapped afresh each step, they page-fault 20 x 192 MiB in; reused, the heap grows to
     its working size in the first steps (1-3 steps' pages measured) and then faults no more."""
-    result = subprocess.run([sys.executable, "-c", STEPS], env={**os.environ, "PARANMT_MALLOC": setting},
-                            capture_output=True, text=True, check=True)
+    result = warm.run([sys.executable, "-c", STEPS], env={**os.environ, "PARANMT_MALLOC": setting},
+                      capture_output=True, text=True, check=True)
     applied, faults = result.stdout.split()
     step_pages = 3 * 64 * 2**20 // resource.getpagesize()
     assert applied == str(reused)

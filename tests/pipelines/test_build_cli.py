@@ -4,12 +4,14 @@ import gzip
 import subprocess
 import sys
 
+import warm
+
 from paranmt.schemas.stages import STAGE_ORDER
 
 
 def cli(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *args], capture_output=True, text=True,
-                          timeout=300, cwd=cwd)
+    return warm.run([sys.executable, "-m", "paranmt.pipelines.cli", *args], capture_output=True, text=True,
+                    timeout=300, cwd=cwd)
 
 
 def test_an_empty_input_file_is_one_line_exit_2_before_any_work(tmp_path):

@@ -7,6 +7,7 @@ import sys
 
 import numpy as np
 import pytest
+import warm
 
 from paranmt.models.evaluation.sts import discover_datasets
 from paranmt.pipelines.cli import main
@@ -44,8 +45,8 @@ def test_exported_shipped_encoder_gives_paranmt_encode_vectors(repo, sentence_fi
     assert main(["encode", "--model", str(model), "--input", str(sentence_file),
                  "--output", str(tmp_path / "paranmt.npy")]) == 0
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    subprocess.run([sys.executable, "-c", LOAD_AND_ENCODE, str(out), str(sentence_file), str(tmp_path / "st.npy")],
-                   check=True, env=env, cwd=tmp_path)
+    warm.run([sys.executable, "-c", LOAD_AND_ENCODE, str(out), str(sentence_file), str(tmp_path / "st.npy")],
+             check=True, env=env, cwd=tmp_path)
     st, paranmt = np.load(tmp_path / "st.npy"), np.load(tmp_path / "paranmt.npy")
     assert st.shape == paranmt.shape == (100, 300)
     assert np.abs(st - paranmt).max() < 1e-5

@@ -10,6 +10,7 @@ import time
 
 import pyarrow.parquet as pq
 import pytest
+import warm
 from apache_beam.io.filesystems import FileSystems
 
 from paranmt.pipelines.cli import main
@@ -38,8 +39,7 @@ def test_killed_run_resumes_to_exactly_the_uninterrupted_result(tmp_path, sample
 
     out = tmp_path / "killed"
     command = [sys.executable, "-m", "paranmt.pipelines.cli", "build", *args, "--output", str(out)]
-    process = subprocess.Popen(command, start_new_session=True, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    process = warm.popen(command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     while not list(out.glob("*.parquet")) and process.poll() is None and time.time() < deadline:
         time.sleep(0.005)

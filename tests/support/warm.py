@@ -41,6 +41,9 @@ IMPORT_TIME = ("PYTHON", "OMP_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "LD_", "M
 TAKEN = {"stdin": (), "stdout": (), "stderr": (), "text": (), "universal_newlines": (), "encoding": (),
          "errors": (), "cwd": (), "env": (), "start_new_session": (), "bufsize": (), "close_fds": (False,)}
 BASE_ENV = dict(os.environ)
+# The CPU seconds of the warm children ended so far (a profiler of the tests' subprocesses adds them: they are the
+# server's children, not this process's).
+CHILD_SECONDS = 0.0
 
 
 def fresh() -> bool:
@@ -151,7 +154,10 @@ class WarmPopen(subprocess.Popen):
             line = self._answers.readline()
             if not line:
                 raise RuntimeError(f"the warm launcher's server ended before child {self.pid}: {Server.log()}")
-            self.returncode = os.waitstatus_to_exitcode(json.loads(line)["status"])
+            answer = json.loads(line)
+            self.returncode = os.waitstatus_to_exitcode(answer["status"])
+            global CHILD_SECONDS
+            CHILD_SECONDS += answer["cpu"]
             self._answers.close()
             self._connection.close()
         return True

@@ -5,13 +5,15 @@ Usage: warm_server.py SOCKET MODULE,MODULE,...  It listens on the Unix socket SO
 from the pytest worker that started it) reaches end of file. A request is one JSON message, with the command's
 stdin, stdout and stderr file descriptors attached (SCM_RIGHTS): {"argv": [-c CODE | -m MODULE | SCRIPT, *args],
 "orig_argv", "cwd", "env", "start_new_session"}. The server answers {"pid": PID} once forked and {"status": WAIT
-STATUS} once it has reaped the child, then closes the connection.
+STATUS, "cpu": CPU SECONDS} once it has reaped the child (its CPU: user + system, with that of the processes it
+waited for), then closes the connection.
 
 The child leaves the server loop and runs the command at the top level of this script, so that its end is an
 interpreter's own: atexit handlers, non-daemon threads joined, streams flushed, SystemExit's code, an uncaught
 exception's traceback and exit code 1, an uncaught KeyboardInterrupt ending it by SIGINT. The server imports nothing
 of paranmt (nor anything that reads the environment at import in a way a request could change: the client sends
 such requests to a fresh interpreter) and runs no thread: forking a process with other threads is unsafe."""
+import gc
 import io
 import json
 import os
@@ -50,10 +52,11 @@ def serve() -> dict:
             sys.exit(0)
         for pidfd in [fd for fd in readable if fd in waiting]:
             pid, connection, _ = waiting.pop(pidfd)
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
             os.close(pidfd)
             try:
-                connection.sendall(json.dumps({"status": status}).encode() + b"\n")
+                connection.sendall(json.dumps({"status": status, "cpu": usage.ru_utime + usage.ru_stime}).encode()
+                                   + b"\n")
             except OSError:
                 pass            # the requester is gone
             connection.close()
@@ -66,6 +69,7 @@ def serve() -> dict:
             assert threads() == 1, f"the warm server runs {threads()} threads: it must not fork"
             sys.stdout.flush()
             sys.stderr.flush()
+            gc.freeze()         # the child's collections skip the server's objects (copying their pages)
             pid = os.fork()
             if pid == 0:
                 for fd, (_, other, _) in waiting.items():
