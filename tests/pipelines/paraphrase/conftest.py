@@ -10,6 +10,7 @@ real pairs, weak on purpose, for the plumbing).
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -23,8 +24,7 @@ from paranmt.transforms.shards import ParquetShardWriter
 PAIRS = 40
 
 
-@pytest.fixture(scope="session")
-def sick_pairs(shared_data, repo) -> list[dict]:
+def parsed_sick_pairs(shared_data: Path, repo: Path) -> list[dict]:
     with open(shared_data / "sts" / "SICK" / "SICK_trial.txt", encoding="utf-8", newline="") as handle:
         rows = [r for r in csv.DictReader(handle, delimiter="\t") if r["entailment_judgment"] == "ENTAILMENT"]
     rows = rows[:PAIRS]
@@ -35,6 +35,15 @@ def sick_pairs(shared_data, repo) -> list[dict]:
              "ref_parse": linearize(trees[r["sentence_A"]]), "bt_parse": linearize(trees[r["sentence_B"]]),
              "ref_template": template(trees[r["sentence_A"]]), "bt_template": template(trees[r["sentence_B"]])}
             for r in rows]
+
+
+@pytest.fixture(scope="session")
+def sick_pairs(built_once, shared_data, repo) -> list[dict]:
+    """`parsed_sick_pairs`, parsed once per test session (the xdist workers share it as pairs.json)."""
+    def build(root: Path) -> None:
+        (root / "pairs.json").write_text(json.dumps(parsed_sick_pairs(shared_data, repo)), encoding="utf-8")
+
+    return json.loads((built_once("sick-pairs", build) / "pairs.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
