@@ -3,6 +3,8 @@
 
     paranmt build ... --runner dask --dask-workers 2                  a LocalCluster of 2 worker processes (closed
                                                                       at the end; default: one per core)
+    paranmt build ... --runner dask --dask-start-method spawn         its workers each a fresh interpreter (default:
+                                                                      forked from a forkserver, START_METHODS)
     paranmt build ... --runner dask --dask-address tcp://HOST:8786    join a running cluster (Slurm, PBS, SGE or
                                                                       Kubernetes workers: `paranmt cluster-config`)
     DASK_CONFIG=dask-client.yaml paranmt build ... --dask-address tls://HOST:8786    the same over TLS (Dask's
@@ -55,6 +57,7 @@ from apache_beam.runners.worker import statesampler
 from apache_beam.utils import counters
 
 from paranmt.pipelines.runtime.listening import listen_host
+from paranmt.pipelines.runtime.options import START_METHODS
 from paranmt.pipelines.runtime.worker_logging import WorkerLogging
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 
@@ -75,6 +78,17 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
 }
+# How a LocalCluster's nannies start its workers (`--dask-start-method`, options.START_METHODS; Dask's
+# `distributed.worker.multiprocessing-method`): "forkserver" (the default) starts one server process per cluster that
+# imports FORKSERVER_PRELOAD once, then forks every worker (and every replacement of a dead one) from it: a worker
+# costs ~0.1 CPU-s instead of the ~3 CPU-s of a fresh interpreter importing Dask and Beam (benchmarks/RESULTS.md,
+# "Dask worker start (issue 45)"). "spawn" (Dask's default) starts each worker as a fresh interpreter.
+START_METHOD_KEY = "distributed.worker.multiprocessing-method"
+# What every build's workers import; not torch or the model stages (a read/clean-only build's workers never load
+# them, and a worker's resident memory, which its memory limit counts, would hold them from the fork).
+FORKSERVER_PRELOAD = ["distributed", "apache_beam", "paranmt.pipelines.runtime.dask_runner", "paranmt.transforms.stage",
+                      "paranmt.transforms.shards", "paranmt.transforms.io.bitext", "paranmt.transforms.io.readers",
+                      "paranmt.transforms.io.writer", "paranmt.transforms.heartbeat"]
 # The Dask worker resources of `paranmt cluster-config`'s workers: CPU workers advertise CPU=<threads>, GPU workers
 # GPU=<gpus>; a task needing one unit of a resource runs only where that resource is free.
 CPU_RESOURCE, GPU_RESOURCE = "CPU", "GPU"
@@ -82,12 +96,15 @@ CPU_RESOURCE, GPU_RESOURCE = "CPU", "GPU"
 
 class DaskClusterOptions(PipelineOptions):
     """paranmt's Dask option beside Beam's DaskOptions: `--dask_workers N` starts a LocalCluster of N worker
-    processes (one thread each) for this run and closes it at the end."""
+    processes (one thread each) for this run and closes it at the end; `--dask_start_method` says how its workers
+    start (START_METHODS)."""
 
     @classmethod
     def _add_argparse_args(cls, parser):
         parser.add_argument("--dask_workers", type=int, default=None,
                             help="start a LocalCluster of this many worker processes for the run")
+        parser.add_argument("--dask_start_method", choices=START_METHODS, default=START_METHODS[0],
+                            help="how the LocalCluster's nannies start its workers")
 
 
 def accelerator_resources(hints: dict) -> dict[str, int]:
@@ -299,8 +316,9 @@ class DaskPipelineResult(PipelineResult):
 
 
 def close(client, cluster) -> None:
-    """Close the client, then the LocalCluster of the run (if any). Its workers have imported Beam, after which a
-    worker process does not exit on its own and its nanny kills it after 4 s: expected here, so not logged."""
+    """Close the client, then the LocalCluster of the run (if any), then its forkserver (`start_client`). Its
+    workers have imported Beam, after which a worker process does not exit on its own and its nanny kills it after
+    4 s: expected here, so not logged."""
     nanny = logging.getLogger("distributed.nanny")
     level = nanny.level
     nanny.setLevel(logging.ERROR)
@@ -313,6 +331,19 @@ def close(client, cluster) -> None:
                 cluster.close()
     finally:
         nanny.setLevel(level)
+        if getattr(cluster, "paranmt_start_method", None) is not None:
+            end_start_method(cluster.paranmt_start_method)
+            cluster.paranmt_start_method = None
+
+
+def end_start_method(settings) -> None:
+    """Restore the start method `start_client` set (`settings`) and end the cluster's forkserver, if it has one:
+    the next cluster of this process gets a server of its own, forked from this process's environment and standard
+    error as they are then (the watchdog's heartbeat directory, its worker log), as a spawned worker would be."""
+    from multiprocessing import forkserver
+
+    settings.__exit__(None, None, None)
+    forkserver._forkserver._stop()      # multiprocessing's own way to end its server (a no-op when none runs)
 
 
 def _allowed_failures() -> int:
@@ -323,9 +354,11 @@ def _allowed_failures() -> int:
 
 def start_client(options: PipelineOptions):
     """The Dask client of a run, and the LocalCluster it started (None when it joined a running cluster), with
-    LOCAL_CLUSTER_CONFIG."""
+    LOCAL_CLUSTER_CONFIG and the start method of `--dask_start_method` (set until `close()`: a nanny reads it again
+    to start the replacement of a dead worker)."""
     import dask
     from distributed import Client, LocalCluster
+    from distributed.utils import get_mp_context
 
     if logging.getLogger().getEffectiveLevel() > logging.DEBUG:     # distributed sets INFO when imported; -v keeps it
         logging.getLogger("distributed").setLevel(logging.WARNING)
@@ -345,10 +378,20 @@ def start_client(options: PipelineOptions):
     # (pipelines/runtime/listening.py); no dashboard; the scheduler's HTTP routes (health, metrics) on a free port
     # of 127.0.0.1, not Dask's 8787, which another user's cluster may hold (Dask then warns on the console)
     host = (listen_host() or "127.0.0.1").strip("[]")
-    with dask.config.set(LOCAL_CLUSTER_CONFIG):     # read when the scheduler and nannies start (and by the workers)
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                               host=host, dashboard_address=None,
-                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, silence_logs=logging.WARNING)
+    method = options.view_as(DaskClusterOptions).dask_start_method
+    settings = dask.config.set({START_METHOD_KEY: method})
+    if method == "forkserver":      # Dask's own preload (its optional packages: pandas, lz4...) replaced by ours
+        get_mp_context().set_forkserver_preload(FORKSERVER_PRELOAD)
+    try:
+        with dask.config.set(LOCAL_CLUSTER_CONFIG):     # read when the scheduler and nannies start (and by the workers)
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                   host=host, dashboard_address=None,
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                                   silence_logs=logging.WARNING)
+    except BaseException:
+        end_start_method(settings)
+        raise
+    cluster.paranmt_start_method = settings
     try:
         return Client(cluster, **{k: v for k, v in connect.items() if k in ("name", "connection_limit")}), cluster
     except BaseException:

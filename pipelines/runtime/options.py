@@ -17,7 +17,10 @@ LOCAL_RUNNERS = {None, "DirectRunner", "direct", "FnApiRunner", "BundleBasedDire
                  "PrismRunner", "prism"}
 DASK_RUNNER = "paranmt.pipelines.runtime.dask_runner.ParanmtDaskRunner"
 # paranmt's Dask flags -> the Beam options of DASK_RUNNER (pipelines/runtime/dask_runner.py)
-DASK_FLAGS = {"dask-address": "dask_client_address", "dask-workers": "dask_workers"}
+DASK_FLAGS = {"dask-address": "dask_client_address", "dask-workers": "dask_workers",
+              "dask-start-method": "dask_start_method"}
+# `--dask-start-method`: how a LocalCluster's nannies start its workers (dask_runner.py, FORKSERVER_PRELOAD)
+START_METHODS = ("forkserver", "spawn")
 
 
 def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing") -> PipelineOptions:
@@ -61,8 +64,9 @@ def pipeline_options(beam_args: list[str], running_mode: str = "multi_processing
 def dask_arguments(args: list[str]) -> list[str]:
     """`args` with paranmt's Dask flags as the Beam options of the Dask runner: `--runner dask` (or `DaskRunner`,
     Beam's class path) -> paranmt's runner, `--dask-address A` -> `--dask_client_address=A`, `--dask-workers N` ->
-    `--dask_workers=N`; a Dask flag alone implies `--runner dask`. ConfigError for a Dask flag beside another
-    runner, for both flags at once, and MissingExtra when the `dask` extra is not installed."""
+    `--dask_workers=N`, `--dask-start-method M` -> `--dask_start_method=M`; a Dask flag alone implies `--runner
+    dask`. ConfigError for a Dask flag beside another runner, for --dask-address with a LocalCluster's flag, for a
+    start method not in START_METHODS, and MissingExtra when the `dask` extra is not installed."""
     out, flags, runner, i = [], {}, None, 0
     while i < len(args):
         name, sep, value = args[i].partition("=")
@@ -82,8 +86,14 @@ def dask_arguments(args: list[str]) -> list[str]:
     dask = runner in ("dask", "DaskRunner", "apache_beam.runners.dask.dask_runner.DaskRunner", DASK_RUNNER)
     if flags and runner is not None and not dask:
         raise ConfigError(f"--{' --'.join(k.replace('_', '-') for k in flags)} need(s) --runner dask, not {runner}")
-    if len(flags) > 1 and "dask_workers" in flags:
+    if "dask_client_address" in flags and "dask_workers" in flags:
         raise ConfigError("--dask-address joins a running cluster and --dask-workers starts one: give one of them")
+    if "dask_client_address" in flags and "dask_start_method" in flags:
+        raise ConfigError("--dask-start-method is how a LocalCluster (--dask-workers) starts its workers; a joined "
+                          "cluster's (--dask-address) are started by their own nannies: drop it")
+    if flags.get("dask_start_method", START_METHODS[0]) not in START_METHODS:
+        raise ConfigError(f"--dask-start-method expects one of {', '.join(START_METHODS)}, got "
+                          f"{flags['dask_start_method']!r}")
     if "dask_workers" in flags and not (flags["dask_workers"].isdigit() and int(flags["dask_workers"]) > 0):
         raise ConfigError(f"--dask-workers expects a number of worker processes >= 1, got {flags['dask_workers']!r}")
     if not (dask or flags):

@@ -56,8 +56,11 @@ from paranmt.transforms.heartbeat import DIR_VARIABLE, MEMORY_VARIABLE, OVER_MEM
 
 BEAM_EXIT_REPORT = re.compile(r"Worker subprocess exited with return code (-?\d+)")
 BEAM_WORKER_MODULE = "apache_beam.runners.worker.sdk_worker_main"
-DASK_WORKER_START = "spawn_main"     # a LocalCluster's nanny starts each worker with multiprocessing's spawn
-RESOURCE_TRACKER = "multiprocessing.resource_tracker"  # the helper process that unlinks spawn's semaphores
+DASK_WORKER_START = "spawn_main"     # a LocalCluster's worker started with multiprocessing's spawn runs it
+# A LocalCluster's forkserver (`--dask-start-method forkserver`, pipelines/runtime/dask_runner.py): the workers it forks
+# keep its command line; the server itself is a child of the launcher, not a worker
+FORKSERVER = "multiprocessing.forkserver"
+RESOURCE_TRACKER = "multiprocessing.resource_tracker"  # the helper process that unlinks the nannies' semaphores
 # Threads of Beam's local runner whose exceptions only repeat that a worker went away (the grpc streams of the
 # dead worker); the watchdog says it once, in its own line.
 BEAM_CHANNEL_THREADS = ("run_worker", "beam_control_read", "read_grpc_client_inputs", "read_state",
@@ -142,12 +145,21 @@ def is_beam_worker(process: psutil.Process) -> bool:
 
 
 def is_dask_worker(process: psutil.Process) -> bool:
-    """A worker process of the Dask LocalCluster this process started (multiprocessing's spawn)."""
-    return any(DASK_WORKER_START in part for part in command_line(process))
+    """A worker process of a Dask LocalCluster: spawned (its command line runs multiprocessing's spawn_main), or
+    forked by the cluster's forkserver (the server's command line, and the server its parent: the server itself,
+    the launcher's child, is not a worker)."""
+    line = " ".join(command_line(process))
+    if FORKSERVER not in line:
+        return DASK_WORKER_START in line
+    try:
+        parent = process.parent()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+        return False
+    return parent is not None and FORKSERVER in " ".join(command_line(parent))
 
 
 def is_resource_tracker(process: psutil.Process) -> bool:
-    """multiprocessing's resource tracker (started by this process for a LocalCluster's spawned workers). A stop
+    """multiprocessing's resource tracker (started by this process for a LocalCluster's workers). A stop
     leaves it alive: it ignores SIGINT and SIGTERM and exits by itself once this process has ended, unlinking the
     named semaphores of the nannies' queues (/dev/shm) that os._exit leaves; killed, it leaked them, and the nanny
     thread dropping a dead worker's queue before os._exit found it gone and printed `UserWarning: resource_tracker:

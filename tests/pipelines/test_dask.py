@@ -13,7 +13,9 @@ import pytest
 from apache_beam.options.pipeline_options import StandardOptions
 
 from paranmt.pipelines.cli import main
+from paranmt.pipelines.runtime.dask_runner import close, start_client
 from paranmt.pipelines.runtime.options import DASK_RUNNER, pipeline_options, runs_remotely
+from paranmt.pipelines.runtime.watchdog import is_dask_worker, is_resource_tracker
 
 
 def cli(*args):
@@ -106,7 +108,7 @@ def test_a_worker_killed_mid_build_loses_and_doubles_nothing(both_runners, small
         deadline = time.time() + 600
         while time.time() < deadline and not killed:
             workers = [p for p in psutil.Process().children(recursive=True)
-                       if "spawn_main" in " ".join(p.cmdline()) and p.cpu_times().user > 0.5]
+                       if is_dask_worker(p) and p.cpu_times().user > 0.5]
             done = len(list(out.glob("*.parquet"))) if out.exists() else 0
             if workers and done >= 1:    # the first shard is written, the others are being made
                 os.kill(workers[0].pid, signal.SIGKILL)
@@ -154,6 +156,10 @@ def test_dask_flags_pick_the_runner_and_where_its_workers_are(given, runner, rem
     (["--runner", "DirectRunner", "--dask-workers", "2"], "--dask-workers need(s) --runner dask, not DirectRunner"),
     (["--dask-workers", "2", "--dask-address", "tcp://h:8786"], "give one of them"),
     (["--runner", "dask", "--dask-workers", "0"], "--dask-workers expects a number of worker processes >= 1"),
+    (["--dask-workers", "2", "--dask-start-method", "fork"],
+     "--dask-start-method expects one of forkserver, spawn, got 'fork'"),
+    (["--dask-address", "tcp://h:8786", "--dask-start-method", "spawn"],
+     "--dask-start-method is how a LocalCluster (--dask-workers) starts its workers"),
     (["--runner", "dask", "--dask-address", "tcp://127.0.0.1:9", "--dask_connection_timeout=2"],
      "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
     (["--runner", "dask", "--dask-address", "tls://127.0.0.1:9"],
@@ -164,6 +170,46 @@ def test_bad_dask_flags_are_one_line_and_exit_2(sample_dir, tmp_path, capsys, fl
                "--output", tmp_path / "out", *flags) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+
+
+def running(process: psutil.Process) -> bool:
+    """Still running: not ended (a zombie has ended: its parent has yet to reap it; a killed forkserver's workers
+    are reaped by whichever process adopts them)."""
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+@pytest.mark.parametrize("method, workers", [("forkserver", 2), ("spawn", 1)])
+def test_a_local_clusters_workers_start_as_asked_and_nothing_outlives_it(method, workers):
+    """forkserver (the default): the workers are forked by one server process, this process's child, which the
+    watchdog does not take for a worker; killed, the nannies take their workers for dead and start new ones from a
+    new server, and the tasks run. spawn: each worker is this process's child. Either way nothing is left after the
+    cluster, and the start method is Dask's default again."""
+    import dask
+
+    def descendants():
+        return psutil.Process().children(recursive=True)
+
+    before = {p.pid for p in descendants()}       # what earlier tests left (their DirectRunner's processes...)
+    client, cluster = start_client(pipeline_options(["--dask-workers", str(workers)] +
+                                                    (["--dask-start-method", method] if method == "spawn" else [])))
+    try:
+        started = [p for p in descendants() if p.pid not in before and is_dask_worker(p)]
+        (parent,) = {psutil.Process(p.ppid()) for p in started}
+        assert len(started) == workers
+        if method == "spawn":
+            assert parent.pid == os.getpid()
+        else:
+            assert parent.ppid() == os.getpid() and not is_dask_worker(parent)
+            parent.kill()
+        assert len(client.gather(client.map(lambda _: os.getpid(), range(4), pure=False))) == 4
+        seen = started + [p for p in descendants() if p.pid not in before and not is_resource_tracker(p)]
+    finally:
+        close(client, cluster)
+    assert not [p for p in seen + [parent] if p.pid != os.getpid() and running(p)]
+    assert dask.config.get("distributed.worker.multiprocessing-method") == "spawn"
 
 
 def test_on_a_joined_cluster_translate_runs_on_the_gpu_worker_only(tmp_path, small_folder, repo):
