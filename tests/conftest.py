@@ -168,8 +168,8 @@ def signal_when():
     def run(argv: list[str], ready, signum: int, setup: str = "") -> tuple[int, str]:
         code = ("import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + setup +
                 "\nfrom paranmt.pipelines.cli import main\nsys.exit(main(sys.argv[1:]))")
-        process = subprocess.Popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+        process = warm.popen([sys.executable, "-c", code, *argv], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, start_new_session=True)
         deadline = time.time() + 240
         while not ready() and process.poll() is None and time.time() < deadline:
             time.sleep(0.01)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+import warm
 import yaml
 
 from paranmt.pipelines.cli import main
@@ -208,8 +209,8 @@ def test_a_tls_cluster_from_the_written_scripts_serves_only_clients_with_its_cer
                        "client.wait_for_workers(1, timeout=60)\n"
                        "print(client.submit(sum, [1, 2]).result(), client.scheduler.address)\n"
                        "close(client, None)\n")
-        done = subprocess.run([sys.executable, "-c", client_code], capture_output=True, text=True, timeout=120,
-                              env={**os.environ, "DASK_CONFIG": str(out / "dask-client.yaml")})
+        done = warm.run([sys.executable, "-c", client_code], capture_output=True, text=True, timeout=120,
+                        env={**os.environ, "DASK_CONFIG": str(out / "dask-client.yaml")})
         assert done.stdout.split() == ["3", address], done.stderr[-2000:]
         with pytest.raises((OSError, TimeoutError)):
             Client(address.replace("tls://", "tcp://"), timeout=3)

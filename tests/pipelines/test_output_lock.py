@@ -7,6 +7,7 @@ import sys
 import time
 
 import pytest
+import warm
 
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.runtime.output_lock import OutputLock
@@ -37,8 +38,8 @@ def test_a_second_build_on_an_output_in_use_is_one_line_and_exit_2(tmp_path, sam
     out = tmp_path / "out"
     args = ["build", "--input", str(sample_dir / "*"), "--format", "moses", "--output", str(out),
             "--stages", "read,clean", "--shard-rows", "20"]
-    first = subprocess.Popen([sys.executable, "-m", "paranmt.pipelines.cli", *args, *IN_MEMORY],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    first = warm.popen([sys.executable, "-m", "paranmt.pipelines.cli", *args, *IN_MEMORY], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while not (out / "__paranmt__" / "lock.json").exists() and time.time() < deadline:
         time.sleep(0.05)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+import warm
 
 from paranmt.pipelines.cli import main
 from paranmt.pipelines.runtime.building.progress import Progress
@@ -53,8 +54,7 @@ def undisturbed(undisturbed_build):
 
 
 def start(command: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    return warm.popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 
 def first_shard(process: subprocess.Popen, out: Path, timeout: float = 180) -> None:
@@ -89,8 +89,8 @@ def resume_as_printed(line: str, out: Path, expected: dict, change: tuple[str, s
     if in_process:
         assert main(command[1:]) == 0
     else:
-        done = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *command[1:]], capture_output=True,
-                              text=True, timeout=600)
+        done = warm.run([sys.executable, "-m", "paranmt.pipelines.cli", *command[1:]], capture_output=True, text=True,
+                        timeout=600)
         assert done.returncode == 0, done.stderr[-2000:]
     assert shard_bytes(out) == expected
     assert not list(out.rglob(".*tmp-*")) and not (out / "__paranmt__" / "lock.json").exists()
@@ -140,9 +140,8 @@ def test_a_stage_that_crashes_its_process_stops_the_build_in_one_line(tmp_path, 
 def test_a_build_whose_console_is_gone_still_stops(tmp_path, sample_dir):
     """The reader of stderr went away (a closed pipe): the stop cannot print, and still ends the build."""
     out = tmp_path / "out"
-    process = subprocess.Popen([sys.executable, str(FAULTY_BUILD), f"abort-at={MARKED}",
-                                *build_args(sample_dir, out), *MULTI], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, start_new_session=True)
+    process = warm.popen([sys.executable, str(FAULTY_BUILD), f"abort-at={MARKED}", *build_args(sample_dir, out), *MULTI],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     process.stderr.close()
     try:
         assert process.wait(timeout=240) == 1
@@ -311,13 +310,13 @@ def test_worker_warnings_stay_off_the_console_unless_verbose(tmp_path, sample_di
     for suffix in ("cs", "en"):
         lines = (sample_dir / f"tatoeba-every13th.{suffix}").read_text(encoding="utf-8").splitlines(keepends=True)
         (tmp_path / "in" / f"tatoeba-every13th.{suffix}").write_text("".join(lines[:100]), encoding="utf-8")
-    quiet = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(tmp_path / "in", tmp_path / "a"),
-                            *MULTI], capture_output=True, text=True)
+    quiet = warm.run([sys.executable, "-m", "paranmt.pipelines.cli", *build_args(tmp_path / "in", tmp_path / "a"),
+                      *MULTI], capture_output=True, text=True)
     assert quiet.returncode == 0 and quiet.stderr == ""
     log = (tmp_path / "a" / "__paranmt__" / "workers.log").read_text()
     assert "Discarding unparseable args" in log
-    verbose = subprocess.run([sys.executable, "-m", "paranmt.pipelines.cli", "-v",
-                              *build_args(tmp_path / "in", tmp_path / "b"), *MULTI], capture_output=True, text=True)
+    verbose = warm.run([sys.executable, "-m", "paranmt.pipelines.cli", "-v",
+                        *build_args(tmp_path / "in", tmp_path / "b"), *MULTI], capture_output=True, text=True)
     assert verbose.returncode == 0 and "Discarding unparseable args" in verbose.stderr
 
 

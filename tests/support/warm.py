@@ -35,7 +35,7 @@ PRELOAD = ("numpy", "pandas", "pyarrow", "pyarrow.parquet", "torch", "apache_bea
            "apache_beam.io.parquetio", "sentencepiece", "ctranslate2", "sacremoses", "psutil", "yaml", "regex")
 # Environment variables (by prefix) that the interpreter or those modules read as they start and import: a request
 # whose value differs from the server's runs fresh.
-IMPORT_TIME = ("PYTHON", "OMP_", "MKL_", "OPENBLAS_", "KMP_", "GOMP_", "LD_", "MALLOC", "TORCH", "PYTORCH", "CUDA",
+IMPORT_TIME = ("PYTHON", "OMP_", "MKL_", "OPENBLAS_", "GOMP_", "LD_", "MALLOC", "TORCH", "PYTORCH", "CUDA",
                "NUMPY", "NPY_", "ARROW", "JE_", "BEAM", "LANG", "LC_", "TMPDIR", "HOME", "XDG_")
 # The Popen keyword arguments a warm start honours, with the values of theirs it cannot honour.
 TAKEN = {"stdin": (), "stdout": (), "stderr": (), "text": (), "universal_newlines": (), "encoding": (),
