@@ -71,6 +71,10 @@ log = logging.getLogger(__name__)
 # - the statistical profiler of each worker (a stack sample of every thread every 10 ms, for the dashboard, which a
 #   run does not start), the event loops' 20 ms tick (a warning when a loop blocks), the memory monitors' 100 ms
 #   and the system monitor's 500 ms polls: together ~4 CPU-seconds a minute for an idle 2-worker cluster, 0.7 here.
+# What a LocalCluster's nannies set in their parent's os.environ (`restore_environ`): the variables of Dask's
+# pre-spawn environment, the hash seed they add to it, and the parent pid of distributed's process titles.
+PRE_SPAWN_ENVIRON = "distributed.nanny.pre-spawn-environ"
+NANNY_ENVIRON = ("PYTHONHASHSEED", "__DASK_PARENT_PID")
 LOCAL_CLUSTER_CONFIG = {
     "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
     "distributed.worker.profile.enabled": False,
@@ -334,6 +338,21 @@ def close(client, cluster) -> None:
         if getattr(cluster, "paranmt_start_method", None) is not None:
             end_start_method(cluster.paranmt_start_method)
             cluster.paranmt_start_method = None
+        if getattr(cluster, "paranmt_environ", None) is not None:
+            restore_environ(cluster.paranmt_environ)
+            cluster.paranmt_environ = None
+
+
+def restore_environ(environ: dict) -> None:
+    """Give the variables of `environ` (name -> value, None: unset) their values again. A LocalCluster's nannies set
+    their pre-spawn environment (OMP_NUM_THREADS=1, MKL_NUM_THREADS=1, OPENBLAS_NUM_THREADS=1, PYTHONHASHSEED, ...)
+    and __DASK_PARENT_PID in THIS process's os.environ as they start workers and leave them there: without this, a
+    build run from Python would leave its caller's torch and numpy on one thread for the rest of the session."""
+    for key, value in environ.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
 
 
 def end_start_method(settings) -> None:
@@ -384,14 +403,16 @@ def start_client(options: PipelineOptions):
         get_mp_context().set_forkserver_preload(FORKSERVER_PRELOAD)
     try:
         with dask.config.set(LOCAL_CLUSTER_CONFIG):     # read when the scheduler and nannies start (and by the workers)
+            environ = {key: os.environ.get(key) for key in (*dask.config.get(PRE_SPAWN_ENVIRON), *NANNY_ENVIRON)}
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    host=host, dashboard_address=None,
                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                    silence_logs=logging.WARNING)
     except BaseException:
         end_start_method(settings)
+        restore_environ(environ)
         raise
-    cluster.paranmt_start_method = settings
+    cluster.paranmt_start_method, cluster.paranmt_environ = settings, environ
     try:
         return Client(cluster, **{k: v for k, v in connect.items() if k in ("name", "connection_limit")}), cluster
     except BaseException:

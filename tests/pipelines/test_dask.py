@@ -130,11 +130,14 @@ def test_a_worker_killed_mid_build_loses_and_doubles_nothing(both_runners, small
 
 def test_resume_on_dask_makes_only_the_missing_shards(small_input, tmp_path):
     """(The build to resume is the DirectRunner's: --resume takes any runner's shards, and the Dask run under test
-    is the resume.)"""
+    is the resume.) The run leaves the caller's environment as it found it: Dask's nannies set OMP_NUM_THREADS=1,
+    PYTHONHASHSEED... in their parent's os.environ (dask_runner.restore_environ)."""
     out = tmp_path / "resumed"
     assert cli("build", *small_input, "--output", out, "--stages", "read,clean", *DIRECT) == 0
     (out / "tatoeba-every13th.00001.parquet").unlink()
+    environ = dict(os.environ)
     assert cli("build", *small_input, "--output", out, "--stages", "read,clean", "--resume", *TWO_WORKERS) == 0
+    assert dict(os.environ) == environ
     assert metrics(out)["beam_counters"]["clean/rows_in"] == 20     # one shard made again
     assert metrics(out)["read"] == 80
 

@@ -23,11 +23,18 @@ import socket
 import sys
 
 SOCKET, PRELOAD = sys.argv[1], [name for name in sys.argv[2].split(",") if name]
-# pyarrow's jemalloc (not its default memory pool) starts a background thread when loaded unless told not to.
-os.environ["JE_ARROW_MALLOC_CONF"] = "background_thread:false"
+# pyarrow's jemalloc (not its default memory pool) starts a background thread when loaded unless told not to, and
+# numpy's OpenBLAS starts one per core beyond the first unless told to use one (its thread count is fixed when it is
+# loaded: without OPENBLAS_NUM_THREADS or OMP_NUM_THREADS, e.g. one test file run without xdist, the children run
+# numpy's BLAS on one thread; results are the same). The environment is restored before any request.
+IMPORT_ONLY = {"JE_ARROW_MALLOC_CONF": "background_thread:false"}
+if "OPENBLAS_NUM_THREADS" not in os.environ and "OMP_NUM_THREADS" not in os.environ:
+    IMPORT_ONLY["OPENBLAS_NUM_THREADS"] = "1"
+os.environ.update(IMPORT_ONLY)
 for name in PRELOAD:
     __import__(name)
-del os.environ["JE_ARROW_MALLOC_CONF"]
+for name in IMPORT_ONLY:
+    del os.environ[name]
 HANDLERS = {number: signal.getsignal(number) for number in signal.valid_signals()
             if number not in (signal.SIGKILL, signal.SIGSTOP) and signal.getsignal(number) is not None}
 
