@@ -85,7 +85,7 @@ LOCAL_CLUSTER_CONFIG = {
 # How a LocalCluster's nannies start its workers (`--dask-start-method`, options.START_METHODS; Dask's
 # `distributed.worker.multiprocessing-method`): "forkserver" (the default) starts one server process per cluster that
 # imports FORKSERVER_PRELOAD once, then forks every worker (and every replacement of a dead one) from it: a worker
-# costs ~0.1 CPU-s instead of the ~3 CPU-s of a fresh interpreter importing Dask and Beam (benchmarks/RESULTS.md,
+# costs ~0.4 CPU-s instead of the ~4.4 CPU-s of a fresh interpreter importing Dask and Beam (benchmarks/RESULTS.md,
 # "Dask worker start (issue 45)"). "spawn" (Dask's default) starts each worker as a fresh interpreter.
 START_METHOD_KEY = "distributed.worker.multiprocessing-method"
 # What every build's workers import; not torch or the model stages (a read/clean-only build's workers never load
