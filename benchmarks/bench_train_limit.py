@@ -43,8 +43,7 @@ CPU-second beside pairs (instances, sentence pairs) per CPU-second. What the FLO
 convolutions and attention (torch's CPU flash attention `_scaled_dot_product_flash_attention_for_cpu`, which its
 table lacks, counted by the same formula as its other fused attentions); not the elementwise work (activations,
 softmax, layer norm, dropout, the copy mechanism's scatter), the embedding lookups and their gradients, the
-optimizer, nor the data's preparation: those show in `--profile`. A packed LSTM (the SCPN's BiLSTM encoders) runs
-ATen's step loop of `addmm`s on the CPU, which the counter sees.
+optimizer, nor the data's preparation: those show in `--profile`.
 `--profile` adds, per row, the top torch operators of the timed steps by self CPU time (torch.profiler), which say
 where the time goes. Threads: torch's intra-op threads and numpy's BLAS (threadpoolctl) are set to each --threads
 value in turn.

@@ -32,6 +32,8 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from paranmt.models.recurrence import length_order
+
 ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu, "linear": lambda v: v}
 
 
@@ -66,10 +68,8 @@ def sorted_rows(mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, list[in
     `inverse` undoes it, and active[t] is the number of sorted rows still inside their sentence at position t
     (a shrinking prefix), for t up to the longest length."""
     lengths = (mask > 0).sum(1).cpu()
-    order = torch.argsort(lengths, descending=True, stable=True)
+    order, inverse = length_order(lengths)
     active = (lengths[order][None, :] > torch.arange(int(lengths.max()) if len(lengths) else 0)[:, None]).sum(1)
-    inverse = torch.empty_like(order)
-    inverse[order] = torch.arange(len(order))
     return order.to(mask.device), inverse.to(mask.device), active.tolist()
 
 

@@ -23,14 +23,14 @@ GRAN family (P17; gates g = sigmoid(W_x x_t + W_h h_t + b) unless stated; dim = 
 Means run over the real (unpadded) positions; an empty sentence embeds to the zero vector. Dropout (probability
 `dropout`) acts on the unit embeddings; word dropout drops whole units (never all units of a sentence).
 
-How they run: a batch is cut into length buckets (rows sorted by length, BUCKET_ROWS a bucket, each padded to its
-longest; every formula above is row by row), and each bucket is embedded and composed on its own. torch's LSTM
-takes the bucket as padded input, which on the CPU is oneDNN's fused LSTM layer forward and backward (a packed
-sequence would be ATen's step loop, whose backward zero-fills a full-size gradient per step); a row's states at
-its real positions do not depend on the padding after them, and the backward direction runs over each row
-reversed within its length. The GRANs' gates read those states at all positions at once; `gran-3`'s scan is
-the closed form a_T = sum_t g_1,t * x_t * prod_{s > t} g_2,s (the products as exp of suffix sums of
-log g_2); `gran-4` and the cells step over the rows still inside their sentence (models/encoders/cells.py).
+How they run: a batch is cut into length buckets (models/recurrence.py `length_buckets`: rows sorted by length,
+BUCKET_ROWS a bucket, each padded to its longest; every formula above is row by row), and each bucket is embedded
+and composed on its own. torch's LSTM takes the bucket as padded input (models/recurrence.py `lstm_states`), which
+on the CPU is oneDNN's fused LSTM layer forward and backward (a packed sequence would be ATen's step loop, whose
+backward zero-fills a full-size gradient per step); a row's states at its real positions do not depend on the
+padding after them, and the backward direction runs over each row reversed within its length. The GRANs' gates
+read those states at all positions at once; `gran-3`'s scan is the closed form a_T = sum_t g_1,t * x_t *
+prod_{s > t} g_2,s (the products as exp of suffix sums of log g_2); `gran-4` and the cells step over the rows still inside their sentence (models/encoders/cells.py).
 """
 from __future__ import annotations
 
@@ -41,8 +41,7 @@ from torch import nn
 
 from paranmt.models.encoders.base import FeaturizedEncoder
 from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM, TwoGateScan, run_sorted
-
-BUCKET_ROWS = 64       # rows per length bucket (measured, 400 sentences: 25-100 rows cost a third of one bucket)
+from paranmt.models.recurrence import length_buckets, lstm_states
 
 
 class RecurrentEncoder(FeaturizedEncoder):
@@ -96,13 +95,8 @@ class RecurrentEncoder(FeaturizedEncoder):
             padded, lengths = self._drop_words(padded, lengths)
         if not len(lengths):
             return self.embedding.weight.new_zeros(0, self.dim)
-        order = torch.argsort(lengths, descending=True, stable=True)
-        parts = []
-        for rows in order.split(BUCKET_ROWS):
-            longest = max(1, int(lengths[rows[0]]))
-            parts.append(self._embed_bucket(padded[rows, :longest], lengths[rows]))
-        inverse = torch.empty_like(order)
-        inverse[order] = torch.arange(len(order))
+        buckets, inverse = length_buckets(lengths)
+        parts = [self._embed_bucket(padded[rows, :longest], lengths[rows]) for rows, longest in buckets]
         return torch.cat(parts)[inverse.to(parts[0].device)]
 
     def _embed_bucket(self, padded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -117,21 +111,10 @@ class RecurrentEncoder(FeaturizedEncoder):
         raise NotImplementedError
 
     def lstm_states(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """torch LSTM over the real positions: states [n, T, hidden * directions], 0 at padded positions (a row of
-        length 0 runs over its first position, as one of length 1); padded input (module docstring), the backward
-        direction over each row reversed within its length (the same index reverses it back)."""
-        lengths = lengths.clamp_min(1)
-        mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None])[..., None].to(x.device)
-        if not self.bidirectional:
-            return self.lstm(x)[0] * mask
-        zeros = x.new_zeros(1, x.shape[0], self.hidden)
-        forward_weights, backward_weights = self.lstm.all_weights
-        forward = torch.lstm(x, (zeros, zeros), forward_weights, True, 1, 0.0, self.training, False, True)[0]
-        steps = torch.arange(x.shape[1])[None, :]
-        reverse = torch.where(steps < lengths[:, None], lengths[:, None] - 1 - steps, steps).to(x.device)
-        backward = torch.lstm(x.gather(1, reverse[..., None].expand_as(x)), (zeros, zeros), backward_weights, True,
-                              1, 0.0, self.training, False, True)[0]
-        return torch.cat([forward, backward.gather(1, reverse[..., None].expand_as(backward))], dim=2) * mask
+        """`self.lstm` over the real positions: states [n, T, hidden * directions], 0 at padded positions
+        (models/recurrence.py `lstm_states`: padded input, the backward direction over each row reversed within its
+        length)."""
+        return lstm_states(self.lstm, x, lengths)
 
     @staticmethod
     def mean_over(outputs: torch.Tensor, mask: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

@@ -42,12 +42,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import torch
+import torch.nn.functional as F
 from torch import nn
-from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paranmt.models.files import reading
 from paranmt.models.generation.paraphraser import DESCRIPTOR, Paraphraser
 from paranmt.models.generation.units import BOS, EOS, PAD, ParseUnits, SentencePieceUnits, balance_parse
+from paranmt.models.recurrence import length_buckets, lstm_states
 
 
 @dataclass
@@ -67,6 +68,12 @@ class SCPNSizes:
 
 
 class BiLSTMEncoder(nn.Module):
+    """The sentence and parse encoders: h_i = [forward LSTM state ; backward LSTM state] at each real position i of
+    a row (hidden / 2 per direction; the backward direction starts at the row's last real unit), 0 at the padding;
+    a row of length 0 runs over its first position. How it runs: in length buckets of padded input
+    (models/recurrence.py), so that on the CPU torch runs oneDNN's fused LSTM layer instead of a packed sequence's
+    step loop; the same states as the LSTM over the rows as a packed sequence."""
+
     def __init__(self, embed_dim: int, hidden: int):
         super().__init__()
         if hidden % 2:
@@ -74,10 +81,13 @@ class BiLSTMEncoder(nn.Module):
         self.lstm = nn.LSTM(embed_dim, hidden // 2, batch_first=True, bidirectional=True)
 
     def forward(self, embedded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        packed = pack_padded_sequence(embedded, lengths.cpu().clamp(min=1), batch_first=True, enforce_sorted=False)
-        states, _ = self.lstm(packed)
-        states, _ = pad_packed_sequence(states, batch_first=True, total_length=embedded.size(1))
-        return states
+        """embedded (B, S, embed_dim), lengths (B) -> states (B, S, hidden)."""
+        lengths = lengths.cpu()
+        buckets, inverse = length_buckets(lengths)
+        total, device = embedded.size(1), embedded.device
+        parts = [F.pad(lstm_states(self.lstm, embedded[rows.to(device), :longest], lengths[rows]),
+                       (0, 0, 0, total - longest)) for rows, longest in buckets]
+        return torch.cat(parts)[inverse.to(device)]
 
 
 def masked_softmax(scores: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -13,8 +13,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paranmt.models.encoders import RECURRENT_KINDS, create_encoder, load_encoder
 from paranmt.models.encoders.cells import ElmanRNN, PeepholeLSTM, TwoGateScan, run_sorted
-from paranmt.models.encoders.recurrent import (BUCKET_ROWS, GRAN3Encoder, GRAN4Encoder, LSTMLastEncoder,
-                                               RecurrentEncoder)
+from paranmt.models.encoders.recurrent import GRAN3Encoder, GRAN4Encoder, LSTMLastEncoder, RecurrentEncoder
+from paranmt.models.recurrence import BUCKET_ROWS
 
 
 # ---- the replaced implementation (main before issue 43), verbatim but for the names ----

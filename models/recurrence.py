@@ -1,0 +1,58 @@
+"""torch's LSTM over padded batches of rows of different lengths, run as its fused layer (pure torch; shared by the
+sentence encoders, models/encoders/recurrent.py, and the SCPN's encoders, models/generation/scpn.py).
+
+Rows are left-aligned: a row of length L holds its units at positions 0..L-1 and padding after them.
+- `length_order`: the rows sorted by length, longest first (stable), and the permutation that undoes it.
+- `length_buckets`: that order cut into buckets of BUCKET_ROWS rows, each to be cut to its own longest row, so a
+  batch of mixed lengths computes less padding than padded to its longest row as a whole.
+- `lstm_states`: a one-layer torch LSTM (one or two directions) over the real positions of each row: its states at
+  every position, 0 at the padding; the same states as the LSTM over the rows as a packed sequence. It gives torch
+  padded input, not a packed sequence: on the CPU padded input runs oneDNN's fused LSTM layer forward and backward,
+  a packed sequence ATen's step-by-step loop, whose backward zero-fills and accumulates a full-size gradient for
+  each step (benchmarks/RESULTS.md, "Trainers at the machine's limit"). A row's forward states at its real
+  positions do not depend on the padding after them; the backward direction runs over each row reversed within
+  its length (the same index reverses its states back), so it starts at the row's last real unit.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+BUCKET_ROWS = 64       # rows per length bucket (measured, 400 sentences: 25-100 rows cost a third of one bucket)
+
+
+def length_order(lengths: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(order, inverse) of the rows of lengths [n]: `order` sorts them longest first (stable), `inverse` undoes it
+    (rows in `order`, indexed by `inverse`, are back in their own order)."""
+    order = torch.argsort(lengths, descending=True, stable=True)
+    inverse = torch.empty_like(order)
+    inverse[order] = torch.arange(len(order), device=order.device)
+    return order, inverse
+
+
+def length_buckets(lengths: torch.Tensor, rows: int = BUCKET_ROWS) -> tuple[list[tuple[torch.Tensor, int]],
+                                                                            torch.Tensor]:
+    """The rows of lengths [n] (CPU) in length buckets: ([(a bucket's row indices, its longest length, at least
+    1)], inverse); the buckets' results concatenated in that order and indexed by `inverse` are in the rows' order."""
+    order, inverse = length_order(lengths)
+    return [(bucket, max(1, int(lengths[bucket[0]]))) for bucket in order.split(rows)], inverse
+
+
+def lstm_states(lstm: nn.LSTM, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """`lstm` (one layer, batch first) over the real positions of x [n, T, input]: its states [n, T, hidden *
+    directions] ([forward ; backward] where bidirectional), 0 at the padding; a row of length 0 runs over its first
+    position, as one of length 1. lengths [n] on the CPU. Padded input (module docstring)."""
+    if lstm.num_layers != 1 or not lstm.batch_first or lstm.proj_size:
+        raise ValueError("lstm_states runs a one-layer batch-first LSTM without projection")
+    lengths = lengths.clamp_min(1)
+    mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None])[..., None].to(x.device)
+    if not lstm.bidirectional:
+        return lstm(x)[0] * mask
+    zeros = x.new_zeros(1, x.shape[0], lstm.hidden_size)
+    forward_weights, backward_weights = lstm.all_weights
+    forward = torch.lstm(x, (zeros, zeros), forward_weights, lstm.bias, 1, 0.0, lstm.training, False, True)[0]
+    steps = torch.arange(x.shape[1])[None, :]
+    reverse = torch.where(steps < lengths[:, None], lengths[:, None] - 1 - steps, steps).to(x.device)
+    backward = torch.lstm(x.gather(1, reverse[..., None].expand_as(x)), (zeros, zeros), backward_weights, lstm.bias,
+                          1, 0.0, lstm.training, False, True)[0]
+    return torch.cat([forward, backward.gather(1, reverse[..., None].expand_as(backward))], dim=2) * mask
