@@ -42,6 +42,27 @@ SNIPPETS = {
                 "    print(s.fileno(), s.name, s.mode, s.encoding, s.errors, s.line_buffering, s.write_through,"
                 " s.buffer, getattr(s.buffer, 'raw', None))"),
     "descriptors": "import os; print(sorted(int(fd) for fd in os.listdir('/proc/self/fd'))[:4])",
+    "at-exit-raises": ("import atexit, sys\natexit.register(print, 'after')\natexit.register(int, 'x')\n"
+                       "atexit.register(sys.exit, 5)\nprint('out')\nsys.exit(3)"),
+    "thread-then-exit": ("import sys, threading, time\n"
+                         "threading.Thread(target=lambda: (time.sleep(0.2), print('thread'))).start()\nsys.exit(4)"),
+    "exit-status-range": "print('out')\nraise SystemExit(263)",
+    "exit-status-overflow": "raise SystemExit(2 ** 70)",
+    "keyboard-interrupt": "print('out')\nraise KeyboardInterrupt",
+    "logging-config": ("import logging\nlogging.basicConfig(format='%(levelname)s %(name)s %(message)s',"
+                       " level='INFO')\nlogging.getLogger('x').info('configured')"),
+    "logging-file-handler": ("import logging\nlog = logging.getLogger('snippet')\nlog.propagate = False\n"
+                             "log.addHandler(logging.FileHandler('/dev/stdout', delay=True))\nlog.warning('logged')\n"
+                             "print('printed')"),
+    "logging-shutdown": ("import logging.handlers, sys\nlog = logging.getLogger('snippet')\nlog.propagate = False\n"
+                         "target = logging.StreamHandler(sys.stdout)\n"
+                         "log.addHandler(logging.handlers.MemoryHandler(100, target=target))\n"
+                         "log.warning('flushed by logging.shutdown')\nprint('printed')"),
+    "file-left-open": "print('first')\nf = open(1, 'w', closefd=False)\nf.write('second\\n')",
+    "unflushable-stdout": "import os, sys\nsys.stdout = open(1, 'w', closefd=False)\nprint('lost')\nos.close(1)",
+    "resource-warning": "import warnings\nwarnings.simplefilter('always')\nf = open('/dev/null')\nprint('out')",
+    "fork": ("import os, sys\npid = os.fork()\nif pid == 0:\n    print('child')\n    sys.exit(3)\n"
+             "print('parent', os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))"),
     "spawn-and-subprocess": ("import multiprocessing, subprocess, sys\n"
                              "with multiprocessing.get_context('spawn').Pool(1) as pool:\n"
                              "    print(pool.map(abs, [-1, -2]))\n"
@@ -100,6 +121,22 @@ def test_sigint_is_a_keyboard_interrupt_or_the_handler_the_command_set():
     assert process.stdout.readline() == "handled\n"
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=60) == 5
+
+
+def test_a_process_collected_while_its_child_runs_does_not_stop_the_next_ones():
+    """A WarmPopen collected with its connection while its child runs (a test failed, e.g. timed out: its
+    traceback's cycle) is kept by Popen.__del__ for subprocess's next Popen to poll, which takes it for gone."""
+    process = running("time.sleep(600)")
+    pid = process.pid
+    process.__del__()                       # as the collector finalizes the cycle: first the process (still running),
+    process._answers.close()
+    process._connection.close()             # then its socket
+    del process
+    try:
+        assert warm.run([sys.executable, "-c", "print(1)"], capture_output=True).stdout == b"1\n"
+        assert not [process for process in subprocess._active if isinstance(process, warm.WarmPopen)]
+    finally:
+        os.kill(pid, signal.SIGKILL)
 
 
 def test_sigterm_and_kill_end_it():

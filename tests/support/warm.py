@@ -8,7 +8,8 @@ module saw when first imported, ended when that process exits. The child is the 
 `WarmPopen` returned knows its pid, signals it with os.kill and learns its wait status from the server. What a
 command sees is what a fresh `python` would see (its own argv, environment, working directory, standard streams,
 session, signal handlers and interpreter exit); what differs: the third-party modules of PRELOAD are imported already
-(they count in the child's resident memory), and its parent process is the server.
+(they count in the child's resident memory), its parent process is the server, and it ends without the
+interpreter's teardown of those modules (warm_server.py: what of an interpreter's end it keeps).
 
 Anything else goes to subprocess unchanged, a fresh interpreter: another executable or interpreter options, the
 Popen arguments this launcher does not take (pass_fds, preexec_fn, shell...), an environment that differs from the
@@ -163,6 +164,12 @@ class WarmPopen(subprocess.Popen):
         return True
 
     def _internal_poll(self, _deadstate=None, _waitpid=None, _WNOHANG=None, _ECHILD=None):
+        if self.returncode is None and self._connection.fileno() == -1:
+            # collected with its connection while the child ran (a test that failed: its traceback's cycle), then
+            # kept by Popen.__del__ for subprocess's next Popen to poll: its status cannot come (subprocess's own
+            # ECHILD case)
+            self.returncode = _deadstate
+            return self.returncode
         self._status(0)
         return self.returncode
 
