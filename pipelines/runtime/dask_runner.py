@@ -319,28 +319,38 @@ class DaskPipelineResult(PipelineResult):
         return self._metrics
 
 
-def close(client, cluster) -> None:
-    """Close the client, then the LocalCluster of the run (if any), then its forkserver (`start_client`). Its
-    workers have imported Beam, after which a worker process does not exit on its own and its nanny kills it after
-    4 s: expected here, so not logged."""
+def close(client, cluster: StartedCluster | None) -> None:
+    """Close the client, then the LocalCluster of the run, if it started one (`StartedCluster.close`)."""
+    with contextlib.suppress(Exception):
+        if client is not None:
+            client.close()
+    if cluster is not None:
+        cluster.close()
+
+
+class StartedCluster:
+    """A LocalCluster `start_client` started for one run (`cluster`), and the one place that undoes what starting
+    it changed in this process: `close()` closes the cluster, gives Dask's start method and the variables its nannies
+    set in os.environ their values again (`restore_environ`) and ends its forkserver (`end_forkserver`)."""
+
+    def __init__(self, cluster, undo: contextlib.ExitStack):
+        self.cluster, self._undo = cluster, undo
+
+    def close(self) -> None:
+        self._undo.close()
+
+
+def close_cluster(cluster) -> None:
+    """Close a LocalCluster. Its workers have imported Beam, after which a worker process does not exit on its own
+    and its nanny kills it after 4 s: expected here, so not logged."""
     nanny = logging.getLogger("distributed.nanny")
     level = nanny.level
     nanny.setLevel(logging.ERROR)
     try:
         with contextlib.suppress(Exception):
-            if client is not None:
-                client.close()
-        with contextlib.suppress(Exception):
-            if cluster is not None:
-                cluster.close()
+            cluster.close()
     finally:
         nanny.setLevel(level)
-        if getattr(cluster, "paranmt_start_method", None) is not None:
-            end_start_method(cluster.paranmt_start_method)
-            cluster.paranmt_start_method = None
-        if getattr(cluster, "paranmt_environ", None) is not None:
-            restore_environ(cluster.paranmt_environ)
-            cluster.paranmt_environ = None
 
 
 def restore_environ(environ: dict) -> None:
@@ -355,13 +365,12 @@ def restore_environ(environ: dict) -> None:
             os.environ[key] = value
 
 
-def end_start_method(settings) -> None:
-    """Restore the start method `start_client` set (`settings`) and end the cluster's forkserver, if it has one:
-    the next cluster of this process gets a server of its own, forked from this process's environment and standard
-    error as they are then (the watchdog's heartbeat directory, its worker log), as a spawned worker would be."""
+def end_forkserver() -> None:
+    """End the forkserver of a LocalCluster, if it has one: the next cluster of this process gets a server of its
+    own, forked from this process's environment and standard error as they are then (the watchdog's heartbeat
+    directory, its worker log), as a spawned worker would be."""
     from multiprocessing import forkserver
 
-    settings.__exit__(None, None, None)
     forkserver._forkserver._stop()      # multiprocessing's own way to end its server (a no-op when none runs)
 
 
@@ -372,9 +381,9 @@ def _allowed_failures() -> int:
 
 
 def start_client(options: PipelineOptions):
-    """The Dask client of a run, and the LocalCluster it started (None when it joined a running cluster), with
-    LOCAL_CLUSTER_CONFIG and the start method of `--dask_start_method` (set until `close()`: a nanny reads it again
-    to start the replacement of a dead worker)."""
+    """The Dask client of a run, and the LocalCluster it started (a `StartedCluster`; None when it joined a running
+    cluster), with LOCAL_CLUSTER_CONFIG and the start method of `--dask_start_method` (set until `close()`: a nanny
+    reads it again to start the replacement of a dead worker)."""
     import dask
     from distributed import Client, LocalCluster
     from distributed.utils import get_mp_context
@@ -398,26 +407,21 @@ def start_client(options: PipelineOptions):
     # of 127.0.0.1, not Dask's 8787, which another user's cluster may hold (Dask then warns on the console)
     host = (listen_host() or "127.0.0.1").strip("[]")
     method = options.view_as(DaskClusterOptions).dask_start_method
-    settings = dask.config.set({START_METHOD_KEY: method})
-    if method == "forkserver":      # Dask's own preload (its optional packages: pandas, lz4...) replaced by ours
-        get_mp_context().set_forkserver_preload(FORKSERVER_PRELOAD)
-    try:
+    with contextlib.ExitStack() as undo:        # undone at once if the cluster or its client does not start
+        undo.callback(end_forkserver)
+        undo.enter_context(dask.config.set({START_METHOD_KEY: method}))
+        if method == "forkserver":      # Dask's own preload (its optional packages: pandas, lz4...) replaced by ours
+            get_mp_context().set_forkserver_preload(FORKSERVER_PRELOAD)
         with dask.config.set(LOCAL_CLUSTER_CONFIG):     # read when the scheduler and nannies start (and by the workers)
-            environ = {key: os.environ.get(key) for key in (*dask.config.get(PRE_SPAWN_ENVIRON), *NANNY_ENVIRON)}
+            undo.callback(restore_environ, {key: os.environ.get(key)
+                                            for key in (*dask.config.get(PRE_SPAWN_ENVIRON), *NANNY_ENVIRON)})
             cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                                    host=host, dashboard_address=None,
                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
                                    silence_logs=logging.WARNING)
-    except BaseException:
-        end_start_method(settings)
-        restore_environ(environ)
-        raise
-    cluster.paranmt_start_method, cluster.paranmt_environ = settings, environ
-    try:
-        return Client(cluster, **{k: v for k, v in connect.items() if k in ("name", "connection_limit")}), cluster
-    except BaseException:
-        close(None, cluster)
-        raise
+        undo.callback(close_cluster, cluster)
+        client = Client(cluster, **{k: v for k, v in connect.items() if k in ("name", "connection_limit")})
+        return client, StartedCluster(cluster, undo.pop_all())
 
 
 def client_security(address: str):

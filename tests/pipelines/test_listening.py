@@ -203,11 +203,11 @@ def test_a_local_dask_cluster_listens_on_the_named_interface(monkeypatch):
     from paranmt.pipelines.runtime.options import pipeline_options
 
     monkeypatch.setenv(LISTEN_VARIABLE, "127.0.0.2")
-    client, cluster = start_client(pipeline_options(["--dask-workers", "1"]))
+    client, started = start_client(pipeline_options(["--dask-workers", "1"]))
     try:
-        addresses = [cluster.scheduler_address, *client.scheduler_info()["workers"]]
+        addresses = [started.cluster.scheduler_address, *client.scheduler_info()["workers"]]
         sockets = listening([psutil.Process(), *psutil.Process().children(recursive=True)])
     finally:
-        close(client, cluster)
+        close(client, started)
     assert all(address.startswith("tcp://127.0.0.2:") for address in addresses), addresses
     assert all(loopback(ip) for ip, _ in sockets), sorted(sockets)
