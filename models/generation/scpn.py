@@ -50,6 +50,7 @@ from paranmt.models.generation.paraphraser import DESCRIPTOR, Paraphraser
 from paranmt.models.generation.units import BOS, EOS, PAD, ParseUnits, SentencePieceUnits, balance_parse
 from paranmt.models.recurrence import length_buckets, lstm_states
 
+ENCODER_BUCKET_ROWS = 16    # rows per length bucket of the encoders (measured: BiLSTMEncoder's docstring)
 
 @dataclass
 class SCPNSizes:
@@ -70,9 +71,12 @@ class SCPNSizes:
 class BiLSTMEncoder(nn.Module):
     """The sentence and parse encoders: h_i = [forward LSTM state ; backward LSTM state] at each real position i of
     a row (hidden / 2 per direction; the backward direction starts at the row's last real unit), 0 at the padding;
-    a row of length 0 runs over its first position. How it runs: in length buckets of padded input
-    (models/recurrence.py), so that on the CPU torch runs oneDNN's fused LSTM layer instead of a packed sequence's
-    step loop; the same states as the LSTM over the rows as a packed sequence."""
+    a row of length 0 runs over its first position. How it runs: in length buckets of ENCODER_BUCKET_ROWS rows of
+    padded input (models/recurrence.py), so that on the CPU torch runs oneDNN's fused LSTM layer instead of a packed
+    sequence's step loop; the same states as the LSTM over the rows as a packed sequence. Bucket size, measured on
+    the trainer's batches of 64 wmt-bt instances (both encoders, forward + backward, 1 thread, CPU-s a batch): 8
+    rows 0.35, 16 rows 0.34, 32 rows 0.40, 64 rows (the whole batch padded to its longest) 0.62, the packed
+    sequence 0.97 (benchmarks/RESULTS.md, "Trainers at the machine's limit")."""
 
     def __init__(self, embed_dim: int, hidden: int):
         super().__init__()
@@ -83,7 +87,7 @@ class BiLSTMEncoder(nn.Module):
     def forward(self, embedded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """embedded (B, S, embed_dim), lengths (B) -> states (B, S, hidden)."""
         lengths = lengths.cpu()
-        buckets, inverse = length_buckets(lengths)
+        buckets, inverse = length_buckets(lengths, ENCODER_BUCKET_ROWS)
         total, device = embedded.size(1), embedded.device
         parts = [F.pad(lstm_states(self.lstm, embedded[rows.to(device), :longest], lengths[rows]),
                        (0, 0, 0, total - longest)) for rows, longest in buckets]

@@ -12,9 +12,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paranmt.models.generation.data import read_parsed_pairs
 from paranmt.models.generation.paraphraser import load_generator
-from paranmt.models.generation.scpn import SCPN, WEIGHTS_FILE, BiLSTMEncoder, SCPNSizes
+from paranmt.models.generation.scpn import ENCODER_BUCKET_ROWS, SCPN, WEIGHTS_FILE, BiLSTMEncoder, SCPNSizes
 from paranmt.models.generation.units import PAD
-from paranmt.models.recurrence import BUCKET_ROWS
 from paranmt.schemas.paths import asset_path
 
 TOLERANCE = {"atol": 1e-5, "rtol": 1e-4}
@@ -47,7 +46,7 @@ def states_and_gradients(encoder, embedded, lengths, forward):
     return states.detach(), embedded.grad, grads
 
 
-@pytest.mark.parametrize("rows, width, seed", [(BUCKET_ROWS * 2 + 13, 23, 0), (5, 9, 1), (1, 1, 2)])
+@pytest.mark.parametrize("rows, width, seed", [(4 * ENCODER_BUCKET_ROWS + 13, 23, 0), (5, 9, 1), (1, 1, 2)])
 def test_bucketed_encoder_gives_the_packed_states_and_gradients(rows, width, seed):
     torch.manual_seed(seed)
     encoder = BiLSTMEncoder(12, 2 * 10).train()
@@ -81,7 +80,7 @@ def test_scpn_loss_and_gradients_are_those_of_the_packed_encoders(monkeypatch):
     network = SCPN(SCPNSizes(vocab=40, condition_vocab=15, embed_dim=12, hidden=16, parse_embed_dim=8,
                              parse_hidden=10, dropout=0.0))
     generator = torch.Generator().manual_seed(1)
-    rows = BUCKET_ROWS + 6
+    rows = ENCODER_BUCKET_ROWS + 6
 
     def ids(width, vocab, lengths):
         values = torch.randint(PAD + 4, vocab, (rows, width), generator=generator)
