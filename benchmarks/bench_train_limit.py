@@ -6,7 +6,7 @@ and, for the encoders, beside a reference built from torch's fused modules.
         [--megabatch 40] [--batch-size 100] [--dim 300] [--profile] [--bgt-input BITEXT [--bgt-steps 5]]
         [--paraphrasers scpn plain parse-generator [--paraphraser-input PATH] [--paraphraser-pairs 640]
          [--paraphraser-steps 5] [--units-from assets/paraphraser-scpn] [--parser assets/parser-en]]
-        [--nmt-config YAML [--nmt-steps 5]]
+        [--nmt-config YAML [--nmt-steps 5]] [--scpn-encoder-buckets 8 16 32 64]
 
 PAIRS is anything `paranmt train` reads (at most 40 words a side are kept; the first --pairs of them). A step is
 the trainer's steady state: one mega-batch of M x batch pairs through the trainer's own code (`EncoderTask.step`:
@@ -38,6 +38,10 @@ The other trainers' step is one update over a batch as the trainer cuts it, thro
   WORK/train-nmt (done once: a rerun with another config needs another --work), then fairseq's own `Trainer` set up
   from the recipe's fairseq-train arguments as fairseq_cli.train sets it up; a step is `Trainer.train_step` over one
   batch of the epoch iterator (`max_tokens` of the config; update_freq batches when the config sets it).
+`--scpn-encoder-buckets ROWS ...` (with `--paraphrasers scpn`) adds a table: the SCPN's two BiLSTM encoders alone
+(sentence and parse, forward + backward of the sum of their states) over the scpn row's timed batches, CPU seconds
+per batch with length buckets of each ROWS (models/generation/scpn.py ENCODER_BUCKET_ROWS) and over a packed
+sequence (`pack_padded_sequence`, the encoders' code before issue 43 item 2), best of 3 passes after a warm-up.
 For these the rate column is target units (pieces, parse tokens, fairseq's `ntokens`; EOS included) per
 CPU-second beside pairs (instances, sentence pairs) per CPU-second. What the FLOP counter counts: matmuls,
 convolutions and attention (torch's CPU flash attention `_scaled_dot_product_flash_attention_for_cpu`, which its
@@ -279,6 +283,54 @@ class Paraphraser(Updates):
         return len(batch), sum(min(limit, len(model.units.encode(i.target))) + 1 for i in batch)
 
 
+def packed_states(encoder, embedded: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+    """An SCPN encoder's LSTM over a packed sequence (its code before issue 43 item 2), the reference."""
+    from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+    packed = pack_padded_sequence(embedded, lengths.clamp(min=1), batch_first=True, enforce_sorted=False)
+    return pad_packed_sequence(encoder.lstm(packed)[0], batch_first=True, total_length=embedded.size(1))[0]
+
+
+def scpn_encoder_seconds(trainer: Paraphraser, steps: int, bucket_rows: list[int]) -> dict[str, float]:
+    """CPU seconds per batch of the SCPN's two encoders alone, forward + backward, over the batches `measured`
+    times, per variant: packed, then buckets of each of `bucket_rows` (module docstring)."""
+    from paranmt.models.generation import scpn
+    from paranmt.models.generation.units import PAD
+
+    model = trainer.task.model
+    network = model.network
+    inputs = []
+    for batch in (trainer.order[(1 + i) % len(trainer.order)] for i in range(steps)):
+        source, condition = model._tensors([i.source for i in batch], [i.condition for i in batch])
+        inputs.append([(network.encoder, network.embed(source).detach(), (source != PAD).sum(1)),
+                       (network.parse_encoder, network.parse_embed(condition).detach(), (condition != PAD).sum(1))])
+
+    def seconds(forward) -> float:
+        cpu = time.process_time()
+        for batch in inputs:
+            for encoder, embedded, lengths in batch:
+                forward(encoder, embedded.requires_grad_(True), lengths).sum().backward()
+        return (time.process_time() - cpu) / len(inputs)
+
+    def bucketed(rows: int):
+        def forward(encoder, embedded, lengths):
+            kept, scpn.ENCODER_BUCKET_ROWS = scpn.ENCODER_BUCKET_ROWS, rows
+            try:
+                return encoder(embedded, lengths)
+            finally:
+                scpn.ENCODER_BUCKET_ROWS = kept
+        return forward
+
+    variants = {"packed sequence": packed_states, **{f"buckets of {rows} rows": bucketed(rows) for rows in bucket_rows}}
+    times = {name: [] for name in variants}
+    for forward in variants.values():
+        seconds(forward)
+    for _ in range(3):
+        for name, forward in variants.items():
+            times[name].append(seconds(forward))
+    return {name: min(values) for name, values in times.items()}
+
+
 class NMT(Updates):
     """`train-nmt` with the recipe config given (its work_dir WORK/train-nmt): its data, spm and preprocess steps, then
     fairseq's `Trainer` as fairseq_cli.train sets it up from the recipe's fairseq-train arguments; a step is
@@ -427,11 +479,15 @@ def main() -> None:
     parser.add_argument("--nmt-config", help="also time train-nmt with this recipe config (e.g. "
                         "configs/nmt/cs-en-small.yaml, the shipped model's)")
     parser.add_argument("--nmt-steps", type=int, default=5, help="timed train-nmt updates")
+    parser.add_argument("--scpn-encoder-buckets", nargs="+", type=int, default=[], metavar="ROWS",
+                        help="also time the SCPN's encoders alone with these bucket sizes (needs --paraphrasers scpn)")
     args = parser.parse_args()
+    if args.scpn_encoder_buckets and "scpn" not in args.paraphrasers:
+        raise ConfigError("--scpn-encoder-buckets needs --paraphrasers scpn")
     if min(args.pairs, args.megabatch, args.batch_size, args.dim, args.bgt_steps, args.paraphraser_pairs,
-           args.paraphraser_steps, args.nmt_steps) < 1:
-        raise ConfigError("--pairs, --megabatch, --batch-size, --dim and the --*-steps and --*-pairs counts must be "
-                          "positive")
+           args.paraphraser_steps, args.nmt_steps, *args.scpn_encoder_buckets) < 1:
+        raise ConfigError("--pairs, --megabatch, --batch-size, --dim, --scpn-encoder-buckets and the --*-steps and "
+                          "--*-pairs counts must be positive")
     work = Path(args.work)
     pairs = load(args)
     bitext = [(a, b) for a, b, *_ in read("--bgt-input", args.bgt_input)] if args.bgt_input else []
@@ -444,7 +500,7 @@ def main() -> None:
     print("| kind | threads | wall s/step | CPU s/step | pairs/CPU-s | target units/CPU-s | GFLOP/step | GFLOP/s | "
           "% matmul | x ref |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    profiles = []
+    profiles, encoder_rows = [], []
     for threads in args.threads:
         torch.set_num_threads(threads)
         with threadpool_limits(threads):
@@ -465,7 +521,14 @@ def main() -> None:
                       flush=True)
                 if table:
                     profiles.append(f"{trainer.name}, {threads} thread(s):\n{table}")
+                if args.scpn_encoder_buckets and trainer.name == "train-paraphraser scpn":
+                    encoder_rows += [f"| {name} | {threads} | {cpu:.3f} |" for name, cpu in
+                                     scpn_encoder_seconds(trainer, steps, args.scpn_encoder_buckets).items()]
             print(f"| matmul 1024² fp32 | {threads} | | | | | | {peak:.1f} | 100% | |", flush=True)
+    if encoder_rows:
+        print("\n| SCPN encoders alone (sentence + parse, forward + backward) | threads | CPU s/batch |")
+        print("|---|---:|---:|")
+        print("\n".join(encoder_rows))
     for table in profiles:
         print(table)
 

@@ -2,7 +2,8 @@
 fused LSTM layer, which torch's FLOP counter does not know, counted by its formula: an `lstm` step counts more than a
 word-averaging one), the matmul row, and the fused reference's ratio; in-place addmm_ and torch's CPU flash attention
 counted; the update-step trainers (train-paraphraser's three tasks on real parsed pairs, train-nmt through the
-recipe on 60 real cs-en pairs) each with a row of positive times, target units and FLOPs."""
+recipe on 60 real cs-en pairs) each with a row of positive times, target units and FLOPs; the SCPN's encoders
+alone, packed and in buckets of each size asked."""
 from __future__ import annotations
 
 import importlib.util
@@ -55,7 +56,7 @@ def test_the_update_step_trainers_get_a_row_each(shared_data, tmp_path):
     """train-paraphraser (scpn, plain, parse generator) on real parsed pairs and train-nmt on a recipe over 60 real
     cs-en pairs (a tiny transformer): positive times, pairs and target units per CPU-second, counted FLOPs; no
     fused reference. The paraphraser's FLOPs grow with its target units: the parse generator's targets (parse
-    tokens) are longer than the sentence tasks' pieces."""
+    tokens) are longer than the sentence tasks' pieces. The SCPN's encoders alone: a positive time per variant."""
     data = tmp_path / "bitext"
     data.mkdir()
     for side in ("ces", "eng"):
@@ -76,9 +77,12 @@ def test_the_update_step_trainers_get_a_row_each(shared_data, tmp_path):
     rows = bench("--input", str(REPO / "tests" / "fixtures" / "paraphrase" / "pairs.tsv"), "--kinds",
                  "--paraphrasers", "scpn", "plain", "parse-generator", "--paraphraser-pairs", "40",
                  "--paraphraser-steps", "1", "--nmt-config", str(config), "--nmt-steps", "2",
-                 "--work", str(tmp_path / "work"))
+                 "--scpn-encoder-buckets", "4", "16", "--work", str(tmp_path / "work"))
     trainers = ["train-paraphraser scpn", "train-paraphraser plain", "train-paraphraser parse-generator", "train-nmt"]
-    assert set(rows) == {*trainers, "matmul 1024² fp32"}, rows
+    encoders = ["packed sequence", "buckets of 4 rows", "buckets of 16 rows"]
+    header = "SCPN encoders alone (sentence + parse, forward + backward)"
+    assert set(rows) == {*trainers, "matmul 1024² fp32", header, *encoders}, rows
+    assert all(float(rows[name][2]) > 0 for name in encoders), rows
     for name in trainers:
         wall, cpu, pairs, units, gflop, gflops, share, ref = numbers(rows[name])
         assert min(wall, cpu, pairs, gflop, gflops, share) > 0 and ref is None, (name, rows[name])

@@ -22,10 +22,12 @@ SCRIPTS = sorted((REPO / "benchmarks").glob("*.py"))
     (["bench_train_limit.py", "--input", "missing.tsv", "--kinds", "lsmt"],
      ["argument --kinds: invalid choice: 'lsmt' (did you mean 'lstm'"]),
     (["bench_train_limit.py", "--input", "missing.tsv"], ["--input missing.tsv does not exist"]),
+    (["bench_train_limit.py", "--input", "missing.tsv", "--scpn-encoder-buckets", "16"],
+     ["--scpn-encoder-buckets needs --paraphrasers scpn"]),
     (["xsim_calibration.py", "--data", "data", "--languages", "es,fr"],
      ["--languages: assets/encoder-multi lists ar, cs,", "not fr"]),
 ], ids=["required-flag", "close-choice", "bad-choice", "missing-input", "kind-choice", "missing-pairs",
-        "unlisted-language"])
+        "encoder-buckets-alone", "unlisted-language"])
 def test_a_benchmark_mistake_is_one_line(argv, words, tmp_path):
     result = warm.run([sys.executable, str(REPO / "benchmarks" / argv[0]), *argv[1:]], cwd=tmp_path,
                       capture_output=True, text=True, timeout=120)
