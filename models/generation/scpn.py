@@ -73,10 +73,11 @@ class BiLSTMEncoder(nn.Module):
     a row (hidden / 2 per direction; the backward direction starts at the row's last real unit), 0 at the padding;
     a row of length 0 runs over its first position. How it runs: in length buckets of ENCODER_BUCKET_ROWS rows of
     padded input (models/recurrence.py), so that on the CPU torch runs oneDNN's fused LSTM layer instead of a packed
-    sequence's step loop; the same states as the LSTM over the rows as a packed sequence. Bucket size, measured on
-    the trainer's batches of 64 wmt-bt instances (both encoders, forward + backward, 1 thread, CPU-s a batch): 8
-    rows 0.35, 16 rows 0.34, 32 rows 0.40, 64 rows (the whole batch padded to its longest) 0.62, the packed
-    sequence 0.97 (benchmarks/RESULTS.md, "Trainers at the machine's limit")."""
+    sequence's step loop; the same states as the LSTM over the rows as a packed sequence. Bucket size, measured
+    (both encoders, forward + backward, 1 thread, CPU-s a batch of 64 wmt-bt instances; benchmarks/RESULTS.md,
+    "Trainers at the machine's limit"): on the trainer's length-grouped batches 8 rows 0.34, 16 rows 0.27, 32 rows
+    0.27, 64 rows 0.31, the packed sequence 0.73; on batches of instances in random order 8 rows
+    0.35, 16 rows 0.34, 32 rows 0.40, 64 rows (the whole batch padded to its longest) 0.62, packed 0.97."""
 
     def __init__(self, embed_dim: int, hidden: int):
         super().__init__()
