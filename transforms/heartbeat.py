@@ -87,9 +87,14 @@ def report_batch(stage: str, shard: str, shard_rows: int, stage_rows: int, batch
 
 
 def read_heartbeats(directory: str) -> dict[int, dict]:
-    """pid -> the last heartbeat of every process that wrote one in `directory`."""
+    """pid -> the last heartbeat of every process that wrote one in `directory`; none once the directory is gone (a
+    stopping run removes it while its watchdog thread may still be polling)."""
     beats = {}
-    for name in os.listdir(directory):
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return beats
+    for name in names:
         if name.endswith(".json"):
             try:
                 with open(os.path.join(directory, name)) as handle:

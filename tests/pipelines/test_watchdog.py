@@ -6,6 +6,7 @@ which Dask replaces (its task re-run): the build finishes with every pair writte
 Each build runs as a user runs it, in its own process (the watchdog ends its process)."""
 import json
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from paranmt.pipelines.cli import main
 from paranmt.pipelines.runtime.building.progress import Progress
 from paranmt.pipelines.runtime import watchdog
 from paranmt.pipelines.runtime.watchdog import exit_cause, failure_cause, is_beam_worker, is_dask_worker
+from paranmt.transforms.heartbeat import read_heartbeats
 
 FAULTY_BUILD = Path(__file__).with_name("faulty_build.py")
 MULTI = ["--runner=DirectRunner", "--direct_running_mode=multi_processing", "--direct_num_workers=2"]
@@ -369,6 +371,17 @@ with Watchdog("build", lambda: "0 of 1 shards complete", "resume with: ...") as 
     print(watchdog.directory, flush=True)
     [time.sleep(0.1) for _ in range(1200)]
 """
+
+
+def test_a_removed_heartbeat_directory_reads_as_no_heartbeats(tmp_path):
+    """A stopping run removes its heartbeat directory while its watchdog thread may still be polling it: the poll
+    reads no heartbeats instead of raising (a thread's traceback below the one stop line)."""
+    beat = {"pid": 7, "stage": "clean", "batches": 3}
+    (tmp_path / "beats").mkdir()
+    (tmp_path / "beats" / "7.json").write_text(json.dumps(beat))
+    assert read_heartbeats(str(tmp_path / "beats")) == {7: beat}
+    shutil.rmtree(tmp_path / "beats")
+    assert read_heartbeats(str(tmp_path / "beats")) == {}
 
 
 def test_the_heartbeats_of_a_sigkilled_build_are_removed_by_the_next_run_not_those_of_a_running_one(tmp_path,
