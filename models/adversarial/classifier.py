@@ -23,6 +23,7 @@ from torch import nn
 
 from paranmt.models.adversarial.tasks import Example
 from paranmt.models.device import select_device
+from paranmt.models.recurrence import lstm_states
 from paranmt.models.text.tokenize import lowercase_tokens
 from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges, fixed, setting
 from paranmt.schemas.errors import ConfigError
@@ -82,11 +83,14 @@ class BiLSTMClassifier(nn.Module):
             self.out = nn.Linear(2 * config.hidden, classes)
 
     def encode(self, ids: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        """[B, T] padded ids, [B] lengths -> [B, 2 * hidden]: last forward state ; last backward state."""
-        packed = nn.utils.rnn.pack_padded_sequence(self.embed(ids), lengths.cpu(), batch_first=True,
-                                                   enforce_sorted=False)
-        _, (final, _) = self.lstm(packed)
-        return torch.cat([final[0], final[1]], dim=-1)
+        """[B, T] padded ids, [B] lengths -> [B, 2 * hidden]: last forward state ; last backward state (the
+        backward direction's state at the first position, having read the row from its last real word). Run on
+        padded input, torch's fused LSTM layer on the CPU (models/recurrence.py)."""
+        lengths = lengths.cpu()
+        states = lstm_states(self.lstm, self.embed(ids), lengths)
+        hidden = self.lstm.hidden_size
+        last = states[torch.arange(len(lengths)), lengths.clamp_min(1) - 1, :hidden]
+        return torch.cat([last, states[:, 0, hidden:]], dim=-1)
 
     def forward(self, sides: list[tuple[torch.Tensor, torch.Tensor]]) -> torch.Tensor:
         """Logits [B, classes] for one (ids, lengths) per sentence slot."""

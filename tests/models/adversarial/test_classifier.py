@@ -62,3 +62,27 @@ def test_augmentation_and_template_draws(sick):
     drawn = draw_templates(pool, 10, index=7)
     assert len(set(drawn)) == 10 and set(drawn) <= set(pool) and drawn == draw_templates(pool, 10, index=7)
     assert drawn != draw_templates(pool, 10, index=8) and draw_templates(pool[:4], 10, 0) == pool[:4]
+
+
+def test_the_encoder_gives_the_packed_lstms_final_states_and_gradients():
+    """The classifier's sentence state over padded input (torch's fused LSTM layer) equals the final states of the
+    same LSTM over a packed sequence, the code it replaced, with the same gradients."""
+    import torch
+    from torch import nn
+    from paranmt.models.adversarial.classifier import BiLSTMClassifier
+
+    torch.manual_seed(3)
+    model = BiLSTMClassifier(50, 3, pair=False, config=ClassifierConfig(dim=8, hidden=6, head=5))
+    lengths = torch.tensor([1, 7, 3, 7, 2, 5])
+    ids = torch.randint(2, 50, (6, 9)) * (torch.arange(9)[None, :] < lengths[:, None])
+    ours = model.encode(ids, lengths)
+    packed = nn.utils.rnn.pack_padded_sequence(model.embed(ids), lengths, batch_first=True, enforce_sorted=False)
+    final = model.lstm(packed)[1][0]
+    reference = torch.cat([final[0], final[1]], dim=-1)
+    torch.testing.assert_close(ours, reference, rtol=1e-4, atol=1e-5)
+    weights = torch.randn_like(ours)
+    grads = torch.autograd.grad((ours * weights).sum(), list(model.lstm.parameters()) + [model.embed.weight])
+    reference_grads = torch.autograd.grad((reference * weights).sum(),
+                                          list(model.lstm.parameters()) + [model.embed.weight])
+    for ours_grad, reference_grad in zip(grads, reference_grads):
+        torch.testing.assert_close(ours_grad, reference_grad, rtol=1e-4, atol=1e-5)
