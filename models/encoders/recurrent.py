@@ -30,7 +30,8 @@ on the CPU is oneDNN's fused LSTM layer forward and backward (a packed sequence 
 backward zero-fills a full-size gradient per step); a row's states at its real positions do not depend on the
 padding after them, and the backward direction runs over each row reversed within its length. The GRANs' gates
 read those states at all positions at once; `gran-3`'s scan is the closed form a_T = sum_t g_1,t * x_t *
-prod_{s > t} g_2,s (the products as exp of suffix sums of log g_2); `gran-4` and the cells step over the rows still inside their sentence (models/encoders/cells.py).
+prod_{s > t} g_2,s (the products as exp of suffix sums of log g_2); `gran-4` and the cells step over the rows still
+inside their sentence (models/encoders/cells.py).
 """
 from __future__ import annotations
 

@@ -52,6 +52,7 @@ from paranmt.models.recurrence import length_buckets, lstm_states
 
 ENCODER_BUCKET_ROWS = 16    # rows per length bucket of the encoders (measured: BiLSTMEncoder's docstring)
 
+
 @dataclass
 class SCPNSizes:
     vocab: int
