@@ -1,5 +1,6 @@
 """The project's one device choice, used by every model, trainer and command: the device (`auto`: CUDA when torch
-sees it, else CPU with a thread count), the training precision (fp16 on CUDA) and the CTranslate2 compute type that
+sees it, else CPU with a thread count), the training precision (`training_dtype`: fp16 on CUDA, bf16 on request;
+`MixedPrecision`: autocast, loss scaling and the update of every trainer) and the CTranslate2 compute type that
 follows from the device and the stored weights.
 
 The settings' choices (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, CT2_COMPUTE_TYPES) are config vocabulary, written once
@@ -59,24 +60,109 @@ def select_device(requested: str = "auto", threads: int = 0, cuda: bool | None =
     return Device("cpu", fp16=False, threads=threads)
 
 
-def half_precision(device: Device, fp16: str = "auto") -> bool:
-    """Train in fp16 (autocast + gradient scaling)? `fp16` (FP16_CHOICES): `auto`: on a CUDA device that runs
-    fp16; `on`: on CUDA (a ConfigError on CPU); `off`: never."""
+def training_dtype(device: Device, fp16: str = "auto", bf16: bool | None = None):
+    """The dtype a training step's forward pass autocasts to (a torch dtype), or None for fp32, from the device and
+    the trainers' `fp16` setting (FP16_CHOICES):
+    - `auto`: fp16 on a CUDA device that runs fp16, else fp32;
+    - `on`: fp16 (CUDA only: a ConfigError on the CPU);
+    - `off`: fp32;
+    - `bf16`: bfloat16 (no loss scaling: it has fp32's exponent range), on a CUDA device that supports it (a
+      ConfigError on one that does not) or on the CPU (torch's CPU autocast: fast where the CPU has AMX or
+      avx512_bf16, slower than fp32 elsewhere).
+    bf16: whether the CUDA device supports bfloat16; None asks torch (tests pass a fixed flag)."""
+    import torch
+
     if fp16 not in FP16_CHOICES:
         raise ConfigError(f"fp16 must be one of {', '.join(FP16_CHOICES)}, not {fp16!r}")
     if fp16 == "on" and device.kind != "cuda":
         raise ConfigError("fp16 training needs a CUDA device")
-    return device.kind == "cuda" and (fp16 == "on" or fp16 == "auto" and device.fp16)
+    if fp16 == "bf16":
+        if device.kind == "cuda" and not (torch.cuda.is_bf16_supported() if bf16 is None else bf16):
+            raise ConfigError("fp16 bf16: this GPU does not support bfloat16 (torch.cuda.is_bf16_supported()): use "
+                              "fp16 on (fp16 with loss scaling) or off")
+        return torch.bfloat16
+    if device.kind == "cuda" and (fp16 == "on" or fp16 == "auto" and device.fp16):
+        return torch.float16
+    return None
 
 
-def autocast(half: bool):
-    """The context a training step's forward pass runs in: fp16 autocast on CUDA when `half` (half_precision),
-    else nothing (fp32)."""
-    if not half:
-        return contextlib.nullcontext()
+class MixedPrecision:
+    """How a training step runs in the precision `training_dtype` chose (`select`): the forward pass under autocast
+    to `dtype` on `device_type` (`autocast`; dtype None: fp32, no autocast), the backward pass with loss scaling
+    when `dtype` is float16 (`backward`: torch's GradScaler scales the loss up so that small fp16 gradients do not
+    flush to zero), and the update (`step`): the gradients unscaled, their norm clipped if asked, each optimizer's
+    step (skipped, and the scale lowered, when a gradient overflowed), the scale updated. The weights, their
+    gradients (dense or sparse) and the optimizers' states stay fp32 (master weights): autocast casts copies. In
+    fp32 and bf16 the scaler is disabled and every call is the plain step (`loss.backward()`, `optimizer.step()`).
+    The scaler's state goes into a trainer's checkpoint (`state_dict`; empty when disabled)."""
+
+    def __init__(self, device_type: str = "cpu", dtype=None):
+        import torch
+
+        self.device_type, self.dtype = device_type, dtype
+        self.scaler = torch.amp.GradScaler(device_type, enabled=dtype == torch.float16)
+
+    @classmethod
+    def select(cls, device: Device, fp16: str = "auto", bf16: bool | None = None) -> "MixedPrecision":
+        """The precision of training on `device` under the `fp16` setting (`training_dtype`; a ConfigError where the
+        device cannot run it)."""
+        return cls(device.kind, training_dtype(device, fp16, bf16))
+
+    def autocast(self):
+        """The context of a training step's forward pass: autocast to `dtype`, or nothing in fp32."""
+        if self.dtype is None:
+            return contextlib.nullcontext()
+        import torch
+
+        return torch.autocast(device_type=self.device_type, dtype=self.dtype)
+
+    def backward(self, loss) -> None:
+        """The backward pass of `loss` (scaled in fp16)."""
+        self.scaler.scale(loss).backward()
+
+    def step(self, optimizers, clip: tuple | None = None) -> None:
+        """One update of each of `optimizers` from the gradients of `backward`; clip: (parameters, max norm): their
+        gradients' norm clipped to it first (unscaled in fp16)."""
+        import torch
+
+        optimizers = list(optimizers)
+        if clip is not None:
+            for optimizer in optimizers:
+                self.scaler.unscale_(optimizer)
+            torch.nn.utils.clip_grad_norm_(*clip)
+        for optimizer in optimizers:
+            self.scaler.step(optimizer)
+        self.scaler.update()
+
+    def state_dict(self) -> dict:
+        return self.scaler.state_dict()
+
+    def load_state_dict(self, state: dict | None) -> None:
+        """Go on from a checkpoint's scaler state; None or an empty one (a checkpoint from before the scaler was
+        saved, or of a run in fp32 or bf16) keeps the scaler's initial state."""
+        if state:
+            self.scaler.load_state_dict(state)
+
+
+def in_fp32(call, *args, device_types: tuple[str, ...] = ("cpu", "cuda")):
+    """`call(*args)` in fp32 when autocast is on for the device of its first tensor argument and that device's type
+    is one of `device_types`: autocast off inside and the floating tensors of `args` (also those in tuples) cast to
+    float32; otherwise `call(*args)` as it is (fp32 computes exactly what it computed before). For code that cannot
+    run under autocast (models/encoders/cells.py, models/recurrence.py say why)."""
     import torch
 
-    return torch.autocast(device_type="cuda", dtype=torch.float16)
+    first = next(a for a in args if isinstance(a, torch.Tensor))
+    kind = first.device.type
+    if kind not in device_types or not torch.is_autocast_enabled(kind):
+        return call(*args)
+
+    def fp32(value):
+        if isinstance(value, tuple):
+            return tuple(fp32(v) for v in value)
+        return value.float() if isinstance(value, torch.Tensor) and value.is_floating_point() else value
+
+    with torch.autocast(device_type=kind, enabled=False):
+        return call(*(fp32(a) for a in args))
 
 
 def ct2_compute_type(device: Device, weights: str | None = None, requested: str = "auto") -> str:

@@ -60,10 +60,10 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from paranmt.models.device import Device, reuse_freed_memory, select_device
+from paranmt.models.device import Device, reuse_freed_memory, select_device, training_dtype
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import (DEVICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_fits, check_ranges,
-                                    choice, setting)
+from paranmt.schemas.config import (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_fits,
+                                    check_ranges, choice, setting)
 from paranmt.schemas.errors import ConfigError, TrainingDiverged
 
 log = logging.getLogger(__name__)
@@ -81,7 +81,10 @@ class LoopConfig(Config):
     training pairs it keeps): `--resume` refuses a change of any of them (`check_resume`); the others may change on
     a resume (a warning names each), paths among them (a model file the run started from, named by its path, which
     a moved directory changes; the checkpoint holds what was read from it). validate() also refuses a model the machine cannot hold
-    (`model_size`, schemas/config.check_fits) before anything is allocated."""
+    (`model_size`, schemas/config.check_fits) before anything is allocated.
+    `fp16`: the training precision (auto: fp16 on CUDA; on; off: fp32; bf16), resolved with the device by
+    models/device.py `training_dtype` (`select`: a precision the device cannot run is a ConfigError); each task
+    trains through `MixedPrecision.select(device, fp16)` (autocast, loss scaling, the update)."""
     FIXED: ClassVar[tuple[str, ...]] = ()
     SHAPES: ClassVar[tuple[str, ...]] = ()
     epochs: int = bounded(10, 0, help="passes over the training data (0: the model as initialized is saved)")
@@ -94,12 +97,14 @@ class LoopConfig(Config):
     seed: int = setting(1, help="random seed (data order, initialization, dropout)")
     threads: int = bounded(1, 0, help="CPU threads of torch")
     device: str = choice("auto", DEVICES, help="training device: auto = CUDA when available")
+    fp16: str = choice("auto", FP16_CHOICES, help="half-precision training: auto = on CUDA")
     weights_dtype: str = choice("float32", WEIGHTS_DTYPES, help="dtype of the saved final weights (float16 halves the "
                                 "size)")
 
     def validate(self) -> "LoopConfig":
         check_ranges(self)
         check_choice("device", self.device, DEVICES)
+        check_choice("fp16", self.fp16, FP16_CHOICES)
         check_choice("weights_dtype", self.weights_dtype, WEIGHTS_DTYPES)
         defaults = type(self)()
         for name in self.FIXED:
@@ -123,7 +128,7 @@ class CpuLoopConfig(LoopConfig):
     """The loop's settings of a minutes-long trainer on the CPU that writes its output once, at the end (finetune-sts,
     train-words): no checkpoints, no device or dtype of saved weights to choose (`FIXED`), one metrics line per
     epoch unless `log_every` says otherwise, at least one epoch (its config words `epochs`' help in its `HELP`)."""
-    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "weights_dtype")
+    FIXED: ClassVar[tuple[str, ...]] = ("checkpoint_every", "device", "fp16", "weights_dtype")
     epochs: int = bounded(10, 1)
     checkpoint_every: int = bounded(0, 0)
     log_every: int = bounded(0, 0)              # 0: one metrics line per epoch
@@ -313,11 +318,14 @@ def check_resume(config: LoopConfig, checkpoint: Checkpoint, output: Path) -> No
 
 
 def select(config: LoopConfig) -> Device:
-    """The device of `config` (models/device.py); a CUDA request without CUDA is a ConfigError."""
+    """The device of `config` (models/device.py); a CUDA request without CUDA, and a precision (`fp16`) the device
+    cannot train in, are a ConfigError (before anything is written)."""
     try:
-        return select_device(config.device, config.threads)
+        device = select_device(config.device, config.threads)
     except ValueError as error:
         raise ConfigError(str(error)) from None
+    training_dtype(device, config.fp16)
+    return device
 
 
 class Loop:

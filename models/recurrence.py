@@ -12,11 +12,16 @@ Rows are left-aligned: a row of length L holds its units at positions 0..L-1 and
   each step (benchmarks/RESULTS.md, "Trainers at the machine's limit"). A row's forward states at its real
   positions do not depend on the padding after them; the backward direction runs over each row reversed within
   its length (the same index reverses its states back), so it starts at the row's last real unit.
+- `cpu_lstm_fp32`: a call of torch's LSTM (`lstm_states`, the SCPN's decoder) runs in fp32 under CPU autocast:
+  oneDNN has no bf16 or fp16 LSTM primitive on CPUs without avx512_bf16 / AMX (torch 2.13 on an AVX2 CPU: "could not
+  create a primitive descriptor for the LSTM forward propagation primitive"); on CUDA the LSTM autocasts (cuDNN).
 """
 from __future__ import annotations
 
 import torch
 from torch import nn
+
+from paranmt.models.device import in_fp32
 
 BUCKET_ROWS = 64       # rows per length bucket (measured, 400 sentences: 25-100 rows cost a third of one bucket)
 
@@ -38,10 +43,21 @@ def length_buckets(lengths: torch.Tensor, rows: int = BUCKET_ROWS) -> tuple[list
     return [(bucket, max(1, int(lengths[bucket[0]]))) for bucket in order.split(rows)], inverse
 
 
+def cpu_lstm_fp32(call, *args):
+    """`call(*args)`, a call of torch's LSTM, in fp32 under CPU autocast (module docstring; models/device.py
+    `in_fp32`), as it is otherwise."""
+    return in_fp32(call, *args, device_types=("cpu",))
+
+
 def lstm_states(lstm: nn.LSTM, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     """`lstm` (one layer, batch first) over the real positions of x [n, T, input]: its states [n, T, hidden *
     directions] ([forward ; backward] where bidirectional), 0 at the padding; a row of length 0 runs over its first
-    position, as one of length 1. lengths [n] on the CPU. Padded input (module docstring)."""
+    position, as one of length 1. lengths [n] on the CPU. Padded input (module docstring); fp32 under CPU autocast
+    (`cpu_lstm_fp32`)."""
+    return cpu_lstm_fp32(_lstm_states, lstm, x, lengths)
+
+
+def _lstm_states(lstm: nn.LSTM, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     if lstm.num_layers != 1 or not lstm.batch_first or lstm.proj_size:
         raise ValueError("lstm_states runs a one-layer batch-first LSTM without projection")
     lengths = lengths.clamp_min(1)

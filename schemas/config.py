@@ -158,7 +158,7 @@ def check_choice(key: str, value, choices) -> None:
 
 # The choices of the device settings, for every config and flag that has them (resolved by models/device.py).
 DEVICES = ("auto", "cpu", "cuda")                 # device: auto = CUDA when torch sees it, else CPU
-FP16_CHOICES = ("auto", "on", "off")              # fp16 training: auto = on CUDA (models/device.half_precision)
+FP16_CHOICES = ("auto", "on", "off", "bf16")      # training precision: auto = fp16 on CUDA (models/device.training_dtype)
 WEIGHTS_DTYPES = ("float32", "float16")           # weights_dtype: of a trained model's saved weights
 CT2_WEIGHT_TYPES = ("int8", "int8_float16", "int8_float32", "int8_bfloat16", "int16", "float16", "bfloat16",
                     "float32")                    # CTranslate2's types: convert-nmt --quantization, compute types

@@ -10,7 +10,8 @@ then decayed with the inverse square root of the update number:
     lr(step) = lr · min(step / warmup, sqrt(warmup / step))
 
 The KL weight is annealed linearly from 0 to 1 over `kl_anneal_steps` updates (models/bgt/model.py).
-On CUDA (device auto/cuda) the forward pass runs under fp16 autocast with a gradient scaler; on CPU in fp32.
+Precision (`fp16`, models/device.py `MixedPrecision`): on CUDA (device auto/cuda) the forward pass runs under fp16
+autocast with loss scaling unless `fp16: off`; `fp16: bf16` autocasts to bfloat16 (CUDA or CPU); on CPU fp32.
 The updates run in the shared training loop (models/loop.py; `BGTTask`): `<output>/checkpoint/`
 (model.pt with the model's state, trainer_state.pt with optimizer, scaler, counters, RNG; the learning rate is a
 function of the update number, so it needs no state of its own) is written every `checkpoint_every` updates and
@@ -33,7 +34,7 @@ from typing import ClassVar
 import torch
 
 from paranmt.models.bgt.model import VARIANTS, BGTModel
-from paranmt.models.device import Device, autocast, half_precision
+from paranmt.models.device import Device, MixedPrecision
 from paranmt.models.encoder_dev import EncoderDevTask
 from paranmt.models.encoders.featurizers import SentencePieceFeaturizer
 from paranmt.models.files import ModelFileError, reading
@@ -189,18 +190,17 @@ class BGTTask(EncoderDevTask):
     def setup(self, checkpoint, device: Device) -> None:
         c = self.config
         featurizer = self._featurizer(resuming=checkpoint is not None)
-        self.half = half_precision(device)
+        self.precision = MixedPrecision.select(device, c.fp16)
         self.model = BGTModel(featurizer, c.variant, tuple(c.languages), c.dim, c.latent, c.encoder_layers,
                               c.decoder_layers, c.heads, c.ffn, c.dropout, c.max_len,
                               c.label_smoothing).to(device.kind)
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=c.lr, betas=(0.9, 0.98), eps=1e-8)
-        self.scaler = torch.amp.GradScaler("cuda", enabled=self.half)
         if checkpoint is not None:
             weights = (checkpoint.state["model"] if checkpoint.directory is None else
                        load_weights_only(checkpoint.directory / "model.pt", map_location=device.kind))
             self.model.load_state_dict(weights)
             self.optimizer.load_state_dict(checkpoint.state["optimizer"])
-            self.scaler.load_state_dict(checkpoint.state["scaler"])
+            self.precision.load_state_dict(checkpoint.state.get("scaler"))
         self.english = featurizer.ids([e for e, _ in self.pairs])
         self.other = featurizer.ids([o for _, o in self.pairs])
         lengths = [min(c.max_len, max(len(a), len(b))) + 1 for a, b in zip(self.english, self.other)]
@@ -223,12 +223,11 @@ class BGTTask(EncoderDevTask):
         for group in optimizer.param_groups:
             group["lr"] = learning_rate(state.step + 1, c.lr, c.warmup)
         self.beta = kl_weight(state.step, c.kl_anneal_steps)
-        with autocast(self.half):
+        with self.precision.autocast():
             losses = model([self.english[i] for i in batch], [self.other[i] for i in batch], self.beta)
         optimizer.zero_grad()
-        self.scaler.scale(losses["loss"]).backward()
-        self.scaler.step(optimizer)
-        self.scaler.update()
+        self.precision.backward(losses["loss"])
+        self.precision.step([optimizer])
         return 1, {**{key: float(value.detach()) * len(batch) for key, value in losses.items()}, "pairs": len(batch)}
 
     def parameters(self):
@@ -245,7 +244,7 @@ class BGTTask(EncoderDevTask):
         return self.model.encoder
 
     def state_dict(self) -> dict:
-        return {"optimizer": self.optimizer.state_dict(), "scaler": self.scaler.state_dict()}
+        return {"optimizer": self.optimizer.state_dict(), "scaler": self.precision.state_dict()}
 
     def save(self, directory: Path) -> None:
         torch.save(self.model.state_dict(), directory / "model.pt")

@@ -23,7 +23,10 @@ gradient per step). `PeepholeLSTM` and gran-4's gated sum (`TwoGateScan`, used b
 are autograd Functions with their own backward (`run_sorted` runs them): the forward keeps what the backward
 needs, the backward steps back with the few operations that depend on the incoming gradient (the rest computed
 for all steps at once) and takes the weight gradients in one matmul over all steps instead of one per step, as
-oneDNN's fused LSTM layer does (benchmarks/RESULTS.md, "Trainers at the machine's limit").
+oneDNN's fused LSTM layer does (benchmarks/RESULTS.md, "Trainers at the machine's limit"). Under autocast (CPU or
+CUDA) those two Functions run in fp32 (`run_sorted`, models/device.py `in_fp32`): their forward writes into buffers of
+one dtype with in-place and `out=` operations, which autocast does not cast, and a recurrence of many steps would
+accumulate half-precision rounding in its state.
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from collections.abc import Callable
 import torch
 from torch import nn
 
+from paranmt.models.device import in_fp32
 from paranmt.models.recurrence import length_order
 
 ACTIVATIONS = {"tanh": torch.tanh, "relu": torch.relu, "linear": lambda v: v}
@@ -77,10 +81,10 @@ def run_sorted(scan: type[torch.autograd.Function], mask: torch.Tensor, inputs: 
                parameters: tuple) -> torch.Tensor:
     """`scan.apply(active, *inputs_time_major, *parameters)` over the rows of `inputs` (each [n, T, ...]) sorted by
     length (longest first; `sorted_rows`), put time-major [T, n, ...]; its output [n, ...] back in the rows'
-    order. Length buckets arrive sorted, and then nothing is reordered."""
+    order. Length buckets arrive sorted, and then nothing is reordered. In fp32 under autocast (module docstring)."""
     order, inverse, active = sorted_rows(mask)
     in_order = bool((order == torch.arange(len(order), device=order.device)).all())
-    out = scan.apply(active, *((x if in_order else x[order]).transpose(0, 1) for x in inputs), *parameters)
+    out = in_fp32(scan.apply, active, *((x if in_order else x[order]).transpose(0, 1) for x in inputs), *parameters)
     return out if in_order else out[inverse]
 
 

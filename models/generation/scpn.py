@@ -48,7 +48,7 @@ from torch import nn
 from paranmt.models.files import reading
 from paranmt.models.generation.paraphraser import DESCRIPTOR, Paraphraser
 from paranmt.models.generation.units import BOS, EOS, PAD, ParseUnits, SentencePieceUnits, balance_parse
-from paranmt.models.recurrence import length_buckets, lstm_states
+from paranmt.models.recurrence import cpu_lstm_fp32, length_buckets, lstm_states
 
 ENCODER_BUCKET_ROWS = 16    # rows per length bucket of the encoders (measured: BiLSTMEncoder's docstring)
 
@@ -160,7 +160,7 @@ class SCPN(nn.Module):
     def decode(self, memory: dict, previous: torch.Tensor) -> tuple[torch.Tensor, dict]:
         """previous (B, T) unit ids -> (log P(y_t) (B, T, V), memory with the state after step T)."""
         embedded = self.dropout(self.embed(previous))
-        bottom, bottom_state = self.bottom(embedded, memory["bottom"])
+        bottom, bottom_state = cpu_lstm_fp32(self.bottom, embedded, memory["bottom"])
         inputs = [embedded]
         upper = self.dropout(bottom)
         if self.has_condition:
@@ -168,7 +168,7 @@ class SCPN(nn.Module):
             z = torch.bmm(masked_softmax(scores, memory["parse_mask"].unsqueeze(1)), memory["parse_states"])
             inputs.append(z)
             upper = torch.cat([upper, z], dim=2)
-        top, top_state = self.top(upper, memory["top"])
+        top, top_state = cpu_lstm_fp32(self.top, upper, memory["top"])
         scores = torch.bmm(self.attention(top), memory["states"].transpose(1, 2))
         weights = masked_softmax(scores, memory["mask"].unsqueeze(1))                  # (B, T, S)
         context = torch.bmm(weights, memory["states"])

@@ -4,7 +4,8 @@ Per update: the next `batch_size` instances of the epoch's order (a permutation 
 windows of 50 batches the instances are grouped by length so that padding stays small), each drawn anew
 (`Instance.drawn`: sentence-only instances get a fresh word shuffle), one Adam step on the mean NLL per target
 unit, gradients clipped to `clip_norm`. Device: the project's choice (models/device.py: `auto` = CUDA when
-available); on CUDA, fp16 autocast with a gradient scaler unless `fp16: off` (models/device.py `half_precision`).
+available); on CUDA, fp16 autocast with loss scaling unless `fp16: off`, bfloat16 autocast (CUDA or CPU) with `fp16:
+bf16` (models/device.py `MixedPrecision`).
 The updates run in the shared training loop (models/loop.py; `ParaphraserTask`). Checkpoints (the model
 in its saved layout + `trainer_state.pt` with optimizer, gradient scaler, counters and RNG states) go to
 `<output>/checkpoint/` every `checkpoint_every` updates and at the end, written beside the old one and swapped
@@ -28,12 +29,11 @@ from typing import ClassVar
 import numpy as np
 import torch
 
-from paranmt.models.device import Device, autocast, half_precision
+from paranmt.models.device import Device, MixedPrecision
 from paranmt.models.generation.data import REQUIRE_DIFFERENT, TASKS, Instance
 from paranmt.models.generation.paraphraser import ARCHS, Paraphraser, read_descriptor, read_templates
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order, write_directory
-from paranmt.schemas.config import (FP16_CHOICES, MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice,
-                                    setting)
+from paranmt.schemas.config import MAX_LAYERS, MAX_VOCABULARY, MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -86,12 +86,11 @@ class ParaphraserTrainConfig(LoopConfig):
     hf_heads: int = bounded(4, 1, MAX_WIDTH, help="from-scratch Marian attention heads")
     hf_ffn: int = bounded(1024, 1, MAX_WIDTH, help="from-scratch Marian feed-forward size")
     separator: str = setting("<sep>", help="token between sentence and condition in the transformers input")
-    # optimization (and LoopConfig's epochs, lr, max_steps, time budget, seed, threads, device, weights_dtype)
+    # optimization (and LoopConfig's epochs, lr, max_steps, time budget, seed, threads, device, fp16, weights_dtype)
     batch_size: int = bounded(64, 1, help="instances per update")
     clip_norm: float = setting(1.0, help="gradient norm clipping")
     checkpoint_every: int = bounded(500, 0, help="write DIR/checkpoint every N updates (and at the end)")
     log_every: int = bounded(50, 0, help="log loss and instances/s to DIR/metrics.jsonl every N updates")
-    fp16: str = choice("auto", FP16_CHOICES, help="half-precision training: auto = on CUDA")
 
     def validate(self) -> "ParaphraserTrainConfig":
         super().validate()
@@ -99,7 +98,6 @@ class ParaphraserTrainConfig(LoopConfig):
                   (self.arch in ARCHS, f"arch must be one of {', '.join(ARCHS)}"),
                   (self.require_different in REQUIRE_DIFFERENT,
                    f"require_different must be one of {', '.join(REQUIRE_DIFFERENT)}"),
-                  (self.fp16 in FP16_CHOICES, f"fp16 must be one of {', '.join(FP16_CHOICES)}"),
                   (self.hidden % 2 == 0 and self.parse_hidden % 2 == 0, "hidden and parse_hidden must be even"),
                   (0 <= self.dropout < 1, "dropout must be in [0, 1)"),
                   (self.hf_model is None or Path(self.hf_model).is_dir(),
@@ -204,7 +202,7 @@ class ParaphraserTask(Task):
 
     def setup(self, checkpoint, device: Device) -> None:
         c = self.config
-        half = half_precision(device, c.fp16)
+        self.precision = MixedPrecision.select(device, c.fp16)
         self.rng = random.Random(c.seed)
         if checkpoint is not None:
             self.model = load_model(checkpoint.directory)
@@ -214,11 +212,9 @@ class ParaphraserTask(Task):
             self.model = new_model(c, self.instances, self.templates, self.output / "work")
         self.model.to(device.kind)
         self.optimizer = torch.optim.Adam([p for p in self.model.module.parameters() if p.requires_grad], lr=c.lr)
-        self.scaler = torch.amp.GradScaler("cuda") if half else None
         if checkpoint is not None:
             self.optimizer.load_state_dict(checkpoint.state["optimizer"])
-            if self.scaler is not None and "scaler" in checkpoint.state:
-                self.scaler.load_state_dict(checkpoint.state["scaler"])
+            self.precision.load_state_dict(checkpoint.state.get("scaler"))
 
     def steps_per_epoch(self) -> int:
         return math.ceil(len(self.instances) / self.config.batch_size)
@@ -236,22 +232,13 @@ class ParaphraserTask(Task):
             yield 1, [self.instances[i].drawn(self.rng) for i in batches[position]]
 
     def step(self, batch: list[Instance], state: LoopState) -> tuple[int, dict]:
-        model, optimizer, scaler = self.model, self.optimizer, self.scaler
+        model, optimizer, precision = self.model, self.optimizer, self.precision
         model.module.train()
-        with autocast(scaler is not None):
+        with precision.autocast():
             loss = model.loss(batch)
         optimizer.zero_grad()
-        if scaler is not None:
-            scaler.scale(loss).backward()
-            scaler.unscale_(optimizer)
-        else:
-            loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.module.parameters(), self.config.clip_norm)
-        if scaler is not None:
-            scaler.step(optimizer)
-            scaler.update()
-        else:
-            optimizer.step()
+        precision.backward(loss)
+        precision.step([optimizer], clip=(model.module.parameters(), self.config.clip_norm))
         return 1, {"loss": loss.item(), "instances": len(batch)}
 
     def parameters(self):
@@ -281,10 +268,8 @@ class ParaphraserTask(Task):
                         lambda tmp: self.model.save(tmp, kept, dtype=self.config.weights_dtype))
 
     def state_dict(self) -> dict:
-        state = {"optimizer": self.optimizer.state_dict(), "rng": json.dumps(self.rng.getstate())}
-        if self.scaler is not None:
-            state["scaler"] = self.scaler.state_dict()
-        return state
+        return {"optimizer": self.optimizer.state_dict(), "scaler": self.precision.state_dict(),
+                "rng": json.dumps(self.rng.getstate())}
 
     def save(self, directory: Path) -> None:
         self.model.save(directory, self.training)

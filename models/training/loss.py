@@ -45,11 +45,12 @@ class PairBatch:
 
 
 def embed_batch(model: nn.Module, batch: PairBatch) -> tuple[torch.Tensor, ...]:
-    """One forward pass over every sentence of the batch: g1 [n, d], g2 [n, d], n1 [n, k, d], n2 [n, k, d]."""
+    """One forward pass over every sentence of the batch: g1 [n, d], g2 [n, d], n1 [n, k, d], n2 [n, k, d], float32
+    (under autocast the encoder's output may be bf16 or fp16: the objectives compute in fp32)."""
     n, k = len(batch), batch.k
     flat1 = [s for row in batch.negatives1 for s in row]
     flat2 = [s for row in batch.negatives2 for s in row]
-    vectors = model.embed(batch.side1 + batch.side2 + flat1 + flat2)
+    vectors = model.embed(batch.side1 + batch.side2 + flat1 + flat2).float()
     g1, g2, n1, n2 = vectors.split([n, n, n * k, n * k])
     return g1, g2, n1.reshape(n, k, -1), n2.reshape(n, k, -1)
 

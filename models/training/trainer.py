@@ -14,6 +14,14 @@ One update step:
    drawn in step 3 instead of mining), its backward pass, then the regularizers (lambda_w: L2 toward the initial
    embeddings; lambda_c: L2 on the composition parameters; lambda_frobenius: L2 of the embeddings toward 0; see
    regularizers.py) and one Adam step (SparseAdam on the embedding tables, Adam on the rest).
+Precision (`fp16`; models/device.py `MixedPrecision`): in fp32 unless asked (auto: fp16 on CUDA; bf16 on CUDA or the
+CPU): then each mini-batch's forward pass runs under autocast and the objective in fp32 on the embeddings cast to
+float (models/training/loss.py `embed_batch`); the losses and the regularizers go backward through the loss scaler
+(fp16), whose unscale and overflow check take the embedding tables' sparse gradients as well as the dense ones
+(torch's GradScaler coalesces them), before the SparseAdam and Adam steps. The weights and the optimizers' states
+stay fp32. The step-by-step cells run in fp32 inside autocast (models/encoders/cells.py `run_sorted`), torch's LSTM
+on the CPU too (models/recurrence.py `cpu_lstm_fp32`). The negative search (step 3, no gradients) stays fp32:
+deterministic, and the same negatives as an fp32 run of the same weights.
 `init_embeddings` initializes the embedding tables before training, row by unit string, from a saved encoder
 directory (the tables of the unit kinds it has: word, trigram, n-gram, sp) or from a word2vec/GloVe text file (the
 word tables; the sp tables of an encoder without word tables; models/encoders/word_vectors.py); the initial encoder
@@ -42,6 +50,7 @@ from typing import ClassVar
 import numpy as np
 import torch
 
+from paranmt.models.device import MixedPrecision
 from paranmt.models.encoder_dev import EncoderDevTask
 from paranmt.models.encoders import BASE_KINDS, RECURRENT_KINDS, SentenceEncoder, create_encoder, load_encoder
 from paranmt.models.encoders.word_vectors import WordVectorsError, initialize_embeddings
@@ -246,10 +255,6 @@ class Optimizers:
         for optimizer in self.optimizers:
             optimizer.zero_grad()
 
-    def step(self) -> None:
-        for optimizer in self.optimizers:
-            optimizer.step()
-
     def state_dict(self) -> dict:
         return {str(i): optimizer.state_dict() for i, optimizer in enumerate(self.optimizers)}
 
@@ -315,8 +320,10 @@ class EncoderTask(EncoderDevTask):
             self.rng = np.random.default_rng(c.seed)
         self.encoder: SentenceEncoder = encoder.to(device.kind)
         self.optimizer = make_optimizer(self.encoder, c.lr)
+        self.precision = MixedPrecision.select(device, c.fp16)
         if checkpoint is not None:
             self.optimizer.load_state_dict(checkpoint.state["optimizer"])
+            self.precision.load_state_dict(checkpoint.state.get("scaler"))
         self.objective = (BiCVMLoss(self.encoder, c.margin) if c.objective == "bicvm" else
                           MarginLoss(self.encoder, c.margin, c.distance))
         self.regularizers = self._regularizers(self.encoder)
@@ -404,7 +411,8 @@ class EncoderTask(EncoderDevTask):
         return self.encoder
 
     def state_dict(self) -> dict:
-        return {"optimizer": self.optimizer.state_dict(), "rng": json.dumps(self.rng.bit_generator.state)}
+        return {"optimizer": self.optimizer.state_dict(), "scaler": self.precision.state_dict(),
+                "rng": json.dumps(self.rng.bit_generator.state)}
 
     def save(self, directory: Path) -> None:
         self.encoder.save(directory)
@@ -437,14 +445,15 @@ class EncoderTask(EncoderDevTask):
             batch = PairBatch(text1[start:end], text2[start:end], negatives1[start:end], negatives2[start:end],
                               valid1[start:end], valid2[start:end])
             self.optimizer.zero_grad()
-            loss = self.objective(batch)
-            loss.backward()
+            with self.precision.autocast():
+                loss = self.objective(batch)
+            self.precision.backward(loss)
             total = loss.item()
             for regularizer in self.regularizers:
                 penalty = regularizer()
                 if penalty.requires_grad:
-                    penalty.backward()
+                    self.precision.backward(penalty)
                 total += penalty.item()
-            self.optimizer.step()
+            self.precision.step(self.optimizer.optimizers)
             losses.append(total)
         return losses

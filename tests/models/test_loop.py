@@ -244,18 +244,21 @@ def test_loop_settings_are_checked():
         LoopConfig(weights_dtype="int8").validate()
     with pytest.raises(ConfigError, match="patience"):
         LoopConfig(patience=-1).validate()
+    with pytest.raises(ConfigError, match="fp16 must be one of auto, on, off, bf16, not 'bf61'"):
+        LoopConfig(fp16="bf61").validate()
 
 
 def test_every_trainer_config_is_a_loop_config_and_refuses_the_loop_fields_it_does_not_use():
     """finetune-sts and train-words run the loop on the CPU without checkpoints: their configs share LoopConfig's
-    fields (their own defaults kept) and refuse a device, checkpoint interval or weights dtype they would ignore."""
+    fields (their own defaults kept) and refuse a device, precision, checkpoint interval or weights dtype they would
+    ignore."""
     from paranmt.models.training.paragram import ParagramConfig
     from paranmt.models.training.sts_finetune import FinetuneConfig
 
     for cls, lr in ((FinetuneConfig, 1e-3), (ParagramConfig, 0.05)):
         config = load_config(cls, None, {"max_steps": 3, "time_budget_minutes": 0.5}).validate()
         assert isinstance(config, LoopConfig) and (config.lr, config.epochs, config.max_steps) == (lr, 10, 3)
-        for key, value in (("device", "cuda"), ("checkpoint_every", 5), ("weights_dtype", "float16")):
+        for key, value in (("device", "cuda"), ("checkpoint_every", 5), ("weights_dtype", "float16"), ("fp16", "bf16")):
             with pytest.raises(ConfigError, match=f"^{key} is not a setting of this trainer"):
                 load_config(cls, None, {key: value}).validate()
 

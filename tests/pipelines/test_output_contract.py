@@ -181,6 +181,23 @@ def test_settings_a_training_cannot_use_are_one_line_and_a_diverging_one_stops_b
     assert all(np.isfinite(weights[name]).all() for name in weights.files)
 
 
+def test_a_precision_the_device_cannot_train_in_is_one_line(pairs, tmp_path, capsys, monkeypatch):
+    """`--fp16 on` on the CPU, `--fp16 bf16` on a GPU without bfloat16 (availability injected, as
+    tests/models/test_device.py does): one line, exit 2, before the first update (models/loop.py `select`)."""
+    import paranmt.models.device as device
+
+    argv = ["train", "--train", str(pairs), "--output", str(tmp_path / "model"), *TINY, "--max-steps", "1"]
+    assert main([*argv, "--fp16", "on"]) == 2
+    assert one_line(capsys, "train") == "paranmt train: configuration error: fp16 training needs a CUDA device"
+    monkeypatch.setattr(device, "cuda_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: False)
+    assert main([*argv, "--device", "cuda", "--fp16", "bf16", "--overwrite"]) == 2
+    assert one_line(capsys, "train") == ("paranmt train: configuration error: fp16 bf16: this GPU does not support "
+                                         "bfloat16 (torch.cuda.is_bf16_supported()): use fp16 on (fp16 with loss "
+                                         "scaling) or off")
+    assert not (tmp_path / "model" / "checkpoint").exists()
+
+
 def snapshot(directory: Path) -> dict:
     return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 

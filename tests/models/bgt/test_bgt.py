@@ -128,3 +128,18 @@ def test_the_random_baseline_of_a_bgt_encoder_reinitializes_its_attention(sp_mod
     assert original.keys() == copied.keys()
     assert all(not torch.equal(original[name], copied[name]) for name in original
                if name.endswith("in_proj_weight"))
+
+
+def test_bgt_trains_in_bf16_on_the_cpu_with_fp32_weights_and_resumes(pairs, sp_model, tmp_path):
+    """`fp16: bf16` (models/device.py MixedPrecision): the transformer layers under bfloat16 autocast, the master
+    weights fp32, no scaler state to save."""
+    config = BGTConfig(variant="bgt", sp_model=sp_model, max_steps=2, fp16="bf16", **{**TINY, "log_every": 1})
+    BGTTrainer(config, tmp_path).fit(pairs[:40])
+    state = torch.load(tmp_path / "checkpoint" / "trainer_state.pt", weights_only=True)
+    assert state["scaler"] == {} and state["step"] == 2
+    config.max_steps = 3
+    trained = BGTTrainer(config, tmp_path).fit(pairs[:40], resume=True)
+    losses = [json.loads(line)["loss"] for line in (tmp_path / "metrics.jsonl").read_text().splitlines()
+              if '"loss"' in line]
+    assert len(losses) == 3 and np.isfinite(losses).all()
+    assert {p.dtype for p in trained.parameters()} == {torch.float32}

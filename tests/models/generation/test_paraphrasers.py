@@ -313,3 +313,24 @@ def test_a_plain_model_can_be_trained_on_the_units_of_an_scpn_model(tmp_path, ti
     assert main(common[:4] + ["parse-generator"] + common[5:] + ["--output", str(tmp_path / "pg"),
                                                                   "--units-from", str(scpn)]) == 2
     assert "units_from needs arch scpn and task scpn or plain" in capsys.readouterr().err
+
+
+def test_an_scpn_trains_in_bf16_on_the_cpu_with_fp32_weights_and_resumes(tmp_path, paraphrase_pairs):
+    """`fp16: bf16` (models/device.py MixedPrecision): bfloat16 autocast, the LSTMs in fp32 on the CPU
+    (models/recurrence.py cpu_lstm_fp32), the master weights fp32, no scaler state to save."""
+    import math
+
+    import torch
+
+    from paranmt.models.generation.tiny import train_tiny_paraphraser
+
+    train_tiny_paraphraser("scpn", "scpn", tmp_path, paraphrase_pairs, steps=2, checkpoint_every=1, log_every=1,
+                           fp16="bf16")
+    state = torch.load(tmp_path / "checkpoint" / "trainer_state.pt", weights_only=True)
+    assert state["scaler"] == {} and state["config"]["fp16"] == "bf16"
+    resumed = train_tiny_paraphraser("scpn", "scpn", tmp_path, paraphrase_pairs, steps=3, checkpoint_every=1,
+                                     log_every=1, fp16="bf16", resume=True)
+    losses = [json.loads(line)["loss"] for line in (tmp_path / "metrics.jsonl").read_text().splitlines()
+              if '"loss"' in line]
+    assert len(losses) == 3 and all(math.isfinite(loss) for loss in losses)
+    assert {p.dtype for p in resumed.module.parameters()} == {torch.float32}
