@@ -133,7 +133,8 @@ def test_the_random_baseline_of_a_bgt_encoder_reinitializes_its_attention(sp_mod
 def test_bgt_trains_in_bf16_on_the_cpu_with_fp32_weights_and_resumes(pairs, sp_model, tmp_path):
     """`fp16: bf16` (models/device.py MixedPrecision): the transformer layers under bfloat16 autocast, the master
     weights fp32, no scaler state to save."""
-    config = BGTConfig(variant="bgt", sp_model=sp_model, max_steps=2, fp16="bf16", **{**TINY, "log_every": 1})
+    config = BGTConfig(variant="bgt", sp_model=sp_model, max_steps=2, fp16="bf16", **{**TINY, "log_every": 1,
+                                                                                     "max_tokens": 200})
     BGTTrainer(config, tmp_path).fit(pairs[:40])
     state = torch.load(tmp_path / "checkpoint" / "trainer_state.pt", weights_only=True)
     assert state["scaler"] == {} and state["step"] == 2
