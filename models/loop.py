@@ -95,7 +95,7 @@ class LoopConfig(Config):
     checkpoint_every: int = bounded(1000, 0, help="write <output>/checkpoint every N mini-batches (and at the end)")
     log_every: int = bounded(100, 0, help="a line of <output>/metrics.jsonl every N mini-batches (0: one per epoch)")
     seed: int = setting(1, help="random seed (data order, initialization, dropout)")
-    threads: int = bounded(1, 0, help="CPU threads of torch")
+    threads: int = bounded(0, 0, help="CPU threads of torch (0: one per core, or OMP_NUM_THREADS when set)")
     device: str = choice("auto", DEVICES, help="training device: auto = CUDA when available")
     fp16: str = choice("auto", FP16_CHOICES, help="half-precision training: auto = on CUDA")
     weights_dtype: str = choice("float32", WEIGHTS_DTYPES, help="dtype of the saved final weights (float16 halves the "

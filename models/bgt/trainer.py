@@ -57,7 +57,7 @@ class BGTConfig(LoopConfig):
         "time_budget_minutes": "stop after this much training time (0 = no limit)",
         "patience": "stop after N dev evaluations (epoch ends) in a row without a new best (needs dev_sts_dir; "
                     "0 = off)",
-        "device": "auto: CUDA with fp16 when present", "threads": "CPU threads", "seed": "random seed"}
+        "device": "auto: CUDA with fp16 when present", "seed": "random seed"}
     variant: str = choice("bgt", VARIANTS, help="bgt or a Table 48 baseline")
     languages: list[str] = setting(default_factory=lambda: ["en", "cs"], help="the two languages of the bitext, "
                                    "English first, as the pairs are read")

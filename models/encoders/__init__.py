@@ -207,9 +207,10 @@ def load_encoder(directory: str | Path) -> SentenceEncoder:
 
 def open_encoder(directory: str, threads: int = 1) -> SentenceEncoder:
     """The saved encoder at `directory` (read by `asset_path`: an asset name such as assets/encoder-sp is the shipped
-    encoder) with torch on `threads` CPU threads, for every command that takes `--model`/`--encoder`; a bad
-    directory is a ConfigError."""
-    torch.set_num_threads(threads)
+    encoder) with torch on `threads` CPU threads (0: torch's default, one per core), for every command that takes
+    `--model`/`--encoder`; a bad directory is a ConfigError."""
+    if threads:
+        torch.set_num_threads(threads)
     try:
         return load_encoder(asset_path(directory))
     except EncoderError as error:

@@ -51,7 +51,7 @@ from paranmt.models.encoding import LineRejects
 from paranmt.models.files import model_directory, read_json
 from paranmt.models.nmt.fairseq_options import fairseq_flags, option_value
 from paranmt.models.pairs import aligned_pairs, tsv_pairs
-from paranmt.schemas.config import Config, choice, load_config, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, load_config, setting
 from paranmt.schemas.errors import ConfigError, PipelineStopped
 from paranmt.schemas.paths import asset_path
 
@@ -122,7 +122,8 @@ class RecipeConfig(Config):
     source_lang: str = setting("cs", help="language of the source side of the bitext")
     target_lang: str = setting("en", help="language of the target side")
     work_dir: str = setting("work/nmt", help="override work_dir (data, sentencepiece, binarized data, checkpoints)")
-    threads: int = setting(1, help="override threads of the fairseq subprocesses")
+    threads: int = bounded(0, 0, help="override threads of the fairseq subprocesses and of sentencepiece (0: one per "
+                            "core)")
     nice: int = setting(10, help="niceness of the fairseq subprocesses (0 = as the caller)")
     data: RecipeData = field(default_factory=RecipeData)
     sentencepiece: RecipeSentencepiece = field(default_factory=RecipeSentencepiece)
@@ -135,6 +136,7 @@ class RecipeConfig(Config):
     def validate(self) -> "RecipeConfig":
         from paranmt.models.nmt.mrt import COSTS
 
+        check_ranges(self)
         for key in ("source_lang", "target_lang"):
             if not LANGUAGE.fullmatch(str(getattr(self, key))):
                 raise ConfigError(f"nmt recipe: {key} must be a language code (letters, digits, '_', '-'), "
@@ -164,6 +166,10 @@ class RecipeConfig(Config):
             if not Path(resolve(path)).exists():
                 raise ConfigError(f"nmt recipe: input {path!r} does not exist")
         return self
+
+    def cpu_threads(self) -> int:
+        """The threads of the fairseq subprocesses and of sentencepiece: `threads`, or one per core when it is 0."""
+        return self.threads or os.cpu_count() or 1
 
 
 def resolve(path: str) -> str:
@@ -282,7 +288,7 @@ class NMTRecipe:
     def _env(self) -> dict:
         """The fairseq subprocesses' environment: weights-only loading forced (module docstring)."""
         env = {k: v for k, v in os.environ.items() if k != "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"}
-        threads = str(max(1, int(self.config.threads)))
+        threads = str(self.config.cpu_threads())
         env.update(TORCH_FORCE_WEIGHTS_ONLY_LOAD="1", OMP_NUM_THREADS=threads, MKL_NUM_THREADS=threads,
                    PYTHONUNBUFFERED="1")
         return env
@@ -345,7 +351,7 @@ class NMTRecipe:
             input=[str(self.raw / f"train.{c.source_lang}"), str(self.raw / f"train.{c.target_lang}")],
             model_prefix=str(self.work / "spm"), vocab_size=sp.vocab_size, model_type=sp.model_type,
             character_coverage=sp.character_coverage, input_sentence_size=sp.input_sentence_size,
-            shuffle_input_sentence=True, seed_sentencepiece_size=1_000_000, num_threads=max(1, c.threads),
+            shuffle_input_sentence=True, seed_sentencepiece_size=1_000_000, num_threads=c.cpu_threads(),
             minloglevel=2)
 
     def _encode_splits(self) -> None:

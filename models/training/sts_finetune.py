@@ -99,7 +99,7 @@ class FinetuneConfig(CpuLoopConfig):
     log_every, seed, threads) and the head's."""
     HELP: ClassVar[dict[str, str]] = {
         "epochs": "passes over the training pairs", "lr": "Adam learning rate (head and encoder)",
-        "threads": "torch CPU threads", "max_steps": "stop after N updates (0 = no limit)",
+        "max_steps": "stop after N updates (0 = no limit)",
         "seed": "random seed (head initialization, batch order, the stsb dev split)"}
     task: str = choice("sick-r", ALL_TASKS, help="sick-r (SICK relatedness), stsb (STS Benchmark) or sts12-15 (P17's "
                        "40/10/50 split of STS 2012-15): Pearson; sick-e (SICK entailment) or sst2 (SST-2 sentiment): "

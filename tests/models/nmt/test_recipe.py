@@ -1,4 +1,5 @@
 """The NMT recipe's config loading, fairseq flag building and data preparation on the real bitext."""
+import os
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,16 @@ def test_shipped_recipe_config_loads_and_builds_a_cpu_training_command():
     assert "--share-all-embeddings" in args and "--cpu" in args
     assert args[args.index("--encoder-layers") + 1] == "3"
     assert args[args.index("--num-workers") + 1] == "0"
+
+
+def test_threads_zero_gives_the_fairseq_subprocesses_one_thread_per_core_and_a_negative_count_is_refused():
+    recipe_file = str(REPO / "configs/nmt/cs-en-small.yaml")
+    assert NMTRecipe(load_recipe_config(recipe_file))._env()["OMP_NUM_THREADS"] == "1"     # the recipe pins 1
+    every_core = NMTRecipe(load_recipe_config(recipe_file, {"threads": 0}))._env()
+    assert every_core["OMP_NUM_THREADS"] == every_core["MKL_NUM_THREADS"] == str(os.cpu_count())
+    assert RecipeConfig().threads == 0
+    with pytest.raises(ConfigError, match="threads must be >= 0, not -1"):
+        load_recipe_config(recipe_file, {"threads": -1})
 
 
 def test_unknown_keys_and_missing_inputs_are_config_errors(tmp_path):
