@@ -62,7 +62,7 @@ from tqdm import tqdm
 
 from paranmt.models.device import Device, reuse_freed_memory, select_device, training_dtype
 from paranmt.models.safe_load import load_weights_only
-from paranmt.schemas.config import (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, Config, bounded, check_choice, check_fits,
+from paranmt.schemas.config import (DEVICES, FP16_CHOICES, WEIGHTS_DTYPES, Config, bounded, check_fits,
                                     check_ranges, choice, setting)
 from paranmt.schemas.errors import ConfigError, TrainingDiverged
 
@@ -103,9 +103,6 @@ class LoopConfig(Config):
 
     def validate(self) -> "LoopConfig":
         check_ranges(self)
-        check_choice("device", self.device, DEVICES)
-        check_choice("fp16", self.fp16, FP16_CHOICES)
-        check_choice("weights_dtype", self.weights_dtype, WEIGHTS_DTYPES)
         defaults = type(self)()
         for name in self.FIXED:
             if getattr(self, name) != getattr(defaults, name):

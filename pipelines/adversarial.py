@@ -34,7 +34,7 @@ from paranmt.models.generation.config import DEFAULT_MODELS, ParaphraseConfig
 from paranmt.pipelines.runtime import outputs
 from paranmt.pipelines.runtime.arguments import check_generator_section
 from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT, asset_path
 
@@ -125,7 +125,6 @@ class AdversarialConfig(Config):
 
     def validate(self) -> "AdversarialConfig":
         check_ranges(self)
-        check_choice("task", self.task, TASKS)
         check_generator_section(self.paraphrase)
         for name, value in (("seed", self.seed), ("device", self.paraphrase.device)):
             if getattr(self.classifier, name) not in (getattr(ClassifierConfig, name), value):

@@ -18,7 +18,7 @@ from typing import ClassVar
 from paranmt.models.evaluation.transfer import DEFAULT_TASKS, TASKS, TransferProbeConfig
 from paranmt.pipelines.runtime.arguments import EVALUATION_REQUIRED, EvaluationConfig
 from paranmt.pipelines.runtime.command import Command, ResultsFolder
-from paranmt.schemas.config import bounded, check_choice, setting
+from paranmt.schemas.config import bounded, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -44,8 +44,6 @@ class TransferConfig(EvaluationConfig, TransferProbeConfig):
         unknown = sorted(set(self.tasks) - set(TASKS))
         if unknown:
             raise ConfigError(f"unknown task(s) {', '.join(unknown)}; choose from {', '.join(TASKS)}")
-        for baseline in self.baselines:
-            check_choice("baselines", baseline, BASELINES)
         return self
 
 

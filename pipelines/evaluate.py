@@ -21,7 +21,7 @@ from paranmt.models.evaluation.hard_sts import NEGATION_RULES, difficulty_splits
 from paranmt.models.evaluation.sts import (YEAR_GROUP, describe_mean, discover_datasets, score_dataset,
                                           write_results, year_means)
 from paranmt.pipelines.runtime.command import Command, ResultsFolder
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 RESULTS = ("results.csv", "summary.md")
@@ -49,7 +49,6 @@ class EvalConfig(Config):
         check_ranges(self)
         if not 0 < self.hard_fraction < 0.5:
             raise ConfigError(f"hard_fraction must be in (0, 0.5), not {self.hard_fraction}")
-        check_choice("hard_negation", self.hard_negation, NEGATION_RULES)
         return self
 
 

@@ -24,7 +24,7 @@ from apache_beam.io.filesystems import FileSystems
 from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found, sum_counts
-from paranmt.schemas.config import Config, check_choice, choice, setting
+from paranmt.schemas.config import Config, check_ranges, choice, setting
 from paranmt.transforms.export import FORMATS, HEADERS, ExportShardFn, dataset_card
 from paranmt.transforms.shards import (concatenate_files, read_shard_metadata, shard_files, unique_shard_names,
                                        write_json, write_text_atomically)
@@ -105,7 +105,7 @@ class ExportConfig(Config):
                                      "(default: on for paranmt-txt and scpn, off for hf)")
 
     def validate(self) -> "ExportConfig":
-        check_choice("format", self.format, FORMATS)
+        check_ranges(self)
         return self
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.pipelines.runtime.extras import require_extra
-from paranmt.schemas.config import Config, check_choice, choice
+from paranmt.schemas.config import Config, check_ranges, choice
 from paranmt.schemas.errors import ConfigError
 
 # format -> (the extra that provides its exporter, the module with `export_sentence_transformer`)
@@ -30,7 +30,7 @@ class EncoderExportConfig(Config):
     format: str = choice("sentence-transformers", FORMATS, help="target format")
 
     def validate(self) -> "EncoderExportConfig":
-        check_choice("format", self.format, FORMATS)
+        check_ranges(self)
         return self
 
 

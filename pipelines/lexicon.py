@@ -26,7 +26,7 @@ from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
-from paranmt.schemas.config import Config, setting
+from paranmt.schemas.config import Config, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 from paranmt.transforms.lexicon import ParaphraseLexicon
@@ -105,6 +105,7 @@ class LexiconConfig(Config):
     alpha: float = setting(1.0, help="add-alpha smoothing of the PMI counts")
 
     def validate(self) -> "LexiconConfig":
+        check_ranges(self)
         if self.min_count < 1:
             raise ConfigError("--min-count must be >= 1")
         if self.alpha <= 0:

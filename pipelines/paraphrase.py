@@ -48,7 +48,7 @@ from typing import ClassVar
 from paranmt.models.generation.config import ParaphraseConfig
 from paranmt.pipelines.runtime.command import Command, RunFolder, RunLayout
 from paranmt.schemas import layout
-from paranmt.schemas.config import check_choice, choice, setting
+from paranmt.schemas.config import choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 from paranmt.transforms.io.paraphrases import check_output_file, write_paraphrases
@@ -215,9 +215,7 @@ class ParaphraseCommandConfig(ParaphraseConfig):
                                "type:nvidia-tesla-t4;count:1;install-nvidia-driver")
 
     def validate(self, where: str = "") -> "ParaphraseCommandConfig":
-        super().validate(where)
-        check_choice("column", self.column, COLUMNS)
-        return self
+        return super().validate(where)
 
     def generator(self) -> ParaphraseConfig:
         """The ParaphraseConfig of these settings (what the pipeline, OUT.parts/run.json and the Beam stage take)."""

@@ -21,7 +21,7 @@ from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
-from paranmt.schemas.config import Config, setting
+from paranmt.schemas.config import Config, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.shards import write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
@@ -98,6 +98,7 @@ class StatsConfig(Config):
                                         "frequencies (default: the sampled references themselves)")
 
     def validate(self) -> "StatsConfig":
+        check_ranges(self)
         if self.sample_size < 1:
             raise ConfigError("--sample-size must be >= 1")
         return self

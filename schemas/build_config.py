@@ -7,7 +7,7 @@ import argparse
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges, choice,
+from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_ranges, choice,
                                     load_config, near_matches, setting)
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -124,23 +124,22 @@ class TranslateConfig:
     nbest: int = bounded(0, 0)           # > 0 also writes bt_nbest with this many hypotheses
     batch_tokens: int = bounded(2048, 1)  # rows x longest source per model call (best measured on CPU; raise on GPU)
     max_source_tokens: int = bounded(250, 1)
-    device: str = "auto"                 # auto | cpu | cuda
+    device: str = choice("auto", DEVICES)   # auto: CUDA when available
     threads: int = bounded(0, 0)         # CPU threads (0 = backend default)
     group_size: int = bounded(1024, 1)   # rows per stage batch: dedup and length bucketing happen inside it
     share_across_processes: bool | None = None   # one model per machine (None = only on CUDA)
     accelerator: str = ""                # Beam accelerator resource hint (Dataflow GPU), see docs/translate.md
     use_vmap: bool = False               # ctranslate2: decode over the model's vocabulary map (ct2/vmap.txt,
                                          # written by convert-nmt); off: the map can change the best hypothesis
-    compute_type: str = "auto"           # ctranslate2 compute type; auto: int8 on CPU for int8 weights, float16 on
-                                         # CUDA (paranmt.models.device.ct2_compute_type); int8_float16: GPU opt-in
+    compute_type: str = choice("auto", CT2_COMPUTE_TYPES)   # ctranslate2 compute type; auto: int8 on CPU for int8
+                                         # weights, float16 on CUDA (paranmt.models.device.ct2_compute_type);
+                                         # int8_float16: GPU opt-in
 
     def validate(self) -> None:
         """Settings only; the model itself is checked by the stage factory (paranmt.transforms.translate)."""
         check_ranges(self, "translate.")
         if self.nbest > self.beam:
             raise ConfigError(f"translate.nbest must be between 0 and beam ({self.beam}), not {self.nbest}")
-        check_choice("translate.device", self.device, DEVICES)
-        check_choice("translate.compute_type", self.compute_type, CT2_COMPUTE_TYPES)
 
 
 @dataclass
@@ -157,7 +156,7 @@ class ParseConfig:
     model_dir: str = "assets/parser-en"
     max_tokens: int = bounded(100, 1)    # longer sentences (PTB tokens) get null parses (reason counted)
     batch_size: int = bounded(64, 1)     # rows per stage batch and sentences per stanza call
-    device: str = "auto"                 # auto | cpu | cuda
+    device: str = choice("auto", DEVICES)   # auto: CUDA when available
     threads: int = bounded(1, 0)         # torch threads per worker process on CPU (0 = torch's default, one per
                                          # core); 1: the worker processes are the parallelism (issue 25's measure)
     cache_size: int = bounded(100_000, 0)   # per-worker LRU cache of parsed sentences (0 = batch dedup only)
@@ -167,7 +166,6 @@ class ParseConfig:
 
     def validate(self) -> None:
         check_ranges(self, "parse.")
-        check_choice("parse.device", self.device, DEVICES)
         if self.only_if is not None:
             self.condition()
 
@@ -234,11 +232,11 @@ class BuildConfig(Config):
     def validate(self) -> "BuildConfig":
         """Check every section (ConfigError naming the key); a `read.shard_rows` left unset becomes
         `shard_rows_for(stages)`, so the resolved size is what the hash, config.yaml and the readers see."""
+        check_ranges(self)
         if not self.input:
             raise ConfigError("no input: give --input GLOB (or `input:` in the config)")
         if not self.output:
             raise ConfigError("no output: give --output DIR (or `output:` in the config)")
-        check_choice("format", self.format, FORMATS)
         for stage in self.stages:
             if stage not in STAGE_ORDER:
                 raise ConfigError(f"unknown stage {stage!r}{near_matches(stage, STAGE_ORDER)}; stages are "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from paranmt.schemas.config import Config, choice, setting
+from paranmt.schemas.config import Config, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -133,8 +133,7 @@ class ClusterConfig(Config):
     gpu: WorkerPool = dataclasses.field(default_factory=lambda: WorkerPool(jobs=0, gpus=1))
 
     def validate(self) -> "ClusterConfig":
-        if self.scheduler not in SCHEDULERS:
-            raise ConfigError(f"scheduler must be one of {', '.join(SCHEDULERS)}, got {self.scheduler!r}")
+        check_ranges(self)
         for key, value in values(dataclasses.asdict(self)):
             if isinstance(value, str) and re.search(r"[\x00-\x1f\x7f]", value):
                 raise ConfigError(f"{key} must be one line without control characters, got {value!r}")

@@ -1,5 +1,5 @@
 """The typed configs of every command: the `Config` base (to_dict, hash, differences), fields with a range
-(`bounded`, checked by `check_ranges`) or choices (`check_choice`; the device settings' choices every config shares),
+(`bounded`) or choices (`choice`; the device settings' choices every config shares), both checked by `check_ranges`,
 and the project's one config loader, `load_config`: defaults <- YAML <- flags and --set values (`parse_assignments`,
 the one --set parser), every value typed by its field's annotation (`typed_value`).
 """
@@ -48,14 +48,17 @@ def bounded(default, low: float | None = None, high: float | None = None, help: 
 
 
 def choice(default, choices, help: str = "", **kwargs) -> Any:
-    """A setting (`setting`) whose flag takes one of `choices`."""
+    """A setting (`setting`) whose value, and its flag's, is one of `choices`; checked, naming the key, by
+    `check_ranges` (every config's validate())."""
     return setting(default, help, choices, **kwargs)
 
 
-def fixed(default=dataclasses.MISSING, **kwargs) -> Any:
+def fixed(default=dataclasses.MISSING, choices=None, **kwargs) -> Any:
     """A config field that has no flag: one the run resolves or the command sets itself (not the user's to
-    give), still a key of the config's YAML and `--set` where the config's validate() takes it."""
-    return field(default=default, metadata={"fixed": True}, **kwargs)
+    give), still a key of the config's YAML and `--set` where the config's validate() takes it; `choices`, those
+    its value takes (checked by `check_ranges`, as a `choice`'s)."""
+    return field(default=default, metadata={"fixed": True, **({"choices": tuple(choices)} if choices else {})},
+                 **kwargs)
 
 
 def field_spec(config_class, name: str) -> dict:
@@ -150,7 +153,8 @@ def _flat(data, prefix: str = "") -> dict:
 
 
 def check_choice(key: str, value, choices) -> None:
-    """ConfigError naming `key` when `value` is not one of `choices` (with the near matches)."""
+    """ConfigError naming `key` when `value` is not one of `choices` (with the near matches): the line of a config
+    field's declared choices (`check_ranges`), and the check of a value that is no config field's."""
     if value not in choices:
         raise ConfigError(f"{key} must be one of {', '.join(map(str, choices))}, not {value!r}"
                           + near_matches(str(value), map(str, choices)))
@@ -290,15 +294,28 @@ def _merge(target, data: dict, where: str, what: str) -> None:
             setattr(target, key, typed_value(value, kinds[key], where + key))
 
 
+def _allows_none(config, name: str) -> bool:
+    """Whether the annotation of the field `name` of the dataclass `config` takes None."""
+    kind = _field_types(config)[name]
+    return typing.get_origin(kind) in (types.UnionType, typing.Union) and type(None) in typing.get_args(kind)
+
+
 def check_ranges(config, where: str = "") -> None:
-    """ConfigError naming the key for every field of the dataclass `config` (and of its sections) whose value lies
-    outside the range its field declares (`bounded`), or is a number that is not finite (inf, nan: no setting
-    takes one; a learning rate of inf trains a model of NaNs)."""
+    """ConfigError naming the key (`where`: the section's, e.g. `translate.`) for every field of the dataclass
+    `config` (and of its sections) whose value lies outside the range its field declares (`bounded`), is a number
+    that is not finite (inf, nan: no setting takes one; a learning rate of inf trains a model of NaNs), or is not
+    one of the choices its field declares (`choice`, `setting(choices=...)`, or those of the field it redeclares:
+    `field_spec`), in `check_choice`'s line: each item of a list (a flag of several values), None only where the
+    annotation allows it (an unset choice). Every config's validate() calls it: a field's declaration is its check."""
     for spec in dataclasses.fields(config):
         value = getattr(config, spec.name)
         if dataclasses.is_dataclass(value):
             check_ranges(value, f"{where}{spec.name}.")
             continue
+        choices = field_spec(type(config), spec.name).get("choices")
+        if choices is not None and not (value is None and _allows_none(config, spec.name)):
+            for item in value if isinstance(value, list) else [value]:
+                check_choice(where + spec.name, item, choices)
         low, high = spec.metadata.get("range", (None, None))
         if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
             continue

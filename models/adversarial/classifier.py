@@ -25,7 +25,7 @@ from paranmt.models.adversarial.tasks import Example
 from paranmt.models.device import select_device
 from paranmt.models.recurrence import lstm_states
 from paranmt.models.text.tokenize import lowercase_tokens
-from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges, fixed, setting
+from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges, fixed, setting
 from paranmt.schemas.errors import ConfigError
 
 LOG = logging.getLogger(__name__)
@@ -44,14 +44,13 @@ class ClassifierConfig(Config):
     min_count: int = bounded(1, 1, flag={"name": "--classifier-min-count"}, help="classifier vocabulary: words seen "
                              "at least this often")
     seed: int = fixed(1)                # the command's: paranmt adversarial's seed
-    device: str = fixed("auto")         # auto | cpu | cuda (models/device.select_device): adversarial's generators'
+    device: str = fixed("auto", DEVICES)   # auto | cpu | cuda (models/device.select_device): adversarial's generators'
 
     def validate(self, where: str = "") -> "ClassifierConfig":
         """ConfigError naming the key (`where` its section, e.g. `classifier.`) of a value out of range."""
         check_ranges(self, where)
         if self.lr <= 0:
             raise ConfigError(f"{where}lr must be > 0, not {self.lr}")
-        check_choice(f"{where}device", self.device, DEVICES)
         return self
 
 

@@ -87,8 +87,6 @@ class BGTConfig(LoopConfig):
 
     def validate(self) -> "BGTConfig":
         super().validate()
-        if self.variant not in VARIANTS:
-            raise ConfigError(f"bgt: variant {self.variant!r} is not one of {', '.join(VARIANTS)}")
         if len(self.languages) != 2:
             raise ConfigError("bgt: languages needs exactly two codes, English first (e.g. [en, cs])")
         for name in ("max_tokens", "warmup"):

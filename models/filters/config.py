@@ -62,6 +62,7 @@ class FilterConfig(Config):
         return FilterPlan(self.build_filters(), list(self.dedup), self.dedup_normalization, self.sample, self.seed)
 
     def validate(self) -> "FilterConfig":
+        check_ranges(self)
         if not self.input:
             raise ConfigError("no input: give --input SHARDS (a directory of shards or a glob)")
         if not self.output:
@@ -69,10 +70,6 @@ class FilterConfig(Config):
         self.build_filters()
         if not isinstance(self.dedup, list) or any(f not in DEDUP_FIELDS for f in self.dedup):
             raise ConfigError(f"dedup must be a list drawn from {list(DEDUP_FIELDS)}, got {self.dedup!r}")
-        if self.dedup_normalization not in NORMALIZATIONS:
-            raise ConfigError(f"dedup_normalization must be one of {list(NORMALIZATIONS)}, "
-                              f"got {self.dedup_normalization!r}")
-        check_ranges(self)
         return self
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from paranmt.models.generation import ARCHS, RERANK
 from paranmt.models.generation.models import TASKS
 from paranmt.schemas.build_config import ParseConfig, ScoreConfig
-from paranmt.schemas.config import DEVICES, Config, bounded, check_choice, check_ranges, choice, setting
+from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path, is_remote
 
@@ -79,11 +79,6 @@ class ParaphraseConfig(Config):
         """ConfigError naming the key (`where`: its section, e.g. `paraphrase.`) of a value out of its range or
         choices."""
         check_ranges(self, where)
-        check_choice(f"{where}task", self.task, TASKS)
-        if self.arch is not None:
-            check_choice(f"{where}arch", self.arch, ARCHS)
-        check_choice(f"{where}rerank", self.rerank, RERANK)
-        check_choice(f"{where}device", self.device, DEVICES)
         return self
 
     def resolve(self, local_copy: Callable[[str], str] | None = None) -> ParaphraseRun:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice
+from paranmt.schemas.config import Config, bounded, check_ranges, choice
 
 INDEXES = ("auto", "exact", "hnsw")
 
@@ -38,7 +38,6 @@ class SearchConfig(Config):
     def validate(self) -> "SearchConfig":
         """ConfigError (a ValueError) naming the key of a value out of its range or choices."""
         check_ranges(self)
-        check_choice("index", self.index, INDEXES)
         return self
 
     def resolve(self, n_query: int, n_base: int) -> str:

@@ -10,7 +10,7 @@ import math
 from paranmt.models.mining.calibrate import Calibration, calibrate_threshold
 from paranmt.models.mining.knn import SearchConfig
 from paranmt.models.mining.margin import STRATEGIES, MinedPairs
-from paranmt.schemas.config import bounded, check_choice, choice, setting
+from paranmt.schemas.config import bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.metadata import covers, manifest_languages
 from paranmt.schemas.paths import asset_path
@@ -51,7 +51,6 @@ class MiningSettings(SearchConfig):
         if self.source_lang == self.target_lang:
             raise ConfigError(f"--source-lang and --target-lang are both {self.source_lang}: a mining pairs two "
                               "languages")
-        check_choice("strategy", self.strategy, STRATEGIES)
         if self.k < 1:
             raise ConfigError(f"--k must be >= 1, not {self.k}")
         if self.block_size < 1:

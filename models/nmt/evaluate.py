@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from paranmt.models.nmt.stage import token_budget_batches
 from paranmt.models.nmt.translator import Translator
 from paranmt.schemas.build_config import ScoreConfig
-from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_choice, check_ranges, choice,
+from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_ranges, choice,
                                     setting)
 from paranmt.schemas.errors import ConfigError
 
@@ -42,9 +42,6 @@ class NmtEvalConfig(Config):
 
     def validate(self) -> "NmtEvalConfig":
         check_ranges(self)
-        check_choice("backend", self.backend, BACKENDS)
-        check_choice("device", self.device, DEVICES)
-        check_choice("compute_type", self.compute_type, CT2_COMPUTE_TYPES)
         return self
 
 

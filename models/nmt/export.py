@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paranmt.models.files import ModelFileError, reading, write_text_atomically
-from paranmt.schemas.config import CT2_WEIGHT_TYPES, Config, bounded, check_choice, check_ranges, choice, setting
+from paranmt.schemas.config import CT2_WEIGHT_TYPES, Config, bounded, check_ranges, choice, setting
 from paranmt.schemas.metadata import file_sha256
 
 NMT_DESCRIPTOR = "nmt.json"
@@ -47,7 +47,6 @@ class ConvertConfig(Config):
 
     def validate(self) -> "ConvertConfig":
         check_ranges(self)
-        check_choice("quantization", self.quantization, CT2_WEIGHT_TYPES)
         return self
 
 

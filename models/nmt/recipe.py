@@ -134,8 +134,6 @@ class RecipeConfig(Config):
     mrt: RecipeMRT = field(default_factory=RecipeMRT)
 
     def validate(self) -> "RecipeConfig":
-        from paranmt.models.nmt.mrt import COSTS
-
         check_ranges(self)
         for key in ("source_lang", "target_lang"):
             if not LANGUAGE.fullmatch(str(getattr(self, key))):
@@ -143,10 +141,6 @@ class RecipeConfig(Config):
                                   f"not {getattr(self, key)!r}")
         for where, options in (("model", self.model), ("train", self.train), ("mrt.train", self.mrt.train)):
             fairseq_flags(options, where)
-        if self.objective not in OBJECTIVES:
-            raise ConfigError(f"nmt recipe: objective must be one of {', '.join(OBJECTIVES)}, not {self.objective!r}")
-        if self.mrt.cost not in COSTS:
-            raise ConfigError(f"nmt recipe: mrt.cost must be one of {', '.join(COSTS)}, not {self.mrt.cost!r}")
         if not 0 <= self.mrt.gamma <= 1 or self.mrt.nbest < 2:
             raise ConfigError("nmt recipe: mrt.gamma must be in [0, 1] and mrt.nbest >= 2")
         if self.init_from and not (model_directory(resolve(self.init_from), "nmt recipe: init_from")

@@ -46,7 +46,7 @@ from paranmt.models.loop import CpuLoopConfig, Loop, LoopState, Task, Window
 from paranmt.models.training.negatives import STRATEGIES, mine_megabatch
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas import tsv
-from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice, choice, setting
+from paranmt.schemas.config import MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -85,9 +85,6 @@ class ParagramConfig(CpuLoopConfig):
 
     def validate(self) -> "ParagramConfig":
         super().validate()
-        check_choice("similarity", self.similarity, SIMILARITIES)
-        check_choice("negatives", self.negatives, STRATEGIES)
-        check_choice("score_column", self.score_column, SCORE_COLUMNS)
         if self.lr <= 0:
             raise ConfigError(f"lr must be > 0, not {self.lr}")
         if self.init_vectors and not Path(self.init_vectors).is_file():

@@ -38,7 +38,7 @@ import yaml
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.pairs import FORMATS, TRAIN_DATA, PairCounts, TrainingDataError, read_pairs
 from paranmt.models.training.trainer import TrainConfig, Trainer
-from paranmt.schemas.config import Config, bounded, check_choice, check_ranges, choice, read_yaml_mapping, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, read_yaml_mapping, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import make_output_dir
 
@@ -86,7 +86,6 @@ class ProbeConfig(Config):
             raise ConfigError("no output: give --output DIR (or `output:` in the config)")
         if not self.sts_dir:
             raise ConfigError("no STS data: give --sts-dir DIR (or `sts_dir:` in the config)")
-        check_choice("format", self.format, FORMATS)
         if self.suffixes is not None and len(self.suffixes) != 2:
             raise ConfigError(f"suffixes needs exactly two suffixes, e.g. en,cs; got {self.suffixes}")
         if self.folds is not None and self.by is None:

@@ -62,7 +62,7 @@ from paranmt.models.evaluation.transfer import SICK_LABELS, Split, TransferDataE
 from paranmt.models.evaluation.transfer import load_task as transfer_task
 from paranmt.models.loop import CpuLoopConfig, Loop, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
-from paranmt.schemas.config import MAX_WIDTH, bounded, check_choice, choice, setting
+from paranmt.schemas.config import MAX_WIDTH, bounded, choice, setting
 from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -116,7 +116,6 @@ class FinetuneConfig(CpuLoopConfig):
 
     def validate(self) -> "FinetuneConfig":
         super().validate()
-        check_choice("task", self.task, ALL_TASKS)
         if not 0 < self.dev_fraction < 1:
             raise ConfigError(f"dev_fraction must lie strictly between 0 and 1, not {self.dev_fraction}")
         return self

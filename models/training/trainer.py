@@ -161,18 +161,10 @@ class TrainConfig(LoopConfig):
         for part in parts:
             if part in allowed:
                 check_choice(f"activation of {part}", self.activation, allowed[part])
-        check_choice("recurrent_units", self.recurrent_units, ("word", "sp"))
-        check_choice("bidirectional_combine", self.bidirectional_combine, ("sum", "ff"))
         if not self.ngram_orders or min(self.ngram_orders) < 1:
             raise ConfigError(f"ngram_orders must be positive n-gram orders, not {self.ngram_orders}")
-        check_choice("mode", self.mode, MODES)
-        check_choice("dev_at", self.dev_at, DEV_AT)
-        check_choice("negatives", self.negatives, STRATEGIES)
-        check_choice("batch_languages", self.batch_languages, BATCH_LANGUAGES)
         if self.dropout >= 1 or self.word_dropout >= 1:
             raise ConfigError("dropout and word_dropout must be < 1")
-        check_choice("objective", self.objective, OBJECTIVES)
-        check_choice("distance", self.distance, DISTANCES)
         if self.init_embeddings and not Path(self.init_embeddings).exists():
             raise ConfigError(f"init_embeddings {self.init_embeddings} not found")
         if self.sp_model and not Path(self.sp_model).is_file():

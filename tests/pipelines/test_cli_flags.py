@@ -15,6 +15,7 @@ import pytest
 from paranmt.pipelines import cli
 from paranmt.pipelines.runtime.arguments import add_config_flags, config_keys
 from paranmt.schemas.config import Config, bounded, field_spec
+from paranmt.schemas.errors import ConfigError
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "cli" / "flags.json"
 CONTRACT = json.loads(FIXTURE.read_text())
@@ -119,3 +120,44 @@ def test_no_config_redeclares_an_inherited_field_only_to_reword_its_help():
                     mine.metadata.get(key) == theirs.metadata.get(key) for key in ("range", "choices", "flag", "fixed")):
                 same.append(f"{config_class.__name__}.{name}")
     assert sorted(same) == []
+
+
+def choice_fields(config, where: str = "") -> list[tuple[str, object, str, tuple]]:
+    """(dotted key, the dataclass holding it, field name, its choices) of every field of `config` and of its
+    sections that declares choices (`choice`, `setting(choices=...)`, `fixed(..., choices)`, or inherited)."""
+    found = []
+    for spec in dataclasses.fields(config):
+        value = getattr(config, spec.name)
+        if dataclasses.is_dataclass(value):
+            found += choice_fields(value, f"{where}{spec.name}.")
+        elif field_spec(type(config), spec.name).get("choices"):
+            found.append((where + spec.name, config, spec.name, field_spec(type(config), spec.name)["choices"]))
+    return found
+
+
+CHOICE_CASES = [(config_class, key) for config_class in dict.fromkeys(command_configs().values())
+                for key, *_ in choice_fields(config_class())]
+
+
+def test_the_walk_reaches_the_choices_of_every_command_and_section():
+    keys = {f"{config_class.__name__}.{key}" for config_class, key in CHOICE_CASES}
+    assert {"BuildConfig.format", "BuildConfig.translate.compute_type", "BuildConfig.parse.device",
+            "AdversarialConfig.paraphrase.rerank", "AdversarialConfig.classifier.device", "ProbeConfig.train.fp16",
+            "RecipeConfig.mrt.cost", "TransferConfig.baselines", "ClusterConfig.scheduler"} <= keys
+    assert len(CHOICE_CASES) > 60
+
+
+@pytest.mark.parametrize("config_class, key", CHOICE_CASES, ids=[f"{c.__name__}.{k}" for c, k in CHOICE_CASES])
+def test_a_value_out_of_a_fields_choices_is_refused_naming_the_key(config_class, key):
+    """Every choice a command's config (or a section of it) declares is checked by validate() from the field's
+    declaration (schemas/config.py check_ranges), not by a check someone must remember to write."""
+    config = config_class()
+    for _, holder, field_name, allowed in choice_fields(config):     # a required choice ('' until given): given
+        if getattr(holder, field_name) == "":
+            setattr(holder, field_name, allowed[0])
+    (owner, name, choices), = [(owner, name, choices) for found, owner, name, choices in choice_fields(config)
+                               if found == key]
+    setattr(owner, name, ["bogus"] if isinstance(getattr(owner, name), list) else "bogus")
+    with pytest.raises(ConfigError) as error:
+        config.validate()
+    assert str(error.value) == f"{key} must be one of {', '.join(choices)}, not 'bogus'"

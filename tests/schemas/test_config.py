@@ -1,6 +1,7 @@
 """The one config path (schemas/config.py, the build's sections in schemas/build_config.py): every YAML and --set
 value typed and range-checked by its field before any work, naming the key; unknown keys and sections named with
 their near matches; renamed keys still read."""
+import dataclasses
 import hashlib
 import inspect
 import json
@@ -11,7 +12,7 @@ import pytest
 import yaml
 
 from paranmt.schemas.build_config import BuildConfig, CleanConfig, TranslateConfig, load_build_config
-from paranmt.schemas.config import parse_assignments, typed_value
+from paranmt.schemas.config import Config, check_ranges, choice, fixed, parse_assignments, setting, typed_value
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.stages import MODEL_STAGE_SHARD_ROWS, SHARD_ROWS, STAGES
 
@@ -75,6 +76,49 @@ def test_a_bad_yaml_value_is_one_line_naming_the_key(sample_dir, tmp_path):
 def test_every_value_is_checked_against_its_field(assignment, message):
     with pytest.raises(ConfigError) as error:
         build_config(assignment)
+    assert str(error.value) == message
+
+
+@dataclasses.dataclass
+class _Section:
+    device: str = choice("auto", ("auto", "cpu", "cuda"))
+
+
+@dataclasses.dataclass
+class _Choices(Config):
+    mode: str = choice("fast", ("fast", "slow"), help="how")
+    arch: str | None = choice(None, ("scpn", "transformers"), help="None: the one there is")
+    kinds: list[str] = setting(default_factory=lambda: ["a"], choices=("a", "b"), flag={"nargs": "*"}, help="kinds")
+    runs_on: str = fixed("cpu", ("cpu", "cuda"))
+    section: _Section = dataclasses.field(default_factory=_Section)
+
+
+@dataclasses.dataclass
+class _Redeclared(_Choices):
+    mode: str = "slow"              # another default; the choices stay the base's
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({}, None),
+    ({"arch": "scpn", "kinds": ["b", "a"], "runs_on": "cuda"}, None),
+    ({"mode": "fats"}, "mode must be one of fast, slow, not 'fats' (did you mean 'fast'?)"),
+    ({"arch": "lstm"}, "arch must be one of scpn, transformers, not 'lstm'"),
+    ({"kinds": ["a", "c"]}, "kinds must be one of a, b, not 'c'"),
+    ({"runs_on": "gpu"}, "runs_on must be one of cpu, cuda, not 'gpu' (did you mean 'cpu'?)"),
+    ({"mode": None}, "mode must be one of fast, slow, not None"),
+    ({"section": _Section("cdua")}, "section.device must be one of auto, cpu, cuda, not 'cdua' (did you mean 'cuda'?)"),
+])
+@pytest.mark.parametrize("config_class", [_Choices, _Redeclared])
+def test_every_fields_declared_choices_are_checked_naming_the_key(config_class, changes, message):
+    """check_ranges refuses a value out of its field's choices (a `choice`, `setting(choices=...)` or `fixed(...,
+    choices)`, also one its base declares) in check_choice's line: each item of a list; None only where the
+    annotation takes it; a section's key with the section's name."""
+    config = dataclasses.replace(config_class(), **changes)
+    if message is None:
+        check_ranges(config)
+        return
+    with pytest.raises(ConfigError) as error:
+        check_ranges(config)
     assert str(error.value) == message
 
 
