@@ -7,7 +7,7 @@ import argparse
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_ranges, choice,
+from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, NMT_BACKENDS, Config, bounded, check_ranges, choice,
                                     load_config, near_matches, setting)
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
@@ -118,7 +118,7 @@ class XsimConfig:
 
 @dataclass
 class TranslateConfig:
-    backend: str = "ctranslate2"         # ctranslate2 | fairseq | transformers (Hugging Face MarianMT/M2M-100/NLLB)
+    backend: str = choice("ctranslate2", NMT_BACKENDS)   # transformers: Hugging Face MarianMT/M2M-100/NLLB
     model: str = "assets/nmt-cs-en"
     beam: int = bounded(12, 1)
     nbest: int = bounded(0, 0)           # > 0 also writes bt_nbest with this many hypotheses

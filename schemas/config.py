@@ -161,6 +161,7 @@ def check_choice(key: str, value, choices) -> None:
 
 
 # The choices of the device settings, for every config and flag that has them (resolved by models/device.py).
+NMT_BACKENDS = ("ctranslate2", "fairseq", "transformers")   # the translators of an NMT model directory
 DEVICES = ("auto", "cpu", "cuda")                 # device: auto = CUDA when torch sees it, else CPU
 FP16_CHOICES = ("auto", "on", "off", "bf16")      # training precision: auto = fp16 on CUDA (models/device.training_dtype)
 WEIGHTS_DTYPES = ("float32", "float16")           # weights_dtype: of a trained model's saved weights

@@ -15,10 +15,9 @@ a secret key of its own). A model on gs:// is copied to the machine first (`loca
 from __future__ import annotations
 
 from paranmt.models.device import select_device
-from paranmt.models.nmt.model_dir import BACKENDS, ModelDir, ModelDirError
+from paranmt.models.nmt.model_dir import ModelDir, ModelDirError
 from paranmt.models.nmt.stage import TranslateStage
 from paranmt.schemas.build_config import TranslateConfig
-from paranmt.schemas.config import check_choice
 from paranmt.transforms.io.model_cache import local_model_path
 from paranmt.transforms.shared_model import shared_model
 from paranmt.transforms.stage import checked_model
@@ -47,9 +46,8 @@ class WorkerTranslateStage(TranslateStage):
 
 
 def translate_stage(config: TranslateConfig, source_lang: str, target_lang: str) -> TranslateStage:
-    """The translate stage of `config` for the language pair; ConfigError (one message) for an unknown backend or
-    a model directory that does not fit it (`ModelDir.check`)."""
-    check_choice("translate.backend", config.backend, BACKENDS)
+    """The translate stage of `config` (validated: its backend one of its choices) for the language pair;
+    ConfigError (one message) for a model directory that does not fit the backend (`ModelDir.check`)."""
     model_dir = checked_model("translate.model", config.model, lambda path: ModelDir.open(path).check(
         config.backend, source_lang, target_lang, config.use_vmap, config.compute_type), (ModelDirError,))
     return WorkerTranslateStage(model_dir, config, source_lang, target_lang)

@@ -8,17 +8,15 @@ from dataclasses import dataclass
 from paranmt.models.nmt.stage import token_budget_batches
 from paranmt.models.nmt.translator import Translator
 from paranmt.schemas.build_config import ScoreConfig
-from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, Config, bounded, check_ranges, choice,
+from paranmt.schemas.config import (CT2_COMPUTE_TYPES, DEVICES, NMT_BACKENDS, Config, bounded, check_ranges, choice,
                                     setting)
 from paranmt.schemas.errors import ConfigError
-
-BACKENDS = ("ctranslate2", "fairseq", "transformers")
 
 
 @dataclass
 class NmtEvalConfig(Config):
     """The settings of `paranmt eval-nmt` (`--config` YAML keys, `--set`, the flags)."""
-    backend: str = choice("ctranslate2", BACKENDS, help="the translator: ctranslate2, fairseq or transformers")
+    backend: str = choice("ctranslate2", NMT_BACKENDS, help="the translator: ctranslate2, fairseq or transformers")
     test_name: str = setting("", help="name recorded in the manifest (default: the source file stem)")
     skip_first: int = bounded(0, 0, help="ignore the first N lines (e.g. a valid set)")
     limit: int = bounded(0, 0, help="evaluate at most N lines (0 = all)")

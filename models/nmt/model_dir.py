@@ -20,9 +20,9 @@ from pathlib import Path
 from paranmt.models.files import ModelFileError, model_directory, read_json, reading
 from paranmt.models.nmt.hf import (LISTED_CODES, HFModel, LanguageError, NotATranslationModel, has_weights,
                                    language_tokens, read_hf_model)
+from paranmt.schemas.config import NMT_BACKENDS
 from paranmt.schemas.paths import ASSETS, PROJECT_ROOT, asset_path
 
-BACKENDS = ("fairseq", "ctranslate2", "transformers")
 DEMO_MODEL = PROJECT_ROOT / ASSETS / "nmt-cs-en"
 
 
@@ -135,8 +135,8 @@ class ModelDir:
         if compute_type != "auto" and backend != "ctranslate2":
             raise ModelDirError(f"compute_type {compute_type!r} is a ctranslate2 backend setting, not {backend}'s "
                                 f"(leave it auto)")
-        if backend not in BACKENDS:
-            raise ModelDirError(f"unknown NMT backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        if backend not in NMT_BACKENDS:
+            raise ModelDirError(f"unknown NMT backend {backend!r}; choose one of {', '.join(NMT_BACKENDS)}")
         if backend == "transformers":
             if self.hf is None:
                 raise ModelDirError(f"{self.root} is not a Hugging Face translation model (expected config.json, "
