@@ -20,7 +20,14 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   (`Task.record`: means and rates since the last line), "elapsed_s"}, a line per dev evaluation {"step", "epoch",
   the task's dev metrics} and, with an output directory, a last line {"done": true, "step", "epoch", the task's
   `summary`}; with `log_every` 0 one line per epoch, {"epoch" (its number, from 1), "step", the window's fields and
-  the dev metrics}, also for an epoch cut short by a stop;
+  the dev metrics}, also for an epoch cut short by a stop; a resume appends (after a newline when the stopped run
+  left its last line partly written);
+- curves (with a metrics file): `metrics.png` beside it, the whole metrics.jsonl drawn by models/curves.py
+  (the `Task.shown` fields and the dev metrics against the update, the best evaluation marked, epoch ends, the
+  stop reason), redrawn after a dev evaluation and at a checkpoint when lines were written since the last drawing,
+  at most once per `Loop.draw_every_s` (30 s; a redraw costs about 0.2 CPU-s, plus about 0.6 s for matplotlib's
+  import at the first), and at the end; written atomically (`.tmp`, renamed); a failure to draw is one warning
+  and the run goes on without it;
 - checkpoints (with an output directory; `checkpoint_every` N updates, 0: only at the end, and at the end): the
   directory `<output>/checkpoint/` holding the model as the task saves it (`Task.save`) and `trainer_state.pt` =
   the counters (step, epoch, position, elapsed, best_dev, stale), the task's optimizer / scheduler / RNG states
@@ -329,7 +336,8 @@ class Loop:
     """One training run of `task` under `config` (module docstring). `output`: the directory of checkpoints and
     metrics.jsonl (None: no checkpoints, metrics into `metrics_file` if given), where the config is written as JSON
     into its `SAVED_AS` with `save_config` (`Config.save`); `resume`: continue from its checkpoint when there is
-    one."""
+    one. `draw_every_s`: the least wall time between two redraws of metrics.png but the last."""
+    draw_every_s = 30.0
 
     def __init__(self, task: Task, config: LoopConfig, output: Path | None = None,
                  metrics_file: Path | None = None, resume: bool = False, save_config: bool = False):
@@ -340,6 +348,11 @@ class Loop:
         self.metrics = None
         self.stopped: str | None = None          # "patience" once the patience ran out
         self.evaluated_at: int | None = None
+        self.lines = 0                            # metrics lines written by this run
+        self.drawn_lines = 0                      # ... when metrics.png was last drawn
+        self.drawn_at = time.perf_counter()       # when it was last drawn (or the run began)
+        self.draw_pending = False                 # a redraw was asked for and put off (`draw_every_s`)
+        self.draw_failed = False
 
     def run(self) -> LoopState:
         """Train to the end (or a stop); returns the final state. The caller saves the final model."""
@@ -374,6 +387,8 @@ class Loop:
         try:
             if self.metrics_file is not None:
                 self.metrics = Path(self.metrics_file).open("a" if checkpoint is not None else "w")
+                if checkpoint is not None and _cut_short(Path(self.metrics_file)):
+                    self.metrics.write("\n")       # a line the stopped run left partly written stays alone
             self._epochs(bar)
         finally:
             bar.close()
@@ -386,6 +401,7 @@ class Loop:
             self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state), **stopped})
         if self.metrics is not None:
             self.metrics.close()
+        self._draw(final=True)
         return state
 
     def _epochs(self, bar) -> None:
@@ -458,6 +474,7 @@ class Loop:
         if bar is not None:
             bar.set_postfix({k: f"{record[k]:.4g}" for k in self.task.shown if k in record})
         if dev is not None:
+            self._draw()
             log.info("step %d: dev %s", self.state.step, dev)
             best = self.task.best
             if best is not None:
@@ -472,6 +489,29 @@ class Loop:
         if self.metrics is not None:
             self.metrics.write(json.dumps(record) + "\n")
             self.metrics.flush()
+            self.lines += 1
+            if self.draw_pending:
+                self._draw()
+
+    def _draw(self, final: bool = False) -> None:
+        """Redraw `metrics.png` beside metrics.jsonl from the whole file (models/curves.py) when lines were written
+        since the last drawing, at most once per `draw_every_s` (a redraw asked for sooner waits for the next line
+        after it) except the `final` one; a failure is one warning, and the run goes on without the plot."""
+        if self.metrics_file is None or self.draw_failed:
+            return
+        self.draw_pending = self.lines != self.drawn_lines
+        if not self.draw_pending or (not final and time.perf_counter() - self.drawn_at < self.draw_every_s):
+            return
+        try:
+            from paranmt.models import curves        # matplotlib only once a run draws
+            metrics = Path(self.metrics_file)
+            curves.draw_curves(metrics, metrics.with_suffix(".png"), self.task.shown, self.task.best,
+                               self.task.description)
+            self.drawn_lines, self.draw_pending = self.lines, False
+        except Exception as error:                   # a plot never stops a training
+            self.draw_failed = True
+            log.warning("metrics.png not drawn (%s: %s); training goes on without it", type(error).__name__, error)
+        self.drawn_at = time.perf_counter()
 
     def _check_finite(self, quantities: dict[str, float] | None = None) -> None:
         """TrainingDiverged when the model's weights are no longer finite numbers: checked when a step's
@@ -508,6 +548,8 @@ class Loop:
         legacy = self.output / LEGACY_FILE
         if legacy.exists():
             legacy.unlink()                   # train-bgt's old single file: the directory replaces it
+        if not finished:
+            self._draw()                      # the last one follows the done line
 
     def _restore(self, checkpoint: Checkpoint) -> None:
         saved, state = checkpoint.state, self.state
@@ -527,3 +569,12 @@ class Loop:
 def _passed(step: int, updates: int, every: int) -> bool:
     """Did the last `updates` updates, ending at `step`, pass a multiple of `every`?"""
     return step // every != (step - updates) // every
+
+
+def _cut_short(path: Path) -> bool:
+    """Does the file at `path` end inside a line (a run killed while writing it)?"""
+    with path.open("rb") as file:
+        if file.seek(0, 2) == 0:
+            return False
+        file.seek(-1, 2)
+        return file.read(1) != b"\n"

@@ -8,7 +8,7 @@ like ../shared/data: `sts/SICK/`, `sts/stsbenchmark/`, `transfer/sst2/`). Writes
 (model,dataset,pearson: `unsupervised` = the starting encoder's cosine, `supervised` = the head's expected score;
 or model,dataset,accuracy: `majority` = the training set's most frequent class, `supervised` = the head's class;
 on the dev and the test set), `report.json` (with the data's rejects: lines that are not UTF-8, said on stderr
-too; `--max-reject-rate` as in `paranmt build`), `metrics.jsonl` (per epoch: KL or NLL, the dev metric),
+too; `--max-reject-rate` as in `paranmt build`), `metrics.jsonl` (per epoch: KL or NLL, the dev metric; drawn as `metrics.png`),
 `encoder/` (the fine-tuned encoder, a paranmt encoder directory) and `head/` (head.json + head.npz). sst2 without
 `transfer/sst2/test.tsv` tests on dev.tsv and says so. Settings: FinetuneConfig defaults <- `--config YAML` <- flags
 <- `--set KEY=VALUE`.
@@ -31,7 +31,7 @@ from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.pipelines.runtime.rejects import EXIT_REJECTS, over_reject_rate, report_rejects
 from paranmt.schemas.errors import ConfigError
 
-WRITES = ("results.csv", "report.json", "metrics.jsonl", "encoder", "head")     # what a run writes into --output
+WRITES = ("results.csv", "report.json", "metrics.jsonl", "metrics.png", "encoder", "head")  # what a run writes
 
 
 def check(config: FinetuneConfig, args) -> None:

@@ -2,7 +2,8 @@
 paraphrases: the output directory of `paranmt lexicon` (corpus -> lexicon -> word vectors, the closed loop) or a
 PPDB file (`LHS ||| PHRASE ||| PARAPHRASE ||| ...`; the one-token PHRASE/PARAPHRASE pairs). Writes into `--output`
 a `word` encoder directory (config.json, weights.npz, vocab.txt: `paranmt eval-words / eval / encode --model
-OUTPUT` open it), `vectors.txt` (word2vec text), `metrics.jsonl` (loss per epoch) and `train_report.json`.
+OUTPUT` open it), `vectors.txt` (word2vec text), `metrics.jsonl` (loss per epoch; drawn as `metrics.png`) and
+`train_report.json`.
 Settings: ParagramConfig defaults <- `--config YAML` <- flags <- `--set KEY=VALUE`.
 
 Output (docs/reliability.md, "Every command that writes"): an `--output` holding these files of an earlier run is
@@ -21,7 +22,8 @@ from paranmt.pipelines.runtime.command import Command, ResultsFolder
 from paranmt.schemas.errors import ConfigError
 
 # what a run writes into --output: the word encoder (config.json, weights.npz, vocab.txt) and its reports
-WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jsonl", "train_report.json")
+WRITES = ("config.json", "weights.npz", "vocab.txt", "vectors.txt", "metrics.jsonl", "metrics.png",
+          "train_report.json")
 
 
 def run(config: ParagramConfig, args) -> int:

@@ -316,12 +316,14 @@ def remove_paths(paths: Iterable[str | os.PathLike]) -> None:
 # A trainer's model directory (train, train-paraphraser, train-bgt): what an earlier run leaves in it
 CHECKPOINTS = ("checkpoint", "checkpoint.old", "checkpoint.pt")    # what --resume continues from (loop.py)
 MODEL_FILES = ("config.json", "paraphraser.json")                  # a saved encoder / paraphraser
-TEMPORARIES = ("checkpoint.tmp", "best.tmp", "initial.tmp")         # directory writes cut short (write_directory)
+# writes cut short: directories (write_directory) and a redraw of the curves (models/curves.py)
+TEMPORARIES = ("checkpoint.tmp", "best.tmp", "initial.tmp", "metrics.png.tmp")
 # what --overwrite removes besides the temporaries: every state a new run could pick up from the old one (the
 # initial encoder a regularizer pulls toward, a trained sentencepiece model, the metrics log that is appended to);
 # model files are written over by the new run, and files of other names (a parse cache) are left alone
 TRAINING_INPUTS = "training_inputs.json"     # the training files a run started on (size, sha256): --resume compares
-REPLACED = (*CHECKPOINTS, "best", "initial", "work", "metrics.jsonl", "sp.model", "sp.vocab", TRAINING_INPUTS)
+REPLACED = (*CHECKPOINTS, "best", "initial", "work", "metrics.jsonl", "metrics.png", "sp.model", "sp.vocab",
+            TRAINING_INPUTS)
 
 
 @contextmanager

@@ -323,3 +323,67 @@ def test_a_model_larger_than_the_memory_is_refused_naming_the_settings_that_make
                                               "needs about [0-9,.]+ GB of memory .* more than this machine's"):
             config.validate()
     assert TrainConfig(encoder="word", dim=300).validate().model_size()[0] == 200_000 * 300
+
+
+def test_a_run_draws_its_curves_after_each_dev_evaluation_and_at_the_end(tmp_path, monkeypatch):
+    """metrics.png is redrawn from the whole metrics.jsonl after each dev evaluation (`draw_every_s` 0 here) and
+    once more after the done line; with the default 30 s between redraws a seconds-long run draws only the last."""
+    from matplotlib.image import imread
+
+    from paranmt.models import curves
+    drawn, draw_curves = [], curves.draw_curves
+
+    def draw(metrics, png, shown, best, title):
+        drawn.append(draw_curves(metrics, png, shown, best, title))
+        drawn[-1].png = imread(png)
+        return drawn[-1]
+
+    monkeypatch.setattr(curves, "draw_curves", draw)
+    loop = Loop(LeastSquares(best=("dev_mse", "min")), LoopConfig(epochs=3, checkpoint_every=0, log_every=2,
+                                                                   device="cpu"), tmp_path / "run")
+    loop.draw_every_s = 0
+    loop.run()
+    assert [[step for step, _ in c.dev["dev_mse"]["dev_mse"]] for c in drawn] == [[6], [6, 12], [6, 12, 18], [6, 12, 18]]
+    assert [c.done for c in drawn] == [False, False, False, True] and drawn[-1].last_step == 18
+    assert drawn[0].png.ndim == 3 and drawn[0].png.shape[0] > 100, "a readable image after the first evaluation"
+    assert [step for step, _ in drawn[-1].train["loss"]] == list(range(2, 19, 2)) and drawn[-1].epoch_ends == [6, 12, 18]
+    best = min(drawn[-1].dev["dev_mse"]["dev_mse"], key=lambda point: point[1])
+    assert drawn[-1].best == ("dev_mse", *best)
+    assert (tmp_path / "run" / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "run" / "metrics.png.tmp").exists()
+    drawn.clear()
+    Loop(LeastSquares(), LoopConfig(epochs=3, checkpoint_every=4, log_every=2, device="cpu"), tmp_path / "quick").run()
+    assert [c.done for c in drawn] == [True], "redraws at most every 30 s: only the last one"
+
+
+def test_a_resumed_run_draws_both_runs_and_skips_the_line_a_killed_run_left_half_written(tmp_path, monkeypatch):
+    from paranmt.models import curves
+    config = dict(epochs=3, checkpoint_every=4, log_every=2, device="cpu")
+    Loop(LeastSquares(best=("dev_mse", "min")), LoopConfig(**config, max_steps=7), tmp_path).run()
+    with open(tmp_path / "metrics.jsonl", "a") as metrics:
+        metrics.write('{"step": 8, "epoch": 1, "lo')                    # killed while writing a line
+    Loop(LeastSquares(best=("dev_mse", "min")), LoopConfig(**config), tmp_path, resume=True).run()
+    records = curves.read_records(tmp_path / "metrics.jsonl")
+    assert len(records) == len((tmp_path / "metrics.jsonl").read_text().splitlines()) - 1, "only the cut line lost"
+    drawn = curves.run_curves(records, ("loss",), ("dev_mse", "min"))
+    assert [step for step, _ in drawn.train["loss"]] == list(range(2, 19, 2)), "the first run's updates and the second's"
+    assert [step for step, _ in drawn.dev["dev_mse"]["dev_mse"]] == [6, 12, 18] and drawn.done
+    assert (tmp_path / "metrics.png").stat().st_size > 0
+
+
+def test_a_plot_that_fails_is_one_warning_and_the_training_goes_on(tmp_path, monkeypatch, caplog):
+    from paranmt.models import curves
+
+    def fail(*args):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(curves, "draw_curves", fail)
+    loop = Loop(LeastSquares(best=("dev_mse", "min")), LoopConfig(epochs=3, checkpoint_every=4, log_every=2,
+                                                                   device="cpu"), tmp_path)
+    loop.draw_every_s = 0
+    with caplog.at_level("WARNING", logger="paranmt.models.loop"):
+        state = loop.run()
+    assert state.step == 18 and lines(tmp_path)[-1]["done"] and (tmp_path / "checkpoint").is_dir()
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == [
+        "metrics.png not drawn (OSError: No space left on device); training goes on without it"]
+    assert not (tmp_path / "metrics.png").exists()

@@ -271,7 +271,7 @@ def test_train_words_refuses_its_input_and_earlier_vectors_without_overwrite(ppd
     assert f"--output {ppdb} is the input {ppdb}" in one_line(capsys, "train-words")
     assert main(words_argv(ppdb, out)) == 0
     assert main(words_argv(ppdb, out)) == 2
-    assert (f"--output {out} already holds a word encoder of an earlier run (6 file(s)); give --overwrite to replace "
+    assert (f"--output {out} already holds a word encoder of an earlier run (7 file(s)); give --overwrite to replace "
             f"it, or choose another --output") in one_line(capsys, "train-words")
     (out / "vocab.txt").write_text("stale\n")
     (out / "notes.md").write_text("mine\n")                      # not a file train-words writes: left alone

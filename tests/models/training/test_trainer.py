@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from paranmt.models.curves import read_records, run_curves
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import sts_dev
 from paranmt.models.pairs import read_pairs
@@ -211,6 +212,9 @@ def test_dev_sts_at_checkpoints_keeps_the_best_encoder_and_patience_stops(bitext
     assert (kept["step"], kept["dev"]["STS2017/track5.en-en"]) == dev[best]
     rescored = sts_dev(load_encoder(tmp_path / "out" / "best").encode, str(shared_data / "sts"), config.dev_datasets)
     assert rescored["dev"] == kept["dev"]
+    drawn = run_curves(read_records(tmp_path / "out" / "metrics.jsonl"), EncoderTask.shown, ("dev", "max"))
+    assert drawn.best[1:] == (dev[best][0], pytest.approx(dev[best][1])) and drawn.stopped == "patience"
+    assert (tmp_path / "out" / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", "its curves beside it"
     with pytest.raises(ConfigError, match="patience 2 needs a dev evaluation"):
         Trainer(TrainConfig(encoder="word", dim=8, patience=2, device="cpu"), tmp_path / "nodev").fit(bitext_pairs[:20])
     with pytest.raises(ConfigError, match="dev_at"):
