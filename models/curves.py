@@ -30,6 +30,7 @@ import numpy as np  # noqa: E402
 
 COUNTERS = ("step", "epoch", "elapsed_s", "seconds")    # fields of a line that are not curves
 MAX_EPOCH_LINES = 60                                    # more epoch ends than this are not drawn (clutter)
+MAX_POINTS = 1000                                       # points of a line drawn at most (`thinned`)
 
 Series = list[tuple[int, float]]
 
@@ -122,6 +123,19 @@ def run_curves(records: list[dict], shown: tuple[str, ...] | None = None,
     return curves
 
 
+def thinned(points: Series, most: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """(updates, values) of `points` as drawn: more than `most` points are averaged in runs of consecutive ones
+    (each at its run's last update), so a redraw of a long run's file costs about what a short one's does."""
+    steps, values = np.asarray(points, dtype=float).T
+    size = -(-len(points) // most)
+    if size > 1:
+        ends = np.arange(size, len(points) + size, size).clip(max=len(points)) - 1
+        starts = np.arange(0, len(points), size)
+        sums = np.add.reduceat(values, starts)
+        steps, values = steps[ends], sums / (ends - starts + 1)
+    return steps, values
+
+
 def curves_figure(curves: Curves, title: str = "training"):
     """The figure of `curves`: training panels, then dev panels, sharing the update axis."""
     panels = [(name, {name: points}) for name, points in curves.train.items()] + list(curves.dev.items())
@@ -133,7 +147,7 @@ def curves_figure(curves: Curves, title: str = "training"):
     axes = axes[:, 0]
     for axis, (name, lines) in zip(axes, panels):
         for label, points in lines.items():
-            steps, values = zip(*points)
+            steps, values = thinned(points)
             mean = label.endswith(": mean")
             axis.plot(steps, values, label=label, marker="o" if len(points) < 30 and name in curves.dev else None,
                       markersize=3, linewidth=2 if mean else 1, color="black" if mean else None)
@@ -146,8 +160,8 @@ def curves_figure(curves: Curves, title: str = "training"):
         if len(lines) > 1 or name in curves.dev:
             axis.legend(fontsize=7)
         if len(curves.epoch_ends) <= MAX_EPOCH_LINES:
-            for step in curves.epoch_ends:
-                axis.axvline(step, color="tab:green", alpha=0.35, linewidth=0.8, linestyle="--")
+            axis.vlines(curves.epoch_ends, 0, 1, transform=axis.get_xaxis_transform(), colors="tab:green",
+                        alpha=0.35, linewidth=0.8, linestyles="--")
     if not panels:
         axes[0].text(0.5, 0.5, "no metrics lines yet", ha="center", va="center", transform=axes[0].transAxes,
                      color="gray")

@@ -2,7 +2,7 @@
 a partly written last line, the stop reason) and as metrics.png."""
 import json
 
-from paranmt.models.curves import draw_curves, read_records, run_curves
+from paranmt.models.curves import draw_curves, read_records, run_curves, thinned
 
 ENCODER_RUN = [  # the lines of an encoder training (`paranmt train`, log_every 2, dev at checkpoints), resumed
     {"step": 2, "epoch": 0, "megabatch": 1, "loss": 0.9, "pairs_per_s": 50.0, "elapsed_s": 1.0},
@@ -43,3 +43,11 @@ def test_a_loss_metric_keeps_its_minimum_and_every_field_without_a_shown_list():
         (5, 2.0), (10, 1.5), (15, 1.5)]}}
     assert curves.best == ("dev_loss", 10, 1.5), "the first evaluation at the best value (keep-best is strict)"
     assert not curves.done and curves.stopped is None and curves.epoch_ends == []
+
+
+def test_a_long_line_is_drawn_as_the_means_of_runs_of_its_points():
+    points = [(step, float(step % 2)) for step in range(1, 2502)]          # 2501 updates, values 1 0 1 0 ...
+    steps, values = thinned(points, most=1000)
+    assert len(steps) == 834 and steps[0] == 3 and steps[-1] == 2501, "runs of 3, the last one shorter"
+    assert values[0] == 2 / 3 and values[1] == 1 / 3 and values[-1] == 0.5, "the last run: updates 2500 and 2501"
+    assert thinned(points[:5], most=1000)[0].tolist() == [1, 2, 3, 4, 5]
