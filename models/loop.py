@@ -26,8 +26,8 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   (the `Task.shown` fields and the dev metrics against the update, the best evaluation marked, epoch ends, the
   stop reason), redrawn after a dev evaluation and at a checkpoint when lines were written since the last drawing,
   at most once per `Loop.draw_every_s` (30 s; a redraw costs 0.2-0.3 CPU-s at a few hundred lines, under 1 s at
-  20,000, plus 0.6-1 s for matplotlib's import at the first), and at the end; written atomically (`.tmp`, renamed); a failure to draw is one warning
-  and the run goes on without it;
+  20,000, plus 0.6-1 s for matplotlib's import at the first), and at the end; written atomically (`.tmp`,
+  renamed); a failure to draw is one warning and the run goes on without it;
 - checkpoints (with an output directory; `checkpoint_every` N updates, 0: only at the end, and at the end): the
   directory `<output>/checkpoint/` holding the model as the task saves it (`Task.save`) and `trainer_state.pt` =
   the counters (step, epoch, position, elapsed, best_dev, stale), the task's optimizer / scheduler / RNG states
