@@ -343,10 +343,12 @@ def test_a_run_draws_its_curves_after_each_dev_evaluation_and_at_the_end(tmp_pat
                                                                    device="cpu"), tmp_path / "run")
     loop.draw_every_s = 0
     loop.run()
-    assert [[step for step, _ in c.dev["dev_mse"]["dev_mse"]] for c in drawn] == [[6], [6, 12], [6, 12, 18], [6, 12, 18]]
+    assert [[step for step, _ in c.dev["dev_mse"]["dev_mse"]] for c in drawn] == [[6], [6, 12], [6, 12, 18],
+                                                                                 [6, 12, 18]]
     assert [c.done for c in drawn] == [False, False, False, True] and drawn[-1].last_step == 18
     assert drawn[0].png.ndim == 3 and drawn[0].png.shape[0] > 100, "a readable image after the first evaluation"
-    assert [step for step, _ in drawn[-1].train["loss"]] == list(range(2, 19, 2)) and drawn[-1].epoch_ends == [6, 12, 18]
+    assert [step for step, _ in drawn[-1].train["loss"]] == list(range(2, 19, 2))
+    assert drawn[-1].epoch_ends == [6, 12, 18]
     best = min(drawn[-1].dev["dev_mse"]["dev_mse"], key=lambda point: point[1])
     assert drawn[-1].best == ("dev_mse", *best)
     assert (tmp_path / "run" / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -366,7 +368,7 @@ def test_a_resumed_run_draws_both_runs_and_skips_the_line_a_killed_run_left_half
     records = curves.read_records(tmp_path / "metrics.jsonl")
     assert len(records) == len((tmp_path / "metrics.jsonl").read_text().splitlines()) - 1, "only the cut line lost"
     drawn = curves.run_curves(records, ("loss",), ("dev_mse", "min"))
-    assert [step for step, _ in drawn.train["loss"]] == list(range(2, 19, 2)), "the first run's updates and the second's"
+    assert [step for step, _ in drawn.train["loss"]] == list(range(2, 19, 2)), "both runs' updates"
     assert [step for step, _ in drawn.dev["dev_mse"]["dev_mse"]] == [6, 12, 18] and drawn.done
     assert (tmp_path / "metrics.png").stat().st_size > 0
 
