@@ -149,7 +149,7 @@ def curves_figure(curves: Curves, title: str = "training"):
         for label, points in lines.items():
             steps, values = thinned(points)
             mean = label.endswith(": mean")
-            axis.plot(steps, values, label=label, marker="o" if len(points) < 30 and name in curves.dev else None,
+            axis.plot(steps, values, label=label, marker="o" if len(points) < 30 else None,
                       markersize=3, linewidth=2 if mean else 1, color="black" if mean else None)
         if curves.best is not None and curves.best[0] == name:
             _, step, value = curves.best
