@@ -17,7 +17,8 @@ looks, and the runner waits forever for the dead worker's bundles (measured: a w
 - memory: a worker's resident memory over `memory_limit_mb`, sampled here every poll and checked by the worker
   itself after every batch (its heartbeat then says "over_memory");
 - Ctrl-C: SIGINT is blocked before the workers start, so they inherit the block (no KeyboardInterrupt traceback
-  from every worker) and this thread takes it with sigtimedwait; SIGTERM through a handler.
+  from every worker) and this thread takes it with sigtimedwait (`sigint_within`: a stop and continue of the
+  process, Ctrl-Z or a scheduler's suspend, is not a signal); SIGTERM through a handler.
 To stop, it silences the launcher's other console output (`silence()`: the build's progress, whose lines would
 otherwise land below the stop line while it kills the workers), prints `paranmt <command>: stopped: <what>;
 <status()>; <advice>`, kills every descendant process but multiprocessing's resource tracker
@@ -72,6 +73,16 @@ HEARTBEAT_NAME = re.compile(rf"{HEARTBEAT_PREFIX}(\d+)-(\d+)-\w+")     # heartbe
 
 def gigabytes(n_bytes: int | None) -> str:
     return "unknown" if n_bytes is None else f"{n_bytes / (1 << 30):.2f} GB"
+
+
+def sigint_within(timeout: float) -> bool:
+    """Whether SIGINT (blocked in the calling thread) arrived within `timeout` seconds. Only a siginfo that says
+    SIGINT counts: when the process is stopped and continued (SIGSTOP or Ctrl-Z's SIGTSTP, then SIGCONT: the wait
+    ends with EINTR) for longer than the timeout, CPython 3.11's sigtimedwait returns an uninitialized siginfo, whose
+    si_signo is garbage (measured: 1, read as SIGHUP, or a number that is no signal at all, which had killed this
+    thread with a ValueError and left a build whose worker then died waiting forever)."""
+    received = signal.sigtimedwait({signal.SIGINT}, timeout)
+    return received is not None and received.si_signo == signal.SIGINT
 
 
 def exit_cause(returncode: int) -> tuple[str, int | None]:
@@ -289,9 +300,8 @@ class Watchdog:
     def run(self) -> None:
         while not self.finished.is_set():
             if self.in_main_thread:
-                received = signal.sigtimedwait({signal.SIGINT}, self.interval)
-                if received is not None:
-                    self.signal_received(received.si_signo)
+                if sigint_within(self.interval):
+                    self.signal_received(signal.SIGINT)
             else:
                 self.finished.wait(self.interval)
             if not self.finished.is_set():

@@ -373,6 +373,38 @@ with Watchdog("build", lambda: "0 of 1 shards complete", "resume with: ...") as 
 """
 
 
+WAITER = """
+import signal
+from paranmt.pipelines.runtime.watchdog import sigint_within
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+print("ready", flush=True)
+while not sigint_within(0.2):
+    pass
+print("sigint", flush=True)
+"""
+
+
+def test_a_stop_and_continue_of_the_build_is_not_read_as_a_signal():
+    """Ctrl-Z / a scheduler's suspend (SIGSTOP), then SIGCONT, for longer than the watchdog's wait: CPython's
+    sigtimedwait returns a siginfo of garbage, which the watchdog read as a signal (a false stop, or a ValueError
+    that ended its thread and with it the supervision); `sigint_within` reads only SIGINT, and a real one still."""
+    child = subprocess.Popen([sys.executable, "-c", WAITER], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "ready\n"
+        for _ in range(3):                              # each stop outlasts the wait
+            time.sleep(0.3)
+            child.send_signal(signal.SIGSTOP)
+            time.sleep(0.8)
+            child.send_signal(signal.SIGCONT)
+        time.sleep(0.5)
+        still_waiting = child.poll() is None            # no stop/continue was taken for a SIGINT
+        child.send_signal(signal.SIGINT)
+        output = child.communicate(timeout=30)[0]
+    finally:
+        child.kill()
+    assert still_waiting and output == "sigint\n"       # ... and the real SIGINT is
+
+
 def test_a_removed_heartbeat_directory_reads_as_no_heartbeats(tmp_path):
     """A stopping run removes its heartbeat directory while its watchdog thread may still be polling it: the poll
     reads no heartbeats instead of raising (a thread's traceback below the one stop line)."""
