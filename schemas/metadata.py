@@ -92,12 +92,12 @@ def input_fingerprint(path: str) -> dict:
     """What identifies an input file's content: {"size", "sha256"}. A local file is hashed whole (sha256 reads at
     about the speed of the build's own planning pass over it); a remote file (scheme://) is not read whole just to
     be identified: its sha256 covers its first and last MiB, and its modification time is kept ("sampled": true)."""
-    from apache_beam.io.filesystem import CompressionTypes
-    from apache_beam.io.filesystems import FileSystems
-
     if "://" not in path or path.startswith("file://"):
         local = Path(path[len("file://"):] if path.startswith("file://") else path)
         return {"size": local.stat().st_size, "sha256": file_sha256(local)}
+    from apache_beam.io.filesystem import CompressionTypes  # remote files only: a local run need not load Beam
+    from apache_beam.io.filesystems import FileSystems
+
     metadata = FileSystems.match([path])[0].metadata_list[0]
     digest = hashlib.sha256()
     with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as handle:

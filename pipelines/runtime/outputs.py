@@ -162,10 +162,10 @@ def replace_earlier(output: str, earlier: list[str], overwrite: bool, what: str)
     """The output contract of a command that cannot resume: `earlier` (the files and folders an earlier run left
     in `output`, found by the command) are refused without --overwrite (`claim`) and deleted with it, so that no
     file of the earlier run (a shard, a plot this run does not make) is left beside the new ones."""
-    from apache_beam.io.filesystems import FileSystems
-
     if claim(output, f"{what} ({len(earlier)} file(s))" if earlier else None, False, overwrite,
-             resumable=False) == "overwrite":
+             resumable=False) == "overwrite" and earlier:
+        from apache_beam.io.filesystems import FileSystems  # only to delete: a first run need not load Beam
+
         FileSystems.delete(earlier)
 
 
