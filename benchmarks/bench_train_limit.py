@@ -3,7 +3,8 @@
 and, for the encoders, beside a reference built from torch's fused modules.
 
     python benchmarks/bench_train_limit.py --input PAIRS [--pairs 4000] [--kinds lstm gran-3 ...] [--threads 1 2]
-        [--megabatch 40] [--batch-size 100] [--dim 300] [--profile] [--bgt-input BITEXT [--bgt-steps 5]]
+        [--device cpu|cuda] [--fp16 off|auto|on|bf16] [--megabatch 40] [--batch-size 100] [--dim 300] [--profile]
+        [--bgt-input BITEXT [--bgt-steps 5]]
         [--paraphrasers scpn plain parse-generator [--paraphraser-input PATH] [--paraphraser-pairs 640]
          [--paraphraser-steps 5] [--units-from assets/paraphraser-scpn] [--parser assets/parser-en]]
         [--nmt-config YAML [--nmt-steps 5]] [--scpn-encoder-buckets 8 16 32 64]
@@ -51,13 +52,31 @@ optimizer, nor the data's preparation: those show in `--profile`.
 `--profile` adds, per row, the top torch operators of the timed steps by self CPU time (torch.profiler), which say
 where the time goes. Threads: torch's intra-op threads and numpy's BLAS (threadpoolctl) are set to each --threads
 value in turn.
+Device and precision: every trainer but train-nmt is built with `device` --device (default cpu) and `fp16` --fp16
+(default off: fp32; the trainers' setting, models/device.py `training_dtype`) and set up as the training loop sets
+it up (models/loop.py `select`: a CUDA request without CUDA, fp16 `on` on the CPU, are one line); each trainer's
+step runs its forward under its own `MixedPrecision` autocast, so the timed steps are the trainer's. The fused
+reference runs in the same precision (autocast, loss scaling), its LSTM in fp32 under CPU autocast as the encoders'.
+With a half precision (fp16, or bf16 also on the CPU) the matmul is also timed in that dtype, and `% matmul` is of
+that one. train-nmt (fairseq's Trainer, which takes the GPU whenever torch sees one and its precision from the
+recipe) is timed only with --device cpu --fp16 off (or auto) on a machine without CUDA: otherwise one line.
+On --device cuda: a first line `device: NAME, torch X, CUDA Y` and a note; --threads is ignored (one pass, torch's
+host threads as they are, the threads column says how many); every timed region starts and ends with
+torch.cuda.synchronize(), so its wall seconds are the device's time for it, and the rates (pairs and target units
+per second, GFLOP/s, % matmul, x ref) are per WALL second (the headers say `/s`, not `/CPU-s`); the CPU column is
+still the host process's CPU time. The matmul is 4096 x 4096 (fp32, and the half dtype), best of 20 by synchronized
+wall time, its row naming the card. The FLOP counter counts cuDNN's fused RNN (`_cudnn_rnn`: nn.LSTM on CUDA, every
+layer and direction in one op, counted per layer and direction from its flat weight list; its backward twice that)
+as it counts oneDNN's layer; CUDA's fused attentions are in torch's own table. The SCPN encoders' table runs their
+forward under the trainer's autocast, per wall second on CUDA.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
+import math
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -65,14 +84,17 @@ import torch
 from threadpoolctl import threadpool_limits
 from torch.utils.flop_counter import FlopCounterMode, sdpa_backward_flop_count, sdpa_flop_count
 
-from paranmt.models.device import reuse_freed_memory, select_device
+from paranmt.models.device import (Device, MixedPrecision, cuda_available, reuse_freed_memory, select_device,
+                                   training_dtype)
 from paranmt.models.encoders import BASE_KINDS
 from paranmt.models.encoders.featurizers import WordFeaturizer
-from paranmt.models.loop import LoopState
+from paranmt.models.loop import LoopConfig, LoopState, select
 from paranmt.models.nmt.recipe import load_recipe_config
 from paranmt.models.pairs import TrainingDataError, read_pairs
+from paranmt.models.recurrence import cpu_lstm_fp32
 from paranmt.models.training.trainer import EncoderTask, TrainConfig, scramble_pairs
 from paranmt.pipelines.cli import CommandLineParser, exit_code
+from paranmt.schemas.config import FP16_CHOICES
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import asset_path
 
@@ -81,17 +103,38 @@ PARAPHRASER_TASKS = ("scpn", "plain", "parse-generator")
 DEFAULT_KINDS = ("word", "lstm", "blstm", "lstm-last", "gran", "gran-3", "lstm-og", "rnn")
 RNN_LAYER = torch.ops.aten.mkldnn_rnn_layer
 RNN_LAYER_BACKWARD = torch.ops.aten.mkldnn_rnn_layer_backward
+HALF_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
+
+
+def gate_flops(rows_steps: int, weight_ih, weight_hh) -> int:
+    """One recurrent layer and direction over `rows_steps` positions: 2 x positions x (in + hidden) x gates x hidden
+    (the gates' matmuls; weight_ih is gates x hidden by in, weight_hh gates x hidden by hidden)."""
+    return 2 * rows_steps * (weight_ih[1] + weight_hh[1]) * weight_ih[0]
 
 
 def rnn_layer_flops(input_shape, weight_ih, weight_hh, *args, out_shape=None, **kwargs) -> int:
-    """oneDNN's fused LSTM layer, forward: 2 x rows x steps x (in + hidden) x 4 hidden (the gates' matmuls)."""
-    rows_steps = input_shape[0] * input_shape[1]
-    return 2 * rows_steps * (weight_ih[1] + weight_hh[1]) * weight_ih[0]
+    """oneDNN's fused LSTM layer (nn.LSTM on the CPU, one op per layer and direction), forward: 2 x rows x steps x
+    (in + hidden) x 4 hidden (the gates' matmuls)."""
+    return gate_flops(input_shape[0] * input_shape[1], weight_ih, weight_hh)
 
 
 def rnn_layer_backward_flops(*shapes, out_shape=None, **kwargs) -> int:
     """Its backward: the gradients of the inputs, the states and both weight matrices, twice the forward."""
     return 2 * rnn_layer_flops(*shapes[:3])
+
+
+def cudnn_rnn_flops(input_shape, weights, weight_stride0, *args, out_shape=None, **kwargs) -> int:
+    """cuDNN's fused RNN (nn.LSTM, nn.GRU on CUDA: every layer and direction in one `_cudnn_rnn`), forward: the sum
+    of `gate_flops` over the layers and directions, read from the flat weight list (`weight_stride0` tensors per
+    layer and direction, w_ih and w_hh first); positions: the input's rows x steps (time-major, batch-first or
+    packed: all dimensions but the last)."""
+    rows_steps = math.prod(input_shape[:-1])
+    return sum(gate_flops(rows_steps, weights[i], weights[i + 1]) for i in range(0, len(weights), weight_stride0))
+
+
+def cudnn_rnn_backward_flops(input_shape, weights, weight_stride0, *args, out_shape=None, **kwargs) -> int:
+    """`_cudnn_rnn_backward` (same leading arguments): twice the forward, as oneDNN's backward is counted."""
+    return 2 * cudnn_rnn_flops(input_shape, weights, weight_stride0)
 
 
 def inplace_addmm_flops(self_shape, a_shape, b_shape, *args, out_shape=None, **kwargs) -> int:
@@ -111,24 +154,53 @@ def cpu_attention_backward_flops(grad_out_shape, query_shape, key_shape, value_s
 
 
 FLOP_FORMULAS = {RNN_LAYER: rnn_layer_flops, RNN_LAYER_BACKWARD: rnn_layer_backward_flops,
+                 torch.ops.aten._cudnn_rnn: cudnn_rnn_flops,
+                 torch.ops.aten._cudnn_rnn_backward: cudnn_rnn_backward_flops,
                  torch.ops.aten.addmm_: inplace_addmm_flops,
                  torch.ops.aten._scaled_dot_product_flash_attention_for_cpu: cpu_attention_flops,
                  torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward: cpu_attention_backward_flops}
 
 
-def matmul_gflops(repeats: int = 20) -> float:
-    """The best GFLOP per CPU-second of a 1024 x 1024 fp32 matmul (2 n^3 FLOPs) over `repeats` runs."""
-    a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
+@contextlib.contextmanager
+def timing(device: Device):
+    """Times the block on `device`: the list yielded gets its (wall, CPU) seconds (CPU: the process's, all
+    threads). On CUDA the device's queued work is waited for (torch.cuda.synchronize) before the clocks are read at
+    the start and at the end, so the wall seconds are the device's time for the block."""
+    times: list[float] = []
+    if device.kind == "cuda":
+        torch.cuda.synchronize()
+    wall, cpu = time.perf_counter(), time.process_time()
+    yield times
+    if device.kind == "cuda":
+        torch.cuda.synchronize()
+    times += [time.perf_counter() - wall, time.process_time() - cpu]
+
+
+def rate_seconds(device: Device, wall: float, cpu: float) -> float:
+    """The seconds the rates divide by: CPU seconds on the CPU, wall seconds on CUDA (the device's time)."""
+    return wall if device.kind == "cuda" else cpu
+
+
+def matmul_size(device: Device) -> int:
+    """n of the peak's n x n matmul: 1024 on the CPU, 4096 on CUDA (enough work to fill the device)."""
+    return 4096 if device.kind == "cuda" else 1024
+
+
+def matmul_gflops(device: Device, dtype=torch.float32, repeats: int = 20) -> float:
+    """The best GFLOP/s of an n x n matmul of `dtype` (`matmul_size`; 2 n^3 FLOPs) over `repeats` runs, per
+    `rate_seconds` (CPU seconds on the CPU, CUDA-synchronized wall seconds on CUDA)."""
+    n = matmul_size(device)
+    a, b = (torch.randn(n, n, device=device.kind).to(dtype) for _ in range(2))
     a @ b
     best = float("inf")
     for _ in range(repeats):
-        start = time.process_time()
-        a @ b
-        best = min(best, time.process_time() - start)
-    return 2 * 1024 ** 3 / best / 1e9
+        with timing(device) as times:
+            a @ b
+        best = min(best, rate_seconds(device, *times))
+    return 2 * n ** 3 / best / 1e9
 
 
-@contextmanager
+@contextlib.contextmanager
 def profiled(enabled: bool):
     """torch.profiler over the block when `enabled`: the list yielded gets the table of its top operators by self
     CPU time."""
@@ -147,14 +219,17 @@ def similarity_flops(pairs: int, dim: int) -> int:
 
 
 class Kind:
-    """One kind's trainer (`EncoderTask`, a fresh encoder of seed 1 over the pairs) and its measurements."""
+    """One kind's trainer (`EncoderTask`, a fresh encoder of seed 1 over the pairs, on --device in --fp16's
+    precision) and its measurements."""
 
     def __init__(self, kind: str, pairs: list[tuple[str, str]], args, work: Path):
         self.config = TrainConfig(encoder=kind, dim=args.dim, batch_size=args.batch_size,
-                                  megabatch_size=args.megabatch, anneal_every=0, threads=0, device="cpu")
+                                  megabatch_size=args.megabatch, anneal_every=0, threads=0, device=args.device,
+                                  fp16=args.fp16)
         self.task = EncoderTask(self.config, work / kind, pairs)
+        self.device = select(self.config)
         torch.manual_seed(self.config.seed)
-        self.task.setup(None, select_device("cpu", 0))
+        self.task.setup(None, self.device)
         self.state, self.pairs, self.next = LoopState(), pairs, 0
 
     def megabatch(self, m: int) -> tuple[int, list[tuple[str, str]]]:
@@ -174,29 +249,30 @@ class Kind:
         return counter.get_total_flops() / updates
 
     def timed(self, m: int, profile: bool) -> tuple[float, float, list[tuple[str, str]], str]:
-        """(wall, CPU) seconds per update of one mega-batch of m x batch pairs, its pairs, and the profile table."""
+        """(wall, CPU) seconds per update of one mega-batch of m x batch pairs (`timing`), its pairs, and the
+        profile table."""
         batch = self.megabatch(m)
-        with profiled(profile) as tables:
-            wall, cpu = time.perf_counter(), time.process_time()
+        with profiled(profile) as tables, timing(self.device) as times:
             updates, _ = self.task.step(batch, self.state)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        wall, cpu = times
         return wall / updates, cpu / updates, batch[1], "".join(tables)
 
 
 class Updates:
-    """A trainer whose step is one update over a batch it cuts itself (train-bgt, train-paraphraser, train-nmt):
+    """A trainer whose step is one update over a batch it cuts itself (train-bgt, train-paraphraser, train-nmt), on
+    `device`:
     `order` holds its batches in the trainer's order; the batches after the first (cycling when there are fewer)
     are run twice, first under the FLOP counter (also the warm-up), then timed: batches differ in length, so the
     FLOPs are those of the batches timed."""
     name: str
     order: list
 
-    def start(self, task, seed: int) -> None:
-        """Set up the loop task `task` (models/loop.py) on the CPU with a fresh model of `seed`; `order`: its batches
-        of the first epoch."""
-        self.task, self.state = task, LoopState()
-        torch.manual_seed(seed)
-        task.setup(None, select_device("cpu", 0))
+    def start(self, task, config: LoopConfig) -> None:
+        """Set up the loop task `task` (models/loop.py) as `Loop.run` does: on the device of `config` (`select`), a
+        fresh model of its seed; `order`: its batches of the first epoch."""
+        self.task, self.state, self.device = task, LoopState(), select(config)
+        torch.manual_seed(config.seed)
+        task.setup(None, self.device)
         self.order = [batch for _, batch in task.batches(self.state)]
 
     def update(self, batch) -> None:
@@ -208,18 +284,17 @@ class Updates:
         raise NotImplementedError
 
     def measured(self, steps: int, profile: bool) -> tuple[float, float, float, int, int | None, str]:
-        """(FLOPs, wall seconds, CPU seconds) per update over `steps` batches, the pairs and target units they
-        held, and the profile table of the timed pass."""
+        """(FLOPs, wall seconds, CPU seconds (`timing`)) per update over `steps` batches, the pairs and target
+        units they held, and the profile table of the timed pass."""
         batches = [self.order[(1 + i) % len(self.order)] for i in range(steps)]
         counter = FlopCounterMode(display=False, custom_mapping=FLOP_FORMULAS)
         with counter:
             for batch in batches:
                 self.update(batch)
-        with profiled(profile) as tables:
-            wall, cpu = time.perf_counter(), time.process_time()
+        with profiled(profile) as tables, timing(self.device) as times:
             for batch in batches:
                 self.update(batch)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        wall, cpu = times
         sizes = [self.sizes(batch) for batch in batches]
         units = None if sizes[0][1] is None else sum(unit for _, unit in sizes)
         return (counter.get_total_flops() / steps, wall / steps, cpu / steps, sum(pairs for pairs, _ in sizes), units,
@@ -231,11 +306,11 @@ class BGT(Updates):
     over a batch of up to max_tokens tokens, as the trainer cuts them."""
     name = "train-bgt"
 
-    def __init__(self, pairs: list[tuple[str, str]], sp_model: str, work: Path):
+    def __init__(self, pairs: list[tuple[str, str]], sp_model: str, work: Path, device: str, fp16: str):
         from paranmt.models.bgt.trainer import BGTConfig, BGTTask
 
-        config = BGTConfig(sp_model=sp_model, threads=0, device="cpu")
-        self.start(BGTTask(config, work / "train-bgt", pairs), config.seed)
+        config = BGTConfig(sp_model=sp_model, threads=0, device=device, fp16=fp16)
+        self.start(BGTTask(config, work / "train-bgt", pairs), config)
 
     def sizes(self, batch) -> tuple[int, None]:
         return len(batch), None
@@ -255,6 +330,10 @@ def parsed_pairs(paths: list[str], n: int, tasks: list[str], parser: str, work: 
             fill_parses(pairs, ParseCache(work / "parses.tsv"), asset_path(parser), "scpn", progress=False)
     except (GenerationDataError, ParserModelError, OSError) as error:
         raise ConfigError(f"--paraphraser-input: {error}") from None
+    except ImportError as error:       # the parser's stanza, absent from an image that only trains
+        raise ConfigError(f"--paraphraser-input: its pairs lack parses and the parser needs {error.name}, which is "
+                          f"not installed: give pairs with their parses, or a --work whose parses.tsv holds them") \
+            from None
     return pairs
 
 
@@ -262,19 +341,19 @@ class Paraphraser(Updates):
     """`train-paraphraser --task TASK` (arch scpn, ParaphraserTask with the trainer's defaults; module docstring): a
     step is one update over a batch of `batch_size` instances in the trainer's order."""
 
-    def __init__(self, task: str, pairs: list, units_from: str | None, work: Path):
+    def __init__(self, task: str, pairs: list, units_from: str | None, work: Path, device: str, fp16: str):
         from paranmt.models.generation.data import pair_instances, top_templates
         from paranmt.models.generation.train import ParaphraserTask, ParaphraserTrainConfig
 
         self.name = f"train-paraphraser {task}"
         units = asset_path(units_from) if units_from and task != "parse-generator" else None
-        config = ParaphraserTrainConfig(task=task, max_words=40, threads=0, device="cpu", units_from=units).validate()
+        config = ParaphraserTrainConfig(task=task, max_words=40, threads=0, device=device, fp16=fp16,
+                                        units_from=units).validate()
         instances, _ = pair_instances(task, pairs, config.require_different, config.max_words)
         if not instances:
             raise ConfigError(f"--paraphraser-input: no {task} instances in its first {len(pairs)} pairs")
         templates = top_templates([p for pair in pairs for p in (pair.p1, pair.p2) if p], 20)
-        self.start(ParaphraserTask(config, work / f"train-paraphraser-{task}", instances, templates, [], {}),
-                   config.seed)
+        self.start(ParaphraserTask(config, work / f"train-paraphraser-{task}", instances, templates, [], {}), config)
 
     def sizes(self, batch) -> tuple[int, int]:
         """Instances and target units: each target's units as the model's loss cuts them, plus EOS."""
@@ -287,13 +366,14 @@ def packed_states(encoder, embedded: torch.Tensor, lengths: torch.Tensor) -> tor
     """An SCPN encoder's LSTM over a packed sequence (its code before issue 43 item 2), the reference."""
     from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-    packed = pack_padded_sequence(embedded, lengths.clamp(min=1), batch_first=True, enforce_sorted=False)
+    packed = pack_padded_sequence(embedded, lengths.clamp(min=1).cpu(), batch_first=True, enforce_sorted=False)
     return pad_packed_sequence(encoder.lstm(packed)[0], batch_first=True, total_length=embedded.size(1))[0]
 
 
 def scpn_encoder_seconds(trainer: Paraphraser, steps: int, bucket_rows: list[int]) -> dict[str, float]:
-    """CPU seconds per batch of the SCPN's two encoders alone, forward + backward, over the batches `measured`
-    times, per variant: packed, then buckets of each of `bucket_rows` (module docstring)."""
+    """Seconds per batch (`rate_seconds`: CPU on the CPU, wall on CUDA) of the SCPN's two encoders alone, forward
+    (under the trainer's autocast) + backward, over the batches `measured` times, per variant: packed, then buckets
+    of each of `bucket_rows` (module docstring)."""
     from paranmt.models.generation import scpn
     from paranmt.models.generation.units import PAD
 
@@ -306,11 +386,13 @@ def scpn_encoder_seconds(trainer: Paraphraser, steps: int, bucket_rows: list[int
                        (network.parse_encoder, network.parse_embed(condition).detach(), (condition != PAD).sum(1))])
 
     def seconds(forward) -> float:
-        cpu = time.process_time()
-        for batch in inputs:
-            for encoder, embedded, lengths in batch:
-                forward(encoder, embedded.requires_grad_(True), lengths).sum().backward()
-        return (time.process_time() - cpu) / len(inputs)
+        with timing(trainer.device) as times:
+            for batch in inputs:
+                for encoder, embedded, lengths in batch:
+                    with trainer.task.precision.autocast():
+                        states = forward(encoder, embedded.requires_grad_(True), lengths)
+                    states.float().sum().backward()
+        return rate_seconds(trainer.device, *times) / len(inputs)
 
     def bucketed(rows: int):
         def forward(encoder, embedded, lengths):
@@ -364,6 +446,7 @@ class NMT(Updates):
                                         skip_remainder_batch=cfg.optimization.skip_remainder_batch)
         self.trainer.begin_epoch(epoch_itr.epoch)
         self.order = list(itertools.islice(itr, steps + 1))
+        self.device = select_device("cpu")        # `main` refuses --nmt-config where the recipe would take CUDA
 
     def update(self, samples) -> None:
         self.trainer.train_step(samples)
@@ -374,39 +457,45 @@ class NMT(Updates):
 
 
 class Reference:
-    """nn.LSTM + mean pooling over the padded shapes of a step's sentences (module docstring)."""
+    """nn.LSTM + mean pooling over the padded shapes of a step's sentences (module docstring), on `device` (oneDNN's
+    LSTM on the CPU, cuDNN's on CUDA) in the trainers' precision `fp16` (MixedPrecision: the updates' forward under
+    its autocast, its backward and step; the no-gradient forward outside it, as the trainer's `encode`; the LSTM in
+    fp32 under CPU autocast as the encoders' is, models/recurrence.py `cpu_lstm_fp32`)."""
 
-    def __init__(self, featurizer, dim: int, batch_size: int):
+    def __init__(self, featurizer, dim: int, batch_size: int, device: Device, fp16: str):
         torch.manual_seed(1)
-        self.featurizer, self.dim, self.batch_size = featurizer, dim, batch_size
-        self.lstm = torch.nn.LSTM(dim, dim, batch_first=True)
+        self.featurizer, self.dim, self.batch_size, self.device = featurizer, dim, batch_size, device
+        self.lstm = torch.nn.LSTM(dim, dim, batch_first=True).to(device.kind)
         self.optimizer = torch.optim.Adam(self.lstm.parameters(), lr=1e-3)
+        self.precision = MixedPrecision.select(device, fp16)
 
     def lengths(self, sentences: list[str]) -> torch.Tensor:
-        return torch.tensor([max(1, len(ids)) for ids in self.featurizer.ids(sentences)])
+        return torch.tensor([max(1, len(ids)) for ids in self.featurizer.ids(sentences)], device=self.device.kind)
 
     def pooled(self, lengths: torch.Tensor) -> torch.Tensor:
-        x = torch.randn(len(lengths), int(lengths.max()), self.dim)
-        mask = (torch.arange(x.shape[1])[None, :] < lengths[:, None]).float()
-        return (self.lstm(x)[0] * mask[..., None]).sum(1) / lengths[:, None]
+        x = torch.randn(len(lengths), int(lengths.max()), self.dim, device=self.device.kind)
+        mask = (torch.arange(x.shape[1], device=self.device.kind)[None, :] < lengths[:, None]).float()
+        return (cpu_lstm_fp32(self.lstm, x)[0] * mask[..., None]).sum(1) / lengths[:, None]
 
-    def cpu_seconds(self, pairs: list[tuple[str, str]]) -> float:
-        """CPU seconds per update over the sentences of a timed mega-batch (the sides stand in for the negatives,
-        which are sentences of the same mega-batch)."""
+    def seconds(self, pairs: list[tuple[str, str]]) -> float:
+        """Seconds per update (`rate_seconds` of `timing`: CPU on the CPU, wall on CUDA) over the sentences of a
+        timed mega-batch (the sides stand in for the negatives, which are sentences of the same mega-batch)."""
         n, b = len(pairs), self.batch_size
         side1, side2 = [p[0] for p in pairs], [p[1] for p in pairs]
-        start = time.process_time()
-        with torch.no_grad():
-            for sentences in (side1, side2):
-                for i in range(0, n, 2048):
-                    self.pooled(self.lengths(sentences[i:i + 2048]))
-        for i in range(0, n, b):
-            j = (i + b) % n
-            self.optimizer.zero_grad()
-            sentences = side1[i:i + b] + side2[i:i + b] + side2[j:j + b] + side1[j:j + b]
-            self.pooled(self.lengths(sentences)).pow(2).sum().backward()
-            self.optimizer.step()
-        return (time.process_time() - start) / (n // b)
+        with timing(self.device) as times:
+            with torch.no_grad():
+                for sentences in (side1, side2):
+                    for i in range(0, n, 2048):
+                        self.pooled(self.lengths(sentences[i:i + 2048]))
+            for i in range(0, n, b):
+                j = (i + b) % n
+                self.optimizer.zero_grad()
+                sentences = side1[i:i + b] + side2[i:i + b] + side2[j:j + b] + side1[j:j + b]
+                with self.precision.autocast():
+                    loss = self.pooled(self.lengths(sentences)).pow(2).sum()
+                self.precision.backward(loss)
+                self.precision.step([self.optimizer])
+        return rate_seconds(self.device, *times) / (n // b)
 
 
 def read(flag: str, path: str) -> list[tuple]:
@@ -431,21 +520,24 @@ def load(args) -> list[tuple[str, str]]:
     return [(a, b) for a, b, *_ in pairs[:args.pairs]]
 
 
-def row(name: str, threads: int, wall: float, cpu: float, pairs: float, units: float | None, flops: float,
-        peak: float, ref: float | None = None) -> str:
-    """A table row: per step `wall` and `cpu` seconds, `pairs` and target `units` (or None) and `flops`."""
-    gflops = flops / 1e9
-    return (f"| {name} | {threads} | {wall:.3f} | {cpu:.3f} | {pairs / cpu:.0f} | "
-            f"{'' if units is None else f'{units / cpu:.0f}'} | {gflops:.2f} | {gflops / cpu:.1f} | "
-            f"{100 * gflops / cpu / peak:.0f}% | {'' if ref is None else f'{cpu / ref:.2f}'} |")
+def row(device: Device, name: str, threads: int, wall: float, cpu: float, pairs: float, units: float | None,
+        flops: float, peak: float, ref: float | None = None) -> str:
+    """A table row: per step `wall` and `cpu` seconds, `pairs` and target `units` (or None) and `flops`; the rates
+    per `rate_seconds` (CPU seconds on the CPU, wall seconds on CUDA), `ref`: the reference's seconds per update in
+    the same clock."""
+    gflops, per = flops / 1e9, rate_seconds(device, wall, cpu)
+    return (f"| {name} | {threads} | {wall:.3f} | {cpu:.3f} | {pairs / per:.0f} | "
+            f"{'' if units is None else f'{units / per:.0f}'} | {gflops:.2f} | {gflops / per:.1f} | "
+            f"{100 * gflops / per / peak:.0f}% | {'' if ref is None else f'{per / ref:.2f}'} |")
 
 
 def update_trainers(args, work: Path, paraphraser_pairs: list, bitext: list, nmt_config):
     """The update-step trainers asked for, built one at a time (with the number of updates to time)."""
     if args.bgt_input:
-        yield BGT(bitext, args.bgt_sp_model, work), args.bgt_steps
+        yield BGT(bitext, args.bgt_sp_model, work, args.device, args.fp16), args.bgt_steps
     for task in args.paraphrasers:
-        yield Paraphraser(task, paraphraser_pairs, args.units_from or None, work), args.paraphraser_steps
+        yield (Paraphraser(task, paraphraser_pairs, args.units_from or None, work, args.device, args.fp16),
+               args.paraphraser_steps)
     if nmt_config:
         yield NMT(nmt_config, args.nmt_steps), args.nmt_steps
 
@@ -456,7 +548,11 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=4000, help="use the first N pairs of at most 40 words")
     parser.add_argument("--kinds", nargs="*", choices=BASE_KINDS, default=list(DEFAULT_KINDS),
                         help="encoder kinds (none: only the trainers below)")
-    parser.add_argument("--threads", nargs="+", type=int, choices=(1, 2), default=[1])
+    parser.add_argument("--threads", nargs="+", type=int, choices=(1, 2), default=[1],
+                        help="torch's and BLAS's CPU threads, a pass per value (--device cpu; on cuda ignored)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="the trainers' device")
+    parser.add_argument("--fp16", choices=FP16_CHOICES, default="off",
+                        help="the trainers' precision setting (off: fp32; auto: fp16 on CUDA; on; bf16)")
     parser.add_argument("--megabatch", type=int, default=40, help="M of the timed mega-batch")
     parser.add_argument("--batch-size", type=int, default=100)
     parser.add_argument("--dim", type=int, default=300)
@@ -488,6 +584,15 @@ def main() -> None:
            args.paraphraser_steps, args.nmt_steps, *args.scpn_encoder_buckets) < 1:
         raise ConfigError("--pairs, --megabatch, --batch-size, --dim, --scpn-encoder-buckets and the --*-steps and "
                           "--*-pairs counts must be positive")
+    device = select(LoopConfig(device=args.device, fp16=args.fp16))
+    half, cuda = training_dtype(device, args.fp16), device.kind == "cuda"
+    if args.nmt_config and (cuda or half is not None or cuda_available()):
+        where = ("on --device cuda" if cuda else "on a machine with CUDA" if cuda_available() else
+                 f"with --fp16 {args.fp16}")
+        raise ConfigError(f"train-nmt {where} is not benchmarked here (fairseq's Trainer takes its device and "
+                          "precision from the recipe, models/nmt/recipe.py: the GPU whenever torch sees one, fp32 "
+                          "unless the config sets fp16): leave out --nmt-config, or time it with --device cpu "
+                          "--fp16 off on a machine without CUDA")
     work = Path(args.work)
     pairs = load(args)
     bitext = [(a, b) for a, b, *_ in read("--bgt-input", args.bgt_input)] if args.bgt_input else []
@@ -495,38 +600,50 @@ def main() -> None:
                                      args.paraphrasers, args.parser, work) if args.paraphrasers else []
     nmt_config = load_recipe_config(args.nmt_config, {"work_dir": str(work / "train-nmt")}) \
         if args.nmt_config else None
-    reuse_freed_memory()
+    if cuda:
+        print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, CUDA {torch.version.cuda}")
+        print(f"rates per wall second (CUDA-synchronized); % matmul: of the {HALF_NAMES.get(half, 'fp32')} matmul\n")
+    else:
+        reuse_freed_memory()
     words = WordFeaturizer.build([s for pair in pairs for s in pair], 200_000) if args.kinds else None
-    print("| kind | threads | wall s/step | CPU s/step | pairs/CPU-s | target units/CPU-s | GFLOP/step | GFLOP/s | "
+    per = "s" if cuda else "CPU-s"
+    print(f"| kind | threads | wall s/step | CPU s/step | pairs/{per} | target units/{per} | GFLOP/step | GFLOP/s | "
           "% matmul | x ref |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     profiles, encoder_rows = [], []
-    for threads in args.threads:
+    for threads in [torch.get_num_threads()] if cuda else args.threads:
         torch.set_num_threads(threads)
-        with threadpool_limits(threads):
-            peak = matmul_gflops()
-            reference = Reference(words, args.dim, args.batch_size) if args.kinds else None
+        with contextlib.nullcontext() if cuda else threadpool_limits(threads):
+            peaks = {"fp32": matmul_gflops(device)}
+            if half is not None:
+                peaks[HALF_NAMES[half]] = matmul_gflops(device, half)
+            peak = peaks[HALF_NAMES.get(half, "fp32")]
+            reference = Reference(words, args.dim, args.batch_size, device, args.fp16) if args.kinds else None
             for kind in args.kinds:
                 bench = Kind(kind, pairs, args, work)
                 search = similarity_flops(args.megabatch * args.batch_size, args.dim) / args.megabatch
                 flops = bench.count_flops() + search
                 wall, cpu, seen, table = bench.timed(args.megabatch, args.profile)
-                ref = reference.cpu_seconds(seen)
-                print(row(kind, threads, wall, cpu, args.batch_size, None, flops, peak, ref), flush=True)
+                ref = reference.seconds(seen)
+                print(row(device, kind, threads, wall, cpu, args.batch_size, None, flops, peak, ref), flush=True)
                 if table:
                     profiles.append(f"{kind}, {threads} thread(s):\n{table}")
             for trainer, steps in update_trainers(args, work, paraphraser_pairs, bitext, nmt_config):
                 flops, wall, cpu, seen, units, table = trainer.measured(steps, args.profile)
-                print(row(trainer.name, threads, wall, cpu, seen / steps, units and units / steps, flops, peak),
-                      flush=True)
+                print(row(device, trainer.name, threads, wall, cpu, seen / steps, units and units / steps, flops,
+                          peak), flush=True)
                 if table:
                     profiles.append(f"{trainer.name}, {threads} thread(s):\n{table}")
                 if args.scpn_encoder_buckets and trainer.name == "train-paraphraser scpn":
-                    encoder_rows += [f"| {name} | {threads} | {cpu:.3f} |" for name, cpu in
+                    encoder_rows += [f"| {name} | {threads} | {seconds:.3f} |" for name, seconds in
                                      scpn_encoder_seconds(trainer, steps, args.scpn_encoder_buckets).items()]
-            print(f"| matmul 1024² fp32 | {threads} | | | | | | {peak:.1f} | 100% | |", flush=True)
+            n, card = matmul_size(device), f" ({torch.cuda.get_device_name()})" if cuda else ""
+            for dtype, gflops in peaks.items():
+                print(f"| matmul {n}² {dtype}{card} | {threads} | | | | | | {gflops:.1f} | "
+                      f"{100 * gflops / peak:.0f}% | |", flush=True)
     if encoder_rows:
-        print("\n| SCPN encoders alone (sentence + parse, forward + backward) | threads | CPU s/batch |")
+        print("\n| SCPN encoders alone (sentence + parse, forward + backward) | threads | "
+              f"{'s/batch (wall)' if cuda else 'CPU s/batch'} |")
         print("|---|---:|---:|")
         print("\n".join(encoder_rows))
     for table in profiles:

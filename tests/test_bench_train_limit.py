@@ -3,7 +3,8 @@ fused LSTM layer, which torch's FLOP counter does not know, counted by its formu
 word-averaging one), the matmul row, and the fused reference's ratio; in-place addmm_ and torch's CPU flash attention
 counted; the update-step trainers (train-paraphraser's three tasks on real parsed pairs, train-nmt through the
 recipe on 60 real cs-en pairs) each with a row of positive times, target units and FLOPs; the SCPN's encoders
-alone, packed and in buckets of each size asked."""
+alone, packed and in buckets of each size asked; cuDNN's fused RNN (nn.LSTM on CUDA) counted per layer and direction
+without a GPU; a device or precision the machine cannot time is one line."""
 from __future__ import annotations
 
 import importlib.util
@@ -11,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+import warm
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -119,3 +122,75 @@ def test_cpu_flash_attention_is_counted():
         torch.nn.functional.scaled_dot_product_attention(q, k, v).sum().backward()
     forward = 2 * (2 * 2 * 3 * 5 * 7 * 8)
     assert counter.get_total_flops() == forward + 5 * forward // 2
+
+
+def test_cudnn_rnn_is_counted_per_layer_and_direction():
+    """nn.LSTM on CUDA is one `_cudnn_rnn` over all its layers and directions (a flat weight list), which torch's FLOP
+    counter does not know: counted per layer and direction by the gates' formula (2 x positions x (in + hidden) x 4
+    hidden), the count of oneDNN's per-layer ops of the same LSTM on the CPU; its backward twice the forward; a
+    packed input's positions are its rows. The forward is dispatched on meta tensors in its schema's own argument
+    order (no GPU needed)."""
+    import torch
+    from torch.utils.flop_counter import FlopCounterMode
+
+    bench = load_bench()
+    steps, rows, dim, hidden = 7, 4, 5, 3
+    lstm = torch.nn.LSTM(dim, hidden, num_layers=2, bidirectional=True)
+
+    def forward(positions: int) -> int:       # two directions of layer 1 (in: dim), of layer 2 (in: 2 hidden)
+        return 2 * (2 * positions * (dim + hidden) * 4 * hidden) + 2 * (2 * positions * (3 * hidden) * 4 * hidden)
+
+    weights = [w.to("meta") for w in lstm._flat_weights]
+    x, state = torch.empty(steps, rows, dim, device="meta"), torch.empty(4, rows, hidden, device="meta")
+    with FlopCounterMode(display=False, custom_mapping=bench.FLOP_FORMULAS) as counter:
+        torch.ops.aten._cudnn_rnn(x, weights, 4, None, state, state, 2, hidden, 0, 2, False, 0.0, True, True, [],
+                                  None)
+    assert counter.get_total_flops() == forward(steps * rows)
+    shapes = [tuple(w.shape) for w in weights]
+    assert bench.cudnn_rnn_backward_flops((steps, rows, dim), shapes, 4) == 2 * forward(steps * rows)
+    assert bench.cudnn_rnn_flops((20, dim), shapes, 4) == forward(20)
+    with FlopCounterMode(display=False, custom_mapping=bench.FLOP_FORMULAS) as cpu:
+        lstm(torch.randn(steps, rows, dim))
+    assert cpu.get_total_flops() == forward(steps * rows)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--device", "cuda"], "device=cuda was requested but no CUDA device is available"),
+    (["--fp16", "on"], "fp16 training needs a CUDA device"),
+    (["--fp16", "bf16", "--nmt-config", "nmt.yaml"], "train-nmt with --fp16 bf16 is not benchmarked here"),
+], ids=["cuda-missing", "fp16-on-cpu", "nmt-in-bf16"])
+def test_a_device_or_precision_it_cannot_time_is_one_line(argv, message, tmp_path):
+    """On a machine without CUDA: --device cuda, fp16 on the CPU and train-nmt in another precision than the
+    recipe's are each one line and exit 2, before any work (the loop's device choice, models/loop.py `select`)."""
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    result = warm.run([sys.executable, str(SCRIPT), "--input", "missing.tsv", *argv], cwd=tmp_path,
+                      capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and not result.stdout, result
+    assert result.stderr.splitlines() == [result.stderr.strip()], result.stderr
+    assert result.stderr.startswith(f"bench_train_limit.py: configuration error: {message}"), result.stderr
+    assert not any(tmp_path.iterdir())
+
+
+def test_pairs_to_parse_without_stanza_are_one_line(tmp_path):
+    """Where stanza is not installed (an image that only trains, e.g. the GPU machine's), --paraphrasers on pairs
+    without parses is one line naming it and the way round it (pairs with parses, or a parse cache), exit 2."""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a man is walking .\tsomeone walks .\n" * 4, encoding="utf-8")
+    hide = ("import importlib.abc, runpy, sys\n"
+            "class Hide(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name.split('.')[0] == 'stanza':\n"
+            "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+            "sys.meta_path.insert(0, Hide())\n"
+            "sys.argv = ['bench_train_limit.py', *sys.argv[1:]]\n"
+            f"runpy.run_path({str(SCRIPT)!r}, run_name='__main__')\n")
+    result = subprocess.run([sys.executable, "-c", hide, "--input", str(pairs), "--kinds", "--paraphrasers", "scpn",
+                             "--work", str(tmp_path / "work")], capture_output=True, text=True, timeout=120,
+                            env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 2 and not result.stdout, result
+    assert result.stderr.splitlines() == ["bench_train_limit.py: configuration error: --paraphraser-input: its pairs "
+                                          "lack parses and the parser needs stanza, which is not installed: give "
+                                          "pairs with their parses, or a --work whose parses.tsv holds them"], result
