@@ -223,3 +223,42 @@ def test_import_circles_across_packages_or_at_import_time_are_refused(tmp_path):
     assert violations(root, set()) == [
         "import circle: paranmt.models.enc.open -> paranmt.models.gen.setup (across packages)",
         "import circle: paranmt.models.text.a -> paranmt.models.text.b (at import time)"]
+
+
+def test_the_code_compiles_without_warnings():
+    """An invalid escape in a string (a docstring's `\\w`) is a SyntaxWarning on Python 3.12 (printed by every run
+    there, e.g. a GPU image's) and an error in a later Python: every module of the layers and of benchmarks/ compiles
+    with warnings as errors."""
+    import warnings
+
+    files = [path for folder in (*LAYERS, "benchmarks") for path in sorted((REPO / folder).rglob("*.py"))]
+    failed = []
+    for path in files:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                compile(path.read_text(), str(path), "exec")
+            except (SyntaxError, SyntaxWarning, DeprecationWarning) as error:
+                failed.append(f"{path.relative_to(REPO)}: {error}")
+    assert len(files) > 100 and not failed
+
+
+def test_a_local_training_run_does_not_load_beam(tmp_path):
+    """The trainers, the input fingerprint of a local file and a results folder's first claim need no Apache Beam
+    (so `train`, `train-bgt`, `eval` and `eval-transfer` run on an image without it, as the GPU runs of issue 43
+    did): Beam is imported for remote files and to delete an earlier run's files only."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "pairs.tsv"
+    data.write_text("a b\tc d\n")
+    code = ("import sys\n"
+            "import paranmt.pipelines.cli, paranmt.models.training.trainer, paranmt.models.bgt.trainer\n"
+            "from paranmt.schemas.metadata import input_fingerprint\n"
+            "from paranmt.pipelines.runtime.outputs import replace_earlier\n"
+            f"assert input_fingerprint({str(data)!r})['size'] == 8\n"
+            f"replace_earlier({str(tmp_path / 'out')!r}, [], False, 'results')\n"
+            "print(sorted(m for m in sys.modules if m.startswith('apache_beam')))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

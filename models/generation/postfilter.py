@@ -1,4 +1,4 @@
-"""The post-filter of generated paraphrases (thesis §6.3.3, SPEC §7): a paraphrase is kept when
+r"""The post-filter of generated paraphrases (thesis §6.3.3, SPEC §7): a paraphrase is kept when
 
     overlap(source, paraphrase)   >= min_overlap      (default 0.5)
     para_score(source, paraphrase) >= min_similarity  (default 0.7)

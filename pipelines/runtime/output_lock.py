@@ -184,7 +184,7 @@ class OutputLock:
 def output_locked(output: str, command: str, flag: str = "--output"):
     """Hold the lock of the local directory `output` (`DIR/__paranmt__/lock.json`) for the block, for `paranmt
     command`: a second run on it stops before any work, one line naming the first (exit 2: `output DIR is in use by
-    another \`paranmt train\` run: pid ...`); the lock of a run that is gone is taken over, with a line naming it
+    another paranmt train run: pid ...`); the lock of a run that is gone is taken over, with a line naming it
     (what that run left is the output contract's to judge). The side folder is removed again when the lock was all
     it held, and so is `output` when this run made it and was refused (a ConfigError: nothing of the run is left
     behind a refusal). An output (`flag`) that is a file, or that cannot be made, is one line."""
