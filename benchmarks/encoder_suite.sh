@@ -86,7 +86,7 @@ flags_of() {   # the training flags of a suite entry
 for kind in $KINDS; do
   dir=$OUT/$kind
   mkdir -p "$dir"
-  if ! grep -qs '"done"' "$dir/model/metrics.jsonl"; then
+  if ! grep -qs '"done": true' "$dir/model/metrics.jsonl"; then
     echo "$(date -u +%T) train $kind" >> "$OUT/suite.log"
     $PARANMT train --train $INPUTS --config configs/train/encoder-suite.yaml --mode $MODE $BUDGET $(flags_of "$kind") \
       --sp-model assets/encoder-sp/sp.model --output "$dir/model" \
@@ -96,7 +96,7 @@ for kind in $KINDS; do
   if [ -d "$model/best" ]; then       # with a dev set (wmt-bt): the best dev evaluation's encoder
     model=$model/best
     # the run is done: its checkpoint (weights + Adam moments, ~0.7 GB for 200k x 300) only costs disk
-    grep -qs '"done"' "$dir/model/metrics.jsonl" && rm -rf "$dir/model/checkpoint"
+    grep -qs '"done": true' "$dir/model/metrics.jsonl" && rm -rf "$dir/model/checkpoint"
   fi
   if [ ! -s "$dir/sts/results.csv" ]; then
     echo "$(date -u +%T) eval $kind" >> "$OUT/suite.log"

@@ -20,8 +20,9 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   (`Task.record`: means and rates since the last line), "elapsed_s"}, a line per dev evaluation {"step", "epoch",
   the task's dev metrics} and, with an output directory, a last line {"done": true, "step", "epoch", the task's
   `summary`}; with `log_every` 0 one line per epoch, {"epoch" (its number, from 1), "step", the window's fields and
-  the dev metrics}, also for an epoch cut short by a stop; a resume appends (after a newline when the stopped run
-  left its last line partly written);
+  the dev metrics}, also for an epoch cut short by a stop; a run that diverges ends the file with {"done": false,
+  "stopped": "diverged", "step" (the update after which the weights are not finite), "epoch"}; a resume appends
+  (after a newline when the stopped run left its last line partly written);
 - curves (with a metrics file): `metrics.png` beside it, the whole metrics.jsonl drawn by models/curves.py
   (the `Task.shown` fields and the dev metrics against the update, the best evaluation marked, epoch ends, the
   stop reason), redrawn after a dev evaluation and at a checkpoint when lines were written since the last drawing,
@@ -42,7 +43,8 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
   resume of a finished run (its last checkpoint, written at the end, says `finished`) whose limits were not raised;
   a resumed run already at a limit makes no update;
 - divergence: the weights are checked before every save (and when a step's loss is not finite): weights that are
-  no longer finite numbers stop the run (TrainingDiverged) before a checkpoint or model of NaNs is written;
+  no longer finite numbers stop the run (TrainingDiverged) before a checkpoint or model of NaNs is written, after
+  the metrics file's last line saying so;
 - dev evaluation: `Task.evaluate` at each epoch end (`evaluate_at = "epoch"`; with per-epoch lines also at a stop
   inside an epoch) or at each checkpoint and at the end (`"checkpoint"`);
 - keep-best: a task that names a dev metric (`best = (key, "min" | "max")`; a metric that is a mapping counts as
@@ -385,9 +387,23 @@ class Loop:
         bar = tqdm(total=total, initial=min(state.step, total), desc=task.description, unit=task.unit,
                    dynamic_ncols=True)
         try:
+            self._train(bar, checkpoint is not None)
+        except TrainingDiverged:
+            # the run's record says why it ended: a last line, and the curves drawn with it
+            self._write({"done": False, "stopped": "diverged", "step": state.step, "epoch": state.epoch})
+            self._close()
+            raise
+        self._close()
+        return state
+
+    def _train(self, bar, resumed: bool) -> None:
+        """Open the metrics file, train the epochs, then (with an output directory) the last evaluation, the last
+        checkpoint and the `done` line."""
+        task, state = self.task, self.state
+        try:
             if self.metrics_file is not None:
-                self.metrics = Path(self.metrics_file).open("a" if checkpoint is not None else "w")
-                if checkpoint is not None and _cut_short(Path(self.metrics_file)):
+                self.metrics = Path(self.metrics_file).open("a" if resumed else "w")
+                if resumed and _cut_short(Path(self.metrics_file)):
                     self.metrics.write("\n")       # a line the stopped run left partly written stays alone
             self._epochs(bar)
         finally:
@@ -399,10 +415,12 @@ class Loop:
             self._save(finished=True)
             stopped = {"stopped": self.stopped} if self.stopped else {}
             self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state), **stopped})
+
+    def _close(self) -> None:
+        """Close the metrics file and draw the curves a last time."""
         if self.metrics is not None:
             self.metrics.close()
         self._draw(final=True)
-        return state
 
     def _epochs(self, bar) -> None:
         c, task, state = self.config, self.task, self.state

@@ -3,10 +3,12 @@ lines, keep-best across a resume, patience (an early stop that survives a resume
 checkpoint swap, and config checks."""
 import json
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 import torch
 
+from paranmt.models.curves import curves_figure, read_records, run_curves
 from paranmt.models.loop import Loop, LoopConfig, LoopState, Task, Window, epoch_order
 from paranmt.schemas.config import load_config
 from paranmt.schemas.errors import ConfigError, TrainingDiverged
@@ -192,7 +194,8 @@ def test_a_resumed_run_keeps_its_patience_count(tmp_path):
 def test_a_training_that_diverges_stops_before_it_saves_weights_that_are_not_numbers(tmp_path):
     """Issue 47: a learning rate of inf trained to a model of NaNs, saved, exit 0. A huge one still diverges: the
     loop stops at the first update whose weights are not finite, and what it saved before (the checkpoint of
-    update 1) holds finite weights; no checkpoint, no `done` line after it."""
+    update 1) holds finite weights; no checkpoint, no `done` line after it. The metrics file ends with a line
+    saying the run diverged after update 2 (a table of runs reads why it stopped from it), drawn in metrics.png."""
     task = LeastSquares(lr=1e30)
     with pytest.raises(TrainingDiverged, match=r"^the training diverged: the loss is (nan|inf) and the weights are no "
                                                r"longer finite numbers after update 2 \(lr 1e\+30 is likely too "
@@ -201,8 +204,16 @@ def test_a_training_that_diverges_stops_before_it_saves_weights_that_are_not_num
     saved = torch.load(tmp_path / "checkpoint" / "model.pt", weights_only=True)
     state = torch.load(tmp_path / "checkpoint" / "trainer_state.pt", weights_only=True)
     assert state["step"] == 1 and all(bool(torch.isfinite(w).all()) for w in saved.values())
-    assert not any(r.get("done") for r in lines(tmp_path)) and max(r["step"] for r in lines(tmp_path)) == 1
+    *trained, last = lines(tmp_path)
+    assert last == {"done": False, "stopped": "diverged", "step": 2, "epoch": 0}
+    assert not any(r.get("done") for r in trained) and max(r["step"] for r in trained) == 1
     assert not bool(torch.isfinite(task.model.weight).all())
+    curves = run_curves(read_records(tmp_path / "metrics.jsonl"), task.shown, task.best)
+    assert (curves.done, curves.stopped, curves.last_step) == (False, "diverged", 2)
+    figure = curves_figure(curves, "fit")
+    assert figure._suptitle.get_text() == "fit (stopped at update 2: diverged)"
+    plt.close(figure)
+    assert (tmp_path / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_stopped_run_resumed_at_a_limit_it_reached_makes_no_update_and_a_finished_one_is_left_as_it_is(tmp_path):
