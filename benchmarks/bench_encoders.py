@@ -16,7 +16,9 @@
         means and their mean, STS2017 en-en, STS-B dev, SICK test (Pearson x100), transfer accuracies (x100),
         training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS); for runs
         with a dev set (DATA wmt-bt: scored from DIR/model/best/) also the updates, the best one and why training
-        stopped (patience, time budget, epochs, max_steps).
+        stopped (patience, time budget, epochs, max_steps, "diverged at N": the metrics' last line or DIR/train.log
+        says so; "unfinished, checkpoint removed": killed after its checkpoint was deleted). A run without a final
+        model is shown at its checkpoint (unfinished) or, diverged or without one, at DIR/model/best/.
 The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM needs requirements/bench.txt
 (HF_HUB_OFFLINE=1).
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -31,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from paranmt.models.curves import read_records
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import evaluate, write_results, year_means
 from paranmt.pipelines.cli import CommandLineParser, exit_code
@@ -62,7 +66,7 @@ def throughput(directory: str) -> str:
     metrics, config = Path(directory) / "metrics.jsonl", Path(directory) / "train_config.json"
     if not metrics.is_file() or not config.is_file():
         return ""
-    done = [json.loads(line) for line in metrics.read_text().splitlines() if '"done"' in line]
+    done = [json.loads(line) for line in metrics.read_text().splitlines() if '"done": true' in line]
     if not done or not done[-1]["elapsed_s"]:
         return ""
     return f"{done[-1]['step'] * json.loads(config.read_text())['batch_size'] / done[-1]['elapsed_s']:.0f}"
@@ -214,7 +218,10 @@ SUITE_TRANSFER = (("mr", "accuracy"), ("cr", "accuracy"), ("subj", "accuracy"), 
 
 
 def stop_reason(done: dict, config: dict) -> str:
-    """Why a finished run stopped: its `done` line's "stopped" (patience), else the limit it reached."""
+    """Why a run stopped: its last line's "stopped" (patience on a `done` line; "diverged at N" on the line of a
+    run whose weights were no longer finite numbers after update N), else the limit it reached."""
+    if done.get("stopped") == "diverged":
+        return f"diverged at {done['step']}"
     if done.get("stopped"):
         return done["stopped"]
     if config.get("max_steps") and done["step"] >= config["max_steps"]:
@@ -223,6 +230,19 @@ def stop_reason(done: dict, config: dict) -> str:
     if budget and done.get("elapsed_s", 0) >= 60 * budget:
         return "time budget"
     return "epochs"
+
+
+def diverged_line(directory: Path, last: dict) -> dict | None:
+    """The line of a suite run that diverged (None: it did not): its metrics' last line, {"done": false,
+    "stopped": "diverged", "step": N}, or, for a run without it (from before the loop wrote it), the same line
+    read from the one-line error ("the training diverged: ... after update N") in DIR/train.log, the suite's log
+    of its `paranmt train`."""
+    if last.get("stopped") == "diverged":
+        return last
+    log = directory / "train.log"
+    found = re.search(r"the training diverged: .*?after update (\d+)", log.read_text(errors="replace")) \
+        if log.is_file() else None
+    return {"done": False, "stopped": "diverged", "step": int(found.group(1))} if found else None
 
 
 def run_suite_table(args) -> None:
@@ -237,8 +257,8 @@ def run_suite_table(args) -> None:
             cells = [c.strip() for c in line.strip("|").split("|")]
             if len(cells) >= 2 and cells[1].replace(",", "").isdigit():
                 speeds[cells[0]] = cells[1]
-    runs = sorted(p for p in root.iterdir() if (p / "model" / "config.json").is_file()
-                  or (p / "model" / "checkpoint" / "config.json").is_file())
+    runs = sorted(p for p in root.iterdir()
+                  if any((p / "model" / kept / "config.json").is_file() for kept in ("", "checkpoint", "best")))
     with_dev = any((p / "model" / "best" / "dev.json").is_file() for p in runs)
     header = ["encoder", "dim", "STS12", "STS13", "STS14", "STS15", "mean", "STS17", "STS-B dev", "SICK-R", "MR",
               "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", *(["updates (best), stop"] if with_dev else []),
@@ -246,9 +266,19 @@ def run_suite_table(args) -> None:
     lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 2) + "---|"]
     for directory in runs:
         kind = directory.name              # the suite entry (an --encoder name or an objective variant)
-        finished = (directory / "model" / "config.json").is_file()
-        # an unfinished run is shown at its last checkpoint (evaluated with --model DIR/model/checkpoint)
-        model_dir = directory / "model" if finished else directory / "model" / "checkpoint"
+        model = directory / "model"
+        finished = (model / "config.json").is_file()
+        checkpoint = (model / "checkpoint" / "config.json").is_file()
+        records = read_records(model / "metrics.jsonl") if (model / "metrics.jsonl").is_file() else []
+        done = [r for r in records if r.get("done")]
+        last = records[-1] if records else {}
+        # the line saying how the run ended: its `done` line, or the line of a run that diverged
+        end = (done[-1] if done else None) if finished else diverged_line(directory, last)
+        # an unfinished run is shown at its last checkpoint (evaluated with --model DIR/model/checkpoint), one that
+        # diverged or lost its checkpoint (deleted) at its best dev evaluation (DIR/model/best, what it evaluated)
+        best_kept = (model / "best" / "config.json").is_file()
+        model_dir = (model if finished else
+                     model / "checkpoint" if checkpoint and (end is None or not best_kept) else model / "best")
         config = json.loads((model_dir / "config.json").read_text())
         values = {}
         if (directory / "sts" / "results.csv").is_file():
@@ -259,10 +289,8 @@ def run_suite_table(args) -> None:
         if (directory / "transfer" / "results.csv").is_file():
             transfer = {(r["task"], r["metric"]): float(r["value"])
                         for r in csv.DictReader((directory / "transfer" / "results.csv").open()) if r["model"] == kind}
-        done = [json.loads(line) for line in (directory / "model" / "metrics.jsonl").read_text().splitlines()
-                if '"done"' in line]
         label = kind
-        if not finished:
+        if model_dir.name == "checkpoint" and end is None:
             state = torch.load(model_dir / "trainer_state.pt", weights_only=True, map_location="cpu")
             limit = (f"of {state['config']['max_steps']}" if state["config"]["max_steps"] else
                      f"after {state['elapsed'] / 60:.0f} of {state['config']['time_budget_minutes']:g} min")
@@ -272,10 +300,16 @@ def run_suite_table(args) -> None:
         cells += [f"{100 * transfer[t]:.1f}" if t in transfer else "" for t in SUITE_TRANSFER]
         cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get(kind, "")]
         if with_dev:
-            best = directory / "model" / "best" / "dev.json"
-            training = json.loads((directory / "model" / "train_config.json").read_text())
-            cells.append(f"{done[-1]['step']:,} ({json.loads(best.read_text())['step']:,}), "
-                         f"{stop_reason(done[-1], training)}" if done and best.is_file() else "")
+            best = model / "best" / "dev.json"
+            if end is not None:
+                training = json.loads((model / "train_config.json").read_text())
+                updates, stop = end["step"], stop_reason(end, training)
+            elif model_dir.name == "best":
+                updates, stop = last.get("step"), "unfinished, checkpoint removed"
+            else:
+                updates, stop = None, ""
+            cells.append(f"{updates:,} ({json.loads(best.read_text())['step']:,}), {stop}"
+                         if updates is not None and best.is_file() else "")
         cells.append(PAPERS.get(kind, ""))
         lines.append("| " + " | ".join(cells) + " |")
     print("\n".join(lines))

@@ -22,7 +22,9 @@
 #           `--encoder` names, the objective variants add-bicvm (ADD + BiCVM, k = 5, margin 1) and word-euclidean
 #           (WORD, margin objective with squared Euclidean distance, margin 1), and random-KIND (KIND at its random
 #           initialization, no training: the baseline every trained row should beat)
-# Every step resumes (a finished step is skipped), so rerunning continues an interrupted suite; two processes with
+# Every step resumes (a finished step is skipped), so rerunning continues an interrupted suite (a training is finished
+# by its metrics' `"done": true` line; one that diverged keeps its checkpoint and is resumed, at the config's lr, by a
+# rerun; its best/ is evaluated all the same); two processes with
 # disjoint KIND lists may share a ROOT (one per core). At the end:
 # `python benchmarks/bench_encoders.py suite-table --root ROOT/DATA` prints the table.
 # NICE (default 10): the niceness of the trainings and evaluations (0 on a machine kept for the suite: the wmt-bt

@@ -1,0 +1,87 @@
+"""benchmarks/bench_encoders.py suite-table on a root in the layout benchmarks/encoder_suite.sh writes (per entry
+DIR: model/ of `paranmt train` with best/ kept by the dev evaluations, train.log, sts/ and transfer/ of the
+evaluations of model/best, speed.md): a finished run with its stop reason; a run that diverged, known from its
+metrics' last line or, for a run from before that line, from the one-line error in its train.log, shown with its
+best encoder's dim and evaluations and `diverged at N`; a run killed after its checkpoint was removed."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from paranmt.models.encoders import create_encoder
+from paranmt.models.evaluation import sts, transfer
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "benchmarks" / "bench_encoders.py"
+SENTENCES = ["a man is playing a guitar .", "a woman is slicing an onion .", "two dogs run on the beach ."]
+TRAIN_LOG_ERROR = ("paranmt train: stopped: the training diverged: the loss is nan and the weights are no longer "
+                   "finite numbers after update 1209 (lr 0.001 is likely too high): lower it, then; the last "
+                   "checkpoint is kept in irnn/model/checkpoint; resume with: paranmt train --resume ...")
+
+
+def suite_run(root: Path, kind: str, dim: int, lines: list[dict], best_step: int, train_log: str,
+              finished: bool = False, checkpoint: bool = False) -> Path:
+    """DIR = root/kind as the suite leaves it: model/ (metrics.jsonl of `lines`, train_config.json, best/ = an
+    encoder of `dim` with the dev line of update `best_step`, config.json when `finished`, checkpoint/ when kept),
+    train.log, sts/ and transfer/ results of model/best (real writers) and speed.md."""
+    model = root / kind / "model"
+    encoder = create_encoder(kind, SENTENCES, dim=dim)
+    encoder.save(model / "best")
+    dev = {"step": best_step, "epoch": 0, "dev": {"STS2017/track5.en-en": 61.5}}
+    (model / "best" / "dev.json").write_text(json.dumps(dev) + "\n")
+    if finished:
+        encoder.save(model)
+    if checkpoint:
+        encoder.save(model / "checkpoint")
+    (model / "metrics.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    (model / "train_config.json").write_text(json.dumps({"encoder": kind, "dim": dim, "batch_size": 100,
+                                                         "max_steps": 0, "time_budget_minutes": 25.0}))
+    (root / kind / "train.log").write_text(train_log)
+    sts.write_results([sts.STSResult("STS2012-test/MSRpar", 750, 0.41, 0.4),
+                       sts.STSResult("STS2017/track5.en-en", 250, 0.62, 0.6)], [], root / kind / "sts")
+    transfer.write_results([transfer.TransferResult(kind, "mr", "accuracy", 0.7)], root / kind / "transfer", kind)
+    (root / kind / "speed.md").write_text(f"| encoder | sentences/s |\n|---|---:|\n| {kind} | 12,345 |\n")
+    return root / kind
+
+
+def training(last_step: int) -> list[dict]:
+    """Metrics lines of a run logged every 100 updates with a dev evaluation every 200, to `last_step`."""
+    lines = []
+    for step in range(100, last_step + 1, 100):
+        lines.append({"step": step, "epoch": 0, "loss": 0.5, "megabatch": 1, "elapsed_s": step / 10})
+        if step % 200 == 0:
+            lines.append({"step": step, "epoch": 0, "dev": {"STS2017/track5.en-en": 60.0}})
+    return lines
+
+
+def test_a_diverged_run_is_shown_at_its_best_encoder_with_the_update_it_diverged_after(tmp_path):
+    progress = "train irnn:  12%|#2        | 1200/10000 [10:00<1:13:20, 2.00update/s, loss=0.5]\r"
+    suite_run(tmp_path, "word", 16, [*training(600), {"done": True, "step": 600, "epoch": 1, "elapsed_s": 60.0,
+                                                      "stopped": "patience"}], 200, progress, finished=True)
+    # diverged before the loop wrote its last line: only the suite's train.log says so
+    suite_run(tmp_path, "irnn", 24, training(1200), 1000, progress + "\n" + TRAIN_LOG_ERROR + "\n")
+    # diverged with the line; its checkpoint (finite weights of update 400) kept for a resume at a lower lr
+    suite_run(tmp_path, "lstm", 20, [*training(400), {"done": False, "stopped": "diverged", "step": 417, "epoch": 0}],
+              400, progress, checkpoint=True)
+    # killed, and its checkpoint folder deleted
+    suite_run(tmp_path, "gran", 12, training(300), 200, progress)
+
+    result = subprocess.run([sys.executable, str(SCRIPT), "suite-table", "--root", str(tmp_path)],
+                            capture_output=True, text=True, timeout=300, env={"OMP_NUM_THREADS": "1",
+                                                                               "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    table = [line.strip("|").split("|") for line in result.stdout.splitlines()]
+    header = [cell.strip() for cell in table[0]]
+    rows = {cells[0].strip(): dict(zip(header, (cell.strip() for cell in cells))) for cells in table[2:]}
+    assert list(rows) == ["gran", "irnn", "lstm", "word"]
+    stop = "updates (best), stop"
+    assert [rows[kind]["dim"] for kind in rows] == ["12", "24", "20", "16"], "best/'s dim where model/ has none"
+    assert rows["word"][stop] == "600 (200), patience" and rows["word"]["train s"] == "60"
+    assert rows["irnn"][stop] == "1,209 (1,000), diverged at 1209"
+    assert rows["lstm"][stop] == "417 (400), diverged at 417"
+    assert rows["gran"][stop] == "300 (200), unfinished, checkpoint removed"
+    for kind, row in rows.items():
+        assert (row["STS12"], row["STS17"], row["MR"], row["sent/s"]) == ("41.0", "62.0", "70.0", "12,345"), kind
+        assert kind == "word" or row["train s"] == "", "no done line, no training seconds"
