@@ -203,6 +203,7 @@ PAPERS = {
     "gran-4": "GRAN-4 (P17): oracle 68.6, STS2016 68.1",
     "gran-5": "GRAN-5 (P17): oracle 66.1, STS2016 64.8",
     "bigran": "BiGRAN (P17): oracle 69.7, STS2016 68.4",
+    "blstm-sp": "BLSTM-SP (P19): no score given, only that annealing M helps it most",
     "random-trigram": "random TRIGRAM (P19): STS2017 73.7",
     "random-sp": "random SP 20k (P19): STS2017 67.0",
     "word+trigram": "W+T (P18): 67.3/62.8/77.5/80.1/78.2",
