@@ -8,6 +8,9 @@
 #   bash benchmarks/word_vs_lstm.sh OUT [MINUTES]      (MINUTES default 12; PAIRS default 100000)
 #
 # WMT_BT_TRAIN: the training part (default work/wmt-bt/scored-train, as benchmarks/wmt_bt_corpus.sh writes it).
+# MODELS (default "word lstm": trained one after the other; one each into two OUTs runs them side by side, e.g. on
+# one GPU under CUDA MPS, benchmarks/gpu_rows.sh), DEVICE (train.device: cpu, cuda; default the trainer's auto),
+# STS_DIR (default ../shared/data/sts).
 # The budget is wall time of the training steps: run it on a quiet core (one thread). Rerunning resumes (`--resume`:
 # the runs already in OUT/results.csv are kept; the trained encoders stay in OUT/runs/, for
 # benchmarks/error_analysis.py). Numbers: benchmarks/RESULTS.md, "Trainers at the machine's limit".
@@ -19,9 +22,9 @@ TRAIN=${WMT_BT_TRAIN:-work/wmt-bt/scored-train}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
 nice -n "${NICE:-10}" "$PY" -m paranmt.pipelines.cli probe --input "$TRAIN" --pairs "${PAIRS:-100000}" \
-  --models word lstm --keep-encoders --sts-dir ../shared/data/sts --output "$OUT" $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
+  --models ${MODELS:-word lstm} --keep-encoders --sts-dir "${STS_DIR:-../shared/data/sts}" --output "$OUT" $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
   --datasets STS2012-test STS2013-test STS2014-test STS2015-test STS2017/track5.en-en stsbenchmark/sts-dev \
-  --set train.epochs=1000 --set "train.time_budget_minutes=$MINUTES"
+  --set train.epochs=1000 --set "train.time_budget_minutes=$MINUTES" ${DEVICE:+--set train.device=$DEVICE}
 "$PY" - "$OUT/results.csv" <<'PY'
 import csv, sys
 from collections import defaultdict
