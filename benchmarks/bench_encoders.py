@@ -11,14 +11,16 @@
         The build pipeline's score stage (ScoreStage.process_batch over batches, shipped encoder) vs the naive
         per-pair loop (encode each sentence alone, cosine, overlap) on sentence pairs of STS-B train + SICK train
         standing in for (ref, bt); pairs/s, and the split between para_score and trigram_overlap.
-    python benchmarks/bench_encoders.py suite-table --root ROOT/DATA
+    python benchmarks/bench_encoders.py suite-table --root ROOT/DATA [ROOT/DATA ...]
         The encoder comparison of benchmarks/encoder_suite.sh (issue 22): per encoder its dim, STS 2012-2015 year
         means and their mean, STS2017 en-en, STS-B dev, SICK test (Pearson x100), transfer accuracies (x100),
         training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS); for runs
         with a dev set (DATA wmt-bt: scored from DIR/model/best/) also the updates, the best one and why training
         stopped (patience, time budget, epochs, max_steps, "diverged at N": the metrics' last line or DIR/train.log
         says so; "unfinished, checkpoint removed": killed after its checkpoint was deleted). A run without a final
-        model is shown at its checkpoint (unfinished) or, diverged or without one, at DIR/model/best/.
+        model is shown at its checkpoint (unfinished) or, diverged or without one, at DIR/model/best/. Several
+        roots give one table of all their rows by encoder name, with a `device` column (DIR/model/train_config.json's
+        "device"; "?" for "auto") when the runs trained on more than one.
 The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM needs requirements/bench.txt
 (HF_HUB_OFFLINE=1).
 """
@@ -246,25 +248,39 @@ def diverged_line(directory: Path, last: dict) -> dict | None:
     return {"done": False, "stopped": "diverged", "step": int(found.group(1))} if found else None
 
 
+def run_device(directory: Path) -> str:
+    """The device a suite run trained on: the "device" of its model/train_config.json (cpu, cuda); "?" where that
+    says "auto" (the trainer's choice, not recorded) or nothing."""
+    path = directory / "model" / "train_config.json"
+    device = json.loads(path.read_text()).get("device") if path.is_file() else None
+    return device if device and device != "auto" else "?"
+
+
 def run_suite_table(args) -> None:
     import csv
 
     from paranmt.models.evaluation.sts import STSResult
 
-    root = Path(args.root)
-    speeds = {}
-    for speed in root.glob("*/speed.md"):
-        for line in speed.read_text().splitlines():
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if len(cells) >= 2 and cells[1].replace(",", "").isdigit():
-                speeds[cells[0]] = cells[1]
-    runs = sorted(p for p in root.iterdir()
-                  if any((p / "model" / kept / "config.json").is_file() for kept in ("", "checkpoint", "best")))
+    roots = [Path(root) for root in args.root]
+    speeds = {}                            # (root, encoder) -> sentences/s
+    for root in roots:
+        for speed in root.glob("*/speed.md"):
+            for line in speed.read_text().splitlines():
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                if len(cells) >= 2 and cells[1].replace(",", "").isdigit():
+                    speeds[root, cells[0]] = cells[1]
+    # the runs of all roots, by encoder name (the roots' order where one name is in several)
+    runs = sorted(((p.name, index, p) for index, root in enumerate(roots) for p in root.iterdir()
+                   if any((p / "model" / kept / "config.json").is_file() for kept in ("", "checkpoint", "best"))))
+    runs = [p for _, _, p in runs]
+    devices = {p: run_device(p) for p in runs}
+    with_device = len(set(devices.values())) > 1
     with_dev = any((p / "model" / "best" / "dev.json").is_file() for p in runs)
-    header = ["encoder", "dim", "STS12", "STS13", "STS14", "STS15", "mean", "STS17", "STS-B dev", "SICK-R", "MR",
-              "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s", *(["updates (best), stop"] if with_dev else []),
-              "papers (their data and budget)"]
-    lines = ["| " + " | ".join(header) + " |", "|---|" + "---:|" * (len(header) - 2) + "---|"]
+    header = ["encoder", *(["device"] if with_device else []), "dim", "STS12", "STS13", "STS14", "STS15", "mean",
+              "STS17", "STS-B dev", "SICK-R", "MR", "CR", "SUBJ", "SICK-E", "MRPC", "train s", "sent/s",
+              *(["updates (best), stop"] if with_dev else []), "papers (their data and budget)"]
+    lines = ["| " + " | ".join(header) + " |",
+             "|---|" + "---|" * with_device + "---:|" * (len(header) - 2 - with_device) + "---|"]
     for directory in runs:
         kind = directory.name              # the suite entry (an --encoder name or an objective variant)
         model = directory / "model"
@@ -296,10 +312,10 @@ def run_suite_table(args) -> None:
             limit = (f"of {state['config']['max_steps']}" if state["config"]["max_steps"] else
                      f"after {state['elapsed'] / 60:.0f} of {state['config']['time_budget_minutes']:g} min")
             label = f"{kind} (unfinished: step {state['step']} {limit})"
-        cells = [label, str(config["dim"])]
+        cells = [label, *([devices[directory]] if with_device else []), str(config["dim"])]
         cells += [f"{100 * values[c]:.1f}" if c in values else "" for c in SUITE_STS]
         cells += [f"{100 * transfer[t]:.1f}" if t in transfer else "" for t in SUITE_TRANSFER]
-        cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get(kind, "")]
+        cells += [f"{done[-1]['elapsed_s']:.0f}" if done else "", speeds.get((directory.parent, kind), "")]
         if with_dev:
             best = model / "best" / "dev.json"
             if end is not None:
@@ -337,7 +353,8 @@ def main() -> None:
     score.add_argument("--threads", type=int, default=1)
     score.set_defaults(func=run_score)
     table = sub.add_parser("suite-table")
-    table.add_argument("--root", required=True, help="ROOT/DATA of benchmarks/encoder_suite.sh")
+    table.add_argument("--root", nargs="+", required=True,
+                       help="ROOT/DATA of benchmarks/encoder_suite.sh; several: their rows in one table")
     table.set_defaults(func=run_suite_table)
     args = parser.parse_args()
     torch.set_num_threads(getattr(args, "threads", 1))

@@ -2,7 +2,8 @@
 DIR: model/ of `paranmt train` with best/ kept by the dev evaluations, train.log, sts/ and transfer/ of the
 evaluations of model/best, speed.md): a finished run with its stop reason; a run that diverged, known from its
 metrics' last line or, for a run from before that line, from the one-line error in its train.log, shown with its
-best encoder's dim and evaluations and `diverged at N`; a run killed after its checkpoint was removed."""
+best encoder's dim and evaluations and `diverged at N`; a run killed after its checkpoint was removed; the rows of
+two roots (a CPU and a GPU suite) in one table with the device each run trained on."""
 from __future__ import annotations
 
 import json
@@ -22,10 +23,12 @@ TRAIN_LOG_ERROR = ("paranmt train: stopped: the training diverged: the loss is n
 
 
 def suite_run(root: Path, kind: str, dim: int, lines: list[dict], best_step: int, train_log: str,
-              finished: bool = False, checkpoint: bool = False) -> Path:
-    """DIR = root/kind as the suite leaves it: model/ (metrics.jsonl of `lines`, train_config.json, best/ = an
-    encoder of `dim` with the dev line of update `best_step`, config.json when `finished`, checkpoint/ when kept),
-    train.log, sts/ and transfer/ results of model/best (real writers) and speed.md."""
+              finished: bool = False, checkpoint: bool = False, device: str | None = None,
+              speed: str = "12,345") -> Path:
+    """DIR = root/kind as the suite leaves it: model/ (metrics.jsonl of `lines`, train_config.json with `device`
+    when given, best/ = an encoder of `dim` with the dev line of update `best_step`, config.json when `finished`,
+    checkpoint/ when kept), train.log, sts/ and transfer/ results of model/best (real writers) and speed.md saying
+    `speed` sentences/s."""
     model = root / kind / "model"
     encoder = create_encoder(kind, SENTENCES, dim=dim)
     encoder.save(model / "best")
@@ -36,13 +39,13 @@ def suite_run(root: Path, kind: str, dim: int, lines: list[dict], best_step: int
     if checkpoint:
         encoder.save(model / "checkpoint")
     (model / "metrics.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    (model / "train_config.json").write_text(json.dumps({"encoder": kind, "dim": dim, "batch_size": 100,
-                                                         "max_steps": 0, "time_budget_minutes": 25.0}))
+    settings = {"encoder": kind, "dim": dim, "batch_size": 100, "max_steps": 0, "time_budget_minutes": 25.0}
+    (model / "train_config.json").write_text(json.dumps({**settings, **({"device": device} if device else {})}))
     (root / kind / "train.log").write_text(train_log)
     sts.write_results([sts.STSResult("STS2012-test/MSRpar", 750, 0.41, 0.4),
                        sts.STSResult("STS2017/track5.en-en", 250, 0.62, 0.6)], [], root / kind / "sts")
     transfer.write_results([transfer.TransferResult(kind, "mr", "accuracy", 0.7)], root / kind / "transfer", kind)
-    (root / kind / "speed.md").write_text(f"| encoder | sentences/s |\n|---|---:|\n| {kind} | 12,345 |\n")
+    (root / kind / "speed.md").write_text(f"| encoder | sentences/s |\n|---|---:|\n| {kind} | {speed} |\n")
     return root / kind
 
 
@@ -54,6 +57,17 @@ def training(last_step: int) -> list[dict]:
         if step % 200 == 0:
             lines.append({"step": step, "epoch": 0, "dev": {"STS2017/track5.en-en": 60.0}})
     return lines
+
+
+def suite_table(*roots: Path) -> list[dict]:
+    """The rows of `bench_encoders.py suite-table --root ROOT...`, each a dict by the header's cells, in order."""
+    result = subprocess.run([sys.executable, str(SCRIPT), "suite-table", "--root", *map(str, roots)],
+                            capture_output=True, text=True, timeout=300, env={"OMP_NUM_THREADS": "1",
+                                                                               "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    table = [line.strip("|").split("|") for line in result.stdout.splitlines()]
+    header = [cell.strip() for cell in table[0]]
+    return [dict(zip(header, (cell.strip() for cell in cells))) for cells in table[2:]]
 
 
 def test_a_diverged_run_is_shown_at_its_best_encoder_with_the_update_it_diverged_after(tmp_path):
@@ -68,14 +82,9 @@ def test_a_diverged_run_is_shown_at_its_best_encoder_with_the_update_it_diverged
     # killed, and its checkpoint folder deleted
     suite_run(tmp_path, "gran", 12, training(300), 200, progress)
 
-    result = subprocess.run([sys.executable, str(SCRIPT), "suite-table", "--root", str(tmp_path)],
-                            capture_output=True, text=True, timeout=300, env={"OMP_NUM_THREADS": "1",
-                                                                               "PATH": "/usr/bin:/bin"})
-    assert result.returncode == 0, result.stderr
-    table = [line.strip("|").split("|") for line in result.stdout.splitlines()]
-    header = [cell.strip() for cell in table[0]]
-    rows = {cells[0].strip(): dict(zip(header, (cell.strip() for cell in cells))) for cells in table[2:]}
+    rows = {row["encoder"]: row for row in suite_table(tmp_path)}
     assert list(rows) == ["gran", "irnn", "lstm", "word"]
+    assert "device" not in rows["word"], "one device (none recorded): no device column"
     stop = "updates (best), stop"
     assert [rows[kind]["dim"] for kind in rows] == ["12", "24", "20", "16"], "best/'s dim where model/ has none"
     assert rows["word"][stop] == "600 (200), patience" and rows["word"]["train s"] == "60"
@@ -85,3 +94,21 @@ def test_a_diverged_run_is_shown_at_its_best_encoder_with_the_update_it_diverged
     for kind, row in rows.items():
         assert (row["STS12"], row["STS17"], row["MR"], row["sent/s"]) == ("41.0", "62.0", "70.0", "12,345"), kind
         assert kind == "word" or row["train s"] == "", "no done line, no training seconds"
+
+
+def test_the_rows_of_two_roots_are_one_table_by_encoder_with_the_device_each_trained_on(tmp_path):
+    done = [*training(400), {"done": True, "step": 400, "epoch": 1, "elapsed_s": 40.0, "stopped": "patience"}]
+    cpu, gpu = tmp_path / "cpu" / "wmt-bt", tmp_path / "gpu" / "wmt-bt"
+    suite_run(cpu, "word", 16, done, 200, "", finished=True, device="cpu", speed="300")
+    suite_run(cpu, "gran", 12, done, 400, "", finished=True, device="auto", speed="250")
+    suite_run(gpu, "word", 20, done, 400, "", finished=True, device="cuda", speed="")
+    suite_run(gpu, "lstm", 24, done, 200, "", finished=True)
+
+    rows = suite_table(cpu, gpu)
+    assert [(row["encoder"], row["device"], row["dim"]) for row in rows] == [
+        ("gran", "?", "12"), ("lstm", "?", "24"), ("word", "cpu", "16"), ("word", "cuda", "20")], \
+        "by encoder name, the roots' order within one; 'auto' or no device recorded: '?'"
+    assert [row["sent/s"] for row in rows] == ["250", "12,345", "300", ""], "each row's speed from its own root"
+    assert [row["updates (best), stop"] for row in rows] == [
+        "400 (400), patience", "400 (200), patience", "400 (200), patience", "400 (400), patience"]
+    assert rows[1]["papers (their data and budget)"].startswith("LSTMavg (P18)")
