@@ -40,6 +40,7 @@ from paranmt.models.curves import read_records
 from paranmt.models.encoders import load_encoder
 from paranmt.models.evaluation.sts import evaluate, write_results, year_means
 from paranmt.pipelines.cli import CommandLineParser, exit_code
+from paranmt.schemas.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
@@ -262,6 +263,9 @@ def run_suite_table(args) -> None:
     from paranmt.models.evaluation.sts import STSResult
 
     roots = [Path(root) for root in args.root]
+    missing = [str(root) for root in roots if not root.is_dir()]
+    if missing:
+        raise ConfigError(f"--root {', '.join(missing)}: not a directory (ROOT/DATA of benchmarks/encoder_suite.sh)")
     speeds = {}                            # (root, encoder) -> sentences/s
     for root in roots:
         for speed in root.glob("*/speed.md"):

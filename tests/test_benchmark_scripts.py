@@ -26,8 +26,9 @@ SCRIPTS = sorted((REPO / "benchmarks").glob("*.py"))
      ["--scpn-encoder-buckets needs --paraphrasers scpn"]),
     (["xsim_calibration.py", "--data", "data", "--languages", "es,fr"],
      ["--languages: assets/encoder-multi lists ar, cs,", "not fr"]),
+    (["bench_encoders.py", "suite-table", "--root", "missing"], ["--root missing: not a directory"]),
 ], ids=["required-flag", "close-choice", "bad-choice", "missing-input", "kind-choice", "missing-pairs",
-        "encoder-buckets-alone", "unlisted-language"])
+        "encoder-buckets-alone", "unlisted-language", "missing-root"])
 def test_a_benchmark_mistake_is_one_line(argv, words, tmp_path):
     result = warm.run([sys.executable, str(REPO / "benchmarks" / argv[0]), *argv[1:]], cwd=tmp_path,
                       capture_output=True, text=True, timeout=120)
