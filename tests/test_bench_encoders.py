@@ -103,12 +103,16 @@ def test_the_rows_of_two_roots_are_one_table_by_encoder_with_the_device_each_tra
     suite_run(cpu, "gran", 12, done, 400, "", finished=True, device="auto", speed="250")
     suite_run(gpu, "word", 20, done, 400, "", finished=True, device="cuda", speed="")
     suite_run(gpu, "lstm", 24, done, 200, "", finished=True)
+    recorded = [*done[:-1], {**done[-1], "device": "cuda"}]      # the loop's done line names the device it used
+    suite_run(gpu, "gran-3", 8, recorded, 200, "", finished=True, device="auto")
 
     rows = suite_table(cpu, gpu)
     assert [(row["encoder"], row["device"], row["dim"]) for row in rows] == [
-        ("gran", "?", "12"), ("lstm", "?", "24"), ("word", "cpu", "16"), ("word", "cuda", "20")], \
-        "by encoder name, the roots' order within one; 'auto' or no device recorded: '?'"
-    assert [row["sent/s"] for row in rows] == ["250", "12,345", "300", ""], "each row's speed from its own root"
+        ("gran", "?", "12"), ("gran-3", "cuda", "8"), ("lstm", "?", "24"), ("word", "cpu", "16"),
+        ("word", "cuda", "20")], \
+        "by encoder name, the roots' order within one; 'auto': the done line's device, else '?'"
+    assert [row["sent/s"] for row in rows] == ["250", "12,345", "12,345", "300", ""], "each row's own root's speed"
     assert [row["updates (best), stop"] for row in rows] == [
-        "400 (400), patience", "400 (200), patience", "400 (200), patience", "400 (400), patience"]
-    assert rows[1]["papers (their data and budget)"].startswith("LSTMavg (P18)")
+        "400 (400), patience", "400 (200), patience", "400 (200), patience", "400 (200), patience",
+        "400 (400), patience"]
+    assert rows[2]["papers (their data and budget)"].startswith("LSTMavg (P18)")

@@ -84,7 +84,7 @@ def test_a_stopped_run_resumes_exactly(tmp_path):
     whole = LeastSquares()
     Loop(whole, LoopConfig(**config), tmp_path / "whole").run()
     Loop(LeastSquares(), LoopConfig(**config, max_steps=7), tmp_path / "parts").run()
-    assert lines(tmp_path / "parts")[-1] == {"done": True, "step": 7, "epoch": 1}
+    assert lines(tmp_path / "parts")[-1] == {"done": True, "step": 7, "epoch": 1, "device": "cpu"}
     resumed = LeastSquares()
     state = Loop(resumed, LoopConfig(**config), tmp_path / "parts", resume=True).run()
     assert (state.step, state.epoch, state.position) == (18, 3, 0)
@@ -161,7 +161,7 @@ def test_patience_stops_once_the_dev_metric_stops_improving(tmp_path, caplog, ev
     assert state.step == dev[stop][0] and state.stale == 2
     assert [(r["step"], r["dev_mse"]) for r in lines(tmp_path / "patient") if "dev_mse" in r] == dev[:stop + 1]
     assert lines(tmp_path / "patient")[-1] == {"done": True, "step": dev[stop][0], "epoch": state.epoch,
-                                               "stopped": "patience"}
+                                               "device": "cpu", "stopped": "patience"}
     assert "stopped: dev metric not improved for 2 evaluations" in caplog.text
     assert not any(r.get("stopped") for r in lines(tmp_path / "all")), "patience 0 (the default) never stops"
 
@@ -205,7 +205,7 @@ def test_a_training_that_diverges_stops_before_it_saves_weights_that_are_not_num
     state = torch.load(tmp_path / "checkpoint" / "trainer_state.pt", weights_only=True)
     assert state["step"] == 1 and all(bool(torch.isfinite(w).all()) for w in saved.values())
     *trained, last = lines(tmp_path)
-    assert last == {"done": False, "stopped": "diverged", "step": 2, "epoch": 0}
+    assert last == {"done": False, "stopped": "diverged", "step": 2, "epoch": 0, "device": "cpu"}
     assert not any(r.get("done") for r in trained) and max(r["step"] for r in trained) == 1
     assert not bool(torch.isfinite(task.model.weight).all())
     curves = run_curves(read_records(tmp_path / "metrics.jsonl"), task.shown, task.best)

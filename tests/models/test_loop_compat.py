@@ -26,11 +26,13 @@ cases = _cases()
 def flat(records: list[dict]) -> list[dict]:
     """Records with nested dicts flattened (dev: {dataset: score} -> dev/dataset) and exact repeats of the record
     before dropped (the old paraphraser trainer logged the final held-out loss twice when the last update was a
-    checkpoint)."""
+    checkpoint). The `done` line's "device" (written from session 21) is left out: the old code did not record it."""
     out = []
     for record in records:
         item = {}
         for key, value in record.items():
+            if key == "device" and "done" in record:
+                continue
             if isinstance(value, dict):
                 item.update({f"{key}/{k}": v for k, v in value.items()})
             else:
