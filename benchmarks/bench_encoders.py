@@ -20,7 +20,8 @@
         says so; "unfinished, checkpoint removed": killed after its checkpoint was deleted). A run without a final
         model is shown at its checkpoint (unfinished) or, diverged or without one, at DIR/model/best/. Several
         roots give one table of all their rows by encoder name, with a `device` column (DIR/model/train_config.json's
-        "device"; for "auto" the device its metrics' last line records, else "?") when the runs trained on more than one.
+        "device"; for "auto" the device its metrics' last line records, else "?") when the runs trained on more
+        than one.
 The models come from benchmarks/encoder_runs.sh and encoder_suite.sh. MiniLM needs requirements/bench.txt
 (HF_HUB_OFFLINE=1).
 """

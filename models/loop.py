@@ -15,14 +15,15 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
 - memory: on CPU, glibc's malloc keeps what a step frees for the next step (`reuse_freed_memory`, models/device.py;
   `PARANMT_MALLOC=system` leaves it as it is);
 - progress: a tqdm bar over the updates showing the last window's `Task.shown` fields;
-- metrics (JSON lines, `<output>/metrics.jsonl` or the file given): with `log_every` N > 0, a line whenever the
-  update count passes a multiple of N, {"step", "epoch" (epochs completed), the task's fields of the window
-  (`Task.record`: means and rates since the last line), "elapsed_s"}, a line per dev evaluation {"step", "epoch",
-  the task's dev metrics} and, with an output directory, a last line {"done": true, "step", "epoch", "device" (where it
-  trained: cpu or cuda, also when the config said auto), the task's `summary`}; with `log_every` 0 one line per epoch, {"epoch" (its number, from 1), "step", the window's fields and
-  the dev metrics}, also for an epoch cut short by a stop; a run that diverges ends the file with {"done": false,
-  "stopped": "diverged", "step" (the update after which the weights are not finite), "epoch", "device"}; a resume appends
-  (after a newline when the stopped run left its last line partly written);
+- metrics (JSON lines, `<output>/metrics.jsonl` or the file given): with `log_every` N > 0, a line whenever the update
+  count passes a multiple of N, {"step", "epoch" (epochs completed), the task's fields of the window (`Task.record`:
+  means and rates since the last line), "elapsed_s"}, a line per dev evaluation {"step", "epoch", the task's dev
+  metrics} and, with an output directory, a last line {"done": true, "step", "epoch", "device" (where it trained: cpu
+  or cuda, also when the config said auto), the task's `summary`}; with `log_every` 0 one line per epoch, {"epoch"
+  (its number, from 1), "step", the window's fields and the dev metrics}, also for an epoch cut short by a stop; a run
+  that diverges ends the file with {"done": false, "stopped": "diverged", "step" (the update after which the weights
+  are not finite), "epoch", "device"}; a resume appends (after a newline when the stopped run left its last line
+  partly written);
 - curves (with a metrics file): `metrics.png` beside it, the whole metrics.jsonl drawn by models/curves.py
   (the `Task.shown` fields and the dev metrics against the update, the best evaluation marked, epoch ends, the
   stop reason), redrawn after a dev evaluation and at a checkpoint when lines were written since the last drawing,
