@@ -10,7 +10,7 @@
 # ROOT/wmt-bt/KIND/{model,sts,transfer,train.log} as encoder_suite.sh lays them out (so
 # `python benchmarks/bench_encoders.py suite-table --root ROOT/wmt-bt` prints the table), ROOT/bgt/model,
 # ROOT/bench.md, ROOT/driver.log (seconds since the start, each step's exit code). CUDA MPS is started when
-# nvidia-cuda-mps-control is there (the processes' kernels then run side by side, not in time slices: ~2x the
+# nvidia-cuda-mps-control is there (the processes' kernels then run side by side, not in time slices: 2-4x the
 # updates per second of 14 processes here), else the processes share the card in time slices. One CPU thread each.
 # Environment: PY (python), WMT_BT_TRAIN (work/wmt-bt/scored-train: benchmarks/wmt_bt_corpus.sh), STS_DIR
 # (../shared/data/sts), DATA_DIR (../shared/data: eval-transfer's), BITEXT (../shared/data/bitext/cs-en),
