@@ -22,7 +22,8 @@ TRAIN=${WMT_BT_TRAIN:-work/wmt-bt/scored-train}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 PY=${PY:-.venv/bin/python}
 nice -n "${NICE:-10}" "$PY" -m paranmt.pipelines.cli probe --input "$TRAIN" --pairs "${PAIRS:-100000}" \
-  --models ${MODELS:-word lstm} --keep-encoders --sts-dir "${STS_DIR:-../shared/data/sts}" --output "$OUT" $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
+  --models ${MODELS:-word lstm} --keep-encoders --sts-dir "${STS_DIR:-../shared/data/sts}" --output "$OUT" \
+  $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
   --datasets STS2012-test STS2013-test STS2014-test STS2015-test STS2017/track5.en-en stsbenchmark/sts-dev \
   --set train.epochs=1000 --set "train.time_budget_minutes=$MINUTES" ${DEVICE:+--set train.device=$DEVICE}
 "$PY" - "$OUT/results.csv" <<'PY'

@@ -11,9 +11,9 @@ the update number; one panel per dev metric (a key named `dev...`), a mapping me
 {"dev": {dataset: Pearson x100}}) as one line per value plus their mean when there are several, the best
 evaluation of the kept metric (`best` = (key, "min" | "max"), the loop's keep-best: the first that beat every one
 before it) marked; epoch ends as light vertical lines; in the title, the last update and, once the run is done,
-why it stopped (a run that diverged: "stopped at update N: diverged"). A resumed run appends to the file, so its curves are the whole history; a point at an update not
-after the previous point of its series (lines written after the checkpoint a resume went back to) replaces the
-points from that update on.
+why it stopped (a run that diverged: "stopped at update N: diverged"). A resumed run appends to the file, so its
+curves are the whole history; a point at an update not after the previous point of its series (lines written after
+the checkpoint a resume went back to) replaces the points from that update on.
 """
 from __future__ import annotations
 
@@ -39,8 +39,8 @@ Series = list[tuple[int, float]]
 class Curves:
     """The series of a run: `train` (window field -> [(update, value)]), `dev` (dev metric -> its lines, each
     label -> [(update, value)]), `best` ((metric, update, value) of the best evaluation, or None), `epoch_ends`
-    (the update of the first line after each epoch ended), `last_step`, `done` and `stopped` (the last line's: "patience" on a done line, "diverged" on the line of a run
-    that diverged, not done)."""
+    (the update of the first line after each epoch ended), `last_step`, `done` and `stopped` (the last line's:
+    "patience" on a done line, "diverged" on the line of a run that diverged, not done)."""
     train: dict[str, Series] = field(default_factory=dict)
     dev: dict[str, dict[str, Series]] = field(default_factory=dict)
     best: tuple[str, int, float] | None = None
