@@ -10,8 +10,9 @@ steps, evaluate on its dev data and save itself; the loop owns everything else:
 - stopping: after `epochs` epochs, after `max_steps` updates (0: no limit), after `time_budget_minutes` of
   training time summed over resumes (0: no limit), checked after every batch, or, with `patience` N > 0, once the
   dev metric of keep-best has not improved for N dev evaluations in a row (counted over resumes; logged as
-  "stopped: dev metric not improved for N evaluations", and the `done` line gets "stopped": "patience"); a task
-  without a dev metric refuses a patience (ConfigError);
+  "stopped: dev metric not improved for N evaluations", and the `done` line gets "stopped": "patience"; a warning
+  when that comes before the task's learning-rate warm-up ended, `Task.warmup_updates`); a task without a dev
+  metric refuses a patience (ConfigError);
 - memory: on CPU, glibc's malloc keeps what a step frees for the next step (`reuse_freed_memory`, models/device.py;
   `PARANMT_MALLOC=system` leaves it as it is);
 - progress: a tqdm bar over the updates showing the last window's `Task.shown` fields;
@@ -197,12 +198,15 @@ class Task(ABC):
     """One trainer as the loop sees it (module docstring). Class attributes: `description` and `unit` of the
     progress bar, `shown`: the window fields on it, `evaluate_at`: "epoch" | "checkpoint", `best`: (dev metric,
     "min" | "max") to keep the best model by (and `patience` to watch), or None (also as an instance attribute:
-    None when the run has no dev data)."""
+    None when the run has no dev data), `warmup_updates`: the updates of its learning-rate warm-up (0: none; a
+    patience stop before they are done is warned about: the dev scores it compared are of a model still warming
+    up)."""
     description = "train"
     unit = "batch"
     shown: tuple[str, ...] = ("loss",)
     evaluate_at = "epoch"
     best: tuple[str, str] | None = None
+    warmup_updates = 0
 
     @abstractmethod
     def setup(self, checkpoint: Checkpoint | None, device: Device) -> None:
@@ -479,6 +483,11 @@ class Loop:
             self.stopped = "patience"
             log.info("stopped: dev metric not improved for %d evaluations (best %s)", self.state.stale,
                      f"{self.state.best_dev:.4g}")
+            if self.state.step < self.task.warmup_updates:
+                log.warning("the patience ran out at update %d, before the learning-rate warm-up's %d updates "
+                            "ended: the dev scores it compared are of a model still warming up (a larger "
+                            "patience or a shorter warm-up lets the schedule run)", self.state.step,
+                            self.task.warmup_updates)
         return True
 
     def _dev(self) -> dict | None:

@@ -162,6 +162,7 @@ class BGTTask(EncoderDevTask):
     def __init__(self, config: BGTConfig, output: Path, pairs: list[tuple[str, str]]):
         self.config, self.output, self.pairs = config, output, pairs
         self.description = f"train-bgt {config.variant}"
+        self.warmup_updates = config.warmup
 
     def _featurizer(self, resuming: bool) -> SentencePieceFeaturizer:
         """The sentencepiece model: `sp_model`, else the one an earlier run trained into `<output>/sp.model`, else

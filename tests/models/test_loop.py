@@ -164,6 +164,12 @@ def test_patience_stops_once_the_dev_metric_stops_improving(tmp_path, caplog, ev
                                                "device": "cpu", "stopped": "patience"}
     assert "stopped: dev metric not improved for 2 evaluations" in caplog.text
     assert not any(r.get("stopped") for r in lines(tmp_path / "all")), "patience 0 (the default) never stops"
+    assert "warm-up" not in caplog.text, "a task without a warm-up is not warned about one"
+    warming = LeastSquares(evaluate_at=evaluate_at, best=("dev_mse", "min"))
+    warming.warmup_updates = dev[stop][0] + 1
+    Loop(warming, LoopConfig(**config, patience=2), tmp_path / "warming").run()
+    assert (f"the patience ran out at update {dev[stop][0]}, before the learning-rate warm-up's "
+            f"{dev[stop][0] + 1} updates ended") in caplog.text
 
 
 def test_a_resumed_run_keeps_its_patience_count(tmp_path):
