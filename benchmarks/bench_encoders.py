@@ -250,16 +250,21 @@ def diverged_line(directory: Path, last: dict) -> dict | None:
     return {"done": False, "stopped": "diverged", "step": int(found.group(1))} if found else None
 
 
-def run_device(directory: Path) -> str:
+def run_records(directory: Path) -> list[dict]:
+    """The lines of a suite run's model/metrics.jsonl (none without the file)."""
+    metrics = directory / "model" / "metrics.jsonl"
+    return read_records(metrics) if metrics.is_file() else []
+
+
+def run_device(directory: Path, records: list[dict]) -> str:
     """The device a suite run trained on: the "device" of its model/train_config.json (cpu, cuda), else, where that
-    says "auto", the one its metrics.jsonl's last line records (models/loop.py, from session 21); "?" for a run
-    whose record says neither."""
+    says "auto", the one the last line of its metrics `records` records (models/loop.py, from session 21); "?" for
+    a run whose record says neither."""
     path = directory / "model" / "train_config.json"
     device = json.loads(path.read_text()).get("device") if path.is_file() else None
     if device and device != "auto":
         return device
-    metrics = directory / "model" / "metrics.jsonl"
-    ends = [r for r in read_records(metrics) if "done" in r] if metrics.is_file() else []
+    ends = [r for r in records if "done" in r]
     return ends[-1].get("device", "?") if ends else "?"
 
 
@@ -283,7 +288,8 @@ def run_suite_table(args) -> None:
     runs = sorted(((p.name, index, p) for index, root in enumerate(roots) for p in root.iterdir()
                    if any((p / "model" / kept / "config.json").is_file() for kept in ("", "checkpoint", "best"))))
     runs = [p for _, _, p in runs]
-    devices = {p: run_device(p) for p in runs}
+    records_of = {p: run_records(p) for p in runs}
+    devices = {p: run_device(p, records_of[p]) for p in runs}
     with_device = len(set(devices.values())) > 1
     with_dev = any((p / "model" / "best" / "dev.json").is_file() for p in runs)
     header = ["encoder", *(["device"] if with_device else []), "dim", "STS12", "STS13", "STS14", "STS15", "mean",
@@ -296,7 +302,7 @@ def run_suite_table(args) -> None:
         model = directory / "model"
         finished = (model / "config.json").is_file()
         checkpoint = (model / "checkpoint" / "config.json").is_file()
-        records = read_records(model / "metrics.jsonl") if (model / "metrics.jsonl").is_file() else []
+        records = records_of[directory]
         done = [r for r in records if r.get("done")]
         last = records[-1] if records else {}
         # the line saying how the run ended: its `done` line, or the line of a run that diverged
