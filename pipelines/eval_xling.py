@@ -20,7 +20,7 @@ from typing import ClassVar
 from paranmt.models.mining.evaluate import evaluate, result_value, write_results
 from paranmt.models.mining.settings import MiningSettings
 from paranmt.pipelines.runtime.command import Command, ResultsFolder
-from paranmt.schemas.config import setting
+from paranmt.schemas.config import bounded, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.io.streams import read_sentences
 
@@ -46,16 +46,11 @@ class XlingConfig(MiningSettings):
     source: str = setting("", help="source side of the bitext (in --source-lang), one sentence a line")
     target: str = setting("", help="target side (in --target-lang), line-aligned with --source")
     output: str = setting("", help="directory for results.csv and summary.md")
-    gold_fraction: float = setting(0.2, help="share of the usable pairs kept as gold pairs in the mining task")
+    gold_fraction: float = bounded(0.2, 0, 1, open_low=True, help="share of the usable pairs kept as gold pairs in "
+                                   "the mining task")
     seed: int = setting(1, help="seed of the mining task's split and shuffle")
     distractors_source: str | None = setting(None, help="extra distractor sentences in --source-lang (one a line)")
     distractors_target: str | None = setting(None, help="extra distractor sentences in --target-lang (one a line)")
-
-    def validate(self) -> "XlingConfig":
-        super().validate()
-        if not 0 < self.gold_fraction <= 1:
-            raise ConfigError(f"gold_fraction must be in (0, 1], not {self.gold_fraction}")
-        return self
 
 
 def run(c: XlingConfig, args) -> int:

@@ -26,7 +26,7 @@ from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
 from paranmt.schemas import tsv
-from paranmt.schemas.config import Config, check_ranges, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 from paranmt.transforms.lexicon import ParaphraseLexicon
@@ -101,15 +101,11 @@ class LexiconConfig(Config):
     input: str = setting("", help="shard directory (top-level *.parquet) or glob")
     output: str = setting("", help="output directory")
     simlex: str | None = setting(None, help=f"word-similarity file (default: {DEFAULT_SIMLEX})")
-    min_count: int = setting(2, help="minimum cross co-occurrence count")
-    alpha: float = setting(1.0, help="add-alpha smoothing of the PMI counts")
+    min_count: int = bounded(2, 1, help="minimum cross co-occurrence count")
+    alpha: float = bounded(1.0, 0, open_low=True, help="add-alpha smoothing of the PMI counts")
 
     def validate(self) -> "LexiconConfig":
         check_ranges(self)
-        if self.min_count < 1:
-            raise ConfigError("--min-count must be >= 1")
-        if self.alpha <= 0:
-            raise ConfigError("--alpha must be > 0")
         return self
 
 

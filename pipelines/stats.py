@@ -21,7 +21,7 @@ from paranmt.models.stats.report import build_stats, render_markdown
 from paranmt.pipelines.runtime.command import Command, Shards
 from paranmt.pipelines.runtime.options import pipeline_options
 from paranmt.pipelines.runtime.shard_job import ShardJob, found
-from paranmt.schemas.config import Config, check_ranges, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.transforms.shards import write_json, write_text_atomically
 from paranmt.transforms.stats import CorpusStatistics
@@ -93,14 +93,12 @@ class StatsConfig(Config):
     RUN_FIELDS: ClassVar[tuple[str, ...]] = ("input", "output")
     input: str = setting("", help="shard directory (top-level *.parquet) or glob")
     output: str = setting("", help="report directory")
-    sample_size: int = setting(100_000, help="rows per corpus for length / IDF / entropy statistics (as P18)")
+    sample_size: int = bounded(100_000, 1, help="rows per corpus for length / IDF / entropy statistics (as P18)")
     idf_reference: str | None = setting(None, help="plain-text file, one sentence per line, for IDF document "
                                         "frequencies (default: the sampled references themselves)")
 
     def validate(self) -> "StatsConfig":
         check_ranges(self)
-        if self.sample_size < 1:
-            raise ConfigError("--sample-size must be >= 1")
         return self
 
 

@@ -41,10 +41,12 @@ def setting(default=dataclasses.MISSING, help: str = "", choices=None, flag: dic
     return field(default=default, metadata=metadata, **kwargs)
 
 
-def bounded(default, low: float | None = None, high: float | None = None, help: str = "", **kwargs) -> Any:
-    """A setting (`setting`) with `default` whose value must lie in [low, high] (None: open); checked, naming the
-    key, by `check_ranges` (every config's validate())."""
-    return setting(default, help, metadata={"range": (low, high)}, **kwargs)
+def bounded(default, low: float | None = None, high: float | None = None, help: str = "", open_low: bool = False,
+            open_high: bool = False, **kwargs) -> Any:
+    """A setting (`setting`) with `default` whose value must lie in [low, high] (None: no bound); `open_low`,
+    `open_high`: that bound itself is outside (a learning rate > 0, a dropout < 1); checked, naming the key, by
+    `check_ranges` (every config's validate())."""
+    return setting(default, help, metadata={"range": (low, high, open_low, open_high)}, **kwargs)
 
 
 def choice(default, choices, help: str = "", **kwargs) -> Any:
@@ -317,15 +319,24 @@ def check_ranges(config, where: str = "") -> None:
         if choices is not None and not (value is None and _allows_none(config, spec.name)):
             for item in value if isinstance(value, list) else [value]:
                 check_choice(where + spec.name, item, choices)
-        low, high = spec.metadata.get("range", (None, None))
+        low, high, open_low, open_high = spec.metadata.get("range", (None, None, False, False))
         if value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
             continue
         if not math.isfinite(value):
             raise ConfigError(f"{where}{spec.name} must be a finite number, not {value!r}")
-        if (low is not None and value < low) or (high is not None and value > high):
-            bounds = (f"between {low} and {high}" if low is not None and high is not None
-                      else f">= {low}" if low is not None else f"<= {high}")
-            raise ConfigError(f"{where}{spec.name} must be {bounds}, not {value!r}")
+        if ((low is not None and (value <= low if open_low else value < low))
+                or (high is not None and (value >= high if open_high else value > high))):
+            raise ConfigError(f"{where}{spec.name} must be {_range_text(low, high, open_low, open_high)}, "
+                              f"not {value!r}")
+
+
+def _range_text(low, high, open_low: bool, open_high: bool) -> str:
+    """What a value of a `bounded` field must be, in its line: `>= 1`, `> 0`, `<= 1`, `between 0 and 1` (both
+    bounds inside), `in [0, 1)` (a bound outside)."""
+    if low is not None and high is not None:
+        return (f"between {low} and {high}" if not (open_low or open_high)
+                else f"in {'(' if open_low else '['}{low}, {high}{')' if open_high else ']'}")
+    return f"{'>' if open_low else '>='} {low}" if low is not None else f"{'<' if open_high else '<='} {high}"
 
 
 def preset_path(path: str, folder: Path, what: str) -> str:

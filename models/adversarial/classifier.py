@@ -25,8 +25,7 @@ from paranmt.models.adversarial.tasks import Example
 from paranmt.models.device import select_device
 from paranmt.models.recurrence import lstm_states
 from paranmt.models.text.tokenize import lowercase_tokens
-from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges, fixed, setting
-from paranmt.schemas.errors import ConfigError
+from paranmt.schemas.config import DEVICES, Config, bounded, check_ranges, fixed
 
 LOG = logging.getLogger(__name__)
 PAD, UNK = "<pad>", "<unk>"
@@ -40,7 +39,7 @@ class ClassifierConfig(Config):
     head: int = bounded(50, 1, flag={"name": "--classifier-head"}, help="classifier pair head size (Tai et al.: 50)")
     epochs: int = bounded(5, 1, help="classifier training epochs")
     batch_size: int = bounded(25, 1, flag={"name": "--classifier-batch-size"}, help="classifier examples per update")
-    lr: float = setting(1e-3, flag={"name": "--classifier-lr"}, help="classifier learning rate")
+    lr: float = bounded(1e-3, 0, open_low=True, flag={"name": "--classifier-lr"}, help="classifier learning rate")
     min_count: int = bounded(1, 1, flag={"name": "--classifier-min-count"}, help="classifier vocabulary: words seen "
                              "at least this often")
     seed: int = fixed(1)                # the command's: paranmt adversarial's seed
@@ -49,8 +48,6 @@ class ClassifierConfig(Config):
     def validate(self, where: str = "") -> "ClassifierConfig":
         """ConfigError naming the key (`where` its section, e.g. `classifier.`) of a value out of range."""
         check_ranges(self, where)
-        if self.lr <= 0:
-            raise ConfigError(f"{where}lr must be > 0, not {self.lr}")
         return self
 
 

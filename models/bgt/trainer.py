@@ -71,13 +71,13 @@ class BGTConfig(LoopConfig):
     decoder_layers: int = bounded(1, 1, MAX_LAYERS, help="decoder layers")
     heads: int = bounded(4, 1, MAX_WIDTH, help="attention heads (dim must be a multiple)")
     ffn: int = bounded(1024, 1, MAX_WIDTH, help="feed-forward size of the transformer layers")
-    dropout: float = setting(0.1, help="dropout of the transformer layers (< 1)")
+    dropout: float = bounded(0.1, 0, 1, open_high=True, help="dropout of the transformer layers (< 1)")
     max_len: int = bounded(100, 1, MAX_WIDTH, help="sentencepiece tokens per side (longer sides are cut)")
-    label_smoothing: float = setting(0.1, help="label smoothing of the translation loss (< 1)")
+    label_smoothing: float = bounded(0.1, 0, 1, open_high=True, help="label smoothing of the translation loss (< 1)")
     kl_anneal_steps: int = setting(65536, help="updates over which the KL weight grows to 1 (the thesis 2^16)")
-    max_tokens: int = setting(4096, help="tokens per batch")
+    max_tokens: int = bounded(4096, 1, help="tokens per batch")
     lr: float = bounded(5e-4, 0, help="peak learning rate, reached after --warmup updates")
-    warmup: int = setting(4000, help="updates of linear learning-rate warmup, then inverse square root decay")
+    warmup: int = bounded(4000, 1, help="updates of linear learning-rate warmup, then inverse square root decay")
     epochs: int = bounded(20, 0, help="passes over the pairs")
     log_every: int = bounded(50, 0)
     dev_sts_dir: str | None = setting(None, help="STS root folder; its dev_datasets are scored at each epoch end and "
@@ -89,13 +89,8 @@ class BGTConfig(LoopConfig):
         super().validate()
         if len(self.languages) != 2:
             raise ConfigError("bgt: languages needs exactly two codes, English first (e.g. [en, cs])")
-        for name in ("max_tokens", "warmup"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"bgt: {name} must be >= 1")
         if self.dim % self.heads:
             raise ConfigError(f"bgt: dim {self.dim} is not a multiple of heads {self.heads}")
-        if not 0 <= self.dropout < 1 or not 0 <= self.label_smoothing < 1:
-            raise ConfigError("bgt: dropout and label_smoothing must be in [0, 1)")
         if self.sp_model and not Path(self.sp_model).is_file():
             raise ConfigError(f"bgt: sp_model {self.sp_model} does not exist")
         return self

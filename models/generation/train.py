@@ -72,7 +72,7 @@ class ParaphraserTrainConfig(LoopConfig):
     parse_embed_dim: int = bounded(64, 1, MAX_WIDTH, help="parse token embedding size (arch scpn)")
     parse_hidden: int = bounded(128, 1, MAX_WIDTH, help="parse encoder output size (arch scpn)")
     decoder_layers: int = bounded(2, 2, MAX_LAYERS, help="decoder LSTM layers (arch scpn, >= 2)")
-    dropout: float = setting(0.2, help="dropout (arch scpn)")
+    dropout: float = bounded(0.2, 0, 1, open_high=True, help="dropout (arch scpn)")
     copy: bool = setting(True, flag={"name": "--no-copy", "action": "store_false"}, help="no copy mechanism (arch "
                          "scpn)")
     max_source_units: int = bounded(100, 1, MAX_WIDTH, help="cut longer inputs (units / tokens)")
@@ -95,7 +95,6 @@ class ParaphraserTrainConfig(LoopConfig):
     def validate(self) -> "ParaphraserTrainConfig":
         super().validate()
         checks = [(self.hidden % 2 == 0 and self.parse_hidden % 2 == 0, "hidden and parse_hidden must be even"),
-                  (0 <= self.dropout < 1, "dropout must be in [0, 1)"),
                   (self.hf_model is None or Path(self.hf_model).is_dir(),
                    f"hf_model {self.hf_model} is not a directory"),
                   (self.units_from is None or (self.arch == "scpn" and self.task != "parse-generator"),

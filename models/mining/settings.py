@@ -41,7 +41,7 @@ class MiningSettings(SearchConfig):
     threshold: str = setting(AUTO, flag={"type": threshold_flag}, help="minimum margin, or auto: calibrated on the "
                              "margins of the data at hand (docs/mining.md)")
     encoder: str = setting(DEFAULT_ENCODER, help="bilingual or multilingual encoder directory")
-    k: int = setting(4, help="neighbours for the margin and the candidates")
+    k: int = bounded(4, 1, help="neighbours for the margin and the candidates")
     batch_size: int = bounded(1024, 1, help="sentences per encoder call")
 
     def validate(self):
@@ -51,10 +51,6 @@ class MiningSettings(SearchConfig):
         if self.source_lang == self.target_lang:
             raise ConfigError(f"--source-lang and --target-lang are both {self.source_lang}: a mining pairs two "
                               "languages")
-        if self.k < 1:
-            raise ConfigError(f"--k must be >= 1, not {self.k}")
-        if self.block_size < 1:
-            raise ConfigError(f"--block-size must be >= 1, not {self.block_size}")
         if self.threshold_value() != AUTO and not math.isfinite(self.threshold_value()):
             raise ConfigError(f"--threshold must be a finite number or {AUTO}, not {self.threshold}")
         return super().validate()

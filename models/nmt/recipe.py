@@ -98,8 +98,8 @@ class RecipeMRT:
     constant rate; `mrt.train` takes the thesis' settings for a ConvS2S model."""
     cost: str = choice("simile", ("simile", "bleu", "both"), flag={"name": "--mrt-cost"}, help="1-SIMILE, 1-BLEU+1, "
                        "or their mean")
-    gamma: float = setting(0.3, flag={"name": "--mrt-gamma"}, help="weight of the token-level loss")
-    nbest: int = setting(8, flag={"name": "--mrt-nbest"}, help="n-best list size")
+    gamma: float = bounded(0.3, 0, 1, flag={"name": "--mrt-gamma"}, help="weight of the token-level loss")
+    nbest: int = bounded(8, 2, flag={"name": "--mrt-nbest"}, help="n-best list size")
     simile_encoder: str = setting("assets/encoder-sp", flag={"name": "--mrt-encoder"}, help="SIMILE's encoder")
     init_checkpoint: str = setting("", flag={"name": "--mrt-init-checkpoint"}, help="checkpoint the minimum-risk "
                                    "stage starts from (default: the train step's checkpoint_last.pt, or init_from's "
@@ -141,8 +141,6 @@ class RecipeConfig(Config):
                                   f"not {getattr(self, key)!r}")
         for where, options in (("model", self.model), ("train", self.train), ("mrt.train", self.mrt.train)):
             fairseq_flags(options, where)
-        if not 0 <= self.mrt.gamma <= 1 or self.mrt.nbest < 2:
-            raise ConfigError("nmt recipe: mrt.gamma must be in [0, 1] and mrt.nbest >= 2")
         if self.init_from and not (model_directory(resolve(self.init_from), "nmt recipe: init_from")
                                    / "nmt.json").is_file():
             raise ConfigError(f"nmt recipe: init_from {self.init_from!r} is not a model directory (no nmt.json)")

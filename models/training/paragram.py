@@ -68,7 +68,7 @@ class ParagramConfig(CpuLoopConfig):
     HELP: ClassVar[dict[str, str]] = {"epochs": "passes over the word pairs",
                                       "max_steps": "stop after this many steps (0 = no limit)",
                                       "seed": "random seed (initialization, batch order)"}
-    lr: float = bounded(0.05, 0, help="AdaGrad learning rate")
+    lr: float = bounded(0.05, 0, open_low=True, help="AdaGrad learning rate")
     threads: int = bounded(1, 1, help="torch CPU threads")
     dim: int = bounded(300, 1, MAX_WIDTH, help="size of the word vectors")
     similarity: str = choice("cosine", SIMILARITIES, help="cosine (the 300-d setting) or dot (the 25-d one, with "
@@ -85,8 +85,6 @@ class ParagramConfig(CpuLoopConfig):
 
     def validate(self) -> "ParagramConfig":
         super().validate()
-        if self.lr <= 0:
-            raise ConfigError(f"lr must be > 0, not {self.lr}")
         if self.init_vectors and not Path(self.init_vectors).is_file():
             raise ConfigError(f"init_vectors {self.init_vectors} not found")
         return self

@@ -63,7 +63,6 @@ from paranmt.models.evaluation.transfer import load_task as transfer_task
 from paranmt.models.loop import CpuLoopConfig, Loop, LoopState, Task, Window
 from paranmt.models.training.regularizers import l2_to_initial
 from paranmt.schemas.config import MAX_WIDTH, bounded, choice, setting
-from paranmt.schemas.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -110,15 +109,9 @@ class FinetuneConfig(CpuLoopConfig):
     freeze_encoder: bool = setting(False, flag={"action": "store_true"}, help="train the head only (frozen features)")
     projection: int = bounded(0, 0, MAX_WIDTH, help="project the embeddings to N dimensions (a learned linear map) "
                               "before the head (0: none)")
-    dev_fraction: float = bounded(0.1, 0, 1, help="stsb / sst2 without a test file: share of the training set held "
-                                  "out as dev (the dev file is then test)")
+    dev_fraction: float = bounded(0.1, 0, 1, open_low=True, open_high=True, help="stsb / sst2 without a test file: "
+                                  "share of the training set held out as dev (the dev file is then test)")
     limit: int = bounded(0, 0, help="at most N pairs per split (0 = all; quick checks)")
-
-    def validate(self) -> "FinetuneConfig":
-        super().validate()
-        if not 0 < self.dev_fraction < 1:
-            raise ConfigError(f"dev_fraction must lie strictly between 0 and 1, not {self.dev_fraction}")
-        return self
 
 
 def target_distribution(scores: np.ndarray, low: int, high: int) -> np.ndarray:

@@ -133,8 +133,9 @@ class TrainConfig(LoopConfig):
     sibling_negatives: bool = setting(False, help="let a pair that shares a text with the anchor's pair (another "
                                       "translation of the same reference) give its negative (true/false; default "
                                       "false: such a pair is a paraphrase, not a negative)")
-    dropout: float = bounded(0.0, 0, help="dropout on the embeddings")
-    word_dropout: float = bounded(0.0, 0, help="probability of dropping each word (unit) of a training sentence")
+    dropout: float = bounded(0.0, 0, 1, open_high=True, help="dropout on the embeddings")
+    word_dropout: float = bounded(0.0, 0, 1, open_high=True, help="probability of dropping each word (unit) of a "
+                                  "training sentence")
     scramble: float | None = bounded(None, 0, 1, help="probability of shuffling a pair's word order (default 0.3 for "
                                      "recurrent encoders, else 0)")
     max_words: int = bounded(100, 1, help="skip training pairs with a longer side (whitespace words)")
@@ -163,8 +164,6 @@ class TrainConfig(LoopConfig):
                 check_choice(f"activation of {part}", self.activation, allowed[part])
         if not self.ngram_orders or min(self.ngram_orders) < 1:
             raise ConfigError(f"ngram_orders must be positive n-gram orders, not {self.ngram_orders}")
-        if self.dropout >= 1 or self.word_dropout >= 1:
-            raise ConfigError("dropout and word_dropout must be < 1")
         if self.init_embeddings and not Path(self.init_embeddings).exists():
             raise ConfigError(f"init_embeddings {self.init_embeddings} not found")
         if self.sp_model and not Path(self.sp_model).is_file():

@@ -14,7 +14,7 @@ import pytest
 
 from paranmt.pipelines import cli
 from paranmt.pipelines.runtime.arguments import add_config_flags, config_keys
-from paranmt.schemas.config import Config, bounded, field_spec
+from paranmt.schemas.config import Config, bounded, field_spec, load_config, parse_assignments
 from paranmt.schemas.errors import ConfigError
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "cli" / "flags.json"
@@ -135,6 +135,14 @@ def choice_fields(config, where: str = "") -> list[tuple[str, object, str, tuple
     return found
 
 
+def with_required_choices(config):
+    """`config` with each required choice ('' until given) given its first choice."""
+    for _, holder, field_name, allowed in choice_fields(config):
+        if getattr(holder, field_name) == "":
+            setattr(holder, field_name, allowed[0])
+    return config
+
+
 CHOICE_CASES = [(config_class, key) for config_class in dict.fromkeys(command_configs().values())
                 for key, *_ in choice_fields(config_class())]
 
@@ -151,13 +159,92 @@ def test_the_walk_reaches_the_choices_of_every_command_and_section():
 def test_a_value_out_of_a_fields_choices_is_refused_naming_the_key(config_class, key):
     """Every choice a command's config (or a section of it) declares is checked by validate() from the field's
     declaration (schemas/config.py check_ranges), not by a check someone must remember to write."""
-    config = config_class()
-    for _, holder, field_name, allowed in choice_fields(config):     # a required choice ('' until given): given
-        if getattr(holder, field_name) == "":
-            setattr(holder, field_name, allowed[0])
+    config = with_required_choices(config_class())
     (owner, name, choices), = [(owner, name, choices) for found, owner, name, choices in choice_fields(config)
                                if found == key]
     setattr(owner, name, ["bogus"] if isinstance(getattr(owner, name), list) else "bogus")
     with pytest.raises(ConfigError) as error:
         config.validate()
     assert str(error.value) == f"{key} must be one of {', '.join(choices)}, not 'bogus'"
+
+
+def bounded_fields(config, where: str = "") -> list[tuple[str, object, str, tuple]]:
+    """(dotted key, the dataclass holding it, field name, its range: low, high, open_low, open_high) of every field
+    of `config` and of its sections that declares a range (`bounded`, or a base's field it inherits)."""
+    found = []
+    for spec in dataclasses.fields(config):
+        value = getattr(config, spec.name)
+        if dataclasses.is_dataclass(value):
+            found += bounded_fields(value, f"{where}{spec.name}.")
+        elif "range" in spec.metadata:
+            found.append((where + spec.name, config, spec.name, spec.metadata["range"]))
+    return found
+
+
+def outside(spec_type: str, bound, side: int, is_open: bool):
+    """A value just outside `bound` (side -1: below a low bound, +1: above a high one): the bound itself where it is
+    open, else one past it; a float for a float field."""
+    value = bound if is_open else bound + side
+    return float(value) if "float" in str(spec_type) else int(value)
+
+
+RANGE_CASES = [(config_class, key, side) for config_class in dict.fromkeys(command_configs().values())
+               for key, _, _, (low, high, *_) in bounded_fields(config_class())
+               for side, bound in ((-1, low), (1, high)) if bound is not None]
+
+
+def test_the_walk_reaches_the_ranges_once_checked_by_hand():
+    """The fields whose range a validate() once checked by hand (issue 43's note) declare it."""
+    keys = {f"{config_class.__name__}.{key}" for config_class, key, _ in RANGE_CASES}
+    assert {"MineConfig.k", "MineConfig.block_size", "XlingConfig.k", "XlingConfig.gold_fraction",
+            "BGTConfig.max_tokens", "BGTConfig.warmup", "BGTConfig.dropout", "BGTConfig.label_smoothing",
+            "LexiconConfig.min_count", "LexiconConfig.alpha", "StatsConfig.sample_size", "RecipeConfig.mrt.gamma",
+            "RecipeConfig.mrt.nbest", "AdversarialConfig.classifier.lr", "ParagramConfig.lr",
+            "FinetuneConfig.dev_fraction", "EvalConfig.hard_fraction", "TrainConfig.dropout",
+            "TrainConfig.word_dropout", "ParaphraserTrainConfig.dropout"} <= keys
+
+
+@pytest.mark.parametrize("config_class, key, side", RANGE_CASES,
+                         ids=[f"{c.__name__}.{k}{'<' if s < 0 else '>'}" for c, k, s in RANGE_CASES])
+def test_a_value_out_of_a_fields_range_is_refused_naming_the_key(config_class, key, side):
+    """Every range a command's config (or a section of it) declares is checked by validate() from the field's
+    declaration (schemas/config.py check_ranges): a value just outside either bound (the bound itself where it is
+    open) is one line naming the key."""
+    config = with_required_choices(config_class())
+    (owner, name, (low, high, open_low, open_high)), = [
+        (owner, name, bounds) for found, owner, name, bounds in bounded_fields(config) if found == key]
+    spec = {f.name: f for f in dataclasses.fields(owner)}[name]
+    value = outside(spec.type, low if side < 0 else high, side, open_low if side < 0 else open_high)
+    setattr(owner, name, value)
+    with pytest.raises(ConfigError) as error:
+        config.validate()
+    assert str(error.value).startswith(f"{key} must be ") and str(error.value).endswith(f", not {value!r}")
+
+
+@pytest.mark.parametrize("command, assignment, message", [
+    ("mine", "k=0", "k must be >= 1, not 0"),
+    ("mine", "block_size=0", "block_size must be >= 1, not 0"),
+    ("eval-xling", "gold_fraction=0", "gold_fraction must be in (0, 1], not 0.0"),
+    ("train-bgt", "max_tokens=0", "max_tokens must be >= 1, not 0"),
+    ("train-bgt", "warmup=0", "warmup must be >= 1, not 0"),
+    ("train-bgt", "dropout=1", "dropout must be in [0, 1), not 1.0"),
+    ("train-bgt", "label_smoothing=-0.1", "label_smoothing must be in [0, 1), not -0.1"),
+    ("lexicon", "min_count=0", "min_count must be >= 1, not 0"),
+    ("lexicon", "alpha=0", "alpha must be > 0, not 0.0"),
+    ("stats", "sample_size=0", "sample_size must be >= 1, not 0"),
+    ("train-nmt", "mrt.gamma=1.5", "mrt.gamma must be between 0 and 1, not 1.5"),
+    ("train-nmt", "mrt.nbest=1", "mrt.nbest must be >= 2, not 1"),
+    ("adversarial", "classifier.lr=0", "classifier.lr must be > 0, not 0.0"),
+    ("train-words", "lr=0", "lr must be > 0, not 0.0"),
+    ("finetune-sts", "dev_fraction=1", "dev_fraction must be in (0, 1), not 1.0"),
+    ("eval", "hard_fraction=0.5", "hard_fraction must be in (0, 0.5), not 0.5"),
+    ("train", "word_dropout=1", "word_dropout must be in [0, 1), not 1.0"),
+    ("train-paraphraser", "dropout=1", "dropout must be in [0, 1), not 1.0"),
+])
+def test_a_range_once_checked_by_hand_is_its_fields_line(command, assignment, message):
+    """`--set KEY=VALUE` out of a range a validate() once checked by hand: the declaration's line, naming the key
+    (the line the CLI prints, exit 2)."""
+    config = with_required_choices(load_config(command_configs()[command], overrides=parse_assignments([assignment])))
+    with pytest.raises(ConfigError) as error:
+        config.validate()
+    assert str(error.value) == message

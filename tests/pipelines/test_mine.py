@@ -76,7 +76,7 @@ def test_mine_strategies_and_hnsw_agree_on_real_sentences(tmp_path, corpora):
 
 @pytest.mark.parametrize("change, message", [
     ({"--source": "/no/such/file"}, "is not a file"),
-    ({"--k": "0"}, "--k must be >= 1"),
+    ({"--k": "0"}, "configuration error: k must be >= 1, not 0"),
     ({"--encoder": "/no/such/encoder"}, "encoder directory /no/such/encoder does not exist"),
 ])
 def test_mine_configuration_errors_are_one_line(tmp_path, corpora, capsys, change, message):

@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from paranmt.schemas.build_config import BuildConfig, CleanConfig, TranslateConfig, load_build_config
-from paranmt.schemas.config import Config, check_ranges, choice, fixed, parse_assignments, setting, typed_value
+from paranmt.schemas.config import (Config, bounded, check_ranges, choice, fixed, parse_assignments, setting,
+                                    typed_value)
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.stages import MODEL_STAGE_SHARD_ROWS, SHARD_ROWS, STAGES
 
@@ -114,6 +115,42 @@ def test_every_fields_declared_choices_are_checked_naming_the_key(config_class, 
     choices)`, also one its base declares) in check_choice's line: each item of a list; None only where the
     annotation takes it; a section's key with the section's name."""
     config = dataclasses.replace(config_class(), **changes)
+    if message is None:
+        check_ranges(config)
+        return
+    with pytest.raises(ConfigError) as error:
+        check_ranges(config)
+    assert str(error.value) == message
+
+
+@dataclasses.dataclass
+class _Bounded(Config):
+    count: int = bounded(1, 1, help="at least one")
+    lr: float = bounded(0.1, 0, open_low=True, help="above 0")
+    dropout: float = bounded(0.0, 0, 1, open_high=True, help="0 up to, not with, 1")
+    share: float = bounded(0.5, 0, 1, open_low=True, open_high=True, help="strictly between 0 and 1")
+    gold: float = bounded(1.0, 0, 1, open_low=True, help="above 0, up to 1")
+    cosine: float = bounded(0.0, -1, 1, help="-1 to 1")
+    cap: float = bounded(0.0, high=1, open_high=True, help="below 1")
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"count": 1, "lr": 1e-9, "dropout": 0.0, "share": 0.999, "gold": 1.0, "cosine": -1.0, "cap": -5.0}, None),
+    ({"count": 0}, "count must be >= 1, not 0"),
+    ({"lr": 0.0}, "lr must be > 0, not 0.0"),
+    ({"dropout": 1.0}, "dropout must be in [0, 1), not 1.0"),
+    ({"dropout": -0.1}, "dropout must be in [0, 1), not -0.1"),
+    ({"share": 0.0}, "share must be in (0, 1), not 0.0"),
+    ({"share": 1}, "share must be in (0, 1), not 1"),
+    ({"gold": 0.0}, "gold must be in (0, 1], not 0.0"),
+    ({"gold": 1.5}, "gold must be in (0, 1], not 1.5"),
+    ({"cosine": 1.5}, "cosine must be between -1 and 1, not 1.5"),
+    ({"cap": 1.0}, "cap must be < 1, not 1.0"),
+])
+def test_every_fields_declared_range_is_checked_naming_the_key(changes, message):
+    """check_ranges refuses a value out of its field's `bounded` range, a bound declared open (`open_low`,
+    `open_high`) refusing the bound itself, in one line naming the key and the range."""
+    config = dataclasses.replace(_Bounded(), **changes)
     if message is None:
         check_ranges(config)
         return
