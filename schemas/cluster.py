@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from paranmt.schemas.config import Config, check_ranges, choice, setting
+from paranmt.schemas.config import Config, bounded, check_ranges, choice, setting
 from paranmt.schemas.errors import ConfigError
 from paranmt.schemas.paths import PROJECT_ROOT
 
@@ -65,27 +65,22 @@ class WorkerPool:
     `processes` Dask worker processes (threads = cores / processes), `memory` for the job (Dask units, e.g. 64GB),
     `gpus` GPUs (0: a CPU pool), `walltime` HH:MM:SS, `queue` (partition / queue; '' = the site's default) and
     `directives`: extra scheduler lines (Slurm `--constraint=...`, PBS `-l ngpus=1`, SGE `-l gpu=1`)."""
-    jobs: int = 1
-    cores: int = 8
-    processes: int = 1
+    jobs: int = bounded(1, 0)
+    cores: int = bounded(8, 1)
+    processes: int = bounded(1, 1)
     memory: str = "32GB"
-    gpus: int = 0
+    gpus: int = bounded(0, 0)
     walltime: str = "12:00:00"
     queue: str = ""
     directives: list = dataclasses.field(default_factory=list)
 
     def validate(self, name: str) -> None:
-        if not isinstance(self.jobs, int) or self.jobs < 0:
-            raise ConfigError(f"{name}.jobs must be an integer >= 0, got {self.jobs!r}")
-        for key in ("cores", "processes"):
-            if not isinstance(getattr(self, key), int) or getattr(self, key) < 1:
-                raise ConfigError(f"{name}.{key} must be an integer >= 1, got {getattr(self, key)!r}")
         if self.cores % self.processes:
             raise ConfigError(f"{name}.cores ({self.cores}) must be a multiple of {name}.processes "
                               f"({self.processes}): each worker process gets cores / processes threads")
-        if not isinstance(self.gpus, int) or self.gpus < 0 or self.gpus % self.processes:
-            raise ConfigError(f"{name}.gpus must be an integer >= 0 and a multiple of {name}.processes, "
-                              f"got {self.gpus!r}")
+        if self.gpus % self.processes:
+            raise ConfigError(f"{name}.gpus ({self.gpus}) must be a multiple of {name}.processes ({self.processes}): "
+                              f"each worker process gets gpus / processes GPUs")
         if not re.fullmatch(r"\d+(\.\d+)?\s*([KMGT]i?B)?", str(self.memory), re.IGNORECASE):
             raise ConfigError(f"{name}.memory must be an amount such as 64GB or 500MiB, got {self.memory!r}")
         if not re.fullmatch(r"(\d+-)?\d{1,3}:\d{2}(:\d{2})?", str(self.walltime)):

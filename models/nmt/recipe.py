@@ -76,7 +76,7 @@ class RecipeData:
     suffixes: list[str] = field(default_factory=lambda: ["ces", "eng"])
     heldout: list[str] = field(default_factory=list)    # stems never trained on (dev/test sets)
     valid: str = ""                       # stem of the validation set (one of `heldout`)
-    valid_lines: int = 500                # first N pairs of `valid` go to fairseq's --valid set
+    valid_lines: int = bounded(500, 1)    # first N pairs of `valid` go to fairseq's --valid set
     normalize_punctuation: bool = True
     max_chars: int = 1000
 
@@ -152,8 +152,6 @@ class RecipeConfig(Config):
             raise ConfigError("nmt recipe: data.suffixes needs exactly two suffixes: SOURCE, TARGET")
         if not self.data.valid:
             raise ConfigError("nmt recipe: data.valid must name the stem of the validation set")
-        if self.data.valid_lines < 1:
-            raise ConfigError("nmt recipe: data.valid_lines must be >= 1")
         for path in self.data.inputs:
             if not Path(resolve(path)).exists():
                 raise ConfigError(f"nmt recipe: input {path!r} does not exist")

@@ -201,7 +201,9 @@ def test_the_walk_reaches_the_ranges_once_checked_by_hand():
             "LexiconConfig.min_count", "LexiconConfig.alpha", "StatsConfig.sample_size", "RecipeConfig.mrt.gamma",
             "RecipeConfig.mrt.nbest", "AdversarialConfig.classifier.lr", "ParagramConfig.lr",
             "FinetuneConfig.dev_fraction", "EvalConfig.hard_fraction", "TrainConfig.dropout",
-            "TrainConfig.word_dropout", "ParaphraserTrainConfig.dropout"} <= keys
+            "TrainConfig.word_dropout", "ParaphraserTrainConfig.dropout", "RecipeConfig.data.valid_lines",
+            "ClusterConfig.cpu.jobs", "ClusterConfig.cpu.cores", "ClusterConfig.gpu.processes",
+            "ClusterConfig.gpu.gpus"} <= keys
 
 
 @pytest.mark.parametrize("config_class, key, side", RANGE_CASES,
@@ -234,6 +236,10 @@ def test_a_value_out_of_a_fields_range_is_refused_naming_the_key(config_class, k
     ("stats", "sample_size=0", "sample_size must be >= 1, not 0"),
     ("train-nmt", "mrt.gamma=1.5", "mrt.gamma must be between 0 and 1, not 1.5"),
     ("train-nmt", "mrt.nbest=1", "mrt.nbest must be >= 2, not 1"),
+    ("train-nmt", "data.valid_lines=0", "data.valid_lines must be >= 1, not 0"),
+    ("cluster-config", "cpu.jobs=-1", "cpu.jobs must be >= 0, not -1"),
+    ("cluster-config", "gpu.processes=0", "gpu.processes must be >= 1, not 0"),
+    ("cluster-config", "gpu.gpus=-1", "gpu.gpus must be >= 0, not -1"),
     ("adversarial", "classifier.lr=0", "classifier.lr must be > 0, not 0.0"),
     ("train-words", "lr=0", "lr must be > 0, not 0.0"),
     ("finetune-sts", "dev_fraction=1", "dev_fraction must be in (0, 1), not 1.0"),
