@@ -14,7 +14,8 @@
     python benchmarks/bench_encoders.py suite-table --root ROOT/DATA [ROOT/DATA ...]
         The encoder comparison of benchmarks/encoder_suite.sh (issue 22): per encoder its dim, STS 2012-2015 year
         means and their mean, STS2017 en-en, STS-B dev, SICK test (Pearson x100), transfer accuracies (x100),
-        training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS); for runs
+        training seconds and encoding speed, next to the papers' numbers for the same model (PAPERS; a
+        variant's directory, e.g. irnn-lc1, by the encoder its train_config.json names); for runs
         with a dev set (DATA wmt-bt: scored from DIR/model/best/) also the updates, the best one and why training
         stopped (patience, time budget, epochs, max_steps, "diverged at N": the metrics' last line or DIR/train.log
         says so; "unfinished, checkpoint removed": killed after its checkpoint was deleted). A run without a final
@@ -343,7 +344,9 @@ def run_suite_table(args) -> None:
                 updates, stop = None, ""
             cells.append(f"{updates:,} ({json.loads(best.read_text())['step']:,}), {stop}"
                          if updates is not None and best.is_file() else "")
-        cells.append(PAPERS.get(kind, ""))
+        trained = model / "train_config.json"     # a variant's directory (irnn-lc1): its encoder's papers
+        encoder_kind = json.loads(trained.read_text()).get("encoder", kind) if trained.is_file() else kind
+        cells.append(PAPERS.get(kind) or PAPERS.get(encoder_kind, ""))
         lines.append("| " + " | ".join(cells) + " |")
     print("\n".join(lines))
 

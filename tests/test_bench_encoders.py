@@ -24,13 +24,13 @@ TRAIN_LOG_ERROR = ("paranmt train: stopped: the training diverged: the loss is n
 
 def suite_run(root: Path, kind: str, dim: int, lines: list[dict], best_step: int, train_log: str,
               finished: bool = False, checkpoint: bool = False, device: str | None = None,
-              speed: str = "12,345") -> Path:
+              speed: str = "12,345", encoder_kind: str | None = None) -> Path:
     """DIR = root/kind as the suite leaves it: model/ (metrics.jsonl of `lines`, train_config.json with `device`
     when given, best/ = an encoder of `dim` with the dev line of update `best_step`, config.json when `finished`,
     checkpoint/ when kept), train.log, sts/ and transfer/ results of model/best (real writers) and speed.md saying
-    `speed` sentences/s."""
+    `speed` sentences/s; `encoder_kind`: the `--encoder` of a variant's directory (default `kind`)."""
     model = root / kind / "model"
-    encoder = create_encoder(kind, SENTENCES, dim=dim)
+    encoder = create_encoder(encoder_kind or kind, SENTENCES, dim=dim)
     encoder.save(model / "best")
     dev = {"step": best_step, "epoch": 0, "dev": {"STS2017/track5.en-en": 61.5}}
     (model / "best" / "dev.json").write_text(json.dumps(dev) + "\n")
@@ -39,7 +39,8 @@ def suite_run(root: Path, kind: str, dim: int, lines: list[dict], best_step: int
     if checkpoint:
         encoder.save(model / "checkpoint")
     (model / "metrics.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
-    settings = {"encoder": kind, "dim": dim, "batch_size": 100, "max_steps": 0, "time_budget_minutes": 25.0}
+    settings = {"encoder": encoder_kind or kind, "dim": dim, "batch_size": 100, "max_steps": 0,
+                "time_budget_minutes": 25.0}
     (model / "train_config.json").write_text(json.dumps({**settings, **({"device": device} if device else {})}))
     (root / kind / "train.log").write_text(train_log)
     sts.write_results([sts.STSResult("STS2012-test/MSRpar", 750, 0.41, 0.4),
@@ -116,3 +117,13 @@ def test_the_rows_of_two_roots_are_one_table_by_encoder_with_the_device_each_tra
         "400 (400), patience", "400 (200), patience", "400 (200), patience", "400 (200), patience",
         "400 (400), patience"]
     assert rows[2]["papers (their data and budget)"].startswith("LSTMavg (P18)")
+
+
+def test_a_variants_directory_gets_the_papers_numbers_of_the_encoder_it_trained(tmp_path):
+    done = [*training(400), {"done": True, "step": 400, "epoch": 1, "elapsed_s": 40.0, "stopped": "patience"}]
+    suite_run(tmp_path, "irnn", 8, done, 200, "", finished=True)
+    suite_run(tmp_path, "irnn-lc1", 8, done, 400, "", finished=True, encoder_kind="irnn")
+    rows = {row["encoder"]: row for row in suite_table(tmp_path)}
+    papers = "papers (their data and budget)"
+    assert rows["irnn-lc1"][papers] == rows["irnn"][papers] and rows["irnn"][papers].startswith("iRNN (ICLR'16)")
+    assert rows["irnn-lc1"]["updates (best), stop"] == "400 (400), patience"
