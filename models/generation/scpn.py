@@ -157,8 +157,11 @@ class SCPN(nn.Module):
         return out
 
     # -- the decoder over T steps at once (teacher forcing) or one step (T = 1) ------------------------------
-    def decode(self, memory: dict, previous: torch.Tensor) -> tuple[torch.Tensor, dict]:
-        """previous (B, T) unit ids -> (log P(y_t) (B, T, V), memory with the state after step T)."""
+    def decoder_outputs(self, memory: dict, previous: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor | None,
+                                                                              torch.Tensor, dict]:
+        """previous (B, T) unit ids -> (o_t (B, T, hidden) after dropout, the copy switch g_t (B, T, 1) or None
+        without copy, the sentence attention a_t (B, T, S), memory with the state after step T): everything of
+        P(y_t) but the vocabulary layer W_v."""
         embedded = self.dropout(self.embed(previous))
         bottom, bottom_state = cpu_lstm_fp32(self.bottom, embedded, memory["bottom"])
         inputs = [embedded]
@@ -173,25 +176,42 @@ class SCPN(nn.Module):
         weights = masked_softmax(scores, memory["mask"].unsqueeze(1))                  # (B, T, S)
         context = torch.bmm(weights, memory["states"])
         combined = self.dropout(torch.tanh(self.combine(torch.cat([top, context], dim=2))))
+        switch = torch.sigmoid(self.copy_switch(torch.cat([top, context] + inputs, dim=2))) \
+            if self.copy_switch is not None else None
+        return combined, switch, weights, dict(memory, bottom=bottom_state, top=top_state)
+
+    def decode(self, memory: dict, previous: torch.Tensor) -> tuple[torch.Tensor, dict]:
+        """previous (B, T) unit ids -> (log P(y_t) (B, T, V), memory with the state after step T)."""
+        combined, switch, weights, memory = self.decoder_outputs(memory, previous)
         vocabulary = torch.softmax(self.output(combined), dim=-1)
-        if self.copy_switch is not None:
-            switch = torch.sigmoid(self.copy_switch(torch.cat([top, context] + inputs, dim=2)))
+        if switch is not None:
             source = memory["source"].unsqueeze(1).expand(-1, previous.size(1), -1)
             copied = torch.zeros_like(vocabulary).scatter_add_(2, source, weights)
             probabilities = switch * vocabulary + (1 - switch) * copied
         else:
             probabilities = vocabulary
-        return torch.log(probabilities.clamp(min=1e-12)), dict(memory, bottom=bottom_state, top=top_state)
+        return torch.log(probabilities.clamp(min=1e-12)), memory
 
     # -- training ------------------------------------------------------------------------------------------
     def loss(self, source: torch.Tensor, condition: torch.Tensor | None, target: torch.Tensor) -> torch.Tensor:
-        """Mean NLL per target unit; target (B, T) ends with EOS, padded with PAD (teacher forcing)."""
+        """Mean NLL per target unit; target (B, T) ends with EOS, padded with PAD (teacher forcing). The same
+        value as gathering the target's log P(y_t) from `decode`'s (B, T, V), computed at the target units only
+        (the CPU step's cost was that elementwise work over [B, T, V]; benchmarks/RESULTS.md, "train-paraphraser
+        scpn"): W_v and its log-softmax over the real (non-PAD) positions alone, P_voc(y_t) = exp of the
+        log-softmax at y_t, the copy term sum_{i: x_i = y_t} a_ti as a (B, T, S) sum, the mixture and the
+        1e-12 floor of `decode` on the target's probability."""
         memory = self.encode(source, condition)
         previous = torch.cat([torch.full_like(target[:, :1], BOS), target[:, :-1]], dim=1)
-        log_probs, _ = self.decode(memory, previous)
+        combined, switch, weights, _ = self.decoder_outputs(memory, previous)
         mask = target != PAD
-        gold = log_probs.gather(2, target.unsqueeze(2)).squeeze(2)
-        return -(gold * mask).sum() / mask.sum().clamp(min=1)
+        gold = target[mask]
+        vocabulary = torch.log_softmax(self.output(combined[mask]), dim=-1).gather(1, gold.unsqueeze(1)).squeeze(1)
+        probabilities = vocabulary.exp()
+        if switch is not None:
+            copied = (weights * (memory["source"].unsqueeze(1) == target.unsqueeze(2))).sum(2)[mask]
+            gate = switch.squeeze(2)[mask]
+            probabilities = gate * probabilities + (1 - gate) * copied
+        return -torch.log(probabilities.clamp(min=1e-12)).sum() / mask.sum().clamp(min=1)
 
     # -- decoding ------------------------------------------------------------------------------------------
     @torch.no_grad()
