@@ -12,6 +12,8 @@ Rows are left-aligned: a row of length L holds its units at positions 0..L-1 and
   each step (benchmarks/RESULTS.md, "Trainers at the machine's limit"). A row's forward states at its real
   positions do not depend on the padding after them; the backward direction runs over each row reversed within
   its length (the same index reverses its states back), so it starts at the row's last real unit.
+- `bucketed_lstm`: a one-direction torch LSTM from given initial states over rows in length buckets (the SCPN's
+  teacher-forced decoder): each row's outputs at its real positions, as over the whole padded batch.
 - `cpu_lstm_fp32`: a call of torch's LSTM (`lstm_states`, the SCPN's decoder) runs in fp32 under CPU autocast:
   oneDNN has no bf16 or fp16 LSTM primitive on CPUs without avx512_bf16 / AMX (torch 2.13 on an AVX2 CPU: "could not
   create a primitive descriptor for the LSTM forward propagation primitive"); on CUDA the LSTM autocasts (cuDNN).
@@ -47,6 +49,29 @@ def cpu_lstm_fp32(call, *args):
     """`call(*args)`, a call of torch's LSTM, in fp32 under CPU autocast (module docstring; models/device.py
     `in_fp32`), as it is otherwise."""
     return in_fp32(call, *args, device_types=("cpu",))
+
+
+def bucketed_lstm(lstm: nn.LSTM, x: torch.Tensor, state: tuple[torch.Tensor, torch.Tensor], lengths: torch.Tensor,
+                  rows: int = BUCKET_ROWS) -> torch.Tensor:
+    """`lstm` (batch first, one direction, any layers) over x [n, T, input] from state (h, c) [layers, n, hidden], in
+    length buckets of `rows` rows (`length_buckets`), each cut to its longest row: the outputs [n, T, hidden], those
+    of `lstm(x, state)` at each row's first lengths[row] positions (a row's outputs do not depend on what follows
+    them), 0 past its bucket's longest row, laid out time-major as torch lays out a batch-first LSTM's outputs (so
+    that dropout over them draws the same mask: the draws follow the memory layout). No final state. lengths [n] on
+    the CPU; fp32 under CPU autocast. With dropout between layers in training the draws inside differ from those
+    over the whole batch."""
+    return cpu_lstm_fp32(_bucketed_lstm, lstm, x, state, lengths, rows)
+
+
+def _bucketed_lstm(lstm, x, state, lengths, rows):
+    buckets, inverse = length_buckets(lengths, rows)
+    total, device = x.shape[1], x.device
+    parts = []
+    for bucket, longest in buckets:
+        index = bucket.to(device)
+        outputs, _ = lstm(x[index, :longest], tuple(s.index_select(1, index) for s in state))
+        parts.append(nn.functional.pad(outputs, (0, 0, 0, total - longest)))
+    return torch.cat(parts)[inverse.to(device)].transpose(0, 1).contiguous().transpose(0, 1)
 
 
 def lstm_states(lstm: nn.LSTM, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
