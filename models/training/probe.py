@@ -13,8 +13,8 @@ the lowest values. Pairs with a null (or NaN) COLUMN are left out of the ranking
 
 Output DIR: results.csv (`corpus,fold,model,pairs,dataset,pearson`, rewritten after each run; `fold` is `all`
 without `by`), probe.png (models/stats/plots.probe_figure), probe_config.yaml (the resolved config and its hash),
-runs/<corpus>.<fold>.<model>/ (the run's metrics.jsonl and train_config.json; its encoder too with
-`keep_encoders`), train_data.json (per corpus: its path and what reading it counted, models/pairs.py
+runs/<corpus>.<fold>.<model>/ (the run's metrics.jsonl, its curves metrics.png and train_config.json; its
+encoder too with `keep_encoders`), train_data.json (per corpus: its path and what reading it counted, models/pairs.py
 `PairCounts.record`: lines rejected as `paranmt build` rejects them, pairs skipped, pairs kept). `resume` skips the
 runs results.csv already holds, refusing a config that differs from the one that wrote DIR (the command refuses an
 existing results.csv without --resume or --overwrite).
@@ -256,7 +256,7 @@ def run_probe(config: ProbeConfig, admit: Callable[[PairCounts], bool] = lambda 
             for entry in run_dir.iterdir():
                 if entry.is_dir():
                     shutil.rmtree(entry)
-                elif entry.name not in ("metrics.jsonl", "train_config.json"):
+                elif entry.name not in ("metrics.jsonl", "metrics.png", "train_config.json"):
                     entry.unlink()
         rows += [{"corpus": fold.corpus, "fold": fold.fold, "model": model, "pairs": str(len(fold.pairs)),
                   "dataset": s.dataset, "pearson": f"{s.pearson:.6f}"} for s in scores]

@@ -45,8 +45,9 @@ def test_probe_of_two_corpora_writes_results_plot_and_logs(corpora, shared_data,
     assert (out / "probe.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(p.name for p in (out / "runs").iterdir()) == ["pairs.all.trigram", "pairs.all.word",
                                                                "scored.all.trigram", "scored.all.word"]
-    assert sorted(p.name for p in (out / "runs" / "pairs.all.word").iterdir()) == ["metrics.jsonl",
-                                                                                  "train_config.json"]
+    assert sorted(p.name for p in (out / "runs" / "pairs.all.word").iterdir()) == [
+        "metrics.jsonl", "metrics.png", "train_config.json"], "the encoder dropped, its curves kept"
+    assert (out / "runs" / "pairs.all.word" / "metrics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     progress = [r.getMessage() for r in caplog.records if r.getMessage().startswith("probe run ")]
     assert len(progress) == 4 and progress[0].startswith("probe run 1/4: scored fold all word, 100 pairs: "
                                                          "STS2017/track5.en-en ")
