@@ -69,6 +69,8 @@ class ParagramConfig(CpuLoopConfig):
                                       "max_steps": "stop after this many steps (0 = no limit)",
                                       "seed": "random seed (initialization, batch order)"}
     lr: float = bounded(0.05, 0, open_low=True, help="AdaGrad learning rate")
+    # 1, not 0 (one per core) as the other trainers: the steps are small matmuls; 2 threads ran 2.2-2.4x slower on 2
+    # cores (benchmarks/RESULTS.md, "One and two threads")
     threads: int = bounded(1, 1, help="torch CPU threads")
     dim: int = bounded(300, 1, MAX_WIDTH, help="size of the word vectors")
     similarity: str = choice("cosine", SIMILARITIES, help="cosine (the 300-d setting) or dot (the 25-d one, with "
