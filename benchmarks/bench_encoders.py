@@ -257,12 +257,17 @@ def run_records(directory: Path) -> list[dict]:
     return read_records(metrics) if metrics.is_file() else []
 
 
-def run_device(directory: Path, records: list[dict]) -> str:
-    """The device a suite run trained on: the "device" of its model/train_config.json (cpu, cuda), else, where that
-    says "auto", the one the last line of its metrics `records` records (models/loop.py, from session 21); "?" for
-    a run whose record says neither."""
+def run_settings(directory: Path) -> dict:
+    """A suite run's model/train_config.json (empty without the file)."""
     path = directory / "model" / "train_config.json"
-    device = json.loads(path.read_text()).get("device") if path.is_file() else None
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def run_device(settings: dict, records: list[dict]) -> str:
+    """The device a suite run trained on: the "device" of its `settings` (model/train_config.json: cpu, cuda), else,
+    where that says "auto", the one the last line of its metrics `records` records (models/loop.py, from session
+    21); "?" for a run whose record says neither."""
+    device = settings.get("device")
     if device and device != "auto":
         return device
     ends = [r for r in records if "done" in r]
@@ -290,7 +295,8 @@ def run_suite_table(args) -> None:
                    if any((p / "model" / kept / "config.json").is_file() for kept in ("", "checkpoint", "best"))))
     runs = [p for _, _, p in runs]
     records_of = {p: run_records(p) for p in runs}
-    devices = {p: run_device(p, records_of[p]) for p in runs}
+    settings_of = {p: run_settings(p) for p in runs}
+    devices = {p: run_device(settings_of[p], records_of[p]) for p in runs}
     with_device = len(set(devices.values())) > 1
     with_dev = any((p / "model" / "best" / "dev.json").is_file() for p in runs)
     header = ["encoder", *(["device"] if with_device else []), "dim", "STS12", "STS13", "STS14", "STS15", "mean",
@@ -336,17 +342,15 @@ def run_suite_table(args) -> None:
         if with_dev:
             best = model / "best" / "dev.json"
             if end is not None:
-                training = json.loads((model / "train_config.json").read_text())
-                updates, stop = end["step"], stop_reason(end, training)
+                updates, stop = end["step"], stop_reason(end, settings_of[directory])
             elif model_dir.name == "best":
                 updates, stop = last.get("step"), "unfinished, checkpoint removed"
             else:
                 updates, stop = None, ""
             cells.append(f"{updates:,} ({json.loads(best.read_text())['step']:,}), {stop}"
                          if updates is not None and best.is_file() else "")
-        trained = model / "train_config.json"     # a variant's directory (irnn-lc1): its encoder's papers
-        encoder_kind = json.loads(trained.read_text()).get("encoder", kind) if trained.is_file() else kind
-        cells.append(PAPERS.get(kind) or PAPERS.get(encoder_kind, ""))
+        # a variant's directory (irnn-lc1): the papers' numbers of the encoder it trained
+        cells.append(PAPERS.get(kind) or PAPERS.get(settings_of[directory].get("encoder", kind), ""))
         lines.append("| " + " | ".join(cells) + " |")
     print("\n".join(lines))
 
