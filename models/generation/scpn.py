@@ -165,12 +165,13 @@ class SCPN(nn.Module):
         P(y_t) but the vocabulary layer W_v. With `lengths` (B, on the CPU; teacher forcing, no state after step T
         in the memory): the decoder's LSTMs in length buckets of DECODER_BUCKET_ROWS rows (`bucketed_lstm`), so
         the outputs are those of the whole batch at each row's first lengths[row] positions only."""
+        def run(lstm, x, state):                    # (outputs, final state; None when bucketed)
+            if lengths is None:
+                return cpu_lstm_fp32(lstm, x, state)
+            return bucketed_lstm(lstm, x, state, lengths, DECODER_BUCKET_ROWS), None
+
         embedded = self.dropout(self.embed(previous))
-        if lengths is None:
-            bottom, bottom_state = cpu_lstm_fp32(self.bottom, embedded, memory["bottom"])
-        else:
-            bottom, bottom_state = bucketed_lstm(self.bottom, embedded, memory["bottom"], lengths,
-                                                 DECODER_BUCKET_ROWS), None
+        bottom, bottom_state = run(self.bottom, embedded, memory["bottom"])
         inputs = [embedded]
         upper = self.dropout(bottom)
         if self.has_condition:
@@ -178,10 +179,7 @@ class SCPN(nn.Module):
             z = torch.bmm(masked_softmax(scores, memory["parse_mask"].unsqueeze(1)), memory["parse_states"])
             inputs.append(z)
             upper = torch.cat([upper, z], dim=2)
-        if lengths is None:
-            top, top_state = cpu_lstm_fp32(self.top, upper, memory["top"])
-        else:
-            top, top_state = bucketed_lstm(self.top, upper, memory["top"], lengths, DECODER_BUCKET_ROWS), None
+        top, top_state = run(self.top, upper, memory["top"])
         scores = torch.bmm(self.attention(top), memory["states"].transpose(1, 2))
         weights = masked_softmax(scores, memory["mask"].unsqueeze(1))                  # (B, T, S)
         context = torch.bmm(weights, memory["states"])
