@@ -56,7 +56,8 @@ Device and precision: every trainer but train-nmt is built with `device` --devic
 (default off: fp32; the trainers' setting, models/device.py `training_dtype`) and set up as the training loop sets
 it up (models/loop.py `select`: a CUDA request without CUDA, fp16 `on` on the CPU, are one line); each trainer's
 step runs its forward under its own `MixedPrecision` autocast, so the timed steps are the trainer's. The fused
-reference runs in the same precision (autocast, loss scaling), its LSTM in fp32 under CPU autocast as the encoders'.
+reference runs in the same precision (autocast, loss scaling), its LSTM under CPU autocast as the encoders' (bf16
+where oneDNN has a bf16 LSTM for the CPU, models/recurrence.py `cpu_autocast_lstm`, else fp32).
 With a half precision (fp16, or bf16 also on the CPU) the matmul is also timed in that dtype, and `% matmul` is of
 that one. train-nmt (fairseq's Trainer, which takes the GPU whenever torch sees one and its precision from the
 recipe) is timed only with --device cpu --fp16 off (or auto) on a machine without CUDA: otherwise one line.
@@ -91,7 +92,7 @@ from paranmt.models.encoders.featurizers import WordFeaturizer
 from paranmt.models.loop import LoopConfig, LoopState, select
 from paranmt.models.nmt.recipe import load_recipe_config
 from paranmt.models.pairs import TrainingDataError, read_pairs
-from paranmt.models.recurrence import cpu_lstm_fp32
+from paranmt.models.recurrence import cpu_autocast_lstm
 from paranmt.models.training.trainer import EncoderTask, TrainConfig, scramble_pairs
 from paranmt.pipelines.cli import CommandLineParser, exit_code
 from paranmt.schemas.config import FP16_CHOICES
@@ -459,8 +460,8 @@ class NMT(Updates):
 class Reference:
     """nn.LSTM + mean pooling over the padded shapes of a step's sentences (module docstring), on `device` (oneDNN's
     LSTM on the CPU, cuDNN's on CUDA) in the trainers' precision `fp16` (MixedPrecision: the updates' forward under
-    its autocast, its backward and step; the no-gradient forward outside it, as the trainer's `encode`; the LSTM in
-    fp32 under CPU autocast as the encoders' is, models/recurrence.py `cpu_lstm_fp32`)."""
+    its autocast, its backward and step; the no-gradient forward outside it, as the trainer's `encode`; the LSTM
+    under CPU autocast in bf16 or fp32 as the encoders' is, models/recurrence.py `cpu_autocast_lstm`)."""
 
     def __init__(self, featurizer, dim: int, batch_size: int, device: Device, fp16: str):
         torch.manual_seed(1)
@@ -475,7 +476,7 @@ class Reference:
     def pooled(self, lengths: torch.Tensor) -> torch.Tensor:
         x = torch.randn(len(lengths), int(lengths.max()), self.dim, device=self.device.kind)
         mask = (torch.arange(x.shape[1], device=self.device.kind)[None, :] < lengths[:, None]).float()
-        return (cpu_lstm_fp32(self.lstm, x)[0] * mask[..., None]).sum(1) / lengths[:, None]
+        return (cpu_autocast_lstm(self.lstm, x)[0] * mask[..., None]).sum(1) / lengths[:, None]
 
     def seconds(self, pairs: list[tuple[str, str]]) -> float:
         """Seconds per update (`rate_seconds` of `timing`: CPU on the CPU, wall on CUDA) over the sentences of a

@@ -48,7 +48,7 @@ from torch import nn
 from paranmt.models.files import reading
 from paranmt.models.generation.paraphraser import DESCRIPTOR, Paraphraser
 from paranmt.models.generation.units import BOS, EOS, PAD, ParseUnits, SentencePieceUnits, balance_parse
-from paranmt.models.recurrence import bucketed_lstm, cpu_lstm_fp32, length_buckets, lstm_states
+from paranmt.models.recurrence import bucketed_lstm, cpu_autocast_lstm, length_buckets, lstm_states
 
 ENCODER_BUCKET_ROWS = 16    # rows per length bucket of the encoders (measured: BiLSTMEncoder's docstring)
 DECODER_BUCKET_ROWS = 16    # rows per length bucket of the teacher-forced decoder (measured: SCPN.loss)
@@ -167,7 +167,7 @@ class SCPN(nn.Module):
         the outputs are those of the whole batch at each row's first lengths[row] positions only."""
         def run(lstm, x, state):                    # (outputs, final state; None when bucketed)
             if lengths is None:
-                return cpu_lstm_fp32(lstm, x, state)
+                return cpu_autocast_lstm(lstm, x, state)
             return bucketed_lstm(lstm, x, state, lengths, DECODER_BUCKET_ROWS), None
 
         embedded = self.dropout(self.embed(previous))

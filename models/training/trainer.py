@@ -19,8 +19,9 @@ CPU): then each mini-batch's forward pass runs under autocast and the objective 
 float (models/training/loss.py `embed_batch`); the losses and the regularizers go backward through the loss scaler
 (fp16), whose unscale and overflow check take the embedding tables' sparse gradients as well as the dense ones
 (torch's GradScaler coalesces them), before the SparseAdam and Adam steps. The weights and the optimizers' states
-stay fp32. The step-by-step cells run in fp32 inside autocast (models/encoders/cells.py `run_sorted`), torch's LSTM
-on the CPU too (models/recurrence.py `cpu_lstm_fp32`). The negative search (step 3, no gradients) stays fp32:
+stay fp32. The step-by-step cells run in fp32 inside autocast (models/encoders/cells.py `run_sorted`); torch's LSTM
+on the CPU in bf16 where oneDNN has a bf16 LSTM for the CPU (AMX, avx512_bf16), else in fp32 (models/recurrence.py
+`cpu_autocast_lstm`). The negative search (step 3, no gradients) stays fp32:
 deterministic, and the same negatives as an fp32 run of the same weights.
 `init_embeddings` initializes the embedding tables before training, row by unit string, from a saved encoder
 directory (the tables of the unit kinds it has: word, trigram, n-gram, sp) or from a word2vec/GloVe text file (the

@@ -316,8 +316,8 @@ def test_a_plain_model_can_be_trained_on_the_units_of_an_scpn_model(tmp_path, ti
 
 
 def test_an_scpn_trains_in_bf16_on_the_cpu_with_fp32_weights_and_resumes(tmp_path, paraphrase_pairs):
-    """`fp16: bf16` (models/device.py MixedPrecision): bfloat16 autocast, the LSTMs in fp32 on the CPU
-    (models/recurrence.py cpu_lstm_fp32), the master weights fp32, no scaler state to save."""
+    """`fp16: bf16` (models/device.py MixedPrecision): bfloat16 autocast, the LSTMs in bf16 or fp32 as the CPU
+    allows (models/recurrence.py cpu_autocast_lstm), the master weights fp32, no scaler state to save."""
     import math
 
     import torch

@@ -43,8 +43,8 @@ def test_encoder_options_are_validated():
 @pytest.mark.parametrize("kind", ["lstm", "gran-3", "lstm-og", "gran-4", "rnn"])
 def test_recurrent_encoders_train_in_bf16_on_the_cpu_with_fp32_weights_and_resume(kind, pairs, tmp_path):
     """`fp16: bf16` (models/device.py MixedPrecision): the mini-batch's forward pass under bfloat16 autocast (the
-    scans of lstm-og and gran-4 and the CPU's LSTM in fp32 inside it), the loss finite, the master weights fp32,
-    the checkpoint resumed."""
+    scans of lstm-og and gran-4 in fp32 inside it, the CPU's LSTM in bf16 where oneDNN has one for the CPU), the
+    loss finite, the master weights fp32, the checkpoint resumed."""
     config = TrainConfig(encoder=kind, mode="bilingual", dim=8, epochs=1, max_steps=2, batch_size=20,
                          megabatch_size=2, anneal_every=0, checkpoint_every=1, log_every=1, vocab_size=2000,
                          fp16="bf16")
