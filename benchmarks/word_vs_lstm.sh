@@ -10,7 +10,8 @@
 # WMT_BT_TRAIN: the training part (default work/wmt-bt/scored-train, as benchmarks/wmt_bt_corpus.sh writes it).
 # MODELS (default "word lstm": trained one after the other; one each into two OUTs runs them side by side, e.g. on
 # one GPU under CUDA MPS, benchmarks/gpu_rows.sh), DEVICE (train.device: cpu, cuda; default the trainer's auto),
-# STS_DIR (default ../shared/data/sts).
+# FP16 (train.fp16: off, bf16, ...; default the trainer's auto: fp32 on the CPU; bf16 on a CPU with AMX runs the
+# LSTM in bf16, models/recurrence.py), STS_DIR (default ../shared/data/sts).
 # The budget is wall time of the training steps: run it on a quiet core (one thread). Rerunning resumes (`--resume`:
 # the runs already in OUT/results.csv are kept; the trained encoders stay in OUT/runs/, for
 # benchmarks/error_analysis.py). Numbers: benchmarks/RESULTS.md, "Trainers at the machine's limit".
@@ -25,7 +26,7 @@ nice -n "${NICE:-10}" "$PY" -m paranmt.pipelines.cli probe --input "$TRAIN" --pa
   --models ${MODELS:-word lstm} --keep-encoders --sts-dir "${STS_DIR:-../shared/data/sts}" --output "$OUT" \
   $( [ -s "$OUT/results.csv" ] && echo --resume || true) \
   --datasets STS2012-test STS2013-test STS2014-test STS2015-test STS2017/track5.en-en stsbenchmark/sts-dev \
-  --set train.epochs=1000 --set "train.time_budget_minutes=$MINUTES" ${DEVICE:+--set train.device=$DEVICE}
+  --set train.epochs=1000 --set "train.time_budget_minutes=$MINUTES" ${DEVICE:+--set train.device=$DEVICE} ${FP16:+--set train.fp16=$FP16}
 "$PY" - "$OUT/results.csv" <<'PY'
 import csv, sys
 from collections import defaultdict
