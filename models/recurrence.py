@@ -66,12 +66,11 @@ def cpu_runs_bf16_lstm() -> bool:
 
 
 def cpu_autocast_lstm(call, *args):
-    """`call(*args)`, a call of torch's LSTM whose first tensor argument is on the CPU, under CPU autocast: as it is
-    (in bf16) when the autocast is to bfloat16 and `cpu_runs_bf16_lstm()`, else in fp32 (models/device.py
-    `in_fp32`); outside autocast, or on CUDA, as it is."""
-    first = next(a for a in args if isinstance(a, torch.Tensor))
-    if (first.device.type == "cpu" and torch.is_autocast_enabled("cpu")
-            and torch.get_autocast_dtype("cpu") == torch.bfloat16 and cpu_runs_bf16_lstm()):
+    """`call(*args)`, a call of torch's LSTM, under CPU autocast: as it is (in bf16) when the autocast is to bfloat16
+    and `cpu_runs_bf16_lstm()`, else in fp32 (models/device.py `in_fp32`, which also leaves a call on CUDA tensors,
+    or outside autocast, as it is)."""
+    if (torch.is_autocast_enabled("cpu") and torch.get_autocast_dtype("cpu") == torch.bfloat16
+            and cpu_runs_bf16_lstm()):
         return call(*args)
     return in_fp32(call, *args, device_types=("cpu",))
 
